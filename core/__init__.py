@@ -1,0 +1,1 @@
+"""Groundwork core: everything that is not UI. Never imports streamlit."""

@@ -1,0 +1,232 @@
+"""Text analysis shared by the gate, the extractive generator and the verifier.
+
+Deterministic and language-aware (English and Russian): sentence units with offsets,
+identifiers (E20, 7-2, 12.4), numbers with units, negation, proper names, and the kind
+of answer a question asks for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.lexical import tokenize
+
+# Words that carry the question's form, not its topic.
+QUESTION_FILLER = frozenset(
+    tokenize(
+        """what which who whom whose when where why how many much long often does do did is are
+        tell me please say says said explain describe mean means meaning give list about
+        according document documents policy kb knowledge base there any
+        что какой какая какое какие каков какова кто когда где куда почему зачем как сколько
+        скажите расскажите подскажите означает значит сказано говорится указано ли нужно можно
+        мне""",
+        keep_stopwords=True,
+    )
+)
+
+ABBREVIATIONS = (
+    "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "no", "nr", "st", "approx", "incl", "fig",
+    "para", "sec", "art", "ref", "min", "max", "т.е", "т.д", "т.п", "т.к", "г", "гг", "см", "стр",
+    "рис", "п", "пп", "ст", "др", "прим", "руб", "тыс", "млн", "ок", "напр", "мин", "макс",
+)
+_SENT_END = re.compile(r"[.!?…]+[\"»”')\]]*\s+(?=[\"«“(\[]?[A-ZА-ЯЁ0-9])")
+
+ID_RE = re.compile(
+    r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)+)(?![\w])"
+)
+NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?(?![\d])")
+NUM_UNIT_RE = re.compile(
+    r"(?<![\w.])(\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?)\s*(%|[A-Za-zА-Яа-яЁё°€$£·\.]+)?"
+)
+NEGATION_RE = re.compile(
+    r"\b(?:not|no|never|none|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|without|"
+    r"non-\w+|не|нет|ни|никогда|без|нельзя)\b|\bnon\w*refundable",
+    re.IGNORECASE,
+)
+CAPITAL_RE = re.compile(r"\b[A-ZА-ЯЁ][a-zа-яё]+(?:[A-ZА-ЯЁ][a-zа-яё]+)*\b")
+
+MONTHS = (
+    "january february march april may june july august september october november december "
+    "январ феврал март апрел ма июн июл август сентябр октябр ноябр декабр"
+).split()
+TIME_UNITS = re.compile(
+    r"\b(?:business\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|seconds?|"
+    r"дн\w*|день|недел\w*|месяц\w*|год\w*|лет|час\w*|минут\w*|сутк\w*|суток)\b",
+    re.IGNORECASE,
+)
+MONEY_RE = re.compile(r"[€$£₽]|\b(?:eur|usd|gbp|rub|руб\w*|euro?s?|dollars?)\b", re.IGNORECASE)
+
+
+@dataclass
+class Unit:
+    """A sentence or table row inside a chunk: the smallest thing an answer quotes."""
+
+    text: str  # what the answer shows
+    quote: str  # exact substring of the chunk text
+    start: int
+    end: int
+    context: str  # text used for coverage: heading + table header + the unit
+    kind: str  # sentence | row | heading
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of sentences in one line of text; abbreviations and decimals respected."""
+    spans = []
+    start = 0
+    for m in _SENT_END.finditer(text):
+        before = text[start : m.start() + 1]
+        last_word = re.findall(r"[\w.]+$", before.rstrip(".!?…"))
+        if last_word and last_word[0].lower().rstrip(".") in ABBREVIATIONS:
+            continue
+        end = m.end()
+        spans.append((start, len(text[:end].rstrip())))
+        start = end
+    if start < len(text) and text[start:].strip():
+        spans.append((start, len(text.rstrip())))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def units(chunk_text: str, heading: str = "") -> list[Unit]:
+    """Split a chunk into sentence and table-row units with offsets into the chunk text."""
+    out: list[Unit] = []
+    header: list[str] | None = None
+    pos = 0
+    for line in chunk_text.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        stripped = line.strip()
+        if not stripped:
+            header = None
+            continue
+        lead = line_start + (len(line) - len(line.lstrip()))
+        if stripped.startswith("|") and stripped.endswith("|"):
+            cells = _cells(stripped)
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                continue
+            if header is None:
+                header = cells
+                continue
+            shown = "; ".join(f"{h}: {v}" if h else v for h, v in zip(header, cells) if v)
+            ctx = f"{heading}\n{' '.join(header)}\n{' '.join(cells)}"
+            out.append(Unit(shown, stripped, lead, lead + len(stripped), ctx, "row"))
+            continue
+        header = None
+        if heading and stripped == heading.strip():
+            out.append(Unit(stripped, stripped, lead, lead + len(stripped), stripped, "heading"))
+            continue
+        body = line[lead - line_start :].rstrip()
+        for s, e in split_sentences(body):
+            sent = body[s:e]
+            out.append(Unit(sent, sent, lead + s, lead + e, f"{heading}\n{sent}", "sentence"))
+    return out
+
+
+def identifiers(text: str) -> set[str]:
+    """Codes and reference numbers: E20, 7-2, 12.4.1, ISO9001 (lowercased)."""
+    return {m.group(0).lower() for m in ID_RE.finditer(text) if re.search(r"\d", m.group(0))}
+
+
+def numbers(text: str) -> list[str]:
+    """Numbers as written, normalised: decimal comma -> point, dash ranges -> a-b."""
+    out = []
+    for m in NUMBER_RE.finditer(text):
+        out.append(re.sub(r"\s*[-–]\s*", "-", m.group(0)).replace(",", "."))
+    return out
+
+
+def number_units(text: str) -> list[tuple[str, str]]:
+    """(number, unit-word) pairs; the unit is the word right after the number (may be '')."""
+    out = []
+    for m in NUM_UNIT_RE.finditer(text):
+        num = re.sub(r"\s*[-–]\s*", "-", m.group(1)).replace(",", ".")
+        unit = (m.group(2) or "").lower().strip(".")
+        out.append((num, tokenize(unit, keep_stopwords=True)[0] if tokenize(unit, keep_stopwords=True) else unit))
+    return out
+
+
+def has_negation(text: str) -> bool:
+    return bool(NEGATION_RE.search(text))
+
+
+def proper_names(text: str) -> set[str]:
+    """Capitalised words that are not the first word of a sentence (likely names)."""
+    names = set()
+    for s, e in split_sentences(text.replace("\n", " ")) or [(0, len(text))]:
+        sent = text.replace("\n", " ")[s:e]
+        for m in CAPITAL_RE.finditer(sent):
+            if m.start() == 0 or sent[: m.start()].strip() in ('"', "«", "“", "("):
+                continue
+            names.add(m.group(0))
+    return names
+
+
+def content_terms(question: str) -> list[str]:
+    """Stemmed topic words of a question (question words and fillers removed), in order."""
+    seen: list[str] = []
+    for tok in tokenize(question):
+        if tok in QUESTION_FILLER or tok in seen:
+            continue
+        seen.append(tok)
+    return seen
+
+
+# ---- expected answer type ------------------------------------------------------------------
+
+_TYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("duration", re.compile(
+        r"\bhow (?:long|many (?:days|weeks|months|years|hours|business days)|soon)\b|"
+        r"\bwithin how\b|\b(?:window|period|deadline|timeframe|time frame)\b|"
+        r"сколько (?:дней|недель|месяцев|лет|часов|времени)|\bкакой срок\b|\bв течение какого\b|"
+        r"\bза какое время\b|\bкак долго\b|\bсрок\w*\b", re.IGNORECASE)),
+    ("money", re.compile(
+        r"\bhow much (?:does|do|is|will|would)?\b.*\b(?:cost|charge|pay|fee|price)|"
+        r"\b(?:price|cost|fee|charge)\b|\bсколько стоит\b|\bстоимост\w*\b|\bцен\w\b", re.IGNORECASE)),
+    ("number", re.compile(
+        r"\bhow (?:many|much|often|far|old|big|heavy|high|large)\b|\bwhat (?:percentage|percent|number)\b|"
+        r"\b(?:capacity|torque|temperature|voltage|weight|pressure|speed|limit|maximum|minimum|rpm)\b|"
+        r"\bсколько\b|\bкакова? (?:ёмкость|емкость|вместимость|температура|скорость|мощность)\b|"
+        r"\bмаксимальн\w+\b|\bминимальн\w+\b", re.IGNORECASE)),
+    ("date", re.compile(r"\bwhen\b|\bwhat date\b|\bwhich date\b|\bкогда\b|\bкакого числа\b", re.IGNORECASE)),
+    ("person", re.compile(r"^\s*who\b|\bwho (?:is|are|was|should|must|do|does|can)\b|^\s*кто\b|\bк кому\b|\bкто\b",
+                          re.IGNORECASE)),
+]
+
+
+def expected_type(question: str) -> str | None:
+    """duration | money | number | date | person | None (free-form)."""
+    for name, pattern in _TYPE_PATTERNS:
+        if pattern.search(question):
+            return name
+    return None
+
+
+def matches_type(text: str, kind: str | None) -> bool:
+    """Does this text contain the kind of thing the question asks for?"""
+    if kind is None:
+        return True
+    if kind == "duration":
+        return bool(NUMBER_RE.search(text) and TIME_UNITS.search(text)) or bool(
+            re.search(r"\b(?:immediately|same day|next day|немедленно|сразу)\b", text, re.IGNORECASE)
+        )
+    if kind == "money":
+        return bool(NUMBER_RE.search(text) and (MONEY_RE.search(text) or re.search(r"\bfree\b|бесплатн", text, re.I)))\
+            or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))
+    if kind == "number":
+        return bool(NUMBER_RE.search(text))
+    if kind == "date":
+        low = text.lower()
+        return bool(NUMBER_RE.search(text)) or any(m in low for m in MONTHS) or bool(
+            re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|понедельник|"
+                      r"вторник|сред[аы]|четверг|пятниц|суббот|воскресень)\w*", low)
+        )
+    if kind == "person":
+        return bool(proper_names(text)) or bool(
+            re.search(r"\b(?:team|department|officer|manager|desk|support|отдел|служб|менеджер|"
+                      r"специалист|инженер)\w*", text, re.IGNORECASE)
+        )
+    return True

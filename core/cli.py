@@ -1,0 +1,218 @@
+"""`python -m core.cli ...` — the stable command line (see docs/architecture.md).
+
+User errors print one clear sentence to stderr and exit 2 (1 for failed ingest files);
+no tracebacks for things the user can fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings, load_settings
+from core.tenants import TenantError
+
+
+class UserError(Exception):
+    """Something the user can fix; printed as one sentence."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    try:
+        return int(args.func(settings, args) or 0)
+    except (UserError, TenantError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted.", file=sys.stderr)
+        return 130
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m core.cli", description="Groundwork command line")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    tenants = sub.add_parser("tenants", help="list or create tenants")
+    tsub = tenants.add_subparsers(dest="action", required=True)
+    tsub.add_parser("list").set_defaults(func=cmd_tenants_list)
+    create = tsub.add_parser("create")
+    create.add_argument("name")
+    create.set_defaults(func=cmd_tenants_create)
+
+    ingest = sub.add_parser("ingest", help="index files and folders for a tenant")
+    ingest.add_argument("--tenant", required=True)
+    ingest.add_argument("--by", default="cli", help="recorded as uploaded_by")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.set_defaults(func=cmd_ingest)
+
+    docs = sub.add_parser("docs", help="list or delete documents")
+    dsub = docs.add_subparsers(dest="action", required=True)
+    dl = dsub.add_parser("list")
+    dl.add_argument("--tenant", required=True)
+    dl.add_argument("--json", action="store_true")
+    dl.set_defaults(func=cmd_docs_list)
+    dd = dsub.add_parser("delete")
+    dd.add_argument("--tenant", required=True)
+    dd.add_argument("doc_id")
+    dd.set_defaults(func=cmd_docs_delete)
+
+    ask = sub.add_parser("ask", help="ask a question (or a batch)")
+    ask.add_argument("--tenant", required=True)
+    ask.add_argument("question", nargs="?")
+    ask.add_argument("--json", action="store_true")
+    ask.add_argument("--batch", type=Path)
+    ask.add_argument("--out", type=Path)
+    ask.set_defaults(func=cmd_ask)
+
+    verify = sub.add_parser("verify", help="check claims against premises")
+    verify.add_argument("--batch", type=Path, required=True)
+    verify.add_argument("--out", type=Path, required=True)
+    verify.set_defaults(func=cmd_verify)
+    return p
+
+
+# ---- tenants -----------------------------------------------------------------------------
+
+
+def cmd_tenants_list(settings: Settings, args: argparse.Namespace) -> int:
+    from core import store
+
+    for t in store.list_tenants(settings):
+        print(f"{t['id']}\t{t['collection']}")
+    return 0
+
+
+def cmd_tenants_create(settings: Settings, args: argparse.Namespace) -> int:
+    from core.documents import ensure_tenant
+    from core.tenants import collection_name
+
+    ensure_tenant(settings, args.name)
+    print(f"created {args.name} ({collection_name(args.name)})")
+    return 0
+
+
+# ---- documents ---------------------------------------------------------------------------
+
+
+def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
+    from core.documents import ensure_tenant, ingest_file, iter_files
+
+    missing = [str(p) for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise UserError(f"No such file or folder: {missing[0]}.")
+    ensure_tenant(settings, args.tenant)
+    files = iter_files(args.paths)
+    if not files:
+        raise UserError("No supported files found (PDF, DOCX, Markdown, HTML, text).")
+    failed = 0
+    for path in files:
+        result = ingest_file(settings, args.tenant, path, uploaded_by=args.by)
+        if result.status == "failed":
+            failed += 1
+            print(f"failed     {path.name}: {result.error}", flush=True)
+            continue
+        pages = "-" if result.pages is None else result.pages
+        note = f"  (replaced {result.replaced})" if result.replaced else ""
+        print(f"{result.status:<10} {path.name}  pages={pages} chunks={result.chunks} "
+              f"{result.seconds:.2f}s{note}", flush=True)
+    if failed:
+        print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:
+    from core.documents import list_documents
+
+    docs = list_documents(settings, args.tenant)
+    if args.json:
+        keep = ("doc_id", "file_name", "sha256", "size", "pages", "chunks", "status", "error",
+                "uploaded_at", "uploaded_by", "format", "lang")
+        print(json.dumps([{k: d.get(k) for k in keep} for d in docs], ensure_ascii=False, indent=2))
+        return 0
+    for d in docs:
+        pages = "-" if d["pages"] is None else d["pages"]
+        extra = f"  {d['error']}" if d["error"] else ""
+        print(f"{d['doc_id']}  {d['status']:<8} pages={pages:<4} chunks={d['chunks']:<4} {d['file_name']}{extra}")
+    return 0
+
+
+def cmd_docs_delete(settings: Settings, args: argparse.Namespace) -> int:
+    from core.documents import delete_document
+
+    if not delete_document(settings, args.tenant, args.doc_id):
+        raise UserError(f"No document {args.doc_id} in tenant {args.tenant}; see `docs list`.")
+    print(f"deleted {args.doc_id}")
+    return 0
+
+
+# ---- ask and verify ----------------------------------------------------------------------
+
+
+def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    if not path.exists():
+        raise UserError(f"No such file: {path}.")
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{path}:{n} is not valid JSON ({exc.msg}).") from None
+        for key in required:
+            if key not in row:
+                raise UserError(f"{path}:{n} has no '{key}' field.")
+        rows.append(row)
+    return rows
+
+
+def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
+    from core.pipeline import ask
+
+    if args.batch:
+        if not args.out:
+            raise UserError("--batch needs --out FILE.")
+        rows = _read_jsonl(args.batch, ("id", "question"))
+        with open(args.out, "w", encoding="utf-8") as out:
+            for row in rows:
+                answer = ask(settings, args.tenant, row["question"])
+                out.write(json.dumps({"id": row["id"], **answer.to_dict()}, ensure_ascii=False) + "\n")
+        print(f"wrote {len(rows)} answers to {args.out}")
+        return 0
+    if not args.question:
+        raise UserError("Give a question, or --batch FILE --out FILE.")
+    answer = ask(settings, args.tenant, args.question)
+    if args.json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}%")
+    print(answer.answer)
+    for c in answer.citations:
+        page = f" p.{c.page}" if c.page else ""
+        print(f"  [{c.index}] {c.source}{page} § {c.section}: “{c.quote}”")
+    for c in answer.closest:
+        print(f"  closest: {c.get('source')} p.{c.get('page')}: {c.get('snippet')}")
+    return 0
+
+
+def cmd_verify(settings: Settings, args: argparse.Namespace) -> int:
+    from core.verify import verify_pair
+
+    rows = _read_jsonl(args.batch, ("id", "premise", "claim"))
+    with open(args.out, "w", encoding="utf-8") as out:
+        for row in rows:
+            verdict = verify_pair(row["premise"], row["claim"])
+            out.write(json.dumps({"id": row["id"], "verdict": verdict.verdict, "score": verdict.score,
+                                  "reason": verdict.reason}, ensure_ascii=False) + "\n")
+    print(f"wrote {len(rows)} verdicts to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

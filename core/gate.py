@@ -1,0 +1,86 @@
+"""Confidence gate: should we answer at all, judging only by the retrieval evidence?
+
+1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
+   retrieved passage contains; a name in the question that the tenant's documents never
+   mention at all (another company, a product we don't have).
+2. Coverage: the IDF-weighted share of the question's topic words found in the best of
+   the top three passages (text + section path). Rare words count more than common ones.
+3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
+4. Agreement: 1 if the dense and BM25 rankings share a passage in their top three, else 0.
+5. confidence = 0.55 * coverage + 0.30 * similarity + 0.15 * agreement.
+The tenant's `gate_threshold` (chosen by `evals.calibrate` on the calib split) is applied
+by the pipeline: below it, refuse without generating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from core.analysis import content_terms, identifiers, proper_names
+from core.lexical import LexicalIndex, tokenize
+from core.retrieve import Candidate, Retrieval
+
+DENSE_FLOOR, DENSE_CEIL = 0.76, 0.90
+
+
+@dataclass
+class GateResult:
+    confidence: float
+    coverage: float
+    similarity: float
+    agreement: float
+    missing_ids: list[str] = field(default_factory=list)
+    unknown_names: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def term_weights(terms: list[str], lexicon: LexicalIndex) -> dict[str, float]:
+    return {t: max(lexicon.idf(t), 0.1) for t in terms}
+
+
+def coverage(weights: dict[str, float], text_tokens: set[str]) -> float:
+    total = sum(weights.values())
+    if total == 0:
+        return 0.0
+    return sum(w for t, w in weights.items() if t in text_tokens) / total
+
+
+def passage_tokens(c: Candidate) -> set[str]:
+    return set(tokenize(f"{c.section}\n{c.title}\n{c.text}", keep_stopwords=True))
+
+
+def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateResult:
+    top = [c for c in retrieval.top if not c.neighbour]
+    if not top:
+        return GateResult(0.0, 0.0, 0.0, 0.0, reason="The knowledge base has no passages to search.")
+
+    haystack = " ".join(f"{c.section} {c.text}" for c in retrieval.top).lower()
+    missing = sorted(i for i in identifiers(question) if i not in haystack)
+    unknown = sorted(
+        n for n in proper_names(question)
+        if all(lexicon.df.get(tok, 0) == 0 for tok in tokenize(n, keep_stopwords=True))
+    )
+
+    weights = term_weights(content_terms(question), lexicon)
+    cov = max(coverage(weights, passage_tokens(c)) for c in top[:3])
+    dense = max((c.dense_score or 0.0) for c in top)
+    sim = min(max((dense - DENSE_FLOOR) / (DENSE_CEIL - DENSE_FLOOR), 0.0), 1.0)
+    dense_top = {c.chunk_id for c in sorted(retrieval.candidates, key=lambda c: c.dense_rank or 1e9)[:3]
+                 if c.dense_rank}
+    bm25_top = {c.chunk_id for c in sorted(retrieval.candidates, key=lambda c: c.bm25_rank or 1e9)[:3]
+                if c.bm25_rank}
+    agree = 1.0 if dense_top & bm25_top else 0.0
+    conf = 0.55 * cov + 0.30 * sim + 0.15 * agree
+
+    reason = None
+    if missing:
+        conf = 0.0
+        reason = f"No passage mentions {', '.join(m.upper() for m in missing)}."
+    elif unknown:
+        conf = 0.0
+        reason = f"The knowledge base never mentions {', '.join(unknown)}."
+    return GateResult(round(conf, 4), round(cov, 4), round(sim, 4), agree, missing, unknown, reason)

@@ -1,0 +1,116 @@
+"""Answer generation. Generators are a one-method Protocol in a plain dict registry.
+
+The embedded default is `extractive`: no model, the answer is verbatim sentences (or table
+rows shown with their header) from the passages, each followed by its [n] marker.
+
+Extractive algorithm:
+1. From the question take its topic words (IDF-weighted), its identifiers (E20, 7-2) and
+   the kind of answer it asks for (duration, money, number, date, person, or free-form).
+2. Split every passage into units: sentences, and table rows paired with their header.
+3. A unit is eligible only if its context (section path + table header + unit) holds every
+   identifier of the question, the unit itself holds the asked kind of thing (a "how many
+   days" question needs a number with a time unit), and the context covers at least
+   `MIN_COVERAGE` of the question's topic weight.
+4. Score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior (1/rank).
+5. Answer with the best unit plus up to two more that score within 85% of it (or that
+   continue a list the best unit introduces), in document order; no eligible unit means
+   refusing: a nearby fact is not an answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from core.analysis import Unit, content_terms, expected_type, identifiers, matches_type, units
+from core.gate import coverage, term_weights
+from core.lexical import LexicalIndex, tokenize
+from core.retrieve import Candidate
+
+MIN_COVERAGE = 0.5
+RUNNER_UP = 0.85
+MAX_UNITS = 3
+
+
+@dataclass
+class Selected:
+    passage: int  # 1-based index into the passages given
+    unit: Unit
+    score: float
+
+
+@dataclass
+class Generation:
+    text: str  # answer with [n] markers; empty when refusing
+    selected: list[Selected] = field(default_factory=list)
+    refusal_reason: str | None = None
+    prompt: str | None = None
+    raw_output: str | None = None
+    provider: str = "extractive"
+    model: str | None = None
+    tokens: dict[str, int] = field(default_factory=dict)
+
+
+class Generator(Protocol):
+    def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation: ...
+
+
+def heading_of(passage: Candidate) -> str:
+    return passage.section.split(" > ")[-1] if passage.section else ""
+
+
+class ExtractiveGenerator:
+    """Verbatim sentences from the passages; see the module docstring for the algorithm."""
+
+    def __init__(self, min_coverage: float = MIN_COVERAGE) -> None:
+        self.min_coverage = min_coverage
+
+    def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
+        weights = term_weights(content_terms(question), lexicon)
+        ids = identifiers(question)
+        kind = expected_type(question)
+        scored: list[Selected] = []
+        for number, passage in enumerate(passages, start=1):
+            prior = 1.0 / max(passage.rank, 1)
+            for unit in units(passage.text, heading_of(passage)):
+                if unit.kind == "heading":
+                    continue
+                context = f"{passage.section}\n{unit.context}"
+                if any(i not in context.lower() for i in ids):
+                    continue
+                if not matches_type(unit.text, kind):
+                    continue
+                ctx_cov = coverage(weights, set(tokenize(context, keep_stopwords=True)))
+                if weights and ctx_cov < self.min_coverage:
+                    continue
+                unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True)))
+                score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
+                scored.append(Selected(number, unit, round(score, 4)))
+        scored.sort(key=lambda s: s.score, reverse=True)
+        return scored
+
+    def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
+        scored = self.score_units(question, passages, lexicon)
+        if not scored:
+            return Generation("", refusal_reason="No passage states what the question asks.")
+        best = scored[0]
+        chosen = [best]
+        best_units = units(passages[best.passage - 1].text, heading_of(passages[best.passage - 1]))
+        introduces_list = best.unit.text.rstrip().endswith(":")
+        for cand in scored[1:]:
+            if len(chosen) >= MAX_UNITS:
+                break
+            if cand.unit.text in {c.unit.text for c in chosen}:
+                continue
+            follows = introduces_list and cand.passage == best.passage and cand.unit.start > best.unit.start
+            if cand.score >= RUNNER_UP * best.score or follows:
+                chosen.append(cand)
+        if introduces_list and len(chosen) == 1:  # "Steps:" alone answers nothing: take what follows
+            after = [u for u in best_units if u.start > best.unit.start and u.kind != "heading"]
+            chosen += [Selected(best.passage, u, best.score) for u in after[: MAX_UNITS - 1]]
+        chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
+        text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
+        return Generation(text, chosen)
+
+
+GENERATORS: dict[str, type] = {"extractive": ExtractiveGenerator}

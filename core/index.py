@@ -1,0 +1,158 @@
+"""Per-tenant indexes: dense vectors in the tenant's Chroma collection, BM25 beside it.
+
+SQLite's `chunks` table is the source of truth for chunk text and metadata; Chroma holds
+the vectors and the BM25 index is rebuilt from SQLite whenever a document changes.
+Every read takes a tenant; there is no "all tenants" variant.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core import store
+from core.config import Settings
+from core.lexical import LexicalIndex
+from core.schema import Chunk
+from core.tenants import collection_name, tenant_dir
+
+_lexical_cache: dict[str, tuple[str, LexicalIndex]] = {}
+_cache_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def _client(path_or_url: str, remote: bool) -> Any:
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if remote:
+        from urllib.parse import urlparse
+
+        url = urlparse(path_or_url)
+        return chromadb.HttpClient(
+            host=url.hostname or "127.0.0.1", port=url.port or 8000,
+            ssl=url.scheme == "https", settings=chroma_settings,
+        )
+    Path(path_or_url).mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=path_or_url, settings=chroma_settings)
+
+
+def chroma_client(settings: Settings) -> Any:
+    """Chroma server when GROUNDWORK_CHROMA_URL is set, else the embedded persistent store."""
+    if settings.chroma_url:
+        return _client(settings.chroma_url, True)
+    return _client(str(Path(settings.data_dir) / "chroma"), False)
+
+
+def collection(settings: Settings, tenant: str) -> Any:
+    # embedding_function=None: we always supply vectors; Chroma's default would download.
+    return chroma_client(settings).get_or_create_collection(
+        collection_name(tenant),
+        embedding_function=None,
+        configuration={"hnsw": {"space": "cosine"}},
+        metadata={"tenant_key": collection_name(tenant)},
+    )
+
+
+def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: np.ndarray) -> None:
+    if not chunks:
+        return
+    col = collection(settings, tenant)
+    for start in range(0, len(chunks), 256):
+        part = chunks[start : start + 256]
+        col.add(
+            ids=[c.chunk_id for c in part],
+            embeddings=[v.tolist() for v in vectors[start : start + 256]],
+            metadatas=[{"tenant": tenant, "doc_id": c.doc_id} for c in part],
+        )
+
+
+def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> None:
+    collection(settings, tenant).delete(where={"doc_id": doc_id})
+
+
+def vector_doc_ids(settings: Settings, tenant: str) -> set[str]:
+    got = collection(settings, tenant).get(include=["metadatas"])
+    return {m["doc_id"] for m in got["metadatas"] or []}
+
+
+def vector_count(settings: Settings, tenant: str, doc_id: str | None = None) -> int:
+    col = collection(settings, tenant)
+    if doc_id is None:
+        return col.count()
+    return len(col.get(where={"doc_id": doc_id}, include=[])["ids"])
+
+
+def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
+    """(chunk_id, cosine similarity) best first, from the tenant's collection only."""
+    col = collection(settings, tenant)
+    n = col.count()
+    if n == 0:
+        return []
+    res = col.query(
+        query_embeddings=[query_vec.tolist()], n_results=min(k, n),
+        where={"tenant": tenant}, include=["distances"],
+    )
+    return [(cid, 1.0 - float(d)) for cid, d in zip(res["ids"][0], res["distances"][0])]
+
+
+# ---- lexical -----------------------------------------------------------------------------
+
+
+def lexical_dir(settings: Settings, tenant: str) -> Path:
+    return tenant_dir(settings, tenant) / "bm25"
+
+
+def rebuild_lexical(settings: Settings, tenant: str) -> None:
+    """Rebuild the tenant's BM25 index from the registry's chunks (atomic swap)."""
+    rows = store.chunk_rows(settings, tenant)
+    LexicalIndex.build([(r["chunk_id"], r["text"]) for r in rows]).save(lexical_dir(settings, tenant))
+
+
+def lexical_index(settings: Settings, tenant: str) -> LexicalIndex:
+    """The tenant's BM25 index, cached per process until the folder is swapped."""
+    folder = lexical_dir(settings, tenant)
+    ids_file = folder / "ids.json"
+    stamp = str(ids_file.stat().st_mtime_ns) + str(folder.stat().st_ino) if ids_file.exists() else ""
+    key = str(folder)
+    with _cache_lock:
+        cached = _lexical_cache.get(key)
+        if cached and cached[0] == stamp:
+            return cached[1]
+    index = LexicalIndex.load(folder)
+    with _cache_lock:
+        _lexical_cache[key] = (stamp, index)
+    return index
+
+
+def lexical_search(settings: Settings, tenant: str, query: str, k: int) -> list[tuple[str, float]]:
+    return lexical_index(settings, tenant).search(query, k)
+
+
+# ---- locking -----------------------------------------------------------------------------
+
+
+_thread_locks: dict[str, threading.Lock] = {}
+
+
+@contextmanager
+def tenant_lock(settings: Settings, tenant: str) -> Iterator[None]:
+    """Serialise writers of one tenant across threads and processes (concurrent uploads)."""
+    folder = tenant_dir(settings, tenant)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _cache_lock:
+        tlock = _thread_locks.setdefault(str(folder), threading.Lock())
+    with tlock, open(folder / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

