@@ -75,6 +75,11 @@ def _evidence(premise: str, claim: str) -> str:
     return best or premise[:300]
 
 
+def _is_unit(word: str) -> bool:
+    """Short or unit-like words after a number (quart, litr, day, %, n·m, кг)."""
+    return len(word) <= 8
+
+
 def _norm_num(n: str) -> set[str]:
     """A number and its parts: '5-6' also yields '5' and '6'; '4.70' yields '4.7'."""
     parts = {n}
@@ -99,6 +104,9 @@ class DeterministicJudge:
         for num, unit in number_units(claim):
             checks.append("numbers")
             if num in premise_values:
+                units_there = {u for n, u in premise_nums if n == num and u}
+                if unit and units_there and unit not in units_there and _is_unit(unit):
+                    failures.append(f"{num} {unit} (the source has {num} {sorted(units_there)[0]})")
                 continue
             rivals = [n for n, u in evidence_nums if n != num and (u == unit or not u or not unit)]
             if rivals and not (_norm_num(num) & {p for r in rivals for p in _norm_num(r)} and "-" not in num):
@@ -133,8 +141,9 @@ class DeterministicJudge:
             return Verdict("contradicted", 0.0, evidence, checks, contradiction)
         if failures:
             score = round(1 - len(failures) / (len(failures) + len(checks)), 3)
-            return Verdict("unsupported", score, evidence, checks,
-                           "Not in the cited text: " + ", ".join(failures) + ".")
+            return Verdict(
+                "unsupported", score, evidence, checks, "Not in the cited text: " + ", ".join(failures) + "."
+            )
         return Verdict("supported", 1.0, evidence, checks, "")
 
 

@@ -1,0 +1,162 @@
+"""Ingest: file -> Blocks (one parser per format) -> Chunks (structure-aware).
+
+    fmt = detect_format(path)              # what the bytes are, not what the name says
+    parsed = parse_file(path, settings)    # ParsedDocument, or IngestError (one sentence)
+    chunks = chunk_document(parsed, doc_id=..., tenant=..., source=path.name,
+                            settings=settings)
+
+Parsers are registered in `PARSERS` by format name; a new format is a class with one
+`parse(path) -> ParsedDocument` method and a line in that dict (plus a rule in
+`detect_format`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import zipfile
+from pathlib import Path
+
+from core.config import Settings
+from core.ingest.base import SUPPORTED_HINT, IngestError, Parser
+from core.ingest.chunk import chunk_document
+from core.ingest.decode import looks_binary
+from core.ingest.docx import DocxParser
+from core.ingest.html import HtmlParser
+from core.ingest.markdown import MarkdownParser
+from core.ingest.pdf import PdfParser
+from core.ingest.text import TextParser
+from core.schema import ParsedDocument
+
+__all__ = [
+    "FORMAT_NAMES", "PARSERS", "IngestError", "Parser", "chunk_document", "detect_format",
+    "parse_file",
+]
+
+PARSERS: dict[str, Parser] = {
+    "pdf": PdfParser(),
+    "docx": DocxParser(),
+    "markdown": MarkdownParser(),
+    "html": HtmlParser(),
+    "text": TextParser(),
+}
+FORMAT_NAMES = {"pdf": "PDF", "docx": "DOCX", "markdown": "Markdown", "html": "HTML",
+                "text": "text"}
+
+MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
+HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
+_TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES
+_SNIFF_BYTES = 65536
+_OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_HTML_START = re.compile(
+    rb"^(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL
+)
+
+
+def detect_format(path: Path) -> str:
+    """Format of the file by its content: "pdf", "docx", "markdown", "html" or "text".
+
+    Magic bytes win over the file name (a PDF named .txt is a PDF; a .pdf holding plain
+    text is text). Markdown is told from text by the extension only. Raises IngestError
+    for empty, binary or unsupported files.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    try:
+        with path.open("rb") as f:
+            head = f.read(_SNIFF_BYTES)
+    except FileNotFoundError:
+        raise IngestError(f"File not found: {path.name}.") from None
+    except IsADirectoryError:
+        raise IngestError(f"{path.name} is a folder, not a file.") from None
+    except OSError as exc:
+        raise IngestError(f"The file could not be read ({exc.strerror}).") from None
+    if not head.strip():
+        raise IngestError("The file is empty." if not head else "The file contains no text.")
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return _sniff_zip(path, suffix)
+    if head.startswith(_OLE2_MAGIC):
+        raise IngestError(
+            "This is a legacy Office file (.doc/.xls) or a password-protected document; "
+            "save it as an unprotected DOCX and upload it again."
+        )
+    if looks_binary(head):
+        if suffix == ".pdf":
+            raise IngestError("The file is not a valid PDF (it may be corrupt).")
+        if suffix == ".docx":
+            raise IngestError("The file is not a valid DOCX (it may be corrupt).")
+        if suffix in _TEXT_SUFFIXES and suffix:
+            raise IngestError(
+                f"The file is named '{suffix}' but contains binary data; {SUPPORTED_HINT}."
+            )
+        return _unsupported(suffix)
+    start = head
+    for bom in (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        if start.startswith(bom):
+            start = start[len(bom):]
+            break
+    if start[:2] and b"\x00" in start[:200]:
+        start = start.replace(b"\x00", b"")  # UTF-16: sniff the ASCII-compatible bytes
+    if _HTML_START.match(start[:4096]) or suffix in HTML_SUFFIXES:
+        return "html"
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    return "text"
+
+
+def parse_file(path: Path, settings: Settings | None = None) -> ParsedDocument:
+    """Parse a file into a ParsedDocument; every failure is an IngestError (one sentence)."""
+    settings = settings or Settings()
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise IngestError(f"File not found: {path.name}.") from None
+    limit = settings.max_file_mb * 1024 * 1024
+    if size > limit:
+        raise IngestError(
+            f"File is {_megabytes(size)} MB; the limit is {settings.max_file_mb} MB."
+        )
+    fmt = detect_format(path)
+    try:
+        parsed = PARSERS[fmt].parse(path)
+    except IngestError:
+        raise
+    except MemoryError:
+        raise IngestError("The file is too large to process; split it and upload the parts.") \
+            from None
+    except Exception as exc:  # noqa: BLE001 - user files must fail with a message, not crash
+        raise IngestError(
+            f"The file could not be read as {FORMAT_NAMES[fmt]} ({type(exc).__name__}); "
+            "check that it opens in its usual program and upload it again."
+        ) from exc
+    if not parsed.blocks:
+        raise IngestError("The file contains no text.")
+    return parsed
+
+
+def _sniff_zip(path: Path, suffix: str) -> str:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        if suffix == ".docx":
+            raise IngestError("The file is not a valid DOCX (it may be corrupt).") from None
+        return _unsupported(suffix or ".zip")
+    if "word/document.xml" in names:
+        return "docx"
+    if suffix == ".docx":
+        raise IngestError("The file is not a valid DOCX (it may be corrupt).")
+    return _unsupported(suffix or ".zip")
+
+
+def _unsupported(suffix: str) -> str:
+    kind = f"'{suffix}'" if suffix else "(binary content)"
+    raise IngestError(f"Unsupported file type {kind}; {SUPPORTED_HINT}.")
+
+
+def _megabytes(size: int) -> str:
+    mb = size / (1024 * 1024)
+    return f"{mb:.0f}" if mb >= 10 else f"{mb:.1f}"

@@ -1,0 +1,23 @@
+"""The parser extension point and the one error type of ingest.
+
+Kept apart from `core/ingest/__init__.py` so parser modules can import it without a cycle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from core.schema import ParsedDocument
+
+SUPPORTED_HINT = "upload PDF, DOCX, Markdown, HTML or text"
+
+
+class IngestError(Exception):
+    """A file that cannot be ingested; the message is one sentence a user can act on."""
+
+
+class Parser(Protocol):
+    """Turns one file into blocks in reading order (see `core.schema.Block`)."""
+
+    def parse(self, path: Path) -> ParsedDocument: ...

@@ -1,0 +1,330 @@
+"""Structure-aware chunking: ParsedDocument -> Chunks for the index.
+
+How a document is cut, in order:
+1. Blocks are grouped into sections (a heading and the blocks under it, up to the next
+   heading). Chunks never span two sections, with one exception: a heading with no body
+   of its own (e.g. "Policies" directly followed by "Refund policy") is carried into the
+   first chunk of its first subsection.
+2. Each block is one unit if it fits the budget. A longer block is cut into sentences
+   (see `core.ingest.sentences`; a sentence is never cut, except one longer than the
+   embedder's limit, which is cut between words), code into lines, and a table into
+   pieces of whole rows, each piece starting with the header row and separator.
+3. Units are packed greedily up to `settings.chunk_tokens` (capped at
+   `MAX_CHUNK_TOKENS`, the embedder's 512-token input limit minus a margin), so a short
+   section is one chunk and small blocks of one section share a chunk. A numbered
+   paragraph ("7-2 ...", "3.1 ...") or a "Q:" entry starts a new chunk so it stays a
+   self-contained unit; two pieces of one table never share a chunk.
+4. When prose continues past a chunk boundary, the next chunk repeats up to
+   `settings.chunk_overlap` tokens of trailing sentences (a sliding window); tables, list
+   items and code are not repeated.
+5. Every chunk that does not contain its section's heading starts with that heading line
+   ("Refund policy\\n\\n..."), so a list item or a table piece keeps its heading.
+
+`char_start/char_end` are the offsets in `parsed.text` of the first and last unit the chunk
+covers. Because of the heading prefix (and a table piece's repeated header row) the chunk
+text is not always equal to `parsed.text[char_start:char_end]`; without them it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.config import Settings
+from core.ingest.lang import detect_lang
+from core.ingest.sentences import split_sentences
+from core.ingest.tokens import (
+    MAX_CHUNK_TOKENS,
+    count_content_tokens,
+    count_tokens,
+    token_overhead,
+)
+from core.schema import Block, Chunk, ParsedDocument
+
+_SELF_CONTAINED = re.compile(
+    r"^(?:\d+(?:[-.]\d+)+\.?\s+\S|(?:Q|Question|FAQ|Вопрос|В)\s*[:.]\s)", re.IGNORECASE
+)
+_WORDS = re.compile(r"\S+")
+BLOCK_SEP = "\n\n"
+
+
+@dataclass
+class _Unit:
+    text: str
+    start: int  # offsets into parsed.text
+    end: int
+    block: int  # index of the source block
+    kind: str
+    page: int | None
+    tokens: int  # content tokens (without the embedder's fixed overhead)
+    piece: bool = False  # part of a block that was cut (sentence, line, table rows)
+    starts_entry: bool = False  # begins a self-contained entry (numbered paragraph, Q:)
+
+
+@dataclass
+class _Section:
+    path: list[str]
+    heading: int | None  # block index of the heading that opens the section
+    blocks: list[int]  # body block indices
+
+
+def chunk_document(
+    parsed: ParsedDocument,
+    *,
+    doc_id: str,
+    tenant: str,
+    source: str,
+    settings: Settings | None = None,
+) -> list[Chunk]:
+    """Cut a parsed document into chunks (see the module docstring for the rules)."""
+    settings = settings or Settings()
+    chunker = _Chunker(parsed, settings)
+    drafts = chunker.run()
+    chunks = []
+    for ordinal, (units, section, prefix) in enumerate(drafts):
+        text = chunker.render(units, prefix)
+        pages = [u.page for u in units if u.page is not None]
+        chunks.append(Chunk(
+            doc_id=doc_id,
+            chunk_id=f"{doc_id}:{ordinal:04d}",
+            tenant=tenant,
+            text=text,
+            source=source,
+            title=parsed.title,
+            page_start=min(pages) if pages else None,
+            page_end=max(pages) if pages else None,
+            section=" > ".join(section.path),
+            lang=detect_lang(text),
+            char_start=units[0].start,
+            char_end=units[-1].end,
+            kind=_dominant_kind(units),
+            ordinal=ordinal,
+            tokens=count_tokens(text),
+        ))
+    return chunks
+
+
+class _Chunker:
+    def __init__(self, parsed: ParsedDocument, settings: Settings) -> None:
+        self.parsed = parsed
+        self.blocks = parsed.blocks
+        self.overhead = token_overhead()
+        self.limit = max(min(settings.chunk_tokens, MAX_CHUNK_TOKENS), self.overhead + 20)
+        self.overlap = max(settings.chunk_overlap, 0)
+        self.drafts: list[tuple[list[_Unit], _Section, str]] = []
+
+    # --- sections ----------------------------------------------------------------------
+
+    def sections(self) -> list[_Section]:
+        sections: list[_Section] = []
+        for i, block in enumerate(self.blocks):
+            path = list(block.section_path)
+            if block.kind == "heading" or not sections or sections[-1].path != path:
+                heading = i if block.kind == "heading" else None
+                sections.append(_Section(path=path, heading=heading, blocks=[]))
+                if heading is not None:
+                    continue
+            sections[-1].blocks.append(i)
+        return sections
+
+    def run(self) -> list[tuple[list[_Unit], _Section, str]]:
+        sections = self.sections()
+        carried: list[_Unit] = []  # body-less headings waiting for their first subsection
+        for n, section in enumerate(sections):
+            head = [self.whole_unit(section.heading)] if section.heading is not None else []
+            if not section.blocks:
+                following = sections[n + 1] if n + 1 < len(sections) else None
+                if following is not None and _is_descendant(following.path, section.path):
+                    carried += head
+                    continue
+                self.drafts.append((carried + head, section, ""))
+                carried = []
+                continue
+            self.pack(section, carried + head)
+            carried = []
+        return self.drafts
+
+    # --- units ---------------------------------------------------------------------------
+
+    def whole_unit(self, index: int) -> _Unit:
+        block = self.blocks[index]
+        return _Unit(
+            text=block.text, start=block.char_start, end=block.char_end, block=index,
+            kind=block.kind, page=block.page, tokens=count_content_tokens(block.text),
+            starts_entry=block.kind in ("paragraph", "list_item")
+            and bool(_SELF_CONTAINED.match(block.text)),
+        )
+
+    def units(self, index: int, budget: int) -> list[_Unit]:
+        unit = self.whole_unit(index)
+        if unit.tokens <= budget:
+            return [unit]
+        block = self.blocks[index]
+        if block.kind == "table":
+            return self.table_pieces(index, budget)
+        if block.kind == "code":
+            spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*\S[^\n]*", block.text)]
+        else:
+            spans = split_sentences(block.text)
+        pieces: list[_Unit] = []
+        for start, end in spans:
+            pieces.extend(self.span_units(index, start, end, budget))
+        if pieces:
+            pieces[0].starts_entry = unit.starts_entry
+        return pieces
+
+    def span_units(self, index: int, start: int, end: int, budget: int) -> list[_Unit]:
+        """One unit for a sentence (or code line); cut between words only if it alone
+        exceeds the budget."""
+        block = self.blocks[index]
+        text = block.text[start:end]
+        tokens = count_content_tokens(text)
+        if tokens <= budget:
+            return [self.piece(index, start, end, tokens)]
+        out: list[_Unit] = []
+        words = [(m.start() + start, m.end() + start) for m in _WORDS.finditer(text)]
+        run_start, run_tokens, prev_end = None, 0, start
+        for w_start, w_end in words:
+            cost = count_content_tokens(block.text[w_start:w_end]) + 1
+            if run_start is not None and run_tokens + cost > budget:
+                out.append(self.piece(index, run_start, prev_end, run_tokens))
+                run_start, run_tokens = None, 0
+            if run_start is None:
+                run_start = w_start
+            run_tokens += cost
+            prev_end = w_end
+        if run_start is not None:
+            out.append(self.piece(index, run_start, prev_end, run_tokens))
+        return out
+
+    def piece(self, index: int, start: int, end: int, tokens: int) -> _Unit:
+        block = self.blocks[index]
+        return _Unit(
+            text=block.text[start:end], start=block.char_start + start,
+            end=block.char_start + end, block=index, kind=block.kind, page=block.page,
+            tokens=tokens, piece=True,
+        )
+
+    def table_pieces(self, index: int, budget: int) -> list[_Unit]:
+        """Whole rows per piece; every piece starts with the header row and separator."""
+        block = self.blocks[index]
+        lines = block.text.split("\n")
+        offsets, pos = [], 0
+        for line in lines:
+            offsets.append(pos)
+            pos += len(line) + 1
+        header_lines = 2 if len(lines) > 2 and set(lines[1]) <= set("|-: ") else 1
+        header = "\n".join(lines[:header_lines])
+        header_tokens = count_content_tokens(header) + 1
+        pieces: list[_Unit] = []
+        rows: list[int] = []
+        rows_tokens = 0
+
+        def flush() -> None:
+            first, last = rows[0], rows[-1]
+            start = 0 if not pieces else offsets[first]
+            end = offsets[last] + len(lines[last])
+            text = header + "\n" + "\n".join(lines[first:last + 1])
+            pieces.append(_Unit(
+                text=text, start=block.char_start + start, end=block.char_start + end,
+                block=index, kind="table", page=block.page,
+                tokens=header_tokens + rows_tokens, piece=True,
+            ))
+
+        for r in range(header_lines, len(lines)):
+            cost = count_content_tokens(lines[r]) + 1
+            if rows and header_tokens + rows_tokens + cost > budget:
+                flush()
+                rows, rows_tokens = [], 0
+            rows.append(r)
+            rows_tokens += cost
+        if rows:
+            flush()
+        return pieces or [self.whole_unit(index)]
+
+    # --- packing -------------------------------------------------------------------------
+
+    def pack(self, section: _Section, lead: list[_Unit]) -> None:
+        heading_text = section.path[-1] if section.path else ""
+        prefix_tokens = count_content_tokens(heading_text) + 2 if heading_text else 0
+        budget = self.limit - self.overhead - prefix_tokens  # what a chunk's body may hold
+        units = [u for i in section.blocks for u in self.units(i, budget)]
+        current: list[_Unit] = list(lead)
+        for unit in units:
+            body = [u for u in current if u.kind != "heading"]
+            fits = self.cost(current, section) + unit.tokens + 1 <= self.limit - self.overhead
+            same_table = unit.kind == "table" and any(
+                u.block == unit.block and u.kind == "table" for u in current)
+            if body and (not fits or unit.starts_entry or same_table):
+                self.emit(current, section)
+                current = [] if (unit.starts_entry or same_table) else self.carry(body, unit)
+            elif not body and current and not fits:
+                self.emit(current, section)  # only carried headings: let them stand alone
+                current = []
+            current.append(unit)
+        if current:
+            self.emit(current, section)
+
+    def cost(self, units: list[_Unit], section: _Section) -> int:
+        tokens = sum(u.tokens + 1 for u in units)
+        if self.prefix(units, section):
+            tokens += count_content_tokens(section.path[-1]) + 2
+        return tokens
+
+    def carry(self, body: list[_Unit], unit: _Unit) -> list[_Unit]:
+        """Trailing prose of the previous chunk to repeat before `unit` (the overlap)."""
+        if unit.kind != "paragraph" or self.overlap <= 0:
+            return []
+        carried: list[_Unit] = []
+        tokens = 0
+        for prev in reversed(body[1:]):  # never the whole previous chunk
+            if prev.kind != "paragraph" or tokens + prev.tokens > self.overlap:
+                break
+            carried.insert(0, prev)
+            tokens += prev.tokens
+        while carried and tokens + unit.tokens + 2 > self.limit - self.overhead - 12:
+            tokens -= carried.pop(0).tokens
+        return carried
+
+    def prefix(self, units: list[_Unit], section: _Section) -> str:
+        """The heading line to put first, unless the chunk holds the heading itself."""
+        if not section.path:
+            return ""
+        if section.heading is not None and any(u.block == section.heading for u in units):
+            return ""
+        if units and units[0].kind == "heading":
+            return ""
+        return section.path[-1]
+
+    def emit(self, units: list[_Unit], section: _Section) -> None:
+        if units:
+            self.drafts.append((units, section, self.prefix(units, section)))
+
+    def render(self, units: list[_Unit], prefix: str) -> str:
+        parts = [units[0].text]
+        for prev, unit in zip(units, units[1:], strict=False):
+            gap = self.parsed.text[prev.end:unit.start]
+            parts.append(gap if gap and not gap.strip() else BLOCK_SEP)
+            parts.append(unit.text)
+        body = "".join(parts)
+        return f"{prefix}{BLOCK_SEP}{body}" if prefix else body
+
+
+def _is_descendant(path: list[str], parent: list[str]) -> bool:
+    return len(path) > len(parent) and path[: len(parent)] == parent
+
+
+def _dominant_kind(units: list[_Unit]) -> str:
+    if any(u.kind == "table" for u in units):
+        return "table"
+    weights: dict[str, int] = {}
+    for u in units:
+        if u.kind != "heading":
+            weights[u.kind] = weights.get(u.kind, 0) + u.tokens + 1
+    return max(weights, key=weights.get) if weights else "heading"
+
+
+def blocks_of(parsed: ParsedDocument, chunk: Chunk) -> list[Block]:
+    """The blocks a chunk covers (by offsets) — handy for highlighting and debugging."""
+    return [b for b in parsed.blocks
+            if b.char_end > chunk.char_start and b.char_start < chunk.char_end]

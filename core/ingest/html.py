@@ -1,0 +1,202 @@
+"""HTML via BeautifulSoup (lxml): text only, nothing is ever executed or fetched.
+
+Dropped: script, style, nav, noscript, template, head, footer, iframe, svg, form controls
+and anything hidden. Kept in document order: headings h1-h6, paragraphs, list items
+(ordered ones numbered), pre as code, tables (th/td rows; one-row or one-column layout
+tables are read as ordinary content) and any loose text inside containers as paragraphs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4.element import Comment, Declaration, Doctype, ProcessingInstruction
+
+from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.decode import decode_text, looks_binary
+from core.schema import Block, ParsedDocument
+
+DROP_TAGS = ("script", "style", "nav", "noscript", "template", "head", "footer", "iframe",
+             "svg", "math", "canvas", "object", "embed", "button", "select", "option",
+             "input", "textarea", "map", "audio", "video")
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+_LISTS = {"ul", "ol", "menu"}
+# Tags whose content starts a new block (a paragraph break before and after).
+_BLOCK_TAGS = _HEADINGS | _LISTS | {
+    "p", "li", "pre", "table", "blockquote", "div", "section", "article", "main", "header",
+    "aside", "figure", "figcaption", "dl", "dt", "dd", "address", "details", "summary",
+    "fieldset", "form", "body", "html", "center", "hr", "tr", "td", "th", "thead", "tbody",
+    "tfoot", "caption", "legend", "hgroup", "search",
+}
+_SKIP_STRINGS = (Comment, Declaration, Doctype, ProcessingInstruction)
+_META_CHARSET = re.compile(rb"<meta[^>]+charset=[\"']?([\w-]+)", re.IGNORECASE)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+class HtmlParser:
+    def parse(self, path: Path) -> ParsedDocument:
+        soup = BeautifulSoup(_decode(Path(path).read_bytes()), "lxml")
+        title_tag = soup.find("title")
+        page_title = clean_inline(title_tag.get_text()) if title_tag else ""
+        _drop_noise(soup)
+        blocks: list[Block] = []
+        _walk(soup, blocks)
+        title = first_heading(blocks) or page_title or Path(path).stem
+        return finish(blocks, pages=None, title=title)
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (or a BOM) first; else the declared <meta charset>; else the heuristics."""
+    declared = _META_CHARSET.search(data[:4096])
+    if declared and not looks_binary(data):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                return data.decode(declared.group(1).decode("ascii"), errors="replace")
+            except LookupError:
+                pass
+    return decode_text(data)
+
+
+def _drop_noise(soup: BeautifulSoup) -> None:
+    for tag in soup(DROP_TAGS):
+        tag.decompose()
+    for tag in soup.find_all(True):
+        if tag.decomposed or tag.attrs is None:
+            continue
+        if (
+            tag.has_attr("hidden")
+            or tag.get("aria-hidden") == "true"
+            or tag.get("role") == "navigation"
+            or _HIDDEN_STYLE.search(str(tag.get("style", "")))
+        ):
+            tag.decompose()
+
+
+def _walk(container: Tag, blocks: list[Block], *, blocks_only: bool = False) -> None:
+    """Emit blocks for `container`'s children; loose inline text becomes paragraphs.
+
+    With `blocks_only`, inline text is skipped (already emitted by a list item) and only
+    nested lists, tables and code are visited.
+    """
+    buffer: list[str] = []
+
+    def flush() -> None:
+        text = clean_inline("".join(buffer))
+        buffer.clear()
+        if text and not blocks_only:
+            blocks.append(Block(kind="paragraph", text=text))
+
+    for child in container.children:
+        if isinstance(child, NavigableString):
+            if not isinstance(child, _SKIP_STRINGS):
+                buffer.append(str(child))
+            continue
+        if not isinstance(child, Tag):
+            continue
+        name = child.name
+        if name in _HEADINGS:
+            flush()
+            if not blocks_only:
+                _emit(blocks, "heading", _inline(child), level=int(name[1]))
+        elif name == "p":
+            flush()
+            if not blocks_only:
+                _emit(blocks, "paragraph", _inline(child))
+            if child.find(_BLOCK_TAGS - {"p"}):
+                _walk(child, blocks, blocks_only=True)
+        elif name in _LISTS:
+            flush()
+            _list(child, blocks)
+        elif name == "li":
+            flush()
+            _emit(blocks, "list_item", _inline(child, skip=_LISTS | {"table", "pre"}))
+            _walk(child, blocks, blocks_only=True)
+        elif name == "pre":
+            flush()
+            text = "".join(s for s in child.strings if not isinstance(s, _SKIP_STRINGS))
+            _emit(blocks, "code", text.strip("\n"), raw=True)
+        elif name == "table":
+            flush()
+            _table(child, blocks)
+        elif name == "br":
+            buffer.append(" ")
+        elif name in _BLOCK_TAGS or child.find(_BLOCK_TAGS):
+            flush()
+            _walk(child, blocks, blocks_only=blocks_only)
+        else:
+            buffer.append(_inline(child, clean=False))
+    flush()
+
+
+def _list(tag: Tag, blocks: list[Block]) -> None:
+    ordered = tag.name == "ol"
+    try:
+        number = int(tag.get("start", 1))
+    except (TypeError, ValueError):
+        number = 1
+    for child in tag.children:
+        if isinstance(child, Tag) and child.name == "li":
+            text = _inline(child, skip=_LISTS | {"table", "pre"})
+            if ordered and text:
+                text = f"{number}. {text}"
+                number += 1
+            _emit(blocks, "list_item", text)
+            _walk(child, blocks, blocks_only=True)
+        elif isinstance(child, Tag):
+            _walk(child, blocks)  # stray content inside a list
+
+
+def _table(tag: Tag, blocks: list[Block]) -> None:
+    rows = []
+    for tr in tag.find_all("tr"):
+        if tr.find_parent("table") is not tag:
+            continue
+        rows.append([_inline(cell) for cell in tr.find_all(["th", "td"], recursive=False)])
+    rows = normalize_rows(rows)
+    if len(rows) >= 2 and len(rows[0]) >= 2:
+        caption = tag.find("caption")
+        if caption is not None and caption.find_parent("table") is tag:
+            _emit(blocks, "paragraph", _inline(caption))
+        blocks.append(table_block(rows))
+        return
+    # A layout table (one row or one column): read its cells as ordinary content.
+    for tr in tag.find_all("tr"):
+        if tr.find_parent("table") is tag:
+            for cell in tr.find_all(["th", "td"], recursive=False):
+                _walk(cell, blocks)
+
+
+def _inline(tag: Tag, *, skip: set[str] | frozenset[str] = frozenset(), clean: bool = True) -> str:
+    parts: list[str] = []
+    for node in tag.descendants:
+        if isinstance(node, Tag):
+            if node.name == "br":
+                parts.append(" ")
+            continue
+        if isinstance(node, _SKIP_STRINGS) or not isinstance(node, NavigableString):
+            continue
+        if skip and _under(node, tag, skip):
+            continue
+        parts.append(str(node))
+    text = "".join(parts)
+    return clean_inline(text) if clean else text
+
+
+def _under(node: NavigableString, top: Tag, names: set[str] | frozenset[str]) -> bool:
+    """True if `node` sits inside a tag named in `names` below `top`."""
+    for parent in node.parents:
+        if parent is top:
+            return False
+        if parent.name in names:
+            return True
+    return False
+
+
+def _emit(blocks: list[Block], kind: str, text: str, *, level: int = 0, raw: bool = False) -> None:
+    text = text if raw else clean_inline(text)
+    if text.strip():
+        blocks.append(Block(kind=kind, text=text, level=level))

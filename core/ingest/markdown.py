@@ -1,0 +1,113 @@
+"""Markdown (CommonMark + GFM tables) via markdown-it-py tokens.
+
+Headings, paragraphs, list items (ordered ones keep their number), tables and code
+(fenced or indented). Block text is plain text: emphasis markers and link targets are
+dropped, link text and image alt text kept. A YAML front matter block is skipped (its
+`title:` becomes the document title).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.decode import decode_text
+from core.schema import Block, ParsedDocument
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
+_FM_TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+
+
+class MarkdownParser:
+    def __init__(self) -> None:
+        self._md = MarkdownIt("commonmark").enable("table")
+
+    def parse(self, path: Path) -> ParsedDocument:
+        text = decode_text(Path(path).read_bytes())
+        text, meta_title = _strip_front_matter(text)
+        blocks = self.blocks(text)
+        title = first_heading(blocks) or meta_title or Path(path).stem
+        return finish(blocks, pages=None, title=title)
+
+    def blocks(self, text: str) -> list[Block]:
+        tokens = self._md.parse(text)
+        blocks: list[Block] = []
+        numbers: list[str] = []  # per open list item: its number until its first paragraph
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok.type == "heading_open":
+                blocks.append(Block(kind="heading", text=inline_text(tokens[i + 1]),
+                                    level=int(tok.tag[1])))
+                i += 3
+                continue
+            if tok.type == "list_item_open":
+                numbers.append(f"{tok.info}{tok.markup} " if tok.info else "")
+            elif tok.type == "list_item_close":
+                numbers.pop()
+            elif tok.type == "inline" and i > 0 and tokens[i - 1].type == "paragraph_open":
+                text_ = inline_text(tok)
+                if numbers:
+                    blocks.append(Block(kind="list_item", text=numbers[-1] + text_))
+                    numbers[-1] = ""
+                else:
+                    blocks.append(Block(kind="paragraph", text=text_))
+            elif tok.type in ("fence", "code_block"):
+                blocks.append(Block(kind="code", text=tok.content.strip("\n")))
+            elif tok.type == "html_block":
+                text_ = _html_text(tok.content)
+                if text_:
+                    blocks.append(Block(kind="paragraph", text=text_))
+            elif tok.type == "table_open":
+                i, rows = _table_rows(tokens, i)
+                rows = normalize_rows(rows)
+                if rows:
+                    blocks.append(table_block(rows))
+                continue
+            i += 1
+        return blocks
+
+
+def inline_text(token: Token) -> str:
+    """Plain text of an inline token: text, code spans, link text, image alt text."""
+    parts: list[str] = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(child.content)
+    return clean_inline("".join(parts))
+
+
+def _table_rows(tokens: list[Token], i: int) -> tuple[int, list[list[str]]]:
+    rows: list[list[str]] = []
+    while i < len(tokens) and tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            rows.append([])
+        elif tok.type == "inline" and rows:
+            rows[-1].append(inline_text(tok))
+        i += 1
+    return i + 1, rows
+
+
+def _html_text(html: str) -> str:
+    if html.lstrip().startswith("<!--"):
+        return ""
+    from bs4 import BeautifulSoup
+
+    return clean_inline(BeautifulSoup(html, "html.parser").get_text(" "))
+
+
+def _strip_front_matter(text: str) -> tuple[str, str]:
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return text, ""
+    title = _FM_TITLE.search(match.group(1))
+    return text[match.end():], (title.group(1) if title else "")

@@ -1,0 +1,382 @@
+"""PDF via PyMuPDF: text blocks with coordinates, headings by font, tables where ruled.
+
+1. Every page's text blocks come from `page.get_text("dict")` (ligatures expanded, images
+   skipped); lines of a block are joined with spaces and words hyphenated at a line end
+   are re-joined. Vertical/rotated lines are ignored.
+2. Tables: `find_tables()` costs ~0.5 s a page, so it runs only on pages whose vector
+   drawings look like a grid (several horizontal and vertical rules, or cell boxes).
+   Cell text is read with `page.get_textbox(cell)` (`Table.extract()` garbles decimals),
+   and text blocks inside a table are skipped so the table is not duplicated.
+3. Text in the top/bottom 10% of pages that repeats on at least half the pages (digits
+   ignored, so "Page 3" repeats) is a running header/footer and is dropped, as are bare
+   page numbers there.
+4. The body font size is the most common size (weighted by characters). Short blocks in a
+   clearly bigger font are headings (levels by size rank); short all-bold blocks at body
+   size are the lowest heading level. Numbered paragraphs ("7-2 ...") stay paragraphs.
+   Lines starting with a bullet or a number ("•", "-", "1.", "a)") are list items.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymupdf
+
+from core.ingest.base import IngestError
+from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.text import LIST_MARKER, join_lines
+from core.schema import Block, ParsedDocument
+
+_TEXT_FLAGS = (
+    pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_LIGATURES & ~pymupdf.TEXT_PRESERVE_IMAGES
+)
+MARGIN = 0.10  # share of the page height at the top and bottom that may hold headers
+HEADING_SIZE_RATIO = 1.15
+MAX_TABLE_PROBE_DRAWINGS = 5000  # a page with more vector paths is a chart, not a table
+_NUMBERED_PARAGRAPH = re.compile(r"^\d+(?:[-.]\d+)+\.?\s")
+_PAGE_NUMBER = re.compile(
+    r"^(?:[-–—]\s*)?(?:page|p\.|стр\.?|страница)?\s*\d+(?:\s*(?:of|/|из)\s*\d+)?(?:\s*[-–—])?$",
+    re.IGNORECASE,
+)
+_BULLET_ONLY = re.compile(r"^[•·▪‣◦●○■□►▶➢✓✔\-–—*]$")
+_BULLET_GLYPH = re.compile(r"^\s*[•·▪‣◦●○■□►▶➢✓✔\-–—*]\s+")
+_FILE_NAME_TITLE = re.compile(r"\.(?:docx?|pdf|indd|pptx?|xlsx?|txt|rtf|odt|tex)$", re.I)
+
+
+@dataclass
+class _Line:
+    text: str
+    bbox: tuple[float, float, float, float]
+    size: float
+    chars: int
+    bold_chars: int
+
+
+@dataclass
+class _Item:
+    """A text block or a table on one page, before classification."""
+
+    page: int
+    bbox: tuple[float, float, float, float]
+    lines: list[_Line] = field(default_factory=list)
+    rows: list[list[str]] | None = None
+
+    @property
+    def text(self) -> str:
+        return join_lines([ln.text for ln in self.lines])
+
+
+class PdfParser:
+    def parse(self, path: Path) -> ParsedDocument:
+        path = Path(path)
+        doc = _open(path)
+        warnings: list[str] = []
+        try:
+            items: list[_Item] = []
+            heights: dict[int, float] = {}
+            for index in range(doc.page_count):
+                try:
+                    page = doc.load_page(index)
+                    heights[index + 1] = page.rect.height
+                    items.extend(_page_items(page, index + 1, warnings))
+                except Exception:  # noqa: BLE001 - one broken page must not lose the rest
+                    warnings.append(f"Page {index + 1} could not be read and was skipped.")
+            pages = doc.page_count
+            meta_title = (doc.metadata or {}).get("title") or ""
+        finally:
+            doc.close()
+        if not any(item.rows or item.lines for item in items):
+            raise IngestError(
+                "This PDF has no text layer (scanned?); run OCR on it first and upload "
+                "the result."
+            )
+        items = _drop_running_text(items, heights, pages)
+        blocks = _classify(items)
+        if not blocks:
+            raise IngestError(
+                "This PDF has no text layer (scanned?); run OCR on it first and upload "
+                "the result."
+            )
+        title = _meta_title(meta_title) or first_heading(blocks) or path.stem
+        return finish(blocks, pages=pages, title=title, warnings=warnings)
+
+
+def _open(path: Path) -> pymupdf.Document:
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except Exception:  # noqa: BLE001 - MuPDF raises FileDataError, RuntimeError, ...
+        raise IngestError("The file is not a valid PDF (it may be corrupt).") from None
+    if doc.needs_pass and not doc.authenticate(""):
+        doc.close()
+        raise IngestError(
+            "This PDF is password-protected; remove the password and upload it again."
+        )
+    if doc.page_count == 0:
+        doc.close()
+        raise IngestError("The file is not a valid PDF (it has no pages).")
+    return doc
+
+
+# --- one page -------------------------------------------------------------------------
+
+
+def _page_items(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]:
+    tables = _tables(page, number, warnings) if looks_tabular(page) else []
+    table_zones = [_inflate(t.bbox, 2.0) for t in tables]
+    texts: list[_Item] = []
+    for raw in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]:
+        if raw.get("type") != 0:
+            continue
+        lines = [ln for ln in (_line(raw_line) for raw_line in raw["lines"]) if ln
+                 and not any(_center_inside(ln.bbox, zone) for zone in table_zones)]
+        texts.extend(_Item(page=number, bbox=_union(run), lines=run)
+                     for run in _split_on_size(lines))
+    # Put each table where it sits: after the last block (in reading order) above it.
+    for table in sorted(tables, key=lambda t: t.bbox[1]):
+        above = [i for i, t in enumerate(texts) if t.bbox[3] <= table.bbox[1] + 2]
+        texts.insert(above[-1] + 1 if above else 0, table)
+    return texts
+
+
+def _line(raw_line: dict) -> _Line | None:
+    dx, dy = raw_line.get("dir", (1, 0))
+    if abs(dy) > 0.1 or dx < 0:
+        return None  # vertical or upside-down text: margin notes, stamps
+    parts: list[str] = []
+    last_x1 = None
+    sizes: Counter[float] = Counter()
+    chars = bold = 0
+    for span in raw_line["spans"]:
+        text = span["text"]
+        if not text:
+            continue
+        x0 = span["bbox"][0]
+        if (last_x1 is not None and parts and not parts[-1].endswith(" ")
+                and not text.startswith(" ") and x0 - last_x1 > 0.25 * span["size"]):
+            parts.append(" ")  # visible gap between spans without a space character
+        parts.append(text)
+        last_x1 = span["bbox"][2]
+        n = len(text.strip())
+        chars += n
+        sizes[round(span["size"] * 2) / 2] += n
+        if span["flags"] & 16 or _bold_font(span.get("font", "")):
+            bold += n
+    text = clean_inline("".join(parts))
+    if not text or chars == 0:
+        return None
+    return _Line(text=text, bbox=tuple(raw_line["bbox"]), size=sizes.most_common(1)[0][0],
+                 chars=chars, bold_chars=bold)
+
+
+def _bold_font(font: str) -> bool:
+    name = font.lower()
+    return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi"))
+
+
+def _split_on_size(lines: list[_Line]) -> list[list[_Line]]:
+    """Split a block where the font size changes (a heading glued to its paragraph)."""
+    runs: list[list[_Line]] = []
+    for line in lines:
+        if runs and _similar_size(runs[-1][-1].size, line.size):
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs
+
+
+def _similar_size(a: float, b: float) -> bool:
+    return max(a, b) / max(min(a, b), 0.1) < 1.08
+
+
+def looks_tabular(page: pymupdf.Page) -> bool:
+    """Cheap test before the costly `find_tables`: are there grid-like vector rules?"""
+    try:
+        paths = page.get_cdrawings()
+    except Exception:  # noqa: BLE001
+        return False
+    if len(paths) > MAX_TABLE_PROBE_DRAWINGS:
+        return False
+    horizontal = vertical = 0
+    for path in paths:
+        for item in path.get("items", ()):
+            op = item[0]
+            if op == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+                if abs(y1 - y0) < 1 and abs(x1 - x0) > 5:
+                    horizontal += 1
+                elif abs(x1 - x0) < 1 and abs(y1 - y0) > 5:
+                    vertical += 1
+            elif op in ("re", "qu"):
+                r = pymupdf.Rect(item[1]) if op == "re" else pymupdf.Quad(item[1]).rect
+                if r.height <= 3 and r.width > 5:
+                    horizontal += 1
+                elif r.width <= 3 and r.height > 5:
+                    vertical += 1
+                elif r.width > 5 and r.height > 5:
+                    horizontal += 2
+                    vertical += 2
+        if horizontal >= 3 and vertical >= 3:
+            return True
+    return False
+
+
+def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]:
+    try:
+        found = page.find_tables()
+    except Exception:  # noqa: BLE001
+        warnings.append(f"Tables on page {number} could not be read; kept as text.")
+        return []
+    items = []
+    for table in found.tables:
+        rows = []
+        for row in table.rows:
+            rows.append([page.get_textbox(pymupdf.Rect(cell)) if cell else ""
+                         for cell in row.cells])
+        bbox = tuple(table.bbox)
+        header = table.header
+        if header is not None and header.external and any(header.names):
+            rows.insert(0, [name or "" for name in header.names])
+            bbox = _union_boxes(bbox, tuple(header.bbox))
+        rows = normalize_rows(rows)
+        if len(rows) >= 2 and len(rows[0]) >= 2:
+            items.append(_Item(page=number, bbox=bbox, rows=rows))
+    return items
+
+
+# --- across pages ---------------------------------------------------------------------
+
+
+def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int) -> list[_Item]:
+    """Drop page numbers and headers/footers repeated on most pages."""
+
+    def in_margin(item: _Item) -> bool:
+        height = heights.get(item.page) or 842.0
+        return item.bbox[3] <= MARGIN * height or item.bbox[1] >= (1 - MARGIN) * height
+
+    def key(item: _Item) -> str:
+        return re.sub(r"\d+", "#", item.text.lower())
+
+    seen: dict[str, set[int]] = {}
+    for item in items:
+        if item.rows is None and in_margin(item):
+            seen.setdefault(key(item), set()).add(item.page)
+    threshold = max(2, math.ceil(0.5 * pages))
+    kept = []
+    for item in items:
+        if item.rows is None and in_margin(item):
+            if _PAGE_NUMBER.match(item.text) or len(seen[key(item)]) >= threshold:
+                continue
+        kept.append(item)
+    return kept
+
+
+def _classify(items: list[_Item]) -> list[Block]:
+    sizes: Counter[float] = Counter()
+    for item in items:
+        for line in item.lines:
+            sizes[line.size] += line.chars
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    heading_sizes = sorted({_item_size(i) for i in items if i.rows is None
+                            and len(i.lines) <= 3 and len(i.text) <= 150
+                            and _item_size(i) >= body * HEADING_SIZE_RATIO}, reverse=True)
+    blocks: list[Block] = []
+    for item in items:
+        bbox = tuple(round(v, 2) for v in item.bbox)
+        if item.rows is not None:
+            blocks.append(table_block(item.rows, page=item.page, bbox=bbox))
+            continue
+        level = _heading_level(item, body, heading_sizes)
+        if level:
+            blocks.append(Block(kind="heading", text=item.text, page=item.page, bbox=bbox,
+                                level=level))
+        else:
+            blocks.extend(_body_blocks(item))
+    return blocks
+
+
+def _item_size(item: _Item) -> float:
+    sizes: Counter[float] = Counter()
+    for line in item.lines:
+        sizes[line.size] += line.chars
+    return sizes.most_common(1)[0][0]
+
+
+def _heading_level(item: _Item, body: float, heading_sizes: list[float]) -> int:
+    text = item.text
+    if len(item.lines) > 3 or len(text) > 150 or not any(c.isalpha() for c in text):
+        return 0
+    if text.endswith((".", ",", ";")) and not re.fullmatch(r"\d+(\.\d+)*\.", text.split()[0]):
+        return 0
+    size = _item_size(item)
+    if size >= body * HEADING_SIZE_RATIO:
+        return min(heading_sizes.index(size) + 1, 6) if size in heading_sizes else 1
+    if _NUMBERED_PARAGRAPH.match(text) or _BULLET_GLYPH.match(text):
+        return 0
+    chars = sum(ln.chars for ln in item.lines)
+    bold = sum(ln.bold_chars for ln in item.lines)
+    if bold >= 0.9 * chars and size >= body * 0.95 and len(text) <= 100:
+        return min(len(heading_sizes) + 1, 6)
+    return 0
+
+
+def _body_blocks(item: _Item) -> list[Block]:
+    """A text block as paragraphs and list items (a block may hold several items)."""
+    groups: list[tuple[str, list[_Line]]] = []
+    pending_bullet = False
+    for line in item.lines:
+        if _BULLET_ONLY.match(line.text):
+            pending_bullet = True  # a bullet glyph on its own line: the item follows
+            continue
+        is_item = pending_bullet or (LIST_MARKER.match(line.text)
+                                     and not _NUMBERED_PARAGRAPH.match(line.text))
+        pending_bullet = False
+        if is_item:
+            groups.append(("list_item", [line]))
+        elif groups:
+            groups[-1][1].append(line)
+        else:
+            groups.append(("paragraph", [line]))
+    blocks = []
+    for kind, lines in groups:
+        text = join_lines([ln.text for ln in lines])
+        if kind == "list_item":
+            text = _BULLET_GLYPH.sub("", text, count=1)
+        blocks.append(Block(kind=kind, text=text, page=item.page,
+                            bbox=tuple(round(v, 2) for v in _union(lines))))
+    return blocks
+
+
+# --- small geometry helpers -----------------------------------------------------------
+
+
+def _union(lines: list[_Line]) -> tuple[float, float, float, float]:
+    return (min(ln.bbox[0] for ln in lines), min(ln.bbox[1] for ln in lines),
+            max(ln.bbox[2] for ln in lines), max(ln.bbox[3] for ln in lines))
+
+
+def _union_boxes(a: tuple, b: tuple) -> tuple[float, float, float, float]:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _inflate(b: tuple, d: float) -> tuple[float, float, float, float]:
+    return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
+
+
+def _center_inside(b: tuple, zone: tuple) -> bool:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return zone[0] <= cx <= zone[2] and zone[1] <= cy <= zone[3]
+
+
+def _meta_title(title: str) -> str:
+    title = clean_inline(title)
+    if title.lower().startswith("microsoft word - "):
+        title = title[len("microsoft word - "):]
+    if not title or len(title) > 200 or _FILE_NAME_TITLE.search(title):
+        return ""
+    if title.lower() in {"untitled", "title", "document", "slide 1"}:
+        return ""
+    return title

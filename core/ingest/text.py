@@ -1,0 +1,106 @@
+"""Plain text: paragraphs split on blank lines, list lines as items, simple heading rules.
+
+A paragraph is a heading when it is one short line without closing punctuation that is
+ALL CAPS, numbered ("1. Scope", "2.3 Limits"), Markdown-style ("# Title"), underlined
+("Title" over "====="), or a short title-like line followed by more text. Everything else
+is a paragraph; hard-wrapped lines are joined with spaces (words broken with a hyphen at
+a line end are re-joined).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from core.ingest.blocks import clean_inline, finish, first_heading
+from core.ingest.decode import decode_text
+from core.schema import Block, ParsedDocument
+
+_BLANK = re.compile(r"\n[ \t\f\v]*\n+")
+LIST_MARKER = re.compile(r"^\s*(?:[•·▪‣◦●○■□►▶➢✓✔*\-–—]|\(?\d{1,3}[.)]|\(?[a-zа-я][.)])\s+")
+_NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+\S")
+_HASH_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$")
+_UNDERLINE = re.compile(r"^(=+|-+)$")
+_BULLET_GLYPH = re.compile(r"^\s*[•·▪‣◦●○■□►▶➢✓✔*\-–—]\s+")
+
+
+class TextParser:
+    def parse(self, path: Path) -> ParsedDocument:
+        text = decode_text(Path(path).read_bytes())
+        blocks = parse_plain_text(text)
+        return finish(blocks, pages=None, title=first_heading(blocks) or Path(path).stem)
+
+
+def parse_plain_text(text: str) -> list[Block]:
+    paragraphs = [p.strip("\n") for p in _BLANK.split(text)]
+    paragraphs = [p for p in paragraphs if p.strip()]
+    blocks: list[Block] = []
+    for i, para in enumerate(paragraphs):
+        lines = [ln.rstrip() for ln in para.split("\n") if ln.strip()]
+        has_next = i + 1 < len(paragraphs)
+        heading = _heading(lines, has_next)
+        if heading:
+            blocks.append(Block(kind="heading", text=heading[1], level=heading[0]))
+            continue
+        blocks.extend(_body_blocks(lines))
+    return blocks
+
+
+def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
+    if len(lines) == 2 and _UNDERLINE.match(lines[1].strip()) and len(lines[0]) <= 120:
+        return (1 if lines[1].strip()[0] == "=" else 2), clean_inline(lines[0])
+    if len(lines) != 1:
+        return None
+    line = clean_inline(lines[0])
+    match = _HASH_HEADING.match(line)
+    if match:
+        return len(match.group(1)), match.group(2)
+    words = line.split()
+    if len(line) > 80 or len(words) > 12 or line.endswith((".", ",", ";", ":", "!")):
+        return None
+    if not any(ch.isalpha() for ch in line):
+        return None
+    numbered = _NUMBERED_HEADING.match(line)
+    if numbered:
+        return numbered.group(1).count(".") + 1, line
+    letters = [ch for ch in line if ch.isalpha()]
+    if len(letters) >= 3 and all(ch.isupper() for ch in letters):
+        return 1, line
+    if has_next and line[0].isupper() and not LIST_MARKER.match(line) and len(words) <= 10:
+        return 2, line
+    return None
+
+
+def _body_blocks(lines: list[str]) -> list[Block]:
+    """A paragraph's lines: list items where lines start with a marker, prose otherwise."""
+    groups: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if LIST_MARKER.match(line):
+            groups.append(("list_item", [line]))
+        elif groups and groups[-1][0] == "list_item" and line[:1].isspace():
+            groups[-1][1].append(line)  # an indented continuation of the item above
+        elif groups and groups[-1][0] == "paragraph":
+            groups[-1][1].append(line)
+        else:
+            groups.append(("paragraph", [line]))
+    blocks = []
+    for kind, group in groups:
+        text = join_lines(group)
+        if kind == "list_item":
+            text = _BULLET_GLYPH.sub("", text, count=1)
+        blocks.append(Block(kind=kind, text=text))
+    return blocks
+
+
+def join_lines(lines: list[str]) -> str:
+    """Join wrapped lines with spaces; re-join words hyphenated at a line end."""
+    out = ""
+    for line in lines:
+        line = clean_inline(line)
+        if not line:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
+            out = out[:-1] + line
+        else:
+            out = f"{out} {line}" if out else line
+    return out

@@ -1,0 +1,49 @@
+"""Shared fixtures: every test gets its own GROUNDWORK_DATA folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.config import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    monkeypatch.setenv("GROUNDWORK_DATA", str(tmp_path / "data"))
+    for var in ("GROUNDWORK_LLM_BASE_URL", "GROUNDWORK_LLM_MODEL", "GROUNDWORK_LLM_API_KEY",
+                "OPENAI_API_KEY", "GROUNDWORK_CHROMA_URL", "GROUNDWORK_PROVIDER"):
+        monkeypatch.delenv(var, raising=False)
+    return load_settings()
+
+
+@pytest.fixture
+def write_file(tmp_path: Path):
+    """Write a small real file under tmp_path/files and return its path."""
+
+    def _write(name: str, content: str | bytes) -> Path:
+        path = tmp_path / "files" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        return path
+
+    return _write
+
+
+@pytest.fixture(scope="session")
+def demo_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """A data folder with the bundled demo corpus ingested once per test session."""
+    from core.documents import ingest_file, iter_files
+
+    data = tmp_path_factory.mktemp("demo-data")
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    failed = [r for r in (ingest_file(settings, "demo", p) for p in iter_files([ROOT / "data" / "demo"]))
+              if r.status == "failed"]
+    assert not failed, failed
+    return settings

@@ -1,0 +1,83 @@
+"""The CLI as a user runs it: real subprocesses, real files, exit codes and output."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(data: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GROUNDWORK_DATA": str(data)}
+    env.pop("OPENAI_API_KEY", None)
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_ingest_list_ask_delete(tmp_path, write_file):
+    data = tmp_path / "data"
+    good = write_file("oil.md", "# Maintenance\n\n7-2 The engine oil capacity is 5 quarts with filter change.\n")
+    bad = write_file("broken.pdf", b"%PDF-1.4 not really a pdf \x00\x01")
+
+    created = run(data, "tenants", "create", "Компания Ромашка")
+    assert created.returncode == 0 and "t_" in created.stdout
+    assert "Компания Ромашка" in run(data, "tenants", "list").stdout
+
+    res = run(data, "ingest", "--tenant", "acme", str(good), str(bad))
+    assert res.returncode == 1
+    lines = res.stdout.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("ready") and "oil.md" in lines[0] and "chunks=1" in lines[0]
+    assert lines[1].startswith("failed") and "broken.pdf" in lines[1] and lines[1].rstrip().endswith(".")
+    assert "Traceback" not in res.stderr
+
+    again = run(data, "ingest", "--tenant", "acme", str(good))
+    assert again.returncode == 0 and again.stdout.startswith("unchanged")
+
+    listed = json.loads(run(data, "docs", "list", "--tenant", "acme", "--json").stdout)
+    ready = [d for d in listed if d["status"] == "ready"]
+    assert len(ready) == 1 and ready[0]["chunks"] == 1 and ready[0]["file_name"] == "oil.md"
+
+    ans = run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?", "--json")
+    assert ans.returncode == 0, ans.stderr
+    answer = json.loads(ans.stdout)
+    assert answer["status"] == "answered" and "5 quarts" in answer["answer"]
+    assert set(answer) >= {"question", "tenant", "status", "answer", "citations", "claims", "confidence",
+                           "factuality", "refusal_reason", "closest", "provider", "model", "timings_ms",
+                           "trace_id"}
+
+    gone = run(data, "docs", "delete", "--tenant", "acme", ready[0]["doc_id"])
+    assert gone.returncode == 0
+    missing = run(data, "docs", "delete", "--tenant", "acme", ready[0]["doc_id"])
+    assert missing.returncode == 2 and missing.stderr.startswith("error: No document")
+
+
+def test_user_errors_are_one_sentence(tmp_path):
+    data = tmp_path / "data"
+    res = run(data, "ingest", "--tenant", "acme", str(tmp_path / "nope.pdf"))
+    assert res.returncode == 2 and res.stderr.strip().startswith("error: No such file")
+    assert "Traceback" not in res.stderr
+    res = run(data, "ask", "--tenant", "", "hello")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+
+
+def test_batch_ask_and_verify(tmp_path, write_file):
+    data = tmp_path / "data"
+    run(data, "ingest", "--tenant", "acme",
+        str(write_file("oil.md", "# Maintenance\n\nThe engine oil capacity is 5 quarts.\n")))
+    questions = write_file("q.jsonl", '{"id": "q1", "question": "What is the engine oil capacity?"}\n'
+                                      '{"id": "q2", "question": "Who won the 1998 World Cup?"}\n')
+    out = tmp_path / "answers.jsonl"
+    assert run(data, "ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out)).returncode == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["q1", "q2"]
+    assert rows[0]["status"] == "answered" and rows[1]["status"] == "refused"
+
+    claims = write_file("c.jsonl", json.dumps({"id": "c1", "premise": "Capacity is 5 quarts.",
+                                               "claim": "Capacity is 6 quarts."}) + "\n")
+    vout = tmp_path / "verdicts.jsonl"
+    assert run(data, "verify", "--batch", str(claims), "--out", str(vout)).returncode == 0
+    verdict = json.loads(vout.read_text())
+    assert verdict["id"] == "c1" and verdict["verdict"] == "contradicted" and "score" in verdict

@@ -1,0 +1,30 @@
+from core.lexical import LexicalIndex, tokenize
+
+
+def test_tokenize_stems_by_script_and_keeps_identifiers():
+    toks = tokenize("Oil capacities in Para 7-2: 4,7 litres; ошибки сливного фильтра E20")
+    assert "7-2" in toks and "4.7" in toks and "e20" in toks
+    assert "capac" in toks and "ошибк" in toks and "фильтр" in toks
+    assert "in" not in toks
+
+
+def test_bm25_finds_russian_inflections_and_codes(tmp_path):
+    idx = LexicalIndex.build([
+        ("c1", "Ошибка E20: засорён сливной фильтр."),
+        ("c2", "The engine oil capacity is 5 quarts."),
+        ("c3", "Ошибка E10: нет подачи воды."),
+    ])
+    assert idx.search("ошибку E20 как исправить", 3)[0][0] == "c1"
+    assert idx.search("oil capacity", 3)[0][0] == "c2"
+    idx.save(tmp_path / "bm25")
+    loaded = LexicalIndex.load(tmp_path / "bm25")
+    assert loaded.search("сливного фильтра", 3)[0][0] == "c1"
+    assert loaded.df == idx.df
+    assert loaded.idf("e20") > loaded.idf("ошибк")
+
+
+def test_empty_index_returns_nothing(tmp_path):
+    idx = LexicalIndex.build([])
+    assert idx.search("anything", 5) == []
+    idx.save(tmp_path / "x")
+    assert LexicalIndex.load(tmp_path / "x").search("anything", 5) == []
