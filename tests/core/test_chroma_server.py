@@ -1,0 +1,61 @@
+"""Scale-out path: the same index code against a real `chroma run` server on 127.0.0.1."""
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from core import index, store
+from core.config import load_settings
+from core.documents import delete_document, ingest_file
+from core.models import get_embedder
+
+CHROMA = Path(sys.executable).parent / "chroma"
+pytestmark = [pytest.mark.slow]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path):
+    if not CHROMA.exists() and not shutil.which("chroma"):
+        pytest.skip("chroma CLI not installed")
+    port = _free_port()
+    proc = subprocess.Popen([str(CHROMA), "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("chroma server did not start")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_ingest_search_delete_through_chroma_server(tmp_path, write_file, chroma_server):
+    settings = load_settings({"GROUNDWORK_DATA": str(tmp_path / "data"), "GROUNDWORK_CHROMA_URL": chroma_server})
+    a = ingest_file(settings, "acme", write_file("oil.md", "# Maintenance\n\nThe engine oil capacity is 5 quarts.\n"))
+    b = ingest_file(settings, "globex", write_file("gx.md", "# Globex\n\nGlobex refunds within 45 days.\n"))
+    assert a.status == b.status == "ready"
+    # the vectors live in the server, not in the local persistent folder
+    assert not (tmp_path / "data" / "chroma").exists()
+    q = get_embedder().embed_query("engine oil capacity")
+    hits = index.dense_search(settings, "acme", q, 5)
+    assert [cid for cid, _ in hits] == [r["chunk_id"] for r in store.chunk_rows(settings, "acme")]
+    assert all(cid.startswith(b.doc_id) for cid, _ in index.dense_search(settings, "globex", q, 5))
+    assert delete_document(settings, "acme", a.doc_id)
+    assert index.vector_count(settings, "acme") == 0 and index.vector_count(settings, "globex") == 1
