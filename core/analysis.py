@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.ingest.sentences import split_sentences
 from core.lexical import tokenize
 
 # Words that carry the question's form, not its topic.
@@ -24,13 +25,6 @@ QUESTION_FILLER = frozenset(
         keep_stopwords=True,
     )
 )
-
-ABBREVIATIONS = (
-    "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "no", "nr", "st", "approx", "incl", "fig",
-    "para", "sec", "art", "ref", "min", "max", "т.е", "т.д", "т.п", "т.к", "г", "гг", "см", "стр",
-    "рис", "п", "пп", "ст", "др", "прим", "руб", "тыс", "млн", "ок", "напр", "мин", "макс",
-)
-_SENT_END = re.compile(r"[.!?…]+[\"»”')\]]*\s+(?=[\"«“(\[]?[A-ZА-ЯЁ0-9])")
 
 ID_RE = re.compile(
     r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)+)(?![\w])"
@@ -68,23 +62,6 @@ class Unit:
     end: int
     context: str  # text used for coverage: heading + table header + the unit
     kind: str  # sentence | row | heading
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) spans of sentences in one line of text; abbreviations and decimals respected."""
-    spans = []
-    start = 0
-    for m in _SENT_END.finditer(text):
-        before = text[start : m.start() + 1]
-        last_word = re.findall(r"[\w.]+$", before.rstrip(".!?…"))
-        if last_word and last_word[0].lower().rstrip(".") in ABBREVIATIONS:
-            continue
-        end = m.end()
-        spans.append((start, len(text[:end].rstrip())))
-        start = end
-    if start < len(text) and text[start:].strip():
-        spans.append((start, len(text.rstrip())))
-    return [(s, e) for s, e in spans if text[s:e].strip()]
 
 
 def _cells(line: str) -> list[str]:

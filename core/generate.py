@@ -11,7 +11,10 @@ Extractive algorithm:
    identifier of the question, the unit itself holds the asked kind of thing (a "how many
    days" question needs a number with a time unit), and the context covers at least
    `MIN_COVERAGE` of the question's topic weight.
-4. Score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior (1/rank).
+4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
+   (1/rank). The best `SEMANTIC_POOL` eligible units are then re-scored with their dense
+   similarity to the question (e5, rescaled to [0, 1]) so paraphrases count:
+   score = 0.40 * context coverage + 0.15 * unit coverage + 0.30 * similarity + 0.15 * prior.
 5. Answer with the best unit plus up to two more that score within 85% of it (or that
    continue a list the best unit introduces), in document order; no eligible unit means
    refusing: a nearby fact is not an answer.
@@ -20,7 +23,7 @@ Extractive algorithm:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.analysis import Unit, content_terms, expected_type, identifiers, matches_type, units
 from core.gate import coverage, term_weights
@@ -30,6 +33,9 @@ from core.retrieve import Candidate
 MIN_COVERAGE = 0.5
 RUNNER_UP = 0.85
 MAX_UNITS = 3
+SEMANTIC_POOL = 12
+LIST_ITEMS = 4  # items taken after a unit that introduces a list
+SIM_FLOOR, SIM_CEIL = 0.76, 0.90
 
 
 @dataclass
@@ -62,14 +68,16 @@ def heading_of(passage: Candidate) -> str:
 class ExtractiveGenerator:
     """Verbatim sentences from the passages; see the module docstring for the algorithm."""
 
-    def __init__(self, min_coverage: float = MIN_COVERAGE) -> None:
+    def __init__(self, min_coverage: float = MIN_COVERAGE, embedder: Any = None) -> None:
         self.min_coverage = min_coverage
+        self.embedder = embedder  # optional: adds the semantic term to the score
 
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
         weights = term_weights(content_terms(question), lexicon)
         ids = identifiers(question)
         kind = expected_type(question)
         scored: list[Selected] = []
+        parts: dict[int, tuple[float, float, float]] = {}
         for number, passage in enumerate(passages, start=1):
             prior = 1.0 / max(passage.rank, 1)
             for unit in units(passage.text, heading_of(passage)):
@@ -85,8 +93,18 @@ class ExtractiveGenerator:
                     continue
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True)))
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
+                parts[id(unit)] = (ctx_cov, unit_cov, prior)
                 scored.append(Selected(number, unit, round(score, 4)))
         scored.sort(key=lambda s: s.score, reverse=True)
+        if self.embedder is not None and len(scored) > 1:
+            pool = scored[:SEMANTIC_POOL]
+            q = self.embedder.embed_query(question)
+            vecs = self.embedder.embed_passages([s.unit.text for s in pool])
+            for sel, sim in zip(pool, vecs @ q):
+                ctx_cov, unit_cov, prior = parts[id(sel.unit)]
+                sim01 = min(max((float(sim) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0)
+                sel.score = round(0.40 * ctx_cov + 0.15 * unit_cov + 0.30 * sim01 + 0.15 * prior, 4)
+            scored = sorted(pool, key=lambda s: s.score, reverse=True)
         return scored
 
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
@@ -95,19 +113,19 @@ class ExtractiveGenerator:
             return Generation("", refusal_reason="No passage states what the question asks.")
         best = scored[0]
         chosen = [best]
-        best_units = units(passages[best.passage - 1].text, heading_of(passages[best.passage - 1]))
-        introduces_list = best.unit.text.rstrip().endswith(":")
         for cand in scored[1:]:
             if len(chosen) >= MAX_UNITS:
                 break
-            if cand.unit.text in {c.unit.text for c in chosen}:
-                continue
-            follows = introduces_list and cand.passage == best.passage and cand.unit.start > best.unit.start
-            if cand.score >= RUNNER_UP * best.score or follows:
+            if cand.unit.text not in {c.unit.text for c in chosen} and cand.score >= RUNNER_UP * best.score:
                 chosen.append(cand)
-        if introduces_list and len(chosen) == 1:  # "Steps:" alone answers nothing: take what follows
-            after = [u for u in best_units if u.start > best.unit.start and u.kind != "heading"]
-            chosen += [Selected(best.passage, u, best.score) for u in after[: MAX_UNITS - 1]]
+        for sel in list(chosen):  # "Steps:" alone answers nothing: take the items that follow
+            if sel.unit.text.rstrip().endswith(":"):
+                passage = passages[sel.passage - 1]
+                after = [u for u in units(passage.text, heading_of(passage))
+                         if u.start > sel.unit.start and u.kind != "heading"]
+                have = {(c.passage, c.unit.start) for c in chosen}
+                chosen += [Selected(sel.passage, u, sel.score) for u in after[:LIST_ITEMS]
+                           if (sel.passage, u.start) not in have]
         chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
         return Generation(text, chosen)

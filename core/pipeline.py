@@ -11,6 +11,7 @@ from core.config import Settings
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
+from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.schema import Answer, Citation
 from core.tenants import validate_tenant
@@ -55,7 +56,8 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     else:
         # 3. generate with [n] markers
         t = time.perf_counter()
-        generation = GENERATORS["extractive"]().generate(question, passages, lexicon)
+        generator = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads))
+        generation = generator.generate(question, passages, lexicon)
         timings["generate"] = _ms(t)
         answer.provider, answer.model = generation.provider, generation.model
         # 4. validate citations; 5. verify claims; 6. guard

@@ -79,10 +79,8 @@ def chunk_document(
     """Cut a parsed document into chunks (see the module docstring for the rules)."""
     settings = settings or Settings()
     chunker = _Chunker(parsed, settings)
-    drafts = chunker.run()
     chunks = []
-    for ordinal, (units, section, prefix) in enumerate(drafts):
-        text = chunker.render(units, prefix)
+    for ordinal, (units, section, text, tokens) in enumerate(chunker.fitted()):
         pages = [u.page for u in units if u.page is not None]
         chunks.append(Chunk(
             doc_id=doc_id,
@@ -99,7 +97,7 @@ def chunk_document(
             char_end=units[-1].end,
             kind=_dominant_kind(units),
             ordinal=ordinal,
-            tokens=count_tokens(text),
+            tokens=tokens,
         ))
     return chunks
 
@@ -112,6 +110,30 @@ class _Chunker:
         self.limit = max(min(settings.chunk_tokens, MAX_CHUNK_TOKENS), self.overhead + 20)
         self.overlap = max(settings.chunk_overlap, 0)
         self.drafts: list[tuple[list[_Unit], _Section, str]] = []
+
+    def fitted(self):
+        """The drafts rendered and counted exactly. Packing uses additive estimates; should
+        a chunk still exceed the embedder's limit, it is halved (a safety net)."""
+        pending = list(self.run())
+        while pending:
+            units, section, prefix = pending.pop(0)
+            text = self.render(units, prefix)
+            tokens = count_tokens(text)
+            if tokens > MAX_CHUNK_TOKENS:
+                body = [i for i, u in enumerate(units) if u.kind != "heading"]
+                parts = [units]
+                if len(body) > 1:  # split between body units; headings stay with the first
+                    half = body[len(body) // 2]
+                    parts = [units[:half], units[half:]]
+                elif body:
+                    i = body[0]
+                    pieces = _halve(units[i])
+                    if len(pieces) == 2:
+                        parts = [units[:i] + pieces[:1], pieces[1:] + units[i + 1:]]
+                if len(parts) > 1:
+                    pending[:0] = [(part, section, self.prefix(part, section)) for part in parts]
+                    continue
+            yield units, section, text, tokens
 
     # --- sections ----------------------------------------------------------------------
 
@@ -308,6 +330,39 @@ class _Chunker:
             parts.append(unit.text)
         body = "".join(parts)
         return f"{prefix}{BLOCK_SEP}{body}" if prefix else body
+
+
+def _halve(unit: _Unit) -> list[_Unit]:
+    """Cut one unit in two: between sentences if it has several, else between words;
+    a table between rows, both halves keeping the header. Offsets stay exact."""
+    if unit.kind == "table":
+        lines = unit.text.split("\n")
+        header = 2 if len(lines) > 2 and set(lines[1]) <= set("|-: ") else 1
+        rows = lines[header:]
+        if len(rows) < 2:
+            return [unit]
+        mid = len(rows) // 2
+        head = "\n".join(lines[:header])
+        first_rows, second_rows = "\n".join(rows[:mid]), "\n".join(rows[mid:])
+        second_start = unit.end - len(second_rows)
+        return [
+            _Unit(f"{head}\n{first_rows}", unit.start, second_start - 1, unit.block, "table",
+                  unit.page, unit.tokens // 2, piece=True),
+            _Unit(f"{head}\n{second_rows}", second_start, unit.end, unit.block, "table",
+                  unit.page, unit.tokens // 2, piece=True),
+        ]
+    spans = split_sentences(unit.text)
+    if len(spans) < 2:
+        spans = [(m.start(), m.end()) for m in _WORDS.finditer(unit.text)]
+    if len(spans) < 2:
+        return [unit]
+    mid = len(spans) // 2
+    cuts = [(spans[0][0], spans[mid - 1][1]), (spans[mid][0], spans[-1][1])]
+    return [
+        _Unit(unit.text[a:b], unit.start + a, unit.start + b, unit.block, unit.kind, unit.page,
+              unit.tokens // 2, piece=True, starts_entry=unit.starts_entry and a == 0)
+        for a, b in cuts
+    ]
 
 
 def _is_descendant(path: list[str], parent: list[str]) -> bool:

@@ -5,11 +5,12 @@
    are re-joined. Vertical/rotated lines are ignored.
 2. Tables: `find_tables()` costs ~0.5 s a page, so it runs only on pages whose vector
    drawings look like a grid (several horizontal and vertical rules, or cell boxes).
-   Cell text is read with `page.get_textbox(cell)` (`Table.extract()` garbles decimals),
+   Cell text is the page's words whose centre lies in the cell (`Table.extract()`
+   garbles decimals; `get_textbox` per cell is correct but ~15 ms a cell),
    and text blocks inside a table are skipped so the table is not duplicated.
-3. Text in the top/bottom 10% of pages that repeats on at least half the pages (digits
-   ignored, so "Page 3" repeats) is a running header/footer and is dropped, as are bare
-   page numbers there.
+3. Text in the top/bottom 10% of pages that repeats on half the pages or on 3 pages
+   (digits ignored, so "Page 3" repeats; or one short line at the same height) is a running
+   header/footer and is dropped, as are bare page numbers there.
 4. The body font size is the most common size (weighted by characters). Short blocks in a
    clearly bigger font are headings (levels by size rank); short all-bold blocks at body
    size are the lowest heading level. Numbered paragraphs ("7-2 ...") stay paragraphs.
@@ -193,33 +194,35 @@ def _similar_size(a: float, b: float) -> bool:
 
 
 def looks_tabular(page: pymupdf.Page) -> bool:
-    """Cheap test before the costly `find_tables`: are there grid-like vector rules?"""
+    """Cheap test before the costly `find_tables`: do vector rules form a grid?
+
+    A grid needs rules at 3+ distinct heights and 3+ distinct x positions (two columns,
+    two rows at least); a framed box or a few underlines are not a table.
+    """
     try:
         paths = page.get_cdrawings()
     except Exception:  # noqa: BLE001
         return False
     if len(paths) > MAX_TABLE_PROBE_DRAWINGS:
         return False
-    horizontal = vertical = 0
+    ys: set[int] = set()
+    xs: set[int] = set()
     for path in paths:
         for item in path.get("items", ()):
             op = item[0]
             if op == "l":
                 (x0, y0), (x1, y1) = item[1], item[2]
                 if abs(y1 - y0) < 1 and abs(x1 - x0) > 5:
-                    horizontal += 1
+                    ys.add(round(y0))
                 elif abs(x1 - x0) < 1 and abs(y1 - y0) > 5:
-                    vertical += 1
+                    xs.add(round(x0))
             elif op in ("re", "qu"):
                 r = pymupdf.Rect(item[1]) if op == "re" else pymupdf.Quad(item[1]).rect
-                if r.height <= 3 and r.width > 5:
-                    horizontal += 1
-                elif r.width <= 3 and r.height > 5:
-                    vertical += 1
-                elif r.width > 5 and r.height > 5:
-                    horizontal += 2
-                    vertical += 2
-        if horizontal >= 3 and vertical >= 3:
+                if r.width > 5:
+                    ys.update((round(r.y0), round(r.y1)))
+                if r.height > 5:
+                    xs.update((round(r.x0), round(r.x1)))
+        if len(ys) >= 3 and len(xs) >= 3:
             return True
     return False
 
@@ -230,12 +233,14 @@ def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]
     except Exception:  # noqa: BLE001
         warnings.append(f"Tables on page {number} could not be read; kept as text.")
         return []
+    if not found.tables:
+        return []
+    # Words of the page, placed into cells by their centre: one extraction per page
+    # (get_textbox per cell costs ~15 ms each) and decimals stay intact.
+    words = page.get_text("words", flags=_TEXT_FLAGS, sort=False)
     items = []
     for table in found.tables:
-        rows = []
-        for row in table.rows:
-            rows.append([page.get_textbox(pymupdf.Rect(cell)) if cell else ""
-                         for cell in row.cells])
+        rows = [[_cell_text(words, cell) for cell in row.cells] for row in table.rows]
         bbox = tuple(table.bbox)
         header = table.header
         if header is not None and header.external and any(header.names):
@@ -247,28 +252,51 @@ def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]
     return items
 
 
+def _cell_text(words: list[tuple], cell: tuple | None) -> str:
+    if not cell:
+        return ""
+    x0, y0, x1, y1 = cell
+    inside = [w for w in words
+              if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
+    inside.sort(key=lambda w: (w[5], w[6], w[7]))  # block, line, word: reading order
+    return " ".join(w[4] for w in inside)
+
+
 # --- across pages ---------------------------------------------------------------------
 
 
 def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int) -> list[_Item]:
-    """Drop page numbers and headers/footers repeated on most pages."""
+    """Drop page numbers and headers/footers repeated on many pages.
+
+    Repeated means the same text (digits ignored) or, for one short line, the same height
+    on the page (chapter-wise running heads: "Chapter 2: Setup 14", "Chapter 3: Usage 21").
+    """
 
     def in_margin(item: _Item) -> bool:
         height = heights.get(item.page) or 842.0
         return item.bbox[3] <= MARGIN * height or item.bbox[1] >= (1 - MARGIN) * height
 
-    def key(item: _Item) -> str:
-        return re.sub(r"\d+", "#", item.text.lower())
+    def keys(item: _Item) -> list[object]:
+        found: list[object] = [re.sub(r"\d+", "#", item.text.lower())]
+        line_height = max(ln.bbox[3] - ln.bbox[1] for ln in item.lines)
+        one_row = item.bbox[3] - item.bbox[1] <= 1.6 * line_height
+        if one_row and len(item.text.split()) <= 15:
+            found.append(("row", round(item.bbox[1]), round(item.bbox[3])))
+        return found
 
-    seen: dict[str, set[int]] = {}
+    seen: dict[object, set[int]] = {}
     for item in items:
         if item.rows is None and in_margin(item):
-            seen.setdefault(key(item), set()).add(item.page)
-    threshold = max(2, math.ceil(0.5 * pages))
+            for key in keys(item):
+                seen.setdefault(key, set()).add(item.page)
+    # Half the pages, but 3 pages are enough: chapter-wise running heads change per chapter.
+    threshold = max(2, min(math.ceil(0.5 * pages), 3))
     kept = []
     for item in items:
         if item.rows is None and in_margin(item):
-            if _PAGE_NUMBER.match(item.text) or len(seen[key(item)]) >= threshold:
+            if _PAGE_NUMBER.match(item.text) or any(
+                len(seen[key]) >= threshold for key in keys(item)
+            ):
                 continue
         kept.append(item)
     return kept

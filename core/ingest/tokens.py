@@ -7,10 +7,12 @@ limit is 512 tokens and chunks stay at or under `MAX_CHUNK_TOKENS`.
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
 MAX_CHUNK_TOKENS = 480
+_LOCK = threading.Lock()  # the native tokenizer is not documented as thread-safe
 
 
 @lru_cache(maxsize=1)
@@ -23,7 +25,9 @@ def _model() -> Any:
 
 def count_tokens(text: str) -> int:
     """Tokens the embedder sees for `text` as a passage (prefix and specials included)."""
-    return _model().token_count(text)
+    model = _model()
+    with _LOCK:
+        return model.token_count(text)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,91 @@
+"""Format sniffing by content and the one-sentence errors users see."""
+
+from __future__ import annotations
+
+import os
+
+import pymupdf
+import pytest
+
+from core.config import Settings
+from core.ingest import PARSERS, IngestError, detect_format, parse_file
+
+
+def _pdf_bytes(text: str) -> bytes:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), text)
+    return doc.tobytes()
+
+
+def test_registry_has_every_format():
+    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text"}
+    assert all(callable(getattr(p, "parse", None)) for p in PARSERS.values())
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("report.txt", _pdf_bytes("Real PDF inside."), "pdf"),  # mislabelled PDF
+        ("notes.pdf", b"Plain text pretending to be a PDF.\n", "text"),
+        ("page.htm", b"<p>Fragment</p>", "html"),
+        ("page.dat", b"  <!doctype html><html><body><p>x</p></body></html>", "html"),
+        ("readme.md", b"# Title\n\nBody.", "markdown"),
+        ("readme.md", b"<!DOCTYPE html><html><body>x</body></html>", "html"),
+        ("notes", b"No extension at all.", "text"),
+        ("about.md", b"Mentions <html> later, but starts as Markdown.", "markdown"),
+    ],
+)
+def test_detect_format_by_content(write_file, name, content, expected):
+    assert detect_format(write_file(name, content)) == expected
+
+
+def test_mislabelled_files_parse_as_what_they_are(write_file):
+    assert "Real PDF inside." in parse_file(write_file("report.txt", _pdf_bytes("Real PDF inside."))).text
+    parsed = parse_file(write_file("notes.pdf", b"Plain text pretending to be a PDF.\n"))
+    assert parsed.text == "Plain text pretending to be a PDF."
+    assert parsed.pages is None
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.txt", b"", r"^The file is empty\.$"),
+        ("blank.md", b" \n\n \t\n", r"^The file contains no text\.$"),
+        ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(range(256)) * 4,
+         r"^Unsupported file type '\.exe'; upload PDF, DOCX, Markdown, HTML or text\.$"),
+        ("blob", os.urandom(4096) + b"\x00",
+         r"^Unsupported file type \(binary content\); upload PDF"),
+        ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64,
+         r"^Unsupported file type '\.png'"),
+        ("notes.txt", b"Hello\x00world, a NUL byte", r"named '\.txt' but contains binary data"),
+        ("garbage.pdf", b"\x01\x02\x03\x00garbage", r"^The file is not a valid PDF"),
+        ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512, r"legacy Office file"),
+    ],
+)
+def test_clear_errors(write_file, name, content, message):
+    with pytest.raises(IngestError, match=message) as info:
+        parse_file(write_file(name, content))
+    text = str(info.value)
+    assert text.endswith(".") and "\n" not in text  # one sentence, no traceback
+
+
+def test_file_size_limit(write_file):
+    path = write_file("big.txt", b"word " * (300 * 1024))  # 1.5 MB
+    settings = Settings(max_file_mb=1)
+    with pytest.raises(IngestError, match=r"^File is 1\.5 MB; the limit is 1 MB\.$"):
+        parse_file(path, settings)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(IngestError, match="File not found"):
+        parse_file(tmp_path / "nope.pdf")
+
+
+def test_parser_crash_becomes_ingest_error(write_file, monkeypatch):
+    class Exploding:
+        def parse(self, path):
+            raise RuntimeError("boom")
+
+    monkeypatch.setitem(PARSERS, "text", Exploding())
+    with pytest.raises(IngestError, match=r"could not be read as text \(RuntimeError\)"):
+        parse_file(write_file("a.txt", "hello"))

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import docx
+import pytest
+from ingest_helpers import TABLE_ROWS, assert_offsets
+
+import core.ingest.docx as docx_parser
+from core.ingest import IngestError, detect_format, parse_file
+
+
+def test_docx_body_in_order_with_styles_and_table(handbook_docx):
+    parsed = parse_file(handbook_docx)
+
+    assert detect_format(handbook_docx) == "docx"
+    assert parsed.pages is None
+    assert parsed.title == "Customer Handbook"
+    assert_offsets(parsed)
+    kinds = [(b.kind, b.text if b.kind != "table" else "<table>") for b in parsed.blocks]
+    assert kinds == [
+        ("heading", "Customer Handbook"),
+        ("heading", "Refund policy"),
+        ("paragraph", "Monthly plans can be refunded within 14 days of purchase."),
+        ("list_item", "Annual plans are refunded pro rata."),
+        ("list_item", "Gift cards are not refundable."),
+        ("heading", "Plans and prices"),
+        ("table", "<table>"),
+        ("paragraph", "Prices include VAT."),
+        ("heading", "Contact"),
+        ("paragraph", "Write to support@acme.test for help."),
+    ]
+    table = next(b for b in parsed.blocks if b.kind == "table")
+    assert table.rows == TABLE_ROWS
+    assert table.section_path == ["Refund policy", "Plans and prices"]
+    assert "| Basic | 9.99 | 4.7 |" in table.text
+    contact = parsed.blocks[-1]
+    assert contact.section_path == ["Contact"]
+    assert all(b.page is None for b in parsed.blocks)
+
+
+def test_docx_merged_cells_appear_once(tmp_path):
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=3)
+    table.cell(0, 0).text = "Region"
+    table.cell(0, 1).merge(table.cell(0, 2)).text = "Sales"
+    for c, value in enumerate(["EU", "1.5", "2.5"]):
+        table.cell(1, c).text = value
+    path = tmp_path / "merged.docx"
+    document.save(str(path))
+    block = parse_file(path).blocks[0]
+    assert block.rows == [["Region", "Sales", ""], ["EU", "1.5", "2.5"]]
+
+
+def test_corrupt_docx(tmp_path):
+    path = tmp_path / "broken.docx"
+    path.write_bytes(b"PK\x03\x04 this is not really a zip archive")
+    with pytest.raises(IngestError, match="not a valid DOCX"):
+        parse_file(path)
+
+
+def test_zip_bomb_is_refused(handbook_docx, monkeypatch):
+    monkeypatch.setattr(docx_parser, "MAX_UNPACKED_BYTES", 1000)
+    with pytest.raises(IngestError, match="zip bomb"):
+        parse_file(handbook_docx)
+
+
+def test_zip_that_is_not_docx(tmp_path):
+    import zipfile
+
+    path = tmp_path / "sheet.xlsx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    with pytest.raises(IngestError, match=r"Unsupported file type '\.xlsx'; upload PDF, DOCX"):
+        parse_file(path)

@@ -1,0 +1,177 @@
+"""Markdown, HTML and plain-text parsers."""
+
+from __future__ import annotations
+
+from ingest_helpers import assert_offsets
+
+from core.ingest import detect_format, parse_file
+
+MARKDOWN = """---
+title: Front matter title
+---
+# Customer Handbook
+
+Intro with **bold** text and a [link to docs](https://example.test/docs).
+
+## Refund policy
+
+- Annual plans are refunded *pro rata*.
+- Gift cards are not refundable.
+
+1. Open the billing page.
+2. Click `Refund`.
+
+| Plan | Price | Rating |
+|------|------:|--------|
+| Basic | 9.99 | 4.7 |
+| Pro | 19.50 | 4.25 |
+
+```python
+print("refund")
+```
+
+> Quoted note.
+"""
+
+
+def test_markdown_structure_and_plain_text(write_file):
+    path = write_file("handbook.md", MARKDOWN)
+    parsed = parse_file(path)
+
+    assert detect_format(path) == "markdown"
+    assert_offsets(parsed)
+    assert parsed.title == "Customer Handbook"
+    assert "title:" not in parsed.text
+    got = [(b.kind, b.text) for b in parsed.blocks if b.kind != "table"]
+    assert got == [
+        ("heading", "Customer Handbook"),
+        ("paragraph", "Intro with bold text and a link to docs."),
+        ("heading", "Refund policy"),
+        ("list_item", "Annual plans are refunded pro rata."),
+        ("list_item", "Gift cards are not refundable."),
+        ("list_item", "1. Open the billing page."),
+        ("list_item", "2. Click Refund."),
+        ("code", 'print("refund")'),
+        ("paragraph", "Quoted note."),
+    ]
+    table = next(b for b in parsed.blocks if b.kind == "table")
+    assert table.rows == [["Plan", "Price", "Rating"], ["Basic", "9.99", "4.7"],
+                          ["Pro", "19.50", "4.25"]]
+    assert table.text.splitlines()[1] == "|---|---|---|"
+    assert table.section_path == ["Customer Handbook", "Refund policy"]
+    assert [b.level for b in parsed.blocks if b.kind == "heading"] == [1, 2]
+
+
+HTML = """<!DOCTYPE html>
+<html><head><title>Page title</title><style>p { color: red }</style>
+<script>var secret = "do not index";</script></head>
+<body>
+<nav><a href="/">Home</a> <a href="/about">About us</a></nav>
+<h1>Customer Handbook</h1>
+<p>Monthly plans can be <b>refunded</b> within 14 days.</p>
+<div>Loose text in a div.<div hidden>Hidden text.</div></div>
+<h2>Plans</h2>
+<ol><li>Open billing.</li><li>Click refund.<ul><li>Nested item.</li></ul></li></ol>
+<table><tr><th>Plan</th><th>Rating</th></tr><tr><td>Basic</td><td>4.7</td></tr></table>
+<pre>line one
+line two</pre>
+<noscript>Enable JavaScript.</noscript>
+<footer>Copyright ACME</footer>
+</body></html>"""
+
+
+def test_html_drops_noise_and_keeps_structure(write_file):
+    path = write_file("page.txt", HTML)  # named .txt: sniffed as HTML by content
+    parsed = parse_file(path)
+
+    assert detect_format(path) == "html"
+    assert_offsets(parsed)
+    for noise in ("do not index", "color: red", "Home", "About us", "Copyright",
+                  "Enable JavaScript", "Hidden text", "Page title"):
+        assert noise not in parsed.text
+    got = [(b.kind, b.text) for b in parsed.blocks]
+    assert got == [
+        ("heading", "Customer Handbook"),
+        ("paragraph", "Monthly plans can be refunded within 14 days."),
+        ("paragraph", "Loose text in a div."),
+        ("heading", "Plans"),
+        ("list_item", "1. Open billing."),
+        ("list_item", "2. Click refund."),
+        ("list_item", "Nested item."),
+        ("table", "| Plan | Rating |\n|---|---|\n| Basic | 4.7 |"),
+        ("code", "line one\nline two"),
+    ]
+    assert parsed.blocks[-1].section_path == ["Customer Handbook", "Plans"]
+    assert parsed.title == "Customer Handbook"
+
+
+def test_html_layout_table_is_read_as_content(write_file):
+    html = ("<html><body><table><tr><td><h2>Plans</h2><p>Basic costs 9.99.</p></td></tr>"
+            "</table></body></html>")
+    parsed = parse_file(write_file("layout.html", html))
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "Plans"), ("paragraph", "Basic costs 9.99.")]
+
+
+TEXT_EN = """REFUND POLICY
+
+Monthly plans can be refunded within 14 days
+of purchase. Refunds are pro-
+cessed in 5 days.
+
+- Annual plans are refunded pro rata.
+- Gift cards are not refundable.
+
+2.1 Exceptions
+
+7-2 The customer may cancel at any time.
+"""
+
+
+def test_text_utf8_with_bom(write_file):
+    path = write_file("policy.txt", b"\xef\xbb\xbf" + TEXT_EN.encode("utf-8"))
+    parsed = parse_file(path)
+
+    assert detect_format(path) == "text"
+    assert_offsets(parsed)
+    got = [(b.kind, b.text, b.level) for b in parsed.blocks]
+    assert got == [
+        ("heading", "REFUND POLICY", 1),
+        ("paragraph", "Monthly plans can be refunded within 14 days of purchase. Refunds are "
+                      "processed in 5 days.", 0),
+        ("list_item", "Annual plans are refunded pro rata.", 0),
+        ("list_item", "Gift cards are not refundable.", 0),
+        ("heading", "2.1 Exceptions", 2),
+        ("paragraph", "7-2 The customer may cancel at any time.", 0),
+    ]
+    assert parsed.blocks[-1].section_path == ["REFUND POLICY", "2.1 Exceptions"]
+    assert not parsed.text.startswith("\ufeff")
+
+
+TEXT_RU = """ПОЛИТИКА ВОЗВРАТА
+
+Ежемесячные планы можно вернуть в течение 14 дней, т.е. две недели. Ёлка и щётка.
+
+Годовые планы возвращаются пропорционально.
+"""
+
+
+def test_text_cp1251_russian_is_not_mangled(write_file):
+    path = write_file("policy_ru.txt", TEXT_RU.encode("cp1251"))
+    parsed = parse_file(path)
+
+    assert_offsets(parsed)
+    assert parsed.blocks[0].kind == "heading"
+    assert parsed.blocks[0].text == "ПОЛИТИКА ВОЗВРАТА"
+    assert parsed.blocks[1].text == (
+        "Ежемесячные планы можно вернуть в течение 14 дней, т.е. две недели. Ёлка и щётка.")
+
+
+def test_short_cp1251_text_is_decoded_as_cyrillic(write_file):
+    path = write_file("hello.txt", "Привет, мир.".encode("cp1251"))
+    assert parse_file(path).text == "Привет, мир."
+
+
+def test_utf16_text_with_bom(write_file):
+    path = write_file("utf16.txt", "Refunds take 5 days.".encode("utf-16"))
+    assert parse_file(path).text == "Refunds take 5 days."

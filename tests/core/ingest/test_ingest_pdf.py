@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+import time
+
+import pymupdf
+import pytest
+from ingest_helpers import TABLE_ROWS, assert_offsets, draw_table
+
+from core.ingest import IngestError, parse_file
+from core.ingest.pdf import looks_tabular
+
+
+def test_pdf_blocks_sections_pages_and_offsets(handbook_pdf):
+    parsed = parse_file(handbook_pdf)
+
+    assert parsed.pages == 3
+    assert parsed.title == "Customer Handbook"
+    assert_offsets(parsed)
+    headings = [(b.text, b.level) for b in parsed.blocks if b.kind == "heading"]
+    assert headings == [("Customer Handbook", 1), ("Refund policy", 2),
+                        ("Plans and prices", 2), ("Contact", 2)]
+    by_text = {b.text: b for b in parsed.blocks}
+    prose = by_text["Monthly plans can be refunded within 14 days of purchase. Refunds are "
+                    "processed within 5 business days, e.g. by bank transfer."]
+    assert prose.kind == "paragraph"
+    assert prose.page == 1
+    assert prose.section_path == ["Customer Handbook", "Refund policy"]
+    assert prose.bbox is not None and prose.bbox[0] == pytest.approx(72, abs=1)
+    items = [b.text for b in parsed.blocks if b.kind == "list_item"]
+    assert items == ["Annual plans are refunded pro rata.", "Gift cards are not refundable."]
+    numbered = by_text["7-2 The customer may cancel at any time."]
+    assert numbered.kind == "paragraph"  # bold, but a numbered paragraph is not a heading
+    assert by_text["Write to support@acme.test for help."].page == 3
+    assert by_text["Write to support@acme.test for help."].section_path[-1] == "Contact"
+
+
+def test_pdf_drops_running_headers_and_page_numbers(handbook_pdf):
+    parsed = parse_file(handbook_pdf)
+    assert "ACME Customer Handbook" not in parsed.text
+    assert "Page 2" not in parsed.text
+
+
+def test_pdf_table_is_whole_with_exact_decimals_and_not_duplicated(handbook_pdf):
+    parsed = parse_file(handbook_pdf)
+    tables = [b for b in parsed.blocks if b.kind == "table"]
+    assert len(tables) == 1
+    table = tables[0]
+    assert table.rows == TABLE_ROWS
+    assert table.page == 2
+    assert table.text.splitlines()[:3] == [
+        "| Plan | Price | Rating |", "|---|---|---|", "| Basic | 9.99 | 4.7 |"]
+    # the cells are not repeated as loose text blocks
+    assert parsed.text.count("19.50") == 1
+    # reading order: intro, table, text below it
+    order = [b.text for b in parsed.blocks if b.page == 2]
+    assert order.index("The table lists every plan with its rating.") < order.index(table.text)
+    assert order.index(table.text) < order.index("Prices include VAT.")
+
+
+def test_table_probe_only_on_ruled_pages():
+    doc = pymupdf.open()
+    plain = doc.new_page()
+    plain.insert_text((72, 72), "Just prose.", fontsize=10)
+    plain.draw_line((72, 80), (500, 80))  # one decorative rule is not a table
+    boxed = doc.new_page()  # a framed code box drawn as many short segments
+    for y in range(100, 200, 10):
+        boxed.draw_line((100, y), (100, y + 10))
+        boxed.draw_line((500, y), (500, y + 10))
+    boxed.draw_line((100, 100), (500, 100))
+    boxed.draw_line((100, 200), (500, 200))
+    ruled = doc.new_page()
+    draw_table(ruled, 100, TABLE_ROWS)
+    assert not looks_tabular(plain)
+    assert not looks_tabular(boxed)
+    assert looks_tabular(ruled)
+
+
+def test_encrypted_pdf_is_rejected(tmp_path):
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Secret refund terms.")
+    path = tmp_path / "secret.pdf"
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="owner")
+    with pytest.raises(IngestError, match="password-protected; remove the password"):
+        parse_file(path)
+
+
+def test_image_only_pdf_says_no_text_layer(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pix.clear_with(128)
+    page.insert_image(pymupdf.Rect(72, 72, 300, 300), pixmap=pix)
+    path = tmp_path / "scan.pdf"
+    doc.save(path)
+    with pytest.raises(IngestError, match=r"no text layer \(scanned\?\)"):
+        parse_file(path)
+
+
+def test_corrupt_pdf_bytes(tmp_path):
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"%PDF-1.7\n garbage \x00\x01\x02 not an object")
+    with pytest.raises(IngestError, match="not a valid PDF"):
+        parse_file(path)
+
+
+def test_pdf_parsing_speed_is_pages_per_second(tmp_path):
+    doc = pymupdf.open()
+    for n in range(20):
+        page = doc.new_page()
+        page.insert_text((72, 72), f"Section {n}", fontsize=15, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, 90, 520, 400), "Plain prose sentence. " * 60,
+                            fontsize=10)
+        if n % 5 == 0:
+            draw_table(page, 450, TABLE_ROWS)
+    path = tmp_path / "long.pdf"
+    doc.save(path)
+    start = time.perf_counter()
+    parsed = parse_file(path)
+    elapsed = time.perf_counter() - start
+    assert parsed.pages == 20
+    assert sum(b.kind == "table" for b in parsed.blocks) == 4
+    assert elapsed < 10  # generous: only 4 of 20 pages pay for find_tables
+
+
+def test_chapter_running_heads_are_dropped_even_when_their_text_changes(tmp_path):
+    doc = pymupdf.open()
+    for n in range(6):
+        page = doc.new_page()
+        chapter = "Chapter 1: Setup" if n < 2 else ("Chapter 2: Usage" if n < 4 else "Chapter 3: FAQ")
+        page.insert_text((72, 40), f"{chapter}    {n + 1}", fontsize=8)
+        page.insert_text((72, 90), f"Body text of page {n + 1} stays.", fontsize=10)
+    path = tmp_path / "book.pdf"
+    doc.save(path)
+    parsed = parse_file(path)
+    assert "Chapter" not in parsed.text
+    assert all(f"Body text of page {n + 1} stays." in parsed.text for n in range(6))

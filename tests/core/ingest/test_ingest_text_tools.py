@@ -1,0 +1,53 @@
+"""Sentence splitting, language detection and token counting."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.ingest.lang import detect_lang
+from core.ingest.sentences import sentences, split_sentences
+from core.ingest.tokens import count_tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Plans are pro-rated, e.g. After 3 months you get 75%. The rating is 4.7 of 5.",
+         ["Plans are pro-rated, e.g. After 3 months you get 75%.", "The rating is 4.7 of 5."]),
+        ("Mr. J. Smith signs. Dr. Watson checks!", ["Mr. J. Smith signs.", "Dr. Watson checks!"]),
+        ("Steps: 1. Open the app. 2. Click Refund.", ["Steps: 1. Open the app.", "2. Click Refund."]),
+        ("7-2 The customer may cancel. 7-3 No fee applies.",
+         ["7-2 The customer may cancel.", "7-3 No fee applies."]),
+        ('"Really?" he asked. Yes.', ['"Really?" he asked.', "Yes."]),
+        ("Срок — две недели, т.е. 14 дней. В 2020 г. Компания выросла. Офис в г. Москве.",
+         ["Срок — две недели, т.е. 14 дней.", "В 2020 г. Компания выросла.", "Офис в г. Москве."]),
+        ("Автор — А. С. Пушкин. См. рис. 5 ниже.", ["Автор — А. С. Пушкин.", "См. рис. 5 ниже."]),
+        ("No punctuation at the end", ["No punctuation at the end"]),
+    ],
+)
+def test_sentences(text, expected):
+    assert sentences(text) == expected
+    for start, end in split_sentences(text):
+        assert text[start:end] == text[start:end].strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("Monthly plans can be refunded within 14 days.", "en"),
+        ("Ежемесячные планы можно вернуть в течение 14 дней.", "ru"),
+        ("Тариф Pro стоит 19.50 EUR в месяц, оплата картой Visa.", "ru"),
+        ("Der schnelle braune Fuchs springt über den faulen Hund und läuft weg.", "other"),
+        ("这是中文文本", "other"),
+        ("12 345 67.8", "other"),
+        ("", "other"),
+    ],
+)
+def test_detect_lang(text, lang):
+    assert detect_lang(text) == lang
+
+
+def test_token_count_uses_the_embedders_tokenizer():
+    short, long = count_tokens("refund"), count_tokens("refund " * 100)
+    assert 0 < short < long
+    assert long >= 100
