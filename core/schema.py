@@ -41,7 +41,6 @@ class ParsedDocument:
     pages: int | None = None
     title: str = ""
     text: str = ""  # the extracted text the blocks' offsets point into
-    # PDF only: per block index, the page rectangles of each line (for highlighting)
     warnings: list[str] = field(default_factory=list)
 
 

@@ -47,6 +47,7 @@ MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 _TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES
 _SNIFF_BYTES = 65536
+_PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
     rb"^(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL
@@ -73,7 +74,9 @@ def detect_format(path: Path) -> str:
         raise IngestError(f"The file could not be read ({exc.strerror}).") from None
     if not head.strip():
         raise IngestError("The file is empty." if not head else "The file contains no text.")
-    if b"%PDF-" in head[:1024]:
+    marker = head.find(b"%PDF-", 0, 1024)
+    # A PDF may start with some junk bytes; a text that merely mentions "%PDF-" is no PDF.
+    if marker == 0 or (marker > 0 and _PDF_OBJECT.search(head, marker)):
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return _sniff_zip(path, suffix)

@@ -28,6 +28,7 @@ text is not always equal to `parsed.text[char_start:char_end]`; without them it 
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
 from core.config import Settings
@@ -39,10 +40,10 @@ from core.ingest.tokens import (
     count_tokens,
     token_overhead,
 )
-from core.schema import Block, Chunk, ParsedDocument
+from core.schema import Chunk, ParsedDocument
 
 _SELF_CONTAINED = re.compile(
-    r"^(?:\d+(?:[-.]\d+)+\.?\s+\S|(?:Q|Question|FAQ|Вопрос|В)\s*[:.]\s)", re.IGNORECASE
+    r"^(?:\d+(?:[-.]\d+)+\.?\s+\S|(?:Q|Question|FAQ|Вопрос)\s*[:.]\s)", re.IGNORECASE
 )
 _WORDS = re.compile(r"\S+")
 BLOCK_SEP = "\n\n"
@@ -114,9 +115,9 @@ class _Chunker:
     def fitted(self):
         """The drafts rendered and counted exactly. Packing uses additive estimates; should
         a chunk still exceed the embedder's limit, it is halved (a safety net)."""
-        pending = list(self.run())
+        pending = deque(self.run())
         while pending:
-            units, section, prefix = pending.pop(0)
+            units, section, prefix = pending.popleft()
             text = self.render(units, prefix)
             tokens = count_tokens(text)
             if tokens > MAX_CHUNK_TOKENS:
@@ -131,7 +132,7 @@ class _Chunker:
                     if len(pieces) == 2:
                         parts = [units[:i] + pieces[:1], pieces[1:] + units[i + 1:]]
                 if len(parts) > 1:
-                    pending[:0] = [(part, section, self.prefix(part, section)) for part in parts]
+                    pending.extendleft((p, section, self.prefix(p, section)) for p in reversed(parts))
                     continue
             yield units, section, text, tokens
 
@@ -378,8 +379,3 @@ def _dominant_kind(units: list[_Unit]) -> str:
             weights[u.kind] = weights.get(u.kind, 0) + u.tokens + 1
     return max(weights, key=weights.get) if weights else "heading"
 
-
-def blocks_of(parsed: ParsedDocument, chunk: Chunk) -> list[Block]:
-    """The blocks a chunk covers (by offsets) — handy for highlighting and debugging."""
-    return [b for b in parsed.blocks
-            if b.char_end > chunk.char_start and b.char_start < chunk.char_end]

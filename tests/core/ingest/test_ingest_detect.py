@@ -33,10 +33,17 @@ def test_registry_has_every_format():
         ("readme.md", b"<!DOCTYPE html><html><body>x</body></html>", "html"),
         ("notes", b"No extension at all.", "text"),
         ("about.md", b"Mentions <html> later, but starts as Markdown.", "markdown"),
+        ("spec.txt", b"A PDF file starts with %PDF-1.7 and a binary comment.", "text"),
     ],
 )
 def test_detect_format_by_content(write_file, name, content, expected):
     assert detect_format(write_file(name, content)) == expected
+
+
+def test_pdf_with_leading_junk_is_still_a_pdf(write_file):
+    path = write_file("mail.bin", b"Content-Type: application/pdf\r\n\r\n" + _pdf_bytes("Attached."))
+    assert detect_format(path) == "pdf"
+    assert "Attached." in parse_file(path).text
 
 
 def test_mislabelled_files_parse_as_what_they_are(write_file):
