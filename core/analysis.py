@@ -18,7 +18,8 @@ QUESTION_FILLER = frozenset(
     tokenize(
         """what which who whom whose when where why how many much long often does do did is are
         tell me please say says said explain describe mean means meaning give list about
-        according document documents policy kb knowledge base there any
+        according document documents kb knowledge base there any have has get gets take takes
+        need want make happen happens
         что какой какая какое какие каков какова кто когда где куда почему зачем как сколько
         скажите расскажите подскажите означает значит сказано говорится указано ли нужно можно
         мне""",
@@ -142,14 +143,51 @@ def proper_names(text: str) -> set[str]:
     return names
 
 
+# Words that name the answer slot rather than the topic ("how many DAYS", "what does it COST").
+SLOT_WORDS = {
+    "duration": frozenset(tokenize(
+        "day days week weeks month months year years hour hours minute minutes time long "
+        "дней день дня недель недели месяцев месяца лет года часов часа минут время",
+        keep_stopwords=True)),
+    "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
+                                keep_stopwords=True)),
+}
+
+
 def content_terms(question: str) -> list[str]:
-    """Stemmed topic words of a question (question words and fillers removed), in order."""
+    """Stemmed topic words of a question (question words, fillers and the words that name
+    the answer slot removed), in order."""
+    slot = SLOT_WORDS.get(expected_type(question) or "", frozenset())
     seen: list[str] = []
     for tok in tokenize(question):
-        if tok in QUESTION_FILLER or tok in seen:
+        if tok in QUESTION_FILLER or tok in slot or tok in seen:
             continue
         seen.append(tok)
     return seen
+
+
+# Qualifiers that exclude each other: a sentence about the MONTHLY plan does not answer a
+# question about the ANNUAL one. Groups of stems (English and Russian).
+CONTRAST_GROUPS = [
+    (re.compile(r"\b(?:daily|weekly|monthly|quarterly|annual|annually|yearly|ежедневн\w*|еженедельн\w*|"
+                r"ежемесячн\w*|ежеквартальн\w*|годов\w*|ежегодн\w*)\b", re.IGNORECASE)),
+    (re.compile(r"\b(?:standard|express|priority|economy|стандартн\w*|экспресс\w*|срочн\w*)\b", re.IGNORECASE)),
+    (re.compile(r"\b(?:domestic|international|внутренн\w*|международн\w*)\b", re.IGNORECASE)),
+    (re.compile(r"\b(?:minimum|maximum|минимальн\w*|максимальн\w*)\b", re.IGNORECASE)),
+]
+
+
+def _qualifiers(pattern: re.Pattern[str], text: str) -> set[str]:
+    return {m.group(0).lower()[:5] for m in pattern.finditer(text)}
+
+
+def contrast_conflict(question: str, unit_text: str) -> str | None:
+    """A qualifier of the question absent from the unit while a rival of it is present."""
+    for pattern in CONTRAST_GROUPS:
+        asked, there = _qualifiers(pattern, question), _qualifiers(pattern, unit_text)
+        if asked and there and not (asked & there):
+            return sorted(there)[0]
+    return None
 
 
 # ---- expected answer type ------------------------------------------------------------------

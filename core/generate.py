@@ -9,8 +9,11 @@ Extractive algorithm:
 2. Split every passage into units: sentences, and table rows paired with their header.
 3. A unit is eligible only if its context (section path + table header + unit) holds every
    identifier of the question, the unit itself holds the asked kind of thing (a "how many
-   days" question needs a number with a time unit), and the context covers at least
-   `MIN_COVERAGE` of the question's topic weight.
+   days" question needs a number with a time unit), the context covers at least
+   `MIN_COVERAGE` of the question's topic weight, and it misses at most one in four of
+   the question's topic words that the knowledge base does contain (a sentence about the
+   washing-machine motor does not answer a question about oil capacity of that motor),
+   and it names no rival of a question's qualifier in its place (monthly vs annual).
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank). The best `SEMANTIC_POOL` eligible units are then re-scored with their dense
    similarity to the question (e5, rescaled to [0, 1]) so paraphrases count:
@@ -25,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core.analysis import Unit, content_terms, expected_type, identifiers, matches_type, units
+from core.analysis import Unit, content_terms, contrast_conflict, expected_type, identifiers, matches_type, units
 from core.gate import coverage, term_weights
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -68,8 +71,10 @@ def heading_of(passage: Candidate) -> str:
 class ExtractiveGenerator:
     """Verbatim sentences from the passages; see the module docstring for the algorithm."""
 
-    def __init__(self, min_coverage: float = MIN_COVERAGE, embedder: Any = None) -> None:
+    def __init__(self, min_coverage: float = MIN_COVERAGE, embedder: Any = None,
+                 missing_per: int = 4) -> None:
         self.min_coverage = min_coverage
+        self.missing_per = missing_per  # one known topic word may be missing per this many
         self.embedder = embedder  # optional: adds the semantic term to the score
 
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
@@ -88,8 +93,14 @@ class ExtractiveGenerator:
                     continue
                 if not matches_type(unit.text, kind):
                     continue
-                ctx_cov = coverage(weights, set(tokenize(context, keep_stopwords=True)))
+                ctx_tokens = set(tokenize(context, keep_stopwords=True))
+                ctx_cov = coverage(weights, ctx_tokens)
                 if weights and ctx_cov < self.min_coverage:
+                    continue
+                if contrast_conflict(question, context):
+                    continue
+                missing_known = [t for t in weights if t not in ctx_tokens and lexicon.df.get(t, 0) > 0]
+                if len(missing_known) > len(weights) // self.missing_per:
                     continue
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True)))
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
