@@ -20,6 +20,7 @@ QUESTION_FILLER = frozenset(
         tell me please say says said explain describe mean means meaning give list about
         according document documents kb knowledge base there any have has get gets take takes
         need want make happen happens
+        который которая которое которые которых находится нужен нужна нужно обычно
         что какой какая какое какие каков какова кто когда где куда почему зачем как сколько
         скажите расскажите подскажите означает значит сказано говорится указано ли нужно можно
         мне""",
@@ -50,7 +51,7 @@ TIME_UNITS = re.compile(
     r"дн\w*|день|недел\w*|месяц\w*|год\w*|лет|час\w*|минут\w*|сутк\w*|суток)\b",
     re.IGNORECASE,
 )
-MONEY_RE = re.compile(r"[€$£₽]|\b(?:eur|usd|gbp|rub|руб\w*|euro?s?|dollars?)\b", re.IGNORECASE)
+MONEY_RE = re.compile(r"[€$£₽]|\b(?:eur|usd|gbp|rub|руб\w*|euro?s?|dollars?|евро|долл\w*)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -160,7 +161,7 @@ def content_terms(question: str) -> list[str]:
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset())
     seen: list[str] = []
     for tok in tokenize(question):
-        if tok in QUESTION_FILLER or tok in slot or tok in seen:
+        if tok in QUESTION_FILLER or tok in slot or tok in seen or len(tok) < 2:
             continue
         seen.append(tok)
     return seen
@@ -177,46 +178,69 @@ CONTRAST_GROUPS = [
 ]
 
 
+_SAME_QUALIFIER = {"yearl": "annua", "годов": "annua", "ежего": "annua", "ежеме": "month"}
+
+
 def _qualifiers(pattern: re.Pattern[str], text: str) -> set[str]:
-    return {m.group(0).lower()[:5] for m in pattern.finditer(text)}
+    found = {m.group(0).lower()[:5] for m in pattern.finditer(text)}
+    return {_SAME_QUALIFIER.get(q, q) for q in found}
 
 
 def contrast_conflict(question: str, unit_text: str) -> str | None:
-    """A qualifier of the question absent from the unit while a rival of it is present."""
+    """A qualifier the question sets (annual, express, international) that the unit does
+    not state: either a rival stands in its place, or the unit does not say which kind
+    it is about — a general sentence is not an answer about the annual plan."""
     for pattern in CONTRAST_GROUPS:
         asked, there = _qualifiers(pattern, question), _qualifiers(pattern, unit_text)
-        if asked and there and not (asked & there):
-            return sorted(there)[0]
+        if asked and not (asked & there):
+            return sorted(there)[0] if there else "unstated"
     return None
 
 
 # ---- expected answer type ------------------------------------------------------------------
 
-_TYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+# (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")
+# makes the type a hard requirement for an answer; a loose hint only adds to the score.
+_TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     ("duration", re.compile(
-        r"\bhow (?:long|many (?:days|weeks|months|years|hours|business days)|soon)\b|"
-        r"\bwithin how\b|\b(?:window|period|deadline|timeframe|time frame)\b|"
-        r"сколько (?:дней|недель|месяцев|лет|часов|времени)|\bкакой срок\b|\bв течение какого\b|"
-        r"\bза какое время\b|\bкак долго\b|\bсрок\w*\b", re.IGNORECASE)),
+        r"\bhow (?:long|many (?:business )?(?:days|weeks|months|years|hours|minutes))\b|\bwithin how\b|"
+        r"сколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|времени)\b|\bв течение какого\b|"
+        r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b", re.IGNORECASE),
+     re.compile(r"\bhow soon\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",
+                re.IGNORECASE)),
     ("money", re.compile(
-        r"\bhow much (?:does|do|is|will|would)?\b.*\b(?:cost|charge|pay|fee|price)|"
-        r"\b(?:price|cost|fee|charge)\b|\bсколько стоит\b|\bстоимост\w*\b|\bцен\w\b", re.IGNORECASE)),
-    ("number", re.compile(
-        r"\bhow (?:many|much|often|far|old|big|heavy|high|large)\b|\bwhat (?:percentage|percent|number)\b|"
+        r"\bhow much (?:does|do|is|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price)|"
+        r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat is the (?:price|fee|cost)\b|"
+        r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b",
+        re.IGNORECASE),
+     re.compile(r"\b(?:price|cost|fee|charge)s?\b|\bстоимост\w*\b|\bцен\w\b|\bплат\w+\b", re.IGNORECASE)),
+    ("number", re.compile(r"\bhow many\b|\bwhat (?:percentage|percent)\b|\bсколько\b", re.IGNORECASE),
+     re.compile(
+        r"\bhow (?:much|often|far|old|big|heavy|high|large|deep|wide)\b|"
         r"\b(?:capacity|torque|temperature|voltage|weight|pressure|speed|limit|maximum|minimum|rpm)\b|"
-        r"\bсколько\b|\bкакова? (?:ёмкость|емкость|вместимость|температура|скорость|мощность)\b|"
+        r"\bкакова? (?:ёмкость|емкость|вместимость|температура|скорость|мощность)\b|"
         r"\bмаксимальн\w+\b|\bминимальн\w+\b", re.IGNORECASE)),
-    ("date", re.compile(r"\bwhen\b|\bwhat date\b|\bwhich date\b|\bкогда\b|\bкакого числа\b", re.IGNORECASE)),
-    ("person", re.compile(r"^\s*who\b|\bwho (?:is|are|was|should|must|do|does|can)\b|^\s*кто\b|\bк кому\b|\bкто\b",
-                          re.IGNORECASE)),
+    ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
+     re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
+    ("person", re.compile(r"^\s*who\b|^\s*кто\b", re.IGNORECASE),
+     re.compile(r"\bwho\b|\bк кому\b|\bкто\b", re.IGNORECASE)),
 ]
 
 
 def expected_type(question: str) -> str | None:
     """duration | money | number | date | person | None (free-form)."""
-    for name, pattern in _TYPE_PATTERNS:
-        if pattern.search(question):
-            return name
+    hit = question_type(question)
+    return hit[0] if hit else None
+
+
+def question_type(question: str) -> tuple[str, bool] | None:
+    """(type, explicit) of the answer the question asks for; None for free-form questions."""
+    for name, explicit, _ in _TYPE_PATTERNS:
+        if explicit.search(question):
+            return name, True
+    for name, _, loose in _TYPE_PATTERNS:
+        if loose.search(question):
+            return name, False
     return None
 
 

@@ -8,8 +8,10 @@
 3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
 4. Agreement: 1 if the dense and BM25 rankings share a passage in their top three, else 0.
 5. confidence = 0.55 * coverage + 0.30 * similarity + 0.15 * agreement.
-The tenant's `gate_threshold` (chosen by `evals.calibrate` on the calib split) is applied
-by the pipeline: below it, refuse without generating.
+The pipeline combines it with the generator's support for its best sentence
+(answer confidence = 0.5 * this + 0.5 * support) and refuses below the tenant's
+`gate_threshold`, chosen by `evals.calibrate` on the calib split. A hard stop refuses
+without generating, and so does a retrieval confidence too low for any sentence to lift.
 """
 
 from __future__ import annotations

@@ -5,22 +5,22 @@ rows shown with their header) from the passages, each followed by its [n] marker
 
 Extractive algorithm:
 1. From the question take its topic words (IDF-weighted), its identifiers (E20, 7-2) and
-   the kind of answer it asks for (duration, money, number, date, person, or free-form).
+   the kind of answer it asks for (duration, money, number, date, person, or free-form;
+   explicit asks such as "how many days" or "сколько стоит" are hard requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
-3. A unit is eligible only if its context (section path + table header + unit) holds every
-   identifier of the question, the unit itself holds the asked kind of thing (a "how many
-   days" question needs a number with a time unit), the context covers at least
-   `MIN_COVERAGE` of the question's topic weight, and it misses at most one in four of
-   the question's topic words that the knowledge base does contain (a sentence about the
-   washing-machine motor does not answer a question about oil capacity of that motor),
-   and it names no rival of a question's qualifier in its place (monthly vs annual).
+3. Hard filters: a unit's context (section path + table header + unit) must hold every
+   identifier of the question; it must not name a rival of a question's qualifier in its
+   place (monthly vs annual) nor leave such a qualifier unstated; for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
-   (1/rank). The best `SEMANTIC_POOL` eligible units are then re-scored with their dense
-   similarity to the question (e5, rescaled to [0, 1]) so paraphrases count:
-   score = 0.40 * context coverage + 0.15 * unit coverage + 0.30 * similarity + 0.15 * prior.
-5. Answer with the best unit plus up to two more that score within 85% of it (or that
-   continue a list the best unit introduces), in document order; no eligible unit means
-   refusing: a nearby fact is not an answer.
+   (1/rank), coverage being the IDF-weighted share of topic words present.
+5. The best `SEMANTIC_POOL` units are re-scored with their dense similarity to the
+   question (e5, rescaled to [0, 1]) so paraphrases count:
+   support = 0.35 * context coverage + 0.15 * unit coverage + 0.30 * similarity
+             + 0.10 * passage prior + 0.10 * loose type match.
+6. Answer with the best unit plus up to two more within 85% of it (and the items of a
+   list a chosen unit introduces), in document order. The best support goes back to the
+   pipeline, which refuses when the combined confidence is below the tenant threshold:
+   a nearby fact is not an answer.
 """
 
 from __future__ import annotations
@@ -28,15 +28,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from core.analysis import Unit, content_terms, contrast_conflict, expected_type, identifiers, matches_type, units
+from core.analysis import (
+    Unit,
+    content_terms,
+    contrast_conflict,
+    identifiers,
+    matches_type,
+    question_type,
+    units,
+)
 from core.gate import coverage, term_weights
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
 
-MIN_COVERAGE = 0.5
 RUNNER_UP = 0.85
 MAX_UNITS = 3
-SEMANTIC_POOL = 12
+SEMANTIC_POOL = 8
 LIST_ITEMS = 4  # items taken after a unit that introduces a list
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
 
@@ -58,10 +65,27 @@ class Generation:
     provider: str = "extractive"
     model: str | None = None
     tokens: dict[str, int] = field(default_factory=dict)
+    support: float = 0.0  # how well the best chosen unit answers the question, 0..1
 
 
 class Generator(Protocol):
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation: ...
+
+
+_unit_vectors: dict[str, Any] = {}  # sentence -> vector; chunks recur across questions
+
+
+def _embed_units(embedder: Any, texts: list[str]) -> Any:
+    """Passage vectors for sentences, cached per process (bounded)."""
+    import numpy as np
+
+    todo = [t for t in dict.fromkeys(texts) if t not in _unit_vectors]
+    if todo:
+        if len(_unit_vectors) > 20000:
+            _unit_vectors.clear()
+        for text, vec in zip(todo, embedder.embed_passages(todo)):
+            _unit_vectors[text] = vec
+    return np.vstack([_unit_vectors[t] for t in texts])
 
 
 def heading_of(passage: Candidate) -> str:
@@ -71,57 +95,53 @@ def heading_of(passage: Candidate) -> str:
 class ExtractiveGenerator:
     """Verbatim sentences from the passages; see the module docstring for the algorithm."""
 
-    def __init__(self, min_coverage: float = MIN_COVERAGE, embedder: Any = None,
-                 missing_per: int = 4) -> None:
-        self.min_coverage = min_coverage
-        self.missing_per = missing_per  # one known topic word may be missing per this many
+    def __init__(self, embedder: Any = None, min_support: float = 0.0) -> None:
         self.embedder = embedder  # optional: adds the semantic term to the score
+        self.min_support = min_support
 
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
         weights = term_weights(content_terms(question), lexicon)
         ids = identifiers(question)
-        kind = expected_type(question)
+        qtype = question_type(question)
+        kind, explicit = qtype if qtype else (None, False)
         scored: list[Selected] = []
-        parts: dict[int, tuple[float, float, float]] = {}
+        parts: dict[int, tuple[float, float, float, float]] = {}
         for number, passage in enumerate(passages, start=1):
             prior = 1.0 / max(passage.rank, 1)
             for unit in units(passage.text, heading_of(passage)):
                 if unit.kind == "heading":
                     continue
                 context = f"{passage.section}\n{unit.context}"
-                if any(i not in context.lower() for i in ids):
+                if any(i not in context.lower() for i in ids) or contrast_conflict(question, context):
                     continue
-                if not matches_type(unit.text, kind):
+                type_ok = matches_type(unit.text, kind)
+                if explicit and not type_ok:
                     continue
-                ctx_tokens = set(tokenize(context, keep_stopwords=True))
-                ctx_cov = coverage(weights, ctx_tokens)
-                if weights and ctx_cov < self.min_coverage:
-                    continue
-                if contrast_conflict(question, context):
-                    continue
-                missing_known = [t for t in weights if t not in ctx_tokens and lexicon.df.get(t, 0) > 0]
-                if len(missing_known) > len(weights) // self.missing_per:
-                    continue
-                unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True)))
+                ctx_cov = coverage(weights, set(tokenize(context, keep_stopwords=True))) if weights else 1.0
+                unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
-                parts[id(unit)] = (ctx_cov, unit_cov, prior)
+                parts[id(unit)] = (ctx_cov, unit_cov, prior, 1.0 if type_ok and kind else 0.0)
                 scored.append(Selected(number, unit, round(score, 4)))
         scored.sort(key=lambda s: s.score, reverse=True)
-        if self.embedder is not None and len(scored) > 1:
-            pool = scored[:SEMANTIC_POOL]
+        pool = scored[:SEMANTIC_POOL]
+        sims = [0.0] * len(pool)
+        if self.embedder is not None and pool:
             q = self.embedder.embed_query(question)
-            vecs = self.embedder.embed_passages([s.unit.text for s in pool])
-            for sel, sim in zip(pool, vecs @ q):
-                ctx_cov, unit_cov, prior = parts[id(sel.unit)]
-                sim01 = min(max((float(sim) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0)
-                sel.score = round(0.40 * ctx_cov + 0.15 * unit_cov + 0.30 * sim01 + 0.15 * prior, 4)
-            scored = sorted(pool, key=lambda s: s.score, reverse=True)
-        return scored
+            vecs = _embed_units(self.embedder, [s.unit.text for s in pool])
+            sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
+        for sel, sim in zip(pool, sims):
+            ctx_cov, unit_cov, prior, type_bonus = parts[id(sel.unit)]
+            sel.score = round(0.35 * ctx_cov + 0.15 * unit_cov + 0.30 * sim + 0.10 * prior
+                              + 0.10 * type_bonus, 4)
+        return sorted(pool, key=lambda s: s.score, reverse=True)
 
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
         scored = self.score_units(question, passages, lexicon)
         if not scored:
             return Generation("", refusal_reason="No passage states what the question asks.")
+        if scored[0].score < self.min_support:
+            return Generation("", support=scored[0].score,
+                              refusal_reason="No sentence in the passages answers the question closely enough.")
         best = scored[0]
         chosen = [best]
         for cand in scored[1:]:
@@ -139,7 +159,7 @@ class ExtractiveGenerator:
                            if (sel.passage, u.start) not in have]
         chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
-        return Generation(text, chosen)
+        return Generation(text, chosen, support=best.score)
 
 
 GENERATORS: dict[str, type] = {"extractive": ExtractiveGenerator}

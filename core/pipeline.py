@@ -40,18 +40,23 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     passages = retrieval.top
     lexicon = index.lexical_index(settings, tenant)
 
-    # 2. gate on the retrieval evidence
+    # 2. gate on the retrieval evidence. Answer confidence = half retrieval evidence, half
+    #    how well the best sentence answers; refuse early when even a perfect sentence
+    #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
     gate = assess(question, retrieval, lexicon)
     timings["gate"] = _ms(t)
+    threshold = settings.gate_threshold
     answer = Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL,
-                    confidence=gate.confidence, provider=settings.provider, trace_id=trace_id,
-                    retrieved=[_retrieved(c) for c in passages])
+                    confidence=round(0.5 * gate.confidence, 4), provider=settings.provider,
+                    trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     generation: Generation | None = None
+    decision_note = "answer"
 
-    if gate.confidence < settings.gate_threshold:
+    if gate.reason or 0.5 * gate.confidence + 0.5 < threshold:
+        decision_note = "refuse before generating"
         answer.refusal_reason = gate.reason or (
-            f"Retrieval confidence {gate.confidence:.2f} is below the threshold {settings.gate_threshold:.2f}."
+            f"Retrieval confidence {gate.confidence:.2f} is too low for the threshold {threshold:.2f}."
         )
     else:
         # 3. generate with [n] markers
@@ -60,9 +65,19 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
         generation = generator.generate(question, passages, lexicon)
         timings["generate"] = _ms(t)
         answer.provider, answer.model = generation.provider, generation.model
+        answer.confidence = round(0.5 * gate.confidence + 0.5 * generation.support, 4)
         # 4. validate citations; 5. verify claims; 6. guard
         t = time.perf_counter()
-        if generation.text and not validate_citations(generation.text, len(passages)):
+        if not generation.text:
+            decision_note = "refuse: no answering sentence"
+            answer.refusal_reason = generation.refusal_reason
+        elif answer.confidence < threshold:
+            decision_note = "refuse after generating"
+            answer.refusal_reason = (f"Answer confidence {answer.confidence:.2f} is below the threshold "
+                                     f"{threshold:.2f}: the closest sentence does not clearly answer it.")
+        elif validate_citations(generation.text, len(passages)):
+            answer.refusal_reason = "The answer had no valid citations."
+        else:
             claims = verify_answer(generation.text, [p.text for p in passages])
             decision = guard(generation.text, claims, settings.strict_mode, _quotes_only(generation))
             answer.claims = decision.claims
@@ -70,8 +85,6 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
                 answer.status, answer.answer = decision.status, decision.answer
                 answer.citations = _citations(settings, tenant, generation, passages, decision.answer)
             answer.refusal_reason = decision.reason
-        else:
-            answer.refusal_reason = generation.refusal_reason or "The answer had no valid citations."
         timings["verify"] = _ms(t)
 
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
@@ -85,8 +98,8 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     # 7. trace
     record(settings, trace_id, answer=answer.to_dict(),
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
-           gate={**gate.to_dict(), "threshold": settings.gate_threshold,
-                 "decision": "refuse" if gate.confidence < settings.gate_threshold else "answer"},
+           gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
+                 "support": generation.support if generation else None, "decision": decision_note},
            prompt=generation.prompt if generation else None,
            raw_output=generation.raw_output if generation else None,
            tokens=generation.tokens if generation else None)
