@@ -197,6 +197,26 @@ def contrast_conflict(question: str, unit_text: str) -> str | None:
     return None
 
 
+_FOCUS_PATTERNS = [
+    re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?(?P<focus>[\w\s'-]+?)\s+"
+               r"(?:of|for|on|in|at|to|with|per|when|if|from)\b", re.IGNORECASE),
+    re.compile(r"\bhow\s+(?:many|much)\s+(?P<focus>\w+)\s+(?:of|does|do|is|are)\b", re.IGNORECASE),
+    re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w\s-]+?)\s+"
+               r"(?:у|для|в|на|при|с|по)\b", re.IGNORECASE),
+]
+
+
+def focus_terms(question: str) -> list[str]:
+    """The attribute a question asks about ("What is the TORQUE for ...", "Какой УРОВЕНЬ
+    ШУМА у ..."), as stems; the slot and filler words are left out."""
+    slot = SLOT_WORDS.get(expected_type(question) or "", frozenset())
+    for pattern in _FOCUS_PATTERNS:
+        m = pattern.search(question)
+        if m:
+            return [t for t in tokenize(m.group("focus")) if t not in QUESTION_FILLER and t not in slot]
+    return []
+
+
 # ---- expected answer type ------------------------------------------------------------------
 
 # (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")

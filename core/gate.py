@@ -2,7 +2,8 @@
 
 1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
    retrieved passage contains; a name in the question that the tenant's documents never
-   mention at all (another company, a product we don't have).
+   mention at all (another company, a product we don't have); two adjacent topic words
+   that appear nowhere in the tenant's documents ("flux capacitor").
 2. Coverage: the IDF-weighted share of the question's topic words found in the best of
    the top three passages (text + section path). Rare words count more than common ones.
 3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
@@ -16,11 +17,12 @@ without generating, and so does a retrieval confidence too low for any sentence 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.analysis import content_terms, identifiers, proper_names
-from core.lexical import LexicalIndex, tokenize
+from core.analysis import QUESTION_FILLER, content_terms, identifiers, proper_names
+from core.lexical import STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
 DENSE_FLOOR, DENSE_CEIL = 0.76, 0.90
@@ -55,6 +57,20 @@ def passage_tokens(c: Candidate) -> set[str]:
     return set(tokenize(f"{c.section}\n{c.title}\n{c.text}", keep_stopwords=True))
 
 
+def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
+    """Two adjacent topic words that no passage of the tenant contains ("flux capacitor",
+    "bug bounty"): the question is about something the documents never name."""
+    words = re.findall(r"[^\W\d_]{3,}", question)
+    filler = QUESTION_FILLER | STOPWORDS
+    for first, second in zip(words, words[1:]):
+        stems = [tokenize(w, keep_stopwords=True) for w in (first, second)]
+        if not all(stems) or any(s[0] in filler for s in stems):
+            continue
+        if all(lexicon.df.get(s[0], 0) == 0 for s in stems):
+            return f"{first} {second}"
+    return None
+
+
 def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateResult:
     top = [c for c in retrieval.top if not c.neighbour]
     if not top:
@@ -78,8 +94,12 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     agree = 1.0 if dense_top & bm25_top else 0.0
     conf = 0.55 * cov + 0.30 * sim + 0.15 * agree
 
+    unknown_phrase = _unknown_phrase(question, lexicon)
     reason = None
-    if missing:
+    if unknown_phrase:
+        conf = 0.0
+        reason = f"The knowledge base never mentions “{unknown_phrase}”."
+    elif missing:
         conf = 0.0
         reason = f"No passage mentions {', '.join(m.upper() for m in missing)}."
     elif unknown:

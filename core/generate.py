@@ -10,7 +10,13 @@ Extractive algorithm:
 2. Split every passage into units: sentences, and table rows paired with their header.
 3. Hard filters: a unit's context (section path + table header + unit) must hold every
    identifier of the question; it must not name a rival of a question's qualifier in its
-   place (monthly vs annual) nor leave such a qualifier unstated; for an explicit ask the unit must hold that kind of thing.
+   place (monthly vs annual) nor leave such a qualifier unstated; it must say more than
+   the question's own words (a title such as "Engine oil capacity." is not an answer); it
+   must hold at least half the weight of the question's topic words that the knowledge
+   base contains anywhere (words it never uses may be paraphrases, so they don't count),
+   and every word of the attribute asked about ("What is the TORQUE for...") that the
+   knowledge base knows;
+   for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
 5. The best `SEMANTIC_POOL` units are re-scored with their dense similarity to the
@@ -32,6 +38,7 @@ from core.analysis import (
     Unit,
     content_terms,
     contrast_conflict,
+    focus_terms,
     identifiers,
     matches_type,
     question_type,
@@ -44,6 +51,7 @@ from core.retrieve import Candidate
 RUNNER_UP = 0.85
 MAX_UNITS = 3
 SEMANTIC_POOL = 8
+MIN_KNOWN_COVERAGE = 0.5
 LIST_ITEMS = 4  # items taken after a unit that introduces a list
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
 
@@ -70,6 +78,11 @@ class Generation:
 
 class Generator(Protocol):
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation: ...
+
+
+def _is_title(unit: Unit) -> bool:
+    """A short sentence with no number: a paragraph caption, not a statement."""
+    return unit.kind == "sentence" and len(unit.text.split()) <= 4 and not any(ch.isdigit() for ch in unit.text)
 
 
 _unit_vectors: dict[str, Any] = {}  # sentence -> vector; chunks recur across questions
@@ -102,6 +115,9 @@ class ExtractiveGenerator:
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
         weights = term_weights(content_terms(question), lexicon)
         ids = identifiers(question)
+        question_tokens = set(tokenize(question))
+        known = {t: w for t, w in weights.items() if lexicon.df.get(t, 0) > 0}
+        focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0]
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         scored: list[Selected] = []
@@ -114,10 +130,17 @@ class ExtractiveGenerator:
                 context = f"{passage.section}\n{unit.context}"
                 if any(i not in context.lower() for i in ids) or contrast_conflict(question, context):
                     continue
+                if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):
+                    continue  # restates the question or is a caption ("Engine oil capacity.")
                 type_ok = matches_type(unit.text, kind)
                 if explicit and not type_ok:
                     continue
-                ctx_cov = coverage(weights, set(tokenize(context, keep_stopwords=True))) if weights else 1.0
+                ctx_tokens = set(tokenize(context, keep_stopwords=True))
+                if any(t not in ctx_tokens for t in focus):
+                    continue  # the attribute asked about (torque, capacity...) is not named here
+                if known and coverage(known, ctx_tokens) < MIN_KNOWN_COVERAGE:
+                    continue  # most of what the question names (and the KB knows) is absent here
+                ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
                 parts[id(unit)] = (ctx_cov, unit_cov, prior, 1.0 if type_ok and kind else 0.0)

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import time
-
 import pymupdf
 import pytest
 from ingest_helpers import TABLE_ROWS, assert_offsets, draw_table
@@ -103,7 +101,7 @@ def test_corrupt_pdf_bytes(tmp_path):
         parse_file(path)
 
 
-def test_pdf_parsing_speed_is_pages_per_second(tmp_path):
+def test_tables_found_only_on_tabular_pages_of_a_long_pdf(tmp_path):
     doc = pymupdf.open()
     for n in range(20):
         page = doc.new_page()
@@ -114,12 +112,10 @@ def test_pdf_parsing_speed_is_pages_per_second(tmp_path):
             draw_table(page, 450, TABLE_ROWS)
     path = tmp_path / "long.pdf"
     doc.save(path)
-    start = time.perf_counter()
     parsed = parse_file(path)
-    elapsed = time.perf_counter() - start
     assert parsed.pages == 20
     assert sum(b.kind == "table" for b in parsed.blocks) == 4
-    assert elapsed < 10  # generous: only 4 of 20 pages pay for find_tables
+    assert {b.page for b in parsed.blocks if b.kind == "table"} == {1, 6, 11, 16}
 
 
 def test_chapter_running_heads_are_dropped_even_when_their_text_changes(tmp_path):

@@ -1,0 +1,131 @@
+"""Real-browser fixtures: `streamlit run app.py` on a free 127.0.0.1 port with GROUNDWORK_DATA
+in a temporary folder, and Debian's Chromium driven by Playwright (never `playwright install`).
+
+Screenshots go to artifacts/screenshots/ (git-ignored). Without /usr/bin/chromium every test
+here is skipped with a clear reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason="/usr/bin/chromium is not installed (scripts/test.sh installs it as root)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("browser-data")
+
+
+@pytest.fixture(scope="module")
+def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running console; yields its base URL."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    env = {k: v for k, v in os.environ.items()
+           if not (k.startswith("GROUNDWORK_") or k == "OPENAI_API_KEY")}
+    env.update(GROUNDWORK_DATA=str(data_dir), PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+           "--server.address", "127.0.0.1", "--server.port", str(port),
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
+    tab = context.new_page()
+    tab.set_default_timeout(60_000)
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.errors = errors
+    yield tab
+    context.close()
+
+
+@pytest.fixture
+def shot():
+    """shot(page, "name"): a full-page screenshot under artifacts/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def _shot(tab, name: str, full_page: bool = True) -> Path:
+        path = SHOTS / f"{name}.png"
+        tab.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return _shot
+
+
+@pytest.fixture(scope="session")
+def timings_log():
+    """Collects measured load times; written to artifacts/screenshots/timings.json."""
+    found: dict[str, float] = {}
+    yield found
+    if found:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / "timings.json").write_text(json.dumps(found, indent=2))

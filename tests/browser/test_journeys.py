@@ -1,0 +1,240 @@
+"""Real-browser journeys against a running console (Debian Chromium via Playwright).
+
+1. create a tenant -> upload a PDF (and a Markdown file) -> both appear -> ask about the PDF
+   -> the citation is open with the PDF page image, quote highlighted -> open the trace;
+2. run a tiny eval set from the Quality page -> the charts render;
+3. a hostile document and question: nothing executes, nothing becomes a link.
+Screenshots: artifacts/screenshots/*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PDF_LINES = [
+    "The warranty covers manufacturing defects for 24 months from the date of delivery.",
+    "Batteries and chargers are covered for 12 months.",
+    "Damage caused by water, falls or unauthorised repairs is not covered.",
+    "To make a claim, contact support with your order number and a photo of the defect.",
+]
+SHIPPING_MD = "# Shipping\n\nParcels ship within 2 business days. Express delivery costs 9 euros.\n"
+
+
+def make_pdf(path: Path) -> Path:
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Warranty policy", fontsize=20, fontname="hebo")
+    y = 120
+    for line in PDF_LINES:
+        page.insert_text((72, y), line, fontsize=11)
+        y += 24
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def expect():
+    from playwright.sync_api import expect as _expect
+
+    return _expect
+
+
+def nav(page, name: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()
+    expect()(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+
+
+def wait_idle(page, timeout: float = 60) -> None:
+    """Until the app's script run has finished (the status widget says nothing)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        timeout=timeout * 1000)
+
+
+def select_option(page, label: str, option: str | re.Pattern) -> None:
+    page.get_by_role("combobox", name=label).click()
+    page.get_by_role("option", name=option, exact=isinstance(option, str)).click()
+    wait_idle(page)
+
+
+def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_path, timings_log):
+    started = time.monotonic()
+    page.goto(server)
+    expect()(page.get_by_text("No tenant yet")).to_be_visible()
+    timings_log["cold_first_load_s"] = round(time.monotonic() - started, 2)
+    started = time.monotonic()
+    page.reload()
+    expect()(page.get_by_text("No tenant yet")).to_be_visible()
+    timings_log["warm_reload_s"] = round(time.monotonic() - started, 2)
+
+    nav(page, "Documents")
+    page.get_by_label("Tenant id").fill("acme")
+    page.get_by_role("button", name="Create tenant").click()
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("acme")
+
+    pdf = make_pdf(tmp_path / "warranty.pdf")
+    md = tmp_path / "shipping.md"
+    md.write_text(SHIPPING_MD)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(pdf), str(md)])
+    page.get_by_role("button", name="Index 2 files").click()
+    expect()(page.get_by_text(re.compile(r"warranty\.pdf: indexed 1 pages"))).to_be_visible(timeout=120_000)
+    expect()(page.get_by_text(re.compile(r"shipping\.md: indexed"))).to_be_visible()
+    expect()(page.get_by_text("2 of 2 files indexed or unchanged")).to_be_visible()
+    # the documents table (a canvas grid) and the document picker both list the new files
+    expect()(page.get_by_role("combobox", name="Open a document")).to_have_value(
+        re.compile(r"(warranty\.pdf|shipping\.md) +\(ready\)"))
+    grid = page.locator('[data-testid="stDataFrame"]:visible').first
+    expect()(grid).to_be_visible()
+    expect()(grid).to_contain_text("warranty.pdf")
+    wait_idle(page)
+    shot(page, "01-documents-uploaded")
+
+    nav(page, "Ask")
+    started = time.monotonic()
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill("How long does the warranty cover manufacturing defects?")
+    box.press("Enter")
+    answer = page.locator('[data-testid="stChatMessage"]').nth(1)
+    expect()(answer).to_contain_text("answered", timeout=120_000)
+    expect()(answer).to_contain_text("24 months")
+    image = answer.locator('[data-testid="stImage"] img')
+    expect()(image).to_be_visible(timeout=60_000)
+    timings_log["first_ask_s"] = round(time.monotonic() - started, 2)
+    assert image.evaluate("img => img.naturalWidth") > 500  # a rendered page, not an icon
+    expect()(answer.get_by_text("Page 1 — quote highlighted")).to_be_visible()
+    expect()(answer.get_by_role("button", name=re.compile("Open the original"))).to_be_visible()
+    highlight = answer.locator("span").filter(has_text=re.compile(r"^The warranty covers manufacturing defects"))
+    expect()(highlight.first).to_be_visible()
+    wait_idle(page)
+    answer.scroll_into_view_if_needed()
+    shot(page, "02-ask-citation-pdf-page")
+
+    answer.get_by_role("tab", name=re.compile("Claims")).click()
+    expect()(answer.get_by_text("supported").first).to_be_visible()
+    shot(page, "03-ask-claims")
+
+    with page.expect_download() as download:
+        answer.get_by_role("tab", name=re.compile("Sources")).click()
+        answer.get_by_role("button", name=re.compile("Open the original")).click()
+    assert download.value.suggested_filename == "warranty.pdf"
+
+    answer.get_by_role("link", name="Open the full trace").click()
+    expect()(page.get_by_role("heading", name="Traces", level=1)).to_be_visible()
+    expect()(page.get_by_role("heading", name=re.compile("How long does the warranty"))).to_be_visible()
+    page.get_by_role("tab", name="Candidates").click()
+    expect()(page.get_by_text("All fused candidates, best first")).to_be_visible()
+    wait_idle(page)
+    shot(page, "04-trace-candidates")
+    assert not page.errors, page.errors
+
+
+def test_run_an_eval_and_the_charts_render(server, page, shot, data_dir, tmp_path, timings_log):
+    corpus = data_dir / "eval_corpus"
+    corpus.mkdir(exist_ok=True)
+    (corpus / "shipping.md").write_text(SHIPPING_MD)
+    sets = data_dir / "eval_sets"
+    sets.mkdir(exist_ok=True)
+    rows = [
+        {"id": "b1", "tenant": "evalco", "question": "How fast do parcels ship?", "kind": "answerable",
+         "expected_answer": "2 business days", "gold_source": "shipping.md",
+         "gold_quote": "Parcels ship within 2 business days.", "category": "shipping"},
+        {"id": "b2", "tenant": "evalco", "question": "How much does express delivery cost?",
+         "kind": "answerable", "expected_answer": "9 euros", "gold_source": "shipping.md",
+         "gold_quote": "Express delivery costs 9 euros.", "category": "pricing"},
+        {"id": "b3", "tenant": "evalco", "question": "Who founded the Zyxcorp company?", "kind": "unanswerable",
+         "expected_answer": None, "gold_source": None, "gold_quote": None, "category": "shipping"},
+    ]
+    (sets / "browser.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (sets / "browser.corpus.json").write_text(json.dumps({"evalco": ["../eval_corpus"]}))
+
+    page.goto(server)
+    nav(page, "Quality")
+    select_option(page, "Eval set", "browser")
+    started = time.monotonic()
+    page.get_by_role("button", name="Run eval").click()
+    expect()(page.locator('[data-testid="stMetric"]').first).to_be_visible(timeout=180_000)
+    timings_log["eval_run_3_questions_s"] = round(time.monotonic() - started, 2)
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    expect()(charts.first).to_be_visible()
+    expect()(charts.first.locator(".main-svg").first).to_be_visible()
+    expect()(charts.first).to_contain_text("Per kind")
+    wait_idle(page)
+    shot(page, "05-quality-first-run")
+
+    if not page.get_by_role("button", name="Run eval").is_visible():
+        page.get_by_text("Run this set now").click()  # the expander folds once a run exists
+    page.get_by_role("button", name="Run eval").click()
+    wait_idle(page, 180)
+    expect()(page.locator('[data-testid="stMetricDelta"]').first).to_be_visible()
+    page.get_by_role("tab", name="History").click()
+    history = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Metric history")
+    expect()(history).to_be_visible()
+    wait_idle(page)
+    shot(page, "06-quality-history")
+    page.get_by_role("tab", name="Calibration").click()
+    expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Confidence gate")).to_be_visible()
+    shot(page, "07-quality-calibration")
+    assert not page.errors, page.errors
+
+
+HOSTILE = (
+    "# Hostile notes\n\n"
+    "<script>window.__pwned = 1</script>\n\n"
+    '<img src=x onerror="window.__pwned = 2">\n\n'
+    "Click [here](javascript:window.__pwned=3) for the refund window.\n\n"
+    "The refund window for hostile gadgets is 21 days <b>bold</b> :red[red] $x^2$ **strong**.\n\n"
+    + "lorem ipsum dolor " * 1200 + "\n"
+)
+
+
+def test_hostile_document_renders_as_text(server, page, shot, tmp_path):
+    page.goto(server)
+    nav(page, "Documents")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    if sidebar.get_by_role("combobox", name="Tenant").count() == 0:
+        page.get_by_label("Tenant id").fill("acme")
+        page.get_by_role("button", name="Create tenant").click()
+        expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("acme")
+    hostile = tmp_path / "hostile-<img src=x onerror=alert(1)>.txt"
+    hostile.write_text(HOSTILE)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(hostile)])
+    page.get_by_role("button", name="Index 1 file").click()
+    expect()(page.get_by_text(re.compile(r"hostile-<img src=x onerror=alert\(1\)>\.txt: indexed"))).to_be_visible(
+        timeout=120_000)
+    select_option(page, "Open a document", re.compile(r"^hostile-<img.*\(ready\)$"))
+    expect()(page.get_by_text("<script>window.__pwned = 1</script>").first).to_be_visible()
+    wait_idle(page)
+    shot(page, "08-hostile-chunks")
+
+    nav(page, "Ask")
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill("What is the refund window for hostile gadgets? <img src=x onerror=window.__pwned=4>")
+    box.press("Enter")
+    wait_idle(page, 120)
+    box.fill("What is the refund window for hostile gadgets?")
+    box.press("Enter")
+    answer = page.locator('[data-testid="stChatMessage"]').nth(3)
+    expect()(answer).to_contain_text("21 days", timeout=120_000)
+    expect()(answer).to_contain_text("<b>bold</b> :red[red] $x^2$")  # shown literally
+    wait_idle(page)
+    shot(page, "09-hostile-answer")
+
+    assert page.evaluate("() => window.__pwned") is None
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator("script").count() == 0
+    assert main.locator('img[src="x"]').count() == 0
+    assert main.locator('a[href^="javascript"]').count() == 0
+    assert main.locator(".katex").count() == 0  # no LaTeX rendered from document text
+    assert not page.errors, page.errors

@@ -1,0 +1,98 @@
+"""Ask page: answer with pills and badge, citation panel, PDF page image, claims, refusals,
+feedback and "add to eval set"."""
+
+import json
+
+from core import store
+
+
+def ask(at, question):
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_answer_shows_badge_pills_and_highlighted_quote(app):
+    ask(app, "What is the engine oil capacity?")
+    bodies = [m.value for m in app.markdown]
+    assert any(":green-badge[:material/check_circle: answered]" in b and "confidence" in b
+               and "factuality" in b for b in bodies)
+    assert any("4\\.5 litres" in b and ":blue-badge[1]" in b for b in bodies)  # answer text + pill
+    pills = app.button_group
+    assert pills and "engine" in str(pills[0].options)
+    # the first citation is open: source, section, and the quote highlighted inside its chunk
+    assert any("**engine\\.md**" in b and "Oil" in b for b in bodies)
+    assert any(":orange-background[The engine oil capacity is 4\\.5 litres\\.]" in b for b in bodies)
+    assert any(d.label.startswith("Open the original") for d in app.get("download_button"))
+    assert [t.label for t in app.tabs][:2] == ["Sources (1)", "Claims (1)"]
+    assert any(":green-badge[supported] score **1.00**" in b for b in bodies)
+    assert app.session_state["history"]["acme"][0]["status"] == "answered"
+
+
+def test_pdf_citation_renders_the_page_with_highlight(app):
+    ask(app, "How long does the warranty cover manufacturing defects?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] in ("answered", "narrowed"), answer
+    citation = answer["citations"][0]
+    assert citation["source"] == "warranty.pdf" and citation["page"] == 1 and citation["rects"]
+    assert app.image, "the PDF page image is shown"
+    assert app.image[0].captions == ["Page 1 — quote highlighted"]
+
+
+def test_refusal_shows_closest_passages(app):
+    ask(app, "Who is the CEO of Microsoft?")
+    bodies = [m.value for m in app.markdown] + [c.value for c in app.caption]
+    assert any(":red-badge[:material/block: refused]" in b for b in bodies)
+    assert app.tabs[0].label == "Closest passages"
+    assert any("Closest passages in the knowledge base" in c for c in bodies)
+    assert len(app.text) >= 1  # snippets rendered as plain text
+
+
+def test_history_is_per_tenant_and_clearable(app, settings):
+    from core.documents import ensure_tenant
+
+    ask(app, "What is the engine oil capacity?")
+    ask(app, "What is the tyre pressure at the front?")
+    assert len(app.chat_message) == 4
+    ensure_tenant(settings, "other")
+    app.run()
+    app.sidebar.selectbox(key="tenant").select("other").run()
+    assert len(app.chat_message) == 0
+    app.sidebar.selectbox(key="tenant").select("acme").run()
+    assert len(app.chat_message) == 4
+    next(b for b in app.button if b.label == "Clear chat").click().run()
+    assert len(app.chat_message) == 0
+
+
+def test_feedback_is_stored(app, settings):
+    ask(app, "What is the engine oil capacity?")
+    trace_id = app.session_state["history"]["acme"][0]["trace_id"]
+    app.feedback[0].set_value(0).run()  # thumbs down
+    app.text_input(key="turn1_comment").set_value("right answer, but say the unit").run()
+    app.button(key="turn1_send").click().run()
+    rows = store.list_feedback(settings, "acme")
+    assert rows and rows[0]["trace_id"] == trace_id and rows[0]["comment"] == "right answer, but say the unit"
+    assert rows[0]["rating"] == -1
+
+
+def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
+    ask(app, "What is the engine oil capacity?")
+    submit = next(b for b in app.button if b.label == "Add to eval set")
+    submit.click().run()
+    assert not app.exception
+    path = data_dir / "eval_sets" / "acme-feedback.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == 1
+    row = rows[0]
+    assert set(row) == {"id", "tenant", "question", "kind", "expected_answer", "gold_source", "gold_quote", "category"}
+    assert row["kind"] == "answerable" and row["tenant"] == "acme" and row["gold_source"] == "engine.md"
+    assert row["gold_quote"] == "The engine oil capacity is 4.5 litres."
+    assert "4.5 litres" in row["expected_answer"] and "[1]" not in row["expected_answer"]
+    submit = next(b for b in app.button if b.label == "Add to eval set")
+    submit.click().run()  # same question again: replaced, not duplicated
+    assert len(path.read_text().splitlines()) == 1
+
+
+def test_empty_question_is_rejected_in_one_sentence(app):
+    ask(app, "   ")
+    assert not app.session_state["history"]["acme"]

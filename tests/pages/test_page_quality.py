@@ -1,0 +1,112 @@
+"""Quality page: run a tiny eval with a progress bar, cards with deltas, charts with the right
+data, drift alert, calibration with the threshold marked, latency, compare, CSV export."""
+
+import json
+import time
+
+from core import store
+
+
+def chart(at, key):
+    for element in at.get("plotly_chart"):
+        if element.proto.id and key in element.proto.id:
+            return json.loads(element.proto.spec)
+    raise AssertionError(f"no chart {key}: {[e.proto.id for e in at.get('plotly_chart')]}")
+
+
+def question(qid, kind, category, outcome, confidence, ms, status=None):
+    answered = outcome in ("correct", "wrong", "hallucinated")
+    return {"id": qid, "kind": kind, "category": category, "tenant": "acme", "question": f"question {qid}?",
+            "outcome": outcome, "status": status or ("answered" if answered else "refused"),
+            "confidence": confidence, "answer": "An answer [1]." if answered else "I did not find this.",
+            "expected_answer": "answer" if kind == "answerable" else None, "gold_source": None,
+            "gold_quote": None, "citations": [], "claims": [], "retrieved": [], "timings_ms": {"total": ms}}
+
+
+def report(answer_correct, hallucination, outcomes, created_at):
+    qs = [question("q1", "answerable", "billing", outcomes[0], 0.9, 120),
+          question("q2", "answerable", "maintenance", outcomes[1], 0.7, 340),
+          question("q3", "unanswerable", "billing", outcomes[2], 0.3, 80)]
+    overall = {"answer_correct": answer_correct, "refusal_correct": 1.0, "hallucination": hallucination,
+               "grounded_only": answer_correct, "too_conservative": 0.0, "hit_rate": 1.0, "mrr": 1.0,
+               "latency_p50_ms": 120.0, "latency_p95_ms": 340.0, "n": 3}
+    return {"set": "tiny", "split": "all", "tenant": "acme", "created_at": created_at,
+            "settings": {"gate_threshold": 0.5}, "overall": overall,
+            "by_kind": {"answerable": {"answer_correct": answer_correct, "hallucination": hallucination, "n": 2},
+                        "unanswerable": {"refusal_correct": 1.0, "hallucination": 0.0, "n": 1}},
+            "by_category": {"billing": {"answer_correct": 1.0, "n": 2},
+                            "maintenance": {"answer_correct": answer_correct, "n": 1}},
+            "questions": qs}
+
+
+def open_quality(app, goto, set_name="tiny"):
+    goto(app, "pages/quality.py")
+    app.selectbox(key="quality_set").select(set_name).run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def test_run_a_tiny_eval_from_the_page(app, goto, settings):
+    open_quality(app, goto)
+    assert app.toggle(key="quality_ingest_tiny").disabled  # no corpus manifest beside the tiny set
+    app.button(key="quality_run_btn").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    runs = store.list_eval_runs(settings, "tiny")
+    assert len(runs) == 1 and runs[0]["overall"]["n"] == 3
+    labels = [m.label for m in app.metric]
+    assert {"Grounded only", "Answer correct", "Hallucination", "Latency p95"} <= set(labels)
+    full = store.get_eval_run(settings, runs[0]["run_id"])
+    kind = chart(app, "chart_kind")
+    assert {x for trace in kind["data"] for x in trace["x"]} == {"answerable", "unanswerable"}
+    answer_correct = next(t for t in kind["data"] if t["name"] == "Answer correct")
+    assert answer_correct["y"][0] == 100 * full["by_kind"]["answerable"]["answer_correct"]
+    category = chart(app, "chart_category")
+    assert set(category["data"][0]["x"]) == {"billing", "maintenance"}
+    latency = chart(app, "chart_latency")
+    assert len(latency["data"][0]["x"]) == 3
+
+    app.button(key="quality_run_btn").click().run()  # a second run: deltas appear
+    assert not app.exception
+    assert len(store.list_eval_runs(settings, "tiny")) == 2
+    assert any(m.delta for m in app.metric)
+
+
+def test_history_drift_compare_and_export(app, goto, settings):
+    now = time.time()
+    store.save_eval_run(settings, {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], now - 60),
+                                   "run_id": "run-good"})
+    store.save_eval_run(settings, {**report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now),
+                                   "run_id": "run-bad"})
+    open_quality(app, goto)
+    assert app.selectbox(key="quality_run").value == "run-bad"
+    drift = [e.value for e in app.error if e.value.startswith("Drift")]
+    assert any("Answer correct" in d for d in drift) and any("Hallucination" in d for d in drift)
+    cards = {m.label: m for m in app.metric}
+    assert cards["Answer correct"].value == "50.0%" and cards["Answer correct"].delta == "-50.0 pts"
+
+    history = chart(app, "chart_history")
+    correct = next(t for t in history["data"] if t.get("name", "").startswith("Answer correct"))
+    assert correct["y"] == [100.0, 50.0] and correct["name"].endswith("⚠")
+
+    calibration = chart(app, "chart_calibration")
+    lines = [s for s in calibration["layout"]["shapes"] if s.get("type") == "line"]
+    assert any(s["x0"] == 0.5 for s in lines)  # the current threshold is marked
+    assert {t.get("name") for t in calibration["data"]} >= {"Hallucination", "Answer correct"}
+
+    flips = next(d.value for d in app.dataframe if "outcome A" in d.value.columns)
+    assert list(flips["id"]) == ["q2"] and list(flips["change"]) == ["regressed"]
+
+    app.number_input(key="quality_margin").set_value(50.0).run()  # a wider margin: no alert
+    assert not [e for e in app.error if e.value.startswith("Drift")]
+
+    export = [d for d in app.get("download_button") if "CSV" in d.proto.label]
+    assert len(export) == 2
+
+
+def test_questions_csv_is_formula_safe():
+    from ui.quality import questions_csv
+
+    rep = report(1.0, 0.0, ["correct", "correct", "refused_ok"], 0)
+    rep["questions"][0]["question"] = "=HYPERLINK(\"http://evil\")"
+    text = questions_csv({**rep, "run_id": "r1"}).decode("utf-8-sig")
+    assert "'=HYPERLINK" in text and text.splitlines()[0].startswith("run_id,id,kind")

@@ -1,0 +1,60 @@
+"""Traces page: list and filter past asks, open one and see the whole trace."""
+
+
+def test_open_a_trace_shows_candidates_gate_claims_timings(app, goto, settings):
+    from core.pipeline import ask
+
+    answered = ask(settings, "acme", "What is the engine oil capacity?")
+    refused = ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/traces.py")
+    table = app.dataframe[0].value
+    assert list(table["question"]) == ["Who is the CEO of Microsoft?", "What is the engine oil capacity?"]
+    assert set(table["status"]) == {"answered", "refused"}
+
+    picker = app.selectbox(key="trace_open")
+    assert picker.value == refused.trace_id
+    picker.select(answered.trace_id).run()
+    assert not app.exception
+    assert app.query_params["trace"] in (answered.trace_id, [answered.trace_id])
+    assert app.subheader[0].value == "What is the engine oil capacity\\?"
+    labels = [t.label for t in app.tabs]
+    assert {"Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"} <= set(labels)
+    candidates = next(d.value for d in app.dataframe if "fused" in d.value.columns)
+    assert {"dense", "bm25", "fused", "rank", "given", "source"} <= set(candidates.columns)
+    assert candidates["fused"].is_monotonic_decreasing and candidates["given"].any()
+    bodies = [m.value for m in app.markdown] + [c.value for c in app.caption]
+    assert any(":green-badge[answer] confidence" in b for b in bodies)  # gate decision
+    assert any("No LLM ran for this ask" in b for b in bodies)
+    assert any(":green-badge[supported]" in b for b in bodies)
+    charts = app.get("plotly_chart")
+    assert charts, "timings chart"
+    import json
+
+    spec = json.loads(charts[0].proto.spec)
+    assert set(spec["data"][0]["y"]) >= {"retrieve", "gate"}
+
+
+def test_filters_status_search_and_unsupported(app, goto, settings):
+    from core.pipeline import ask
+
+    ask(settings, "acme", "What is the engine oil capacity?")
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/traces.py")
+    app.selectbox(key="trace_status").select("refused").run()
+    assert list(app.dataframe[0].value["status"]) == ["refused"]
+    app.selectbox(key="trace_status").select("any").run()
+    app.text_input(key="trace_search").input("oil").run()
+    assert list(app.dataframe[0].value["question"]) == ["What is the engine oil capacity?"]
+    app.toggle(key="trace_unsupported").set_value(True).run()
+    assert app.dataframe[0].value.empty
+    assert any("No asks match" in i.value for i in app.info)
+
+
+def test_link_from_ask_opens_that_trace(app, goto, settings):
+    from core.pipeline import ask
+
+    first = ask(settings, "acme", "What is the engine oil capacity?")
+    ask(settings, "acme", "What is the tyre pressure at the front?")
+    app.query_params["trace"] = first.trace_id
+    goto(app, "pages/traces.py")
+    assert app.subheader[0].value == "What is the engine oil capacity\\?"

@@ -1,0 +1,53 @@
+"""ui.pdf: the page image carries the highlight over the quote's rectangles, and only there."""
+
+import io
+
+import pymupdf
+import pytest
+
+from ui.pdf import render_page_png
+
+
+@pytest.fixture
+def pdf(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "The warranty covers manufacturing defects for 24 months.", fontsize=11)
+    page.insert_text((72, 300), "Unrelated text far below.", fontsize=11)
+    path = tmp_path / "w.pdf"
+    doc.save(path)
+    rects = [[round(v, 1) for v in (r.x0, r.y0, r.x1, r.y1)] for r in page.search_for("24 months")]
+    return path, rects
+
+
+def pixel(png: bytes, x: float, y: float, dpi: int = 110) -> tuple[int, int, int]:
+    pix = pymupdf.Pixmap(io.BytesIO(png).getvalue())
+    scale = dpi / 72
+    return tuple(pix.pixel(int(x * scale), int(y * scale))[:3])
+
+
+def test_highlight_is_drawn_over_the_rects_only(pdf):
+    path, rects = pdf
+    assert rects
+    png = render_page_png(path, 1, rects)
+    x0, y0, x1, y1 = rects[0]
+    inside = pixel(png, x1 - 1, y0 + 1)  # top-right corner of the match: background, not glyph
+    outside = pixel(png, 300, 200)
+    assert outside == (255, 255, 255)
+    r, g, b = inside
+    assert r > 200 and b < 180, inside  # amber
+    plain = render_page_png(path, 1, [])
+    assert pixel(plain, x1 - 1, y0 + 1) == (255, 255, 255)
+
+
+def test_the_kept_file_is_not_modified(pdf):
+    path, rects = pdf
+    before = path.read_bytes()
+    render_page_png(path, 1, rects)
+    assert path.read_bytes() == before
+
+
+def test_a_missing_page_is_one_clear_error(pdf):
+    path, _ = pdf
+    with pytest.raises(ValueError, match="page 3 does not exist"):
+        render_page_png(path, 3, [])
