@@ -1,0 +1,29 @@
+"""Groundwork console: navigation grouped by role, tenant picker and provider status.
+
+Every page is a thin script under pages/; shared rendering lives in ui/.
+"""
+
+import streamlit as st
+
+from ui.state import sidebar
+
+st.set_page_config(page_title="Groundwork", page_icon=":material/fact_check:", layout="wide")
+
+PAGES = {
+    "Domain experts": [
+        st.Page("pages/ask.py", title="Ask", icon=":material/chat:", default=True),
+        st.Page("pages/traces.py", title="Traces", icon=":material/manage_search:"),
+    ],
+    "Admins": [
+        st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
+        st.Page("pages/settings.py", title="Settings", icon=":material/tune:"),
+    ],
+    "Managers": [
+        st.Page("pages/quality.py", title="Quality", icon=":material/monitoring:"),
+    ],
+}
+
+page = st.navigation(PAGES)
+st.sidebar.markdown("### :material/fact_check: Groundwork")
+sidebar()
+page.run()

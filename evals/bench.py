@@ -1,0 +1,182 @@
+"""`python -m evals.bench ingest|ask` — speed benchmarks on a fresh temporary data folder.
+
+ingest [--path data/demo] [--keep]
+  1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
+  2. Ingest every supported file under --path into tenant "bench", one at a time.
+  3. Print per file and overall: pages/s, chunks/s, and the split of the time into
+     parse / chunk / embed / index (IngestResult.timings). A document without pages
+     (Markdown, HTML, text) counts as one page.
+
+ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
+  1. Fresh temporary data folder; ingest the set's corpus (its manifest, else data/demo)
+     into tenant "demo" in a subprocess, so this process is still cold afterwards.
+  2. Time the import of the pipeline and the first ask (cold: models, indexes, clients).
+  3. Ask N questions of the set (cycled if the set is shorter) in the now warm process.
+  4. Print p50/p95 of every stage in timings_ms (retrieve, gate, generate, verify,
+     total), questions per second, each stage's share of the median total, and cold/warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evals.metrics import percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGES = ("retrieve", "gate", "generate", "verify", "total")
+INGEST_STAGES = ("parse", "chunk", "embed", "index")
+
+
+def _temp_settings(keep: bool) -> tuple[Any, Path]:
+    from core.config import load_settings
+
+    folder = Path(tempfile.mkdtemp(prefix="groundwork-bench-"))
+    os.environ["GROUNDWORK_DATA"] = str(folder)
+    if not keep:
+        import atexit
+
+        atexit.register(shutil.rmtree, folder, True)
+    return load_settings(), folder
+
+
+def bench_ingest(path: Path, keep: bool = False) -> dict[str, Any]:
+    settings, folder = _temp_settings(keep)
+    from core.documents import ingest_file, iter_files
+    from core.models import get_embedder
+
+    t = time.perf_counter()
+    get_embedder(num_threads=settings.embed_threads).embed_passages(["warm-up"])  # weights load lazily
+    model_s = time.perf_counter() - t
+    files = iter_files([path])
+    if not files:
+        raise ValueError(f"No supported files under {path}.")
+    results = []
+    started = time.perf_counter()
+    for f in files:
+        r = ingest_file(settings, "bench", f, uploaded_by="bench")
+        results.append(r)
+        pages = r.pages or 1
+        print(f"{r.status:<8} {f.name:<40} {pages:>4} p {r.chunks:>4} chunks {r.seconds:>7.2f} s"
+              + (f"  {r.error}" if r.error else ""), flush=True)
+    wall = time.perf_counter() - started
+    ok = [r for r in results if r.status == "ready"]
+    pages = sum(r.pages or 1 for r in ok)
+    chunks = sum(r.chunks for r in ok)
+    stages = {s: sum(r.timings.get(s, 0.0) for r in ok) for s in INGEST_STAGES}
+    staged = sum(stages.values()) or 1.0
+    out = {"data": str(folder), "files": len(files), "failed": len(results) - len(ok), "pages": pages,
+           "chunks": chunks, "wall_s": wall, "model_load_s": model_s, "stages_s": stages,
+           "pages_per_s": pages / wall if wall else None, "chunks_per_s": chunks / wall if wall else None}
+    print()
+    print(f"model load {model_s:.2f} s (not counted below)")
+    print(f"{len(ok)}/{len(files)} files, {pages} pages, {chunks} chunks in {wall:.2f} s")
+    print(f"  {out['pages_per_s']:.2f} pages/s   {out['chunks_per_s']:.2f} chunks/s   "
+          f"{chunks / max(pages, 1):.2f} chunks/page   {1000 * wall / max(chunks, 1):.0f} ms/chunk")
+    print("  time split: " + "   ".join(f"{s} {v:.2f} s ({100 * v / staged:.0f}%)" for s, v in stages.items()))
+    return out
+
+
+def _questions(set_path: Path, n: int) -> list[str]:
+    from evals.run import load_set
+
+    rows = load_set(set_path)
+    return [rows[i % len(rows)]["question"] for i in range(n)]
+
+
+def _corpus_for(set_path: Path, corpus: Path | None) -> list[Path]:
+    if corpus:
+        return [corpus]
+    from evals.run import EvalSetError, load_manifest
+
+    try:
+        return [f for folders in load_manifest(set_path).values() for f in folders]
+    except EvalSetError:
+        return [ROOT / "data" / "demo"]
+
+
+def bench_ask(set_path: Path, n: int, corpus: Path | None = None, keep: bool = False) -> dict[str, Any]:
+    questions = _questions(set_path, n + 1)
+    settings, folder = _temp_settings(keep)
+    folders = _corpus_for(set_path, corpus)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "demo", *map(str, folders)],
+                          cwd=ROOT, env=dict(os.environ), capture_output=True, text=True)
+    ingest_s = time.perf_counter() - t
+    failed = [line for line in proc.stdout.splitlines() if line.startswith("failed")]
+    print(f"ingested {', '.join(str(f) for f in folders)} in {ingest_s:.1f} s (subprocess)"
+          + (f"; {len(failed)} failed" if failed else ""))
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"ingest failed: {proc.stderr.strip()[-500:]}")
+
+    t = time.perf_counter()
+    from core.pipeline import ask
+
+    import_s = time.perf_counter() - t
+    t = time.perf_counter()
+    first = ask(settings, "demo", questions[0])
+    cold_s = time.perf_counter() - t
+
+    timings: dict[str, list[float]] = {s: [] for s in STAGES}
+    statuses: dict[str, int] = {}
+    started = time.perf_counter()
+    for q in questions[1:]:
+        a = ask(settings, "demo", q)
+        statuses[a.status] = statuses.get(a.status, 0) + 1
+        for s in STAGES:
+            if s in a.timings_ms:
+                timings[s].append(float(a.timings_ms[s]))
+    wall = time.perf_counter() - started
+    stats = {s: {"n": len(v), "p50": percentile(v, 50), "p95": percentile(v, 95)} for s, v in timings.items()}
+    p50_total = stats["total"]["p50"] or 0.0
+    print(f"import core.pipeline {import_s:.2f} s; cold first ask {cold_s:.2f} s "
+          f"(its own total {first.timings_ms.get('total', 0):.0f} ms)")
+    print(f"{n} warm asks in {wall:.2f} s = {n / wall:.2f} questions/s; statuses: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    print(f"{'stage':<9} {'n':>4} {'p50 ms':>9} {'p95 ms':>9} {'share of p50':>13}")
+    for s, st in stats.items():
+        if not st["n"]:
+            continue
+        share = f"{100 * st['p50'] / p50_total:.0f}%" if p50_total and s != "total" else ""
+        print(f"{s:<9} {st['n']:>4} {st['p50']:>9.1f} {st['p95']:>9.1f} {share:>13}")
+    if p50_total:
+        print(f"cold first ask / warm p50 = {1000 * cold_s / p50_total:.0f}x")
+    return {"data": str(folder), "import_s": import_s, "cold_first_ask_s": cold_s, "warm_wall_s": wall,
+            "n": n, "stages": stats, "statuses": statuses}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evals.bench", description="Speed benchmarks.")
+    sub = p.add_subparsers(dest="what", required=True)
+    ing = sub.add_parser("ingest", help="ingest speed on a fresh data folder")
+    ing.add_argument("--path", type=Path, default=ROOT / "data" / "demo")
+    ing.add_argument("--keep", action="store_true", help="keep the temporary data folder")
+    ask = sub.add_parser("ask", help="ask latency per stage, warm and cold")
+    ask.add_argument("--set", type=Path, default=ROOT / "evals" / "sets" / "demo.jsonl")
+    ask.add_argument("--n", type=int, default=50)
+    ask.add_argument("--corpus", type=Path, help="folder to ingest instead of the set's manifest")
+    ask.add_argument("--keep", action="store_true", help="keep the temporary data folder")
+    args = p.parse_args(argv)
+    try:
+        if args.what == "ingest":
+            bench_ingest(args.path, keep=args.keep)
+        else:
+            if args.n < 1:
+                raise ValueError("--n must be at least 1.")
+            bench_ask(args.set, args.n, args.corpus, keep=args.keep)
+    except (ValueError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,477 @@
+"""`python -m evals.run --set FILE [--tenant T] [--split calib|test|all] [--ingest] [--out report.json] [--limit N]`
+
+Asks every question of an eval set through `core.pipeline.ask`, scores the answers with
+`evals.metrics`, prints a table, writes the JSON report and stores the run in SQLite.
+
+An eval set is JSON lines: {"id", "tenant", "question", "kind", "expected_answer",
+"gold_source", "gold_quote", "category", "lang", "split"}. Beside it, NAME.corpus.json maps
+each tenant to the corpus folders (relative to the repository root) `--ingest` indexes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings, load_settings, load_tenant_overrides
+from evals.metrics import LOWER_IS_BETTER, score
+
+ROOT = Path(__file__).resolve().parents[1]
+REQUIRED = ("id", "tenant", "question", "kind")
+ANSWERABLE_REQUIRED = ("expected_answer", "gold_source", "gold_quote")
+KINDS = ("answerable", "unanswerable", "misleading")
+SPLITS = ("calib", "test")
+MAX_QUESTION_CHARS = 2000
+
+Progress = Callable[[int, int], None]
+Log = Callable[[str], None]
+
+
+class EvalSetError(ValueError):
+    """An eval set or its manifest that cannot be used; the message says where and why."""
+
+
+# ---- loading ---------------------------------------------------------------------------------
+
+
+def load_set(path: str | Path) -> list[dict[str, Any]]:
+    """Read and validate an eval set; raise EvalSetError naming the line and the problem."""
+    path = Path(path)
+    if not path.is_file():
+        raise EvalSetError(f"Eval set {path} does not exist.")
+    rows: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EvalSetError(f"{where}: not valid JSON ({exc.msg}).") from None
+        if not isinstance(row, dict):
+            raise EvalSetError(f"{where}: expected a JSON object, got {type(row).__name__}.")
+        _validate_row(row, where)
+        row["id"] = str(row["id"])
+        if row["id"] in seen:
+            raise EvalSetError(f"{where}: id '{row['id']}' already used on line {seen[row['id']]}.")
+        seen[row["id"]] = number
+        rows.append(row)
+    if not rows:
+        raise EvalSetError(f"Eval set {path} holds no questions.")
+    return rows
+
+
+def _validate_row(row: dict[str, Any], where: str) -> None:
+    missing = [f for f in REQUIRED if row.get(f) in (None, "")]
+    if missing:
+        raise EvalSetError(f"{where}: missing field {', '.join(repr(m) for m in missing)}.")
+    for f in ("tenant", "question"):
+        if not isinstance(row[f], str) or not row[f].strip():
+            raise EvalSetError(f"{where}: '{f}' must be a non-empty string.")
+    if len(row["question"]) > MAX_QUESTION_CHARS:
+        raise EvalSetError(f"{where}: the question is longer than {MAX_QUESTION_CHARS} characters.")
+    if row["kind"] not in KINDS:
+        raise EvalSetError(f"{where}: kind '{row['kind']}' is not one of {', '.join(KINDS)}.")
+    if row.get("split") not in (None, *SPLITS):
+        raise EvalSetError(f"{where}: split '{row['split']}' is not one of {', '.join(SPLITS)}.")
+    if row["kind"] == "answerable":
+        missing = [f for f in ANSWERABLE_REQUIRED if not row.get(f)]
+        if missing:
+            raise EvalSetError(f"{where}: an answerable question needs {', '.join(repr(m) for m in missing)}.")
+
+
+def manifest_path(set_path: str | Path) -> Path:
+    set_path = Path(set_path)
+    return set_path.with_name(set_path.name.removesuffix(".jsonl") + ".corpus.json")
+
+
+def load_manifest(set_path: str | Path) -> dict[str, list[Path]]:
+    """{tenant: [corpus folders]} from NAME.corpus.json; folders relative to the repo root
+    (or, failing that, to the manifest's own folder)."""
+    path = manifest_path(set_path)
+    if not path.is_file():
+        raise EvalSetError(f"No corpus manifest {path.name} beside the set; --ingest needs one.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise EvalSetError(f"{path.name}: not valid JSON ({exc.msg}).") from None
+    if not isinstance(data, dict):
+        raise EvalSetError(f"{path.name}: expected an object {{tenant: [folders]}}.")
+    out: dict[str, list[Path]] = {}
+    for tenant, folders in data.items():
+        if isinstance(folders, str):
+            folders = [folders]
+        resolved = []
+        for folder in folders:
+            candidates = [Path(folder), ROOT / folder, path.parent / folder]
+            found = next((c for c in candidates if c.is_absolute() and c.exists()), None)
+            if found is None:
+                raise EvalSetError(f"{path.name}: corpus folder '{folder}' for tenant '{tenant}' does not exist.")
+            resolved.append(found)
+        out[tenant] = resolved
+    return out
+
+
+def select_rows(rows: Sequence[dict[str, Any]], *, split: str = "all", tenant: str | None = None,
+                limit: int | None = None) -> list[dict[str, Any]]:
+    """Rows of a split ("all" keeps every row), each mapped to `tenant` if given, first `limit`."""
+    if split not in ("all", *SPLITS):
+        raise EvalSetError(f"split must be one of all, {', '.join(SPLITS)}.")
+    out = [dict(r) for r in rows if split == "all" or r.get("split") == split]
+    if tenant:
+        for r in out:
+            r["tenant"] = tenant
+    if limit is not None:
+        out = out[: max(limit, 0)]
+    if not out:
+        raise EvalSetError(f"No questions in split '{split}'.")
+    return out
+
+
+# ---- settings pinned for a run ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PinnedSettings(Settings):
+    """Settings whose pinned values win over the tenant's stored overrides.
+
+    The pipeline applies `settings.for_tenant(tenant)`; a calibration run must keep
+    gate_threshold = 0 whatever the tenant has stored, so pinned knobs are re-applied.
+    """
+
+    pins: tuple[tuple[str, Any], ...] = ()
+
+    def for_tenant(self, tenant: str) -> Settings:
+        tenant_settings = Settings.for_tenant(self, tenant)
+        return replace(tenant_settings, **dict(self.pins)) if self.pins else tenant_settings
+
+
+def pin_settings(settings: Settings, pins: Mapping[str, Any] | None) -> Settings:
+    """These settings with `pins` applied and kept over any tenant override."""
+    if not pins:
+        return settings
+    base = {f: getattr(settings, f) for f in Settings.__dataclass_fields__}
+    return PinnedSettings(**{**base, **pins}, pins=tuple(sorted(dict(pins).items())))
+
+
+# ---- running ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Collected:
+    """The raw material of a report: what was asked and what came back."""
+
+    set_name: str
+    set_path: str
+    split: str
+    tenant: str | None
+    settings: Settings
+    rows: list[tuple[dict[str, Any], dict[str, Any]]]
+    chunk_texts: dict[str, str]
+    ingest: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def ingest_corpora(settings: Settings, set_path: str | Path, tenants: Sequence[str],
+                   tenant: str | None = None, log: Log | None = None) -> dict[str, Any]:
+    """Index the manifest's corpora (into `tenant` if given); unchanged files are no-ops."""
+    from core.documents import ingest_file, iter_files
+
+    manifest = load_manifest(set_path)
+    summary: dict[str, Any] = {"ready": 0, "unchanged": 0, "failed": []}
+    for corpus_tenant, folders in manifest.items():
+        target = tenant or corpus_tenant
+        if target not in tenants:
+            continue
+        for path in iter_files(folders):
+            result = ingest_file(settings, target, path, uploaded_by="evals")
+            if result.status == "failed":
+                summary["failed"].append({"tenant": target, "file": str(path), "error": result.error})
+            else:
+                summary[result.status] = summary.get(result.status, 0) + 1
+            if log:
+                log(f"{result.status:<9} {target}: {path.name}" + (f" — {result.error}" if result.error else ""))
+    return summary
+
+
+def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progress | None = None,
+             ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], list[str]]:
+    """Ask every question; an ask that raises is recorded as status "error" (not an answer)."""
+    from core.pipeline import ask
+
+    out, warnings = [], []
+    total = len(rows)
+    if progress:
+        progress(0, total)
+    for done, row in enumerate(rows, start=1):
+        started = time.perf_counter()
+        try:
+            answer = ask(settings, row["tenant"], row["question"]).to_dict()
+        except Exception as exc:  # noqa: BLE001 - one broken question must not sink the run
+            answer = {"question": row["question"], "tenant": row["tenant"], "status": "error",
+                      "answer": "", "citations": [], "claims": [], "confidence": 0.0,
+                      "refusal_reason": f"{type(exc).__name__}: {exc}", "retrieved": [],
+                      "timings_ms": {"total": round((time.perf_counter() - started) * 1000, 2)}}
+            warnings.append(f"Question {row['id']} failed: {type(exc).__name__}: {exc}")
+        out.append((row, answer))
+        if progress:
+            progress(done, total)
+    return out, warnings
+
+
+def cited_chunk_texts(settings: Settings, rows: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+                      ) -> dict[str, str]:
+    """chunk_id -> text from the store for every chunk an answer cites."""
+    from core import store
+
+    wanted: dict[str, set[str]] = {}
+    for _, answer in rows:
+        for cit in answer.get("citations") or []:
+            if cit.get("chunk_id"):
+                wanted.setdefault(answer.get("tenant") or "", set()).add(cit["chunk_id"])
+    out: dict[str, str] = {}
+    for tenant, ids in wanted.items():
+        if tenant:
+            out.update({cid: row["text"] for cid, row in store.get_chunks(settings, tenant, sorted(ids)).items()})
+    return out
+
+
+def collect(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
+            ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
+            pins: Mapping[str, Any] | None = None, log: Log | None = None) -> Collected:
+    """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring."""
+    from core import store
+
+    started = time.perf_counter()
+    set_path = Path(set_path)
+    rows = select_rows(load_set(set_path), split=split, tenant=tenant, limit=limit)
+    tenants = sorted({r["tenant"] for r in rows})
+    settings = pin_settings(settings, pins)
+    ingest_summary = ingest_corpora(settings, set_path, tenants, tenant, log) if ingest else {}
+    warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
+                for f in ingest_summary.get("failed", [])]
+    for t in tenants:
+        if not any(d["status"] == "ready" for d in store.list_documents(settings, t)):
+            warnings.append(f"Tenant '{t}' has no indexed documents; run with --ingest.")
+    answered, ask_warnings = ask_rows(settings, rows, progress)
+    return Collected(
+        set_name=set_path.name.removesuffix(".jsonl"), set_path=str(set_path), split=split,
+        tenant=tenant or (tenants[0] if len(tenants) == 1 else None), settings=settings,
+        rows=answered, chunk_texts=cited_chunk_texts(settings, answered), ingest=ingest_summary,
+        warnings=warnings + ask_warnings, seconds=time.perf_counter() - started,
+    )
+
+
+def build_report(collected: Collected) -> dict[str, Any]:
+    """The runner's JSON report (see docs/architecture.md, "Eval sets and metrics")."""
+    scored = score(collected.rows, collected.chunk_texts)
+    questions = []
+    for (question, answer), judged in zip(collected.rows, scored["questions"], strict=True):
+        set_fields = {k: question.get(k) for k in ("expected_answer", "gold_source", "gold_quote", "split")}
+        questions.append({**judged, **set_fields, **answer})
+    tenants = sorted({q["tenant"] for q, _ in collected.rows})
+    settings = collected.settings
+    return {
+        "set": collected.set_name,
+        "set_path": collected.set_path,
+        "run_id": None,
+        "split": collected.split,
+        "tenant": collected.tenant,
+        "settings": {**settings.public_dict(),
+                     "pins": dict(getattr(settings, "pins", ())),
+                     "tenant_overrides": {t: load_tenant_overrides(settings, t) for t in tenants}},
+        "git_commit": git_commit(),
+        "created_at": time.time(),
+        "duration_s": round(collected.seconds, 2),
+        "overall": scored["overall"],
+        "by_kind": scored["by_kind"],
+        "by_category": scored["by_category"],
+        "by_tenant": scored["by_tenant"],
+        "by_lang": scored["by_lang"],
+        "retrieval_k": settings.top_k,
+        "ingest": collected.ingest,
+        "warnings": collected.warnings + scored["warnings"],
+        "questions": questions,
+    }
+
+
+def run_set(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
+            ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
+            pins: Mapping[str, Any] | None = None, save: bool = True, log: Log | None = None,
+            ) -> dict[str, Any]:
+    """Run an eval set end to end and return the report (stored via store.save_eval_run).
+
+    progress(done, total) is called before the first and after every question.
+    `pins` fixes settings for the run over any tenant override (e.g. {"gate_threshold": 0}).
+    """
+    from core import store
+
+    collected = collect(settings, set_path, split=split, tenant=tenant, ingest=ingest,
+                        progress=progress, limit=limit, pins=pins, log=log)
+    report = build_report(collected)
+    if save:
+        report["run_id"] = store.save_eval_run(settings, report)
+    return report
+
+
+def git_commit(root: Path = ROOT) -> str | None:
+    """The checked-out commit, read from .git without running git (None outside a checkout)."""
+    git = root / ".git"
+    try:
+        if git.is_file():  # a worktree: "gitdir: <path>"
+            git = Path(git.read_text().split(":", 1)[1].strip())
+        head = (git / "HEAD").read_text().strip()
+        if not head.startswith("ref:"):
+            return head
+        ref = head.split(":", 1)[1].strip()
+        for base in (git, _common_dir(git)):
+            if (base / ref).is_file():
+                return (base / ref).read_text().strip()
+            packed = base / "packed-refs"
+            if packed.is_file():
+                for line in packed.read_text().splitlines():
+                    if line.endswith(" " + ref):
+                        return line.split()[0]
+    except (OSError, IndexError):
+        return None
+    return None
+
+
+def _common_dir(git: Path) -> Path:
+    common = git / "commondir"
+    return (git / common.read_text().strip()).resolve() if common.is_file() else git
+
+
+# ---- printing ---------------------------------------------------------------------------------
+
+COLUMNS = [  # (metric, header)
+    ("n", "n"), ("answer_correct", "correct"), ("answer_correct_lenient", "lenient"),
+    ("citation_accuracy", "cited"), ("refusal_correct", "refuse_ok"), ("too_conservative", "too_cons"),
+    ("hallucination", "halluc"), ("grounded_only", "grounded"), ("faithfulness", "faithful"),
+    ("hit_rate", "hit@k"), ("mrr", "mrr"), ("latency_p50_ms", "p50 ms"), ("latency_p95_ms", "p95 ms"),
+]
+
+
+def fmt(metric: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if metric == "n":
+        return str(value)
+    if metric.endswith("_ms"):
+        return f"{value:.0f}"
+    if metric == "mrr":
+        return f"{value:.3f}"
+    return f"{100 * value:.1f}%"
+
+
+def format_table(report: Mapping[str, Any]) -> str:
+    """Overall, per kind, category, language and tenant, one row each; — marks no data."""
+    lines: list[list[str]] = [["group"] + [h for _, h in COLUMNS]]
+    sections = [("overall", {"overall": report["overall"]})] + [
+        (name, report.get(name) or {}) for name in ("by_kind", "by_category", "by_lang", "by_tenant")]
+    breaks = []
+    for name, groups in sections:
+        breaks.append(len(lines))
+        for key, vals in groups.items():
+            label = key if name == "overall" else f"{name.removeprefix('by_')}: {key}"
+            lines.append([label] + [fmt(m, vals.get(m)) for m, _ in COLUMNS])
+    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
+    out = []
+    for i, row in enumerate(lines):
+        if i in breaks:
+            out.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
+        out.append("  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths,
+                                                                                                 strict=True))))
+    arrows = ", ".join(sorted(LOWER_IS_BETTER))
+    out.append(f"(lower is better: {arrows}; hit@k over the top {report.get('retrieval_k', '?')} passages)")
+    return "\n".join(out)
+
+
+def summary_lines(report: Mapping[str, Any]) -> list[str]:
+    counts: dict[str, int] = {}
+    for q in report["questions"]:
+        counts[q["outcome"]] = counts.get(q["outcome"], 0) + 1
+    return [
+        f"set {report['set']} · split {report['split']} · {len(report['questions'])} questions · "
+        f"run {report.get('run_id')} · {report.get('duration_s', 0):.1f} s",
+        "outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+    ]
+
+
+# ---- command line -----------------------------------------------------------------------------
+
+
+def tqdm_progress(desc: str) -> tuple[Progress, Callable[[], None]]:
+    """A progress callback drawing a tqdm bar on stderr, and a function closing it."""
+    from tqdm import tqdm
+
+    bars: list[Any] = []  # created on the first call, so ingest lines print before the bar
+
+    def update(done: int, total: int) -> None:
+        if not bars:
+            bars.append(tqdm(total=total, desc=desc, file=sys.stderr, unit="q", leave=False))
+        bars[0].total = total
+        bars[0].n = done
+        bars[0].refresh()
+
+    def close() -> None:
+        if bars:
+            bars[0].close()
+
+    return update, close
+
+
+def add_common_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", required=True, type=Path, help="eval set (JSON lines)")
+    p.add_argument("--tenant", help="ask every question of this tenant instead of the row's own")
+    p.add_argument("--ingest", action="store_true", help="index the set's corpus manifest first")
+    p.add_argument("--limit", type=int, help="only the first N questions")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evals.run", description="Run an eval set and score it.")
+    add_common_args(p)
+    p.add_argument("--split", default="all", choices=["all", *SPLITS])
+    p.add_argument("--out", type=Path, help="write the JSON report here too")
+    p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
+    args = p.parse_args(argv)
+    settings = load_settings()
+    progress, close = tqdm_progress(f"asking ({args.set.name})")
+    try:
+        report = run_set(settings, args.set, split=args.split, tenant=args.tenant, ingest=args.ingest,
+                         progress=progress, limit=args.limit, save=not args.no_store,
+                         log=lambda line: print(line, file=sys.stderr))
+    except (EvalSetError, ValueError) as exc:
+        close()
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        close()
+        print("error: interrupted.", file=sys.stderr)
+        return 130
+    close()
+    for w in report["warnings"]:
+        print(f"warning: {w}", file=sys.stderr)
+    print("\n".join(summary_lines(report)))
+    print(format_table(report))
+    if args.out:
+        write_json(args.out, report)
+        print(f"report written to {args.out}")
+    return 0
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Ask (domain experts): chat over the tenant's documents; every answer is checkable."""
+
+import streamlit as st
+
+from ui import components, services
+from ui.safe import escape_md
+from ui.state import require_tenant, warm_models
+
+settings, tenant = require_tenant()
+history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
+
+head, tools = st.columns([4, 1], vertical_alignment="bottom")
+head.title("Ask")
+head.caption(f"Answers come only from **{escape_md(tenant, inline=True)}**'s documents. "
+             "Every sentence is cited, every claim checked; no answer beats a wrong one.")
+if history and tools.button("Clear chat", icon=":material/delete_sweep:"):
+    history.clear()
+    st.rerun()
+
+if not history:
+    st.info("Ask a question about this tenant's documents. Click a citation pill to see the passage "
+            "(and the PDF page) it comes from; the Claims tab shows how each sentence was checked.",
+            icon=":material/lightbulb:")
+
+for number, answer in enumerate(history, start=1):
+    with st.chat_message("user"):
+        st.markdown(escape_md(answer.get("question", "")))
+    with st.chat_message("assistant"):
+        components.render_answer(settings, tenant, answer, key=f"turn{number}",
+                                 open_first=number == len(history))
+        st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
+                     query_params={"trace": answer.get("trace_id", "")})
+
+question = st.chat_input("Ask about your documents…", max_chars=2000)
+if question:
+    with st.chat_message("user"):
+        st.markdown(escape_md(question))
+    with st.chat_message("assistant"):
+        warm_models(settings.embed_threads)
+        with st.spinner("Searching, answering, checking every claim…"):
+            try:
+                result = services.ask(settings, tenant, question)
+            except ValueError as exc:  # empty/too long question, bad tenant: one sentence
+                st.error(escape_md(str(exc), inline=True))
+                st.stop()
+    history.append(result)
+    st.rerun()

@@ -1,0 +1,87 @@
+"""Documents (admins): upload, the documents table, the chunks each became, delete, re-index."""
+
+import streamlit as st
+
+from ui import components, services
+from ui.docs import documents_frame, filter_documents
+from ui.safe import escape_md
+from ui.state import base_settings, current_tenant, select_tenant_next_run, tenant_settings
+from ui.upload import upload_panel
+
+st.title("Documents")
+tenant = current_tenant()
+
+with st.expander("Create a tenant", expanded=tenant is None, icon=":material/domain_add:"):
+    with st.form("create_tenant", border=False):
+        new_tenant = st.text_input("Tenant id", max_chars=128, placeholder="e.g. acme")
+        if st.form_submit_button("Create tenant"):
+            try:
+                created = services.create_tenant(base_settings(), new_tenant)
+            except ValueError as exc:
+                st.error(escape_md(str(exc), inline=True))
+            else:
+                select_tenant_next_run(created)
+                st.rerun()
+
+if tenant is None:
+    st.stop()
+settings = tenant_settings(tenant)
+st.caption(f"Tenant **{escape_md(tenant, inline=True)}** · the originals are kept so answers can show the page.")
+
+for level, text in st.session_state.pop("doc_flash", []):
+    getattr(st, level)(text)
+
+st.subheader("Upload")
+upload_panel(settings, tenant)
+
+st.subheader("Documents")
+docs = services.list_documents(settings, tenant)
+search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
+shown = filter_documents(docs, search)
+st.dataframe(documents_frame(shown), hide_index=True, width="stretch",
+             column_config={"size KB": st.column_config.NumberColumn(format="%.0f")})
+if not docs:
+    st.info("No documents yet: upload some above.", icon=":material/upload_file:")
+    st.stop()
+if not shown:
+    st.caption("No document matches the search.")
+    st.stop()
+
+by_id = {d["doc_id"]: d for d in shown}
+doc_id = st.selectbox("Open a document", list(by_id), key="doc_open",
+                      format_func=lambda i: f"{by_id[i]['file_name']}  ({by_id[i]['status']})")
+doc = by_id[doc_id]
+
+st.markdown(f"#### {escape_md(doc['file_name'], inline=True)}")
+if doc.get("error"):
+    st.error(escape_md(doc["error"], inline=True), icon=":material/error:")
+act = st.columns([1, 1, 1, 3])
+if act[0].button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", disabled=doc["status"] == "failed"):
+    with st.spinner("Re-indexing…"):
+        result = services.reindex_document(settings, tenant, doc_id).to_dict()
+    st.session_state["doc_flash"] = [("success", f"Re-indexed: {result['chunks']} chunks.") if result["status"] != "failed"
+                                     else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
+    st.rerun()
+if act[1].button("Delete…", key=f"delete_{doc_id}", icon=":material/delete:"):
+    st.session_state["confirm_delete"] = doc_id
+original = services.original_path(settings, tenant, doc_id)
+if original is not None:
+    act[2].download_button("Original", data=lambda p=original: p.read_bytes(), file_name=doc["file_name"],
+                           key=f"orig_{doc_id}", icon=":material/download:", on_click="ignore")
+
+if st.session_state.get("confirm_delete") == doc_id:
+    with st.container(border=True):
+        st.warning(f"Delete **{escape_md(doc['file_name'], inline=True)}**? Its {doc.get('chunks') or 0} chunks "
+                   "leave both indexes and the kept original is removed. This cannot be undone.")
+        yes, no = st.columns([1, 5])
+        if yes.button("Yes, delete", type="primary", key=f"confirm_{doc_id}"):
+            deleted = services.delete_document(settings, tenant, doc_id)
+            st.session_state.pop("confirm_delete", None)
+            st.session_state["doc_flash"] = [("success", f"Deleted {escape_md(doc['file_name'], inline=True)}.")
+                                             if deleted else ("warning", "That document was already gone.")]
+            st.rerun()
+        if no.button("Cancel", key=f"cancel_{doc_id}"):
+            st.session_state.pop("confirm_delete", None)
+            st.rerun()
+
+components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id)

@@ -1,0 +1,66 @@
+"""Traces (claim inspector): every past ask, and everything that happened inside it."""
+
+import datetime as dt
+
+import streamlit as st
+
+from ui import components, services
+from ui.format import ANSWER_STATUSES, fmt_ms, status_badge_md
+from ui.safe import escape_md
+from ui.state import require_tenant
+
+settings, tenant = require_tenant()
+st.title("Traces")
+st.caption("Search past asks; open one to see the candidates and their scores, the gate decision, "
+           "the prompt and raw output (when an LLM ran), claims and verdicts, and timings.")
+
+search_col, status_col, provider_col, since_col, unsup_col = st.columns([3, 1.3, 1.3, 1.3, 1.2],
+                                                                      vertical_alignment="bottom")
+search = search_col.text_input("Search questions", key="trace_search", placeholder="words in the question")
+status = status_col.selectbox("Status", ["any", *ANSWER_STATUSES], key="trace_status")
+provider = provider_col.selectbox("Provider", ["any", "extractive", "llm"], key="trace_provider")
+since = since_col.date_input("Since", value=None, key="trace_since")
+only_unsupported = unsup_col.toggle("Unsupported claims", key="trace_unsupported")
+
+traces = services.list_traces(
+    settings, tenant, search=search.strip(), status=None if status == "any" else status,
+    provider=None if provider == "any" else provider, only_unsupported=only_unsupported,
+    since=dt.datetime.combine(since, dt.time()).timestamp() if since else None,
+)
+components.traces_table(traces)
+trace_id = components.trace_picker(settings, tenant, traces)
+if trace_id is None:
+    st.info("No asks match the filters." if traces or search else "No asks yet: ask something on the **Ask** page.")
+    st.stop()
+trace = services.get_trace(settings, tenant, trace_id)
+if trace is None:
+    st.error("This trace no longer exists.")
+    st.stop()
+answer = trace.get("answer") or {}
+
+st.divider()
+st.subheader(escape_md(answer.get("question", ""), inline=True))
+st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}", inline=True))
+m = st.columns(5)
+m[0].metric("Confidence", f"{answer.get('confidence', 0):.2f}")
+m[1].metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
+m[2].metric("Factuality", f"{answer.get('factuality', 0):.0f}%")
+m[3].metric("Claims", len(answer.get("claims") or []))
+m[4].metric("Total", fmt_ms((answer.get("timings_ms") or {}).get("total")))
+
+tab_answer, tab_cand, tab_gate, tab_llm, tab_claims, tab_time = st.tabs(
+    ["Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"])
+with tab_answer:
+    components.render_answer(settings, tenant, answer, key=f"trace_{trace_id}", open_first=True, feedback=False)
+with tab_cand:
+    components.candidates_table(trace)
+with tab_gate:
+    components.gate_view(trace.get("gate"))
+with tab_llm:
+    components.llm_view(trace)
+with tab_claims:
+    components.claims_list(answer)
+with tab_time:
+    components.timings_chart(answer.get("timings_ms") or {}, key=f"timings_{trace_id}")
+    with st.expander("Settings used for this ask"):
+        st.json(trace.get("settings") or {}, expanded=True)

@@ -1,0 +1,458 @@
+"""The console's recurring pieces, rendered one way everywhere.
+
+Status badge, citation pills and the citation panel (highlighted quote, PDF page image,
+original file), claims with verdict colours, closest passages, candidates, chunk cards,
+feedback. Every untrusted string goes through `ui.safe` (see its docstring for the rules).
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.config import Settings
+from ui import services
+from ui.format import (
+    STATUS_STYLE,
+    answer_md,
+    citation_label,
+    fmt_ms,
+    fmt_time,
+    kind_badge_md,
+    page_label,
+    parse_pipe_table,
+    status_badge_md,
+    unique_headers,
+    verdict_badge_md,
+)
+from ui.pdf import render_page_png
+from ui.safe import clean, clip, escape_md, highlight_md
+
+# ---- answer header and text ----------------------------------------------------------------
+
+
+def answer_header(answer: dict[str, Any]) -> None:
+    """Status badge, confidence, factuality, provider and time on one line."""
+    status = answer.get("status", "")
+    bits = [status_badge_md(status),
+            f"confidence **{answer.get('confidence', 0):.2f}**"]
+    if status != "refused":
+        bits.append(f"factuality **{answer.get('factuality', 0):.0f}%**")
+    provider = answer.get("provider") or "extractive"
+    model = answer.get("model")
+    bits.append(escape_md(f"{provider}{' · ' + model if model else ''}", inline=True))
+    total = (answer.get("timings_ms") or {}).get("total")
+    if total is not None:
+        bits.append(escape_md(fmt_ms(total), inline=True))
+    st.markdown(" · ".join(bits), help=STATUS_STYLE.get(status, ("", "", ""))[2] or None)
+
+
+def answer_body(answer: dict[str, Any]) -> None:
+    st.markdown(answer_md(answer.get("answer", "")))
+    if answer.get("status") == "refused" and answer.get("refusal_reason"):
+        st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
+    elif answer.get("status") in ("narrowed", "fallback") and answer.get("refusal_reason"):
+        st.caption("Note: " + escape_md(answer["refusal_reason"], inline=True))
+
+
+# ---- citations -----------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _page_png(path: str, mtime: float, page: int, rects: tuple[tuple[float, ...], ...]) -> bytes:
+    return render_page_png(path, page, [list(r) for r in rects])
+
+
+def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | None:
+    quote = citation.get("quote") or ""
+    start, end = citation.get("char_start", -1), citation.get("char_end", -1)
+    if quote and 0 <= start < end <= len(chunk_text) and chunk_text[start:end] == quote:
+        return start, end
+    if quote:
+        found = chunk_text.find(quote)
+        if found >= 0:
+            return found, found + len(quote)
+    return None
+
+
+def citation_pills(answer: dict[str, Any], key: str, default_first: bool) -> dict[str, Any] | None:
+    """Pills `[1] source · p. 3`; returns the selected citation (or None)."""
+    citations = {c["index"]: c for c in answer.get("citations", [])}
+    if not citations:
+        return None
+    options = sorted(citations)
+    picked = st.pills(
+        "Open a citation", options, key=key, default=options[0] if default_first else None,
+        format_func=lambda i: escape_md(citation_label(citations[i]), inline=True),
+        label_visibility="collapsed",
+    )
+    return citations.get(picked) if picked is not None else None
+
+
+def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], key: str) -> None:
+    """Where the quote comes from: source, page, section, the chunk with the quote
+    highlighted, the PDF page image with the quote's rectangles, and the original file."""
+    source = citation.get("source", "")
+    where = [f"**{escape_md(source, inline=True)}**", escape_md(page_label(citation.get("page")), inline=True)]
+    if citation.get("section"):
+        where.append("§ " + escape_md(citation["section"], inline=True))
+    st.markdown(f":blue-badge[{int(citation.get('index', 0))}] " + " · ".join(where))
+
+    chunk = services.chunk(settings, tenant, citation.get("chunk_id", ""))
+    path = services.original_path(settings, tenant, citation.get("doc_id", ""))
+    is_pdf = path is not None and path.suffix.lower() == ".pdf" and citation.get("page") not in (None, -1)
+    text_col, page_col = st.columns([1, 1]) if is_pdf else (st.container(), None)
+
+    with text_col:
+        with st.container(border=True, height=320 if is_pdf else "content"):
+            if chunk is None:
+                st.caption("The cited passage is no longer in the index (re-indexed or deleted). The quote:")
+                st.markdown(highlight_md(citation.get("quote", ""), 0, len(citation.get("quote", ""))))
+            else:
+                text = chunk.get("text", "")
+                span = _quote_span(text, citation)
+                if span is None:
+                    st.markdown(escape_md(text))
+                    st.caption("Quote: " + escape_md(citation.get("quote", ""), inline=True))
+                else:
+                    st.markdown(highlight_md(text, *span))
+        if path is not None:
+            st.download_button(
+                f"Open the original ({escape_md(clip(clean(source), 60), inline=True)})",
+                data=lambda p=path: p.read_bytes(), file_name=clean(source) or path.name,
+                mime=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
+                key=f"{key}_dl", icon=":material/download:", on_click="ignore",
+            )
+        else:
+            st.caption("The original file is not kept.")
+
+    if page_col is not None and path is not None:
+        with page_col:
+            rects = tuple(tuple(float(v) for v in r) for r in citation.get("rects") or [] if len(r) == 4)
+            try:
+                png = _page_png(str(path), path.stat().st_mtime, int(citation["page"]), rects)
+            except (ValueError, RuntimeError, OSError) as exc:
+                st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
+            else:
+                st.image(png, caption=f"Page {int(citation['page'])}"
+                         + (" — quote highlighted" if rects else " — quote not located on the page image"),
+                         width="stretch")
+
+
+def closest_passages(answer: dict[str, Any]) -> None:
+    closest = answer.get("closest") or []
+    if not closest:
+        st.caption("No passages came close.")
+        return
+    st.caption("Closest passages in the knowledge base (not used as an answer):")
+    for item in closest:
+        with st.container(border=True):
+            where = [f"**{escape_md(item.get('source', ''), inline=True)}**",
+                     escape_md(page_label(item.get("page")), inline=True)]
+            if item.get("section"):
+                where.append("§ " + escape_md(item["section"], inline=True))
+            st.markdown(" · ".join(where))
+            st.text(clip(clean(item.get("snippet", "")), 600))
+
+
+# ---- claims --------------------------------------------------------------------------------
+
+
+def claims_list(answer: dict[str, Any]) -> None:
+    claims = answer.get("claims") or []
+    if not claims:
+        st.caption("No claims were checked (nothing was generated)." if answer.get("status") == "refused"
+                   else "No claims.")
+        return
+    counts = {v: sum(1 for c in claims if c.get("verdict") == v) for v in ("supported", "unsupported", "contradicted")}
+    st.markdown(" ".join(f"{verdict_badge_md(v)} {n}" for v, n in counts.items() if n))
+    for i, claim in enumerate(claims, start=1):
+        verdict = claim.get("verdict", "")
+        with st.container(border=True):
+            cites = " ".join(f":blue-badge[{int(n)}]" for n in claim.get("citations", []))
+            st.markdown(f"{verdict_badge_md(verdict)} score **{claim.get('score', 0):.2f}** {cites} "
+                        + escape_md(f"#{i}", inline=True))
+            st.markdown(escape_md(claim.get("text", "")))
+            evidence = claim.get("evidence") or ""
+            if evidence:
+                color = "green" if verdict == "supported" else "orange" if verdict == "unsupported" else "red"
+                st.markdown("Evidence: " + highlight_md(evidence, 0, len(evidence), color=color, limit=1500))
+            else:
+                st.caption("No evidence span in the cited passage.")
+            details = ", ".join(claim.get("checks") or [])
+            if claim.get("reason"):
+                details += (" — " if details else "") + clean(claim["reason"])
+            if details:
+                st.caption("Checks: " + escape_md(details, inline=True))
+
+
+def claims_frame(claims: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "claim": clip(clean(c.get("text", "")), 400), "verdict": c.get("verdict"),
+        "score": round(float(c.get("score", 0)), 3), "evidence": clip(clean(c.get("evidence", "")), 400),
+        "cites": ", ".join(str(n) for n in c.get("citations", [])), "checks": ", ".join(c.get("checks") or []),
+    } for c in claims])
+
+
+# ---- feedback ------------------------------------------------------------------------------
+
+
+def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: str) -> None:
+    """Thumbs + comment (stored with the trace), and "add to eval set"."""
+    trace_id = answer.get("trace_id", "")
+    sent = st.session_state.setdefault("feedback_sent", {})
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Was this answer right?**")
+        rating = st.feedback("thumbs", key=f"{key}_thumbs")
+        comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000)
+        if st.button("Send feedback", key=f"{key}_send", disabled=rating is None):
+            services.add_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
+            sent[trace_id] = "up" if rating == 1 else "down"
+            st.toast("Feedback saved.", icon=":material/thumb_up:")
+        if trace_id in sent:
+            st.caption(f"Feedback saved ({sent[trace_id]}).")
+    with right:
+        st.markdown("**Add to eval set**")
+        docs = sorted({d["file_name"] for d in services.list_documents(settings, tenant) if d["status"] == "ready"})
+        cited = [c.get("source") for c in answer.get("citations", [])]
+        sources = list(dict.fromkeys([s for s in cited if s] + docs))
+        with st.form(f"{key}_eval", border=False):
+            kind = st.selectbox("Expected outcome", services.EVAL_KINDS,
+                                index=0 if answer.get("status") != "refused" else 1,
+                                format_func=lambda k: {"answerable": "answerable (the KB holds the answer)",
+                                                       "unanswerable": "unanswerable (should refuse)",
+                                                       "misleading": "misleading premise (should refuse)"}[k])
+            plain = " ".join(answer_md_plain(answer.get("answer", "")).split())
+            expected = st.text_input("Expected answer", value=plain if answer.get("status") != "refused" else "",
+                                     max_chars=2000)
+            gold_source = st.selectbox("Source that holds the answer", sources or ["(none)"])
+            first_quote = next((c.get("quote") for c in answer.get("citations", []) if c.get("quote")), "")
+            gold_quote = st.text_input("Gold quote (exact text from the source)", value=first_quote, max_chars=4000)
+            category = st.text_input("Category", value="feedback", max_chars=80)
+            if st.form_submit_button("Add to eval set"):
+                try:
+                    row = services.eval_row(answer, kind, expected,
+                                            None if gold_source == "(none)" else gold_source, gold_quote, category)
+                except ValueError as exc:
+                    st.error(escape_md(str(exc), inline=True))
+                else:
+                    path = services.append_eval_row(settings, tenant, row)
+                    st.success("Added to " + escape_md(path.name, inline=True) + ".")
+
+
+def answer_md_plain(text: str) -> str:
+    """The answer without its `[n]` markers (a default for "expected answer")."""
+    import re
+
+    return re.sub(r"\s*\[\d{1,3}\]", "", clean(text))
+
+
+# ---- the whole answer ----------------------------------------------------------------------
+
+
+def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: str, *,
+                  open_first: bool = True, feedback: bool = True) -> None:
+    """Header, text with pills, then Sources / Claims / Feedback tabs."""
+    answer_header(answer)
+    answer_body(answer)
+    citations = answer.get("citations") or []
+    claims = answer.get("claims") or []
+    names = [f"Sources ({len(citations)})" if citations else "Closest passages", f"Claims ({len(claims)})"]
+    if feedback:
+        names.append("Feedback")
+    tabs = st.tabs(names)
+    with tabs[0]:
+        if citations:
+            picked = citation_pills(answer, f"{key}_pills", default_first=open_first)
+            if picked is not None:
+                citation_panel(settings, tenant, picked, f"{key}_cite{picked['index']}")
+            else:
+                st.caption("Click a citation to see where it comes from.")
+        else:
+            closest_passages(answer)
+    with tabs[1]:
+        claims_list(answer)
+    if feedback:
+        with tabs[2]:
+            feedback_form(settings, tenant, answer, key)
+
+
+# ---- traces --------------------------------------------------------------------------------
+
+
+def candidates_frame(trace: dict[str, Any]) -> pd.DataFrame:
+    given = {r.get("chunk_id") for r in (trace.get("answer") or {}).get("retrieved", [])}
+    rows = []
+    for c in trace.get("candidates") or []:
+        rows.append({
+            "rank": c.get("rank"), "given": c.get("chunk_id") in given, "neighbour": bool(c.get("neighbour")),
+            "source": clean(c.get("source", "")), "page": c.get("page_start", c.get("page")),
+            "section": clean(c.get("section", "")),
+            "dense": c.get("dense_score"), "dense rank": c.get("dense_rank"),
+            "bm25": c.get("bm25_score"), "bm25 rank": c.get("bm25_rank"),
+            "fused": c.get("fused_score"), "text": clip(" ".join(clean(c.get("text", "")).split()), 300),
+            "chunk_id": c.get("chunk_id"),
+        })
+    return pd.DataFrame(rows)
+
+
+# ---- documents -----------------------------------------------------------------------------
+
+
+def chunk_card(chunk: dict[str, Any], number: int) -> None:
+    """One chunk as indexed: kind badge, page, section, and its text (tables as tables)."""
+    with st.container(border=True):
+        pages = chunk.get("page_start")
+        if pages not in (None, -1) and chunk.get("page_end") not in (None, -1, pages):
+            pages = f"{pages}–{chunk['page_end']}"
+        meta = [kind_badge_md(chunk.get("kind", "")), escape_md(f"#{number}", inline=True),
+                escape_md(page_label(pages), inline=True)]
+        if chunk.get("section"):
+            meta.append("§ " + escape_md(chunk["section"], inline=True))
+        meta.append(escape_md(f"{chunk.get('lang', '')} · {chunk.get('tokens', 0)} tokens", inline=True))
+        st.markdown(" · ".join(meta))
+        text = clean(chunk.get("text", ""))
+        if chunk.get("kind") == "table":
+            before, rows = parse_pipe_table(text)
+            if rows:
+                if before:
+                    st.text(clip(" / ".join(before), 300))
+                header, body = rows[0], rows[1:]
+                st.dataframe(pd.DataFrame(body, columns=unique_headers(header)), hide_index=True,
+                             width="stretch")
+                return
+        st.text(clip(text))
+
+
+def path_suffix(path: Path | None) -> str:
+    return path.suffix.lower() if path else ""
+
+
+def traces_table(traces: list[dict[str, Any]]) -> None:
+    frame = pd.DataFrame([{
+        "when": fmt_time(t.get("created_at")), "status": t.get("status"),
+        "question": clip(clean(t.get("question", "")), 300),
+        "confidence": t.get("confidence"), "factuality": t.get("factuality"),
+        "unsupported": t.get("unsupported"), "provider": t.get("provider"),
+        "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
+    } for t in traces], columns=["when", "status", "question", "confidence", "factuality", "unsupported",
+                                 "provider", "ms"])
+    st.dataframe(frame, hide_index=True, width="stretch", height=min(35 * (len(frame) + 1) + 3, 316),
+                 column_config={"confidence": st.column_config.NumberColumn(format="%.2f"),
+                                "factuality": st.column_config.NumberColumn(format="%.0f%%")})
+
+
+def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]]) -> str | None:
+    """A selectbox over the listed traces. A new `?trace=<id>` (a link from the Ask page)
+    opens that trace even when the filters hide it; the choice is written back to the URL."""
+    wanted = st.query_params.get("trace")
+    options = {t["trace_id"]: t for t in traces}
+    fresh_link = bool(wanted) and st.session_state.get("_trace_param_seen") != wanted
+    if fresh_link and wanted not in options:
+        found = services.get_trace(settings, tenant, wanted)
+        if found:
+            a = found.get("answer") or {}
+            options = {wanted: {"trace_id": wanted, "question": a.get("question", ""),
+                                "status": a.get("status"), "created_at": None}, **options}
+    ids = list(options)
+    if not ids:
+        return None
+
+    def label(trace_id: str) -> str:  # selectbox options are plain text (no Markdown)
+        t = options[trace_id]
+        question = " ".join(clean(t.get("question", "")).split())
+        return f"{fmt_time(t.get('created_at')) or 'linked'} · {t.get('status')} · {clip(question, 110)}"
+
+    # a new ?trace= (a link from the Ask page) wins over the previous selection
+    if fresh_link and wanted in ids:
+        st.session_state["trace_open"] = wanted
+    if st.session_state.get("trace_open") not in ids:
+        st.session_state["trace_open"] = ids[0]
+    trace_id = st.selectbox("Open a trace", ids, format_func=label, key="trace_open")
+    if trace_id != wanted:
+        st.query_params["trace"] = trace_id
+    st.session_state["_trace_param_seen"] = trace_id
+    return trace_id
+
+
+def candidates_table(trace: dict[str, Any]) -> None:
+    frame = candidates_frame(trace)
+    if frame.empty:
+        st.caption("No candidates (the knowledge base was empty).")
+        return
+    st.caption("All fused candidates, best first. **given** = passed to the generator (top-k plus "
+               "neighbours); dense = cosine, bm25 = BM25 score, fused = reciprocal-rank fusion.")
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "dense": st.column_config.NumberColumn(format="%.3f"),
+        "bm25": st.column_config.NumberColumn(format="%.2f"),
+        "fused": st.column_config.NumberColumn(format="%.4f"),
+        "given": st.column_config.CheckboxColumn(), "neighbour": st.column_config.CheckboxColumn(),
+    })
+
+
+def gate_view(gate: dict[str, Any] | None) -> None:
+    if not gate:
+        st.caption("No gate decision recorded.")
+        return
+    decision = gate.get("decision") or ("answer" if gate.get("confidence", 0) >= gate.get("threshold", 0) else "refuse")
+    color = "green" if decision == "answer" else "red"
+    st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] confidence "
+                f"**{gate.get('confidence', 0):.3f}** vs threshold **{gate.get('threshold', 0):.2f}**")
+    parts = {k: gate.get(k) for k in ("coverage", "similarity", "agreement") if gate.get(k) is not None}
+    if parts:
+        cols = st.columns(len(parts))
+        for col, (name, value) in zip(cols, parts.items(), strict=True):
+            col.metric(name.capitalize(), f"{value:.2f}")
+    if gate.get("reason"):
+        st.caption("Reason: " + escape_md(gate["reason"], inline=True))
+    with st.expander("Raw gate record"):
+        st.json(gate, expanded=True)
+
+
+def llm_view(trace: dict[str, Any]) -> None:
+    if not trace.get("prompt") and not trace.get("raw_output"):
+        st.caption("No LLM ran for this ask (extractive answer or refused at the gate).")
+        return
+    if trace.get("prompt"):
+        st.markdown("**Prompt**")
+        st.code(clip(clean(trace["prompt"]), 50_000), language=None, wrap_lines=True)
+    if trace.get("raw_output"):
+        st.markdown("**Raw output**")
+        st.code(clip(clean(trace["raw_output"]), 50_000), language=None, wrap_lines=True)
+    if trace.get("tokens"):
+        st.caption("Tokens: " + escape_md(", ".join(f"{k} {v}" for k, v in trace["tokens"].items()), inline=True))
+
+
+def timings_chart(timings: dict[str, float], key: str) -> None:
+    from ui import charts
+
+    if not timings:
+        st.caption("No timings recorded.")
+        return
+    st.plotly_chart(charts.timings_bar(timings), width="stretch", key=key)
+
+
+CHUNKS_PER_PAGE = 20
+
+
+def chunk_viewer(chunks: list[dict[str, Any]], key: str) -> None:
+    """A document's chunks: kinds present, find-in-chunks, pages of CHUNKS_PER_PAGE cards."""
+    kinds = sorted({c.get("kind", "") for c in chunks})
+    st.markdown(f"**{len(chunks)} chunks** " + " ".join(kind_badge_md(k) for k in kinds))
+    if not chunks:
+        return
+    find_col, page_col = st.columns([3, 1], vertical_alignment="bottom")
+    needle = find_col.text_input("Find in chunks", key=f"chunk_find_{key}").lower()
+    matching = [(n, c) for n, c in enumerate(chunks, start=1) if needle in c.get("text", "").lower()]
+    pages = max(1, -(-len(matching) // CHUNKS_PER_PAGE))
+    page = int(page_col.number_input("Page", 1, pages, 1, key=f"chunk_page_{key}")) if pages > 1 else 1
+    start = (min(page, pages) - 1) * CHUNKS_PER_PAGE
+    for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
+        chunk_card(chunk, number)
+    st.caption(f"Showing {min(len(matching), start + 1)}–{min(len(matching), start + CHUNKS_PER_PAGE)} "
+               f"of {len(matching)} chunks.")

@@ -1,0 +1,31 @@
+"""The documents table (pure: registry rows in, DataFrame out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ui.format import fmt_time
+from ui.safe import clean, clip
+
+STATUS_LABEL = {"ready": "✅ ready", "failed": "❌ failed", "reindexing": "🔄 re-indexing"}
+COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB", "uploaded at", "uploaded by",
+           "error", "doc_id"]
+
+
+def filter_documents(docs: list[dict[str, Any]], search: str) -> list[dict[str, Any]]:
+    needle = (search or "").strip().lower()
+    if not needle:
+        return docs
+    return [d for d in docs if needle in (d.get("file_name") or "").lower() or needle == d.get("doc_id")]
+
+
+def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "name": clean(d.get("file_name")), "status": STATUS_LABEL.get(d.get("status"), d.get("status")),
+        "pages": d.get("pages"), "chunks": d.get("chunks"), "language": d.get("lang"),
+        "format": d.get("format"), "size KB": (d.get("size") or 0) / 1024,
+        "uploaded at": fmt_time(d.get("uploaded_at")), "uploaded by": clean(d.get("uploaded_by")),
+        "error": clip(clean(d.get("error") or ""), 300), "doc_id": d.get("doc_id"),
+    } for d in docs], columns=COLUMNS)

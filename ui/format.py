@@ -1,0 +1,125 @@
+"""Pure formatting helpers (no Streamlit): colours, labels, answer markers, pipe tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ui.safe import clean, escape_md
+
+# status -> (badge colour, Material icon, what it means for the reader)
+STATUS_STYLE: dict[str, tuple[str, str, str]] = {
+    "answered": ("green", "check_circle", "every claim is supported by its citation"),
+    "narrowed": ("orange", "content_cut", "an unsupported claim was dropped; the rest is supported"),
+    "refused": ("red", "block", "the knowledge base does not hold the answer"),
+    "fallback": ("violet", "format_quote", "quotes only: the generated answer did not pass the checks"),
+}
+VERDICT_COLORS: dict[str, str] = {"supported": "green", "unsupported": "orange", "contradicted": "red"}
+# background colours for the claims table (light, readable with dark text)
+VERDICT_BG: dict[str, str] = {"supported": "#d3f9d8", "unsupported": "#ffe8cc", "contradicted": "#ffc9c9"}
+KIND_COLORS: dict[str, str] = {"heading": "violet", "paragraph": "gray", "list_item": "blue",
+                               "table": "orange", "code": "green"}
+
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+
+
+def status_badge_md(status: str) -> str:
+    color, icon, _ = STATUS_STYLE.get(status, ("gray", "help", ""))
+    return f":{color}-badge[:material/{icon}: {escape_md(status, inline=True)}]"
+
+
+def verdict_badge_md(verdict: str) -> str:
+    return f":{VERDICT_COLORS.get(verdict, 'gray')}-badge[{escape_md(verdict, inline=True)}]"
+
+
+def kind_badge_md(kind: str) -> str:
+    return f":{KIND_COLORS.get(kind, 'gray')}-badge[{escape_md(kind or 'paragraph', inline=True)}]"
+
+
+def answer_md(text: str) -> str:
+    """Escaped answer text with each `[n]` marker turned into a citation pill."""
+    parts = _MARKER.split(clean(text))
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:  # a captured marker number: digits only, safe as is
+            out.append(f" :blue-badge[{int(part)}]")
+        elif part:
+            out.append(escape_md(part, inline=True))
+    return "".join(out).strip()
+
+
+def marker_numbers(text: str) -> list[int]:
+    seen: list[int] = []
+    for m in _MARKER.finditer(text or ""):
+        n = int(m.group(1))
+        if n not in seen:
+            seen.append(n)
+    return seen
+
+
+def page_label(page: Any) -> str:
+    return f"p. {page}" if page not in (None, -1, "") else "no page"
+
+
+def citation_label(citation: dict[str, Any], limit: int = 40) -> str:
+    """Plain-text label of a citation pill: `[1] refunds.pdf · p. 3`."""
+    source = clean(citation.get("source", ""))
+    if len(source) > limit:
+        source = source[: limit - 1] + "…"
+    page = citation.get("page")
+    where = f" · p. {page}" if page not in (None, -1) else ""
+    return f"[{citation.get('index')}] {source}{where}"
+
+
+def fmt_time(ts: float | None) -> str:
+    if not ts:
+        return ""
+    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def fmt_pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.0f}%"
+
+
+def fmt_ms(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.0f} ms"
+
+
+def parse_pipe_table(text: str) -> tuple[list[str], list[list[str]]]:
+    """(lines before the table, rows) of a chunk holding a `| a | b |` table; header row first.
+
+    Cells may contain escaped pipes (`\\|`). Returns no rows when the text is not a table.
+    """
+    before: list[str] = []
+    rows: list[list[str]] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", stripped[1:-1])]
+            if all(set(c) <= set("-: ") and c for c in cells):
+                continue  # the |---|---| separator
+            rows.append(cells)
+        elif not rows and stripped:
+            before.append(stripped)
+    if rows:
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+    return before, rows
+
+
+def unique_headers(header: list[str]) -> list[str]:
+    """Column names for a DataFrame: non-empty and unique."""
+    out: list[str] = []
+    for i, name in enumerate(header):
+        name = name or f"col {i + 1}"
+        base, n = name, 2
+        while name in out:
+            name, n = f"{base} ({n})", n + 1
+        out.append(name)
+    return out
+
+
+ANSWER_STATUSES = tuple(STATUS_STYLE)

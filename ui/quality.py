@@ -1,0 +1,250 @@
+"""Numbers for the Quality page, from stored eval runs (pure functions, no Streamlit).
+
+Reports follow DESIGN.md: `overall`, `by_kind`, `by_category` map metric -> value (rates are
+fractions in [0, 1], latencies in ms); `questions` holds one Answer dict per question plus
+`id`, `kind`, `outcome` (and `category` where the set has one).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from ui.safe import clean, csv_cell
+
+# Metrics where a smaller number is better (deltas and drift flip their sign).
+LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms")
+# The cards, in reading order; a report may hold more (shown in the table) or fewer.
+HEADLINE = ("grounded_only", "answer_correct", "citation_accuracy", "refusal_correct",
+            "hallucination", "too_conservative", "faithfulness", "mrr", "latency_p50_ms", "latency_p95_ms")
+LABELS = {
+    "grounded_only": "Grounded only", "answer_correct": "Answer correct",
+    "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
+    "hallucination": "Hallucination", "too_conservative": "Too conservative",
+    "faithfulness": "Faithfulness", "mrr": "MRR", "latency_p50_ms": "Latency p50",
+    "latency_p95_ms": "Latency p95",
+}
+
+
+def label(metric: str) -> str:
+    if metric in LABELS:
+        return LABELS[metric]
+    if metric.startswith("hit_rate"):
+        return "Hit rate" + metric[len("hit_rate"):]
+    return metric.replace("_", " ").capitalize()
+
+
+def is_latency(metric: str) -> bool:
+    return metric.startswith("latency") or metric.endswith("_ms")
+
+
+def is_rate(metric: str, value: Any) -> bool:
+    return not is_latency(metric) and isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def lower_is_better(metric: str) -> bool:
+    return metric in LOWER_IS_BETTER or is_latency(metric)
+
+
+def fmt_value(metric: str, value: Any) -> str:
+    if value is None:
+        return "–"
+    if is_latency(metric):
+        return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.0f} ms"
+    if metric == "mrr":
+        return f"{value:.3f}"
+    return f"{100 * value:.1f}%"
+
+
+def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
+    if now is None or before is None:
+        return None
+    diff = now - before
+    if is_latency(metric):
+        return f"{diff:+.0f} ms"
+    if metric == "mrr":
+        return f"{diff:+.3f}"
+    return f"{100 * diff:+.1f} pts"
+
+
+def headline_metrics(overall: dict[str, Any]) -> list[str]:
+    """Headline metrics present in a report, hit rate(s) right after the first three."""
+    hits = sorted(k for k in overall if k.startswith("hit_rate"))
+    ordered = [m for m in HEADLINE[:3] if m in overall] + hits
+    ordered += [m for m in HEADLINE[3:] if m in overall]
+    return ordered
+
+
+def previous_run(runs: list[dict[str, Any]], run_id: str) -> dict[str, Any] | None:
+    """The run stored just before `run_id` for the same set (runs are oldest first)."""
+    ids = [r["run_id"] for r in runs]
+    if run_id not in ids:
+        return None
+    i = ids.index(run_id)
+    return runs[i - 1] if i > 0 else None
+
+
+# ---- drift ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Drift:
+    metric: str
+    before: float
+    now: float
+    run_before: str
+    run_now: str
+
+    @property
+    def worsened_by(self) -> float:
+        return (self.now - self.before) if lower_is_better(self.metric) else (self.before - self.now)
+
+    def sentence(self) -> str:
+        return (f"{label(self.metric)} went from {fmt_value(self.metric, self.before)} to "
+                f"{fmt_value(self.metric, self.now)} ({100 * self.worsened_by:.1f} points worse) "
+                f"between runs {self.run_before} and {self.run_now}.")
+
+
+def drift_alerts(runs: list[dict[str, Any]], margin: float, upto: str | None = None) -> list[Drift]:
+    """Rate metrics that got worse by more than `margin` (absolute, e.g. 0.05 = 5 points)
+    from the previous run to the latest (or to run `upto`). Latencies are not alerted on:
+    they depend on the machine more than on the system."""
+    if upto is not None:
+        ids = [r["run_id"] for r in runs]
+        runs = runs[: ids.index(upto) + 1] if upto in ids else runs
+    if len(runs) < 2:
+        return []
+    before, now = runs[-2], runs[-1]
+    out = []
+    for metric, value in (now.get("overall") or {}).items():
+        old = (before.get("overall") or {}).get(metric)
+        if metric == "n":
+            continue
+        if not (is_rate(metric, value) and is_rate(metric, old)):
+            continue
+        drift = Drift(metric, float(old), float(value), before["run_id"], now["run_id"])
+        if drift.worsened_by > margin + 1e-9:
+            out.append(drift)
+    return out
+
+
+# ---- frames for the charts -----------------------------------------------------------------
+
+
+def history_rows(runs: list[dict[str, Any]], metrics: list[str]) -> list[dict[str, Any]]:
+    """Long format: one row per (run, metric) for the history chart."""
+    rows = []
+    for r in runs:
+        for m in metrics:
+            value = (r.get("overall") or {}).get(m)
+            if value is not None:
+                rows.append({"run_id": r["run_id"], "when": dt.datetime.fromtimestamp(r.get("created_at") or 0),
+                             "metric": m, "label": label(m), "value": value})
+    return rows
+
+
+def group_rows(report: dict[str, Any], group: str, metrics: list[str]) -> list[dict[str, Any]]:
+    """Long format from `by_kind` / `by_category`: one row per (group value, metric)."""
+    rows = []
+    for name, values in (report.get(group) or {}).items():
+        for m in metrics:
+            if values.get(m) is not None:
+                rows.append({"group": str(name), "metric": m, "label": label(m), "value": values[m],
+                             "n": values.get("n", values.get("count"))})
+    return rows
+
+
+def latencies_ms(report: dict[str, Any]) -> list[float]:
+    out = []
+    for q in report.get("questions") or []:
+        total = (q.get("timings_ms") or {}).get("total", q.get("latency_ms"))
+        if total is not None:
+            out.append(float(total))
+    return out
+
+
+def run_threshold(report: dict[str, Any]) -> float | None:
+    """The gate threshold the run used (calibration runs pin it to 0: use the tenant's)."""
+    current = (report.get("calibration") or {}).get("current_thresholds") or {}
+    if current:
+        return float(next(iter(current.values())))
+    settings = report.get("settings") or {}
+    value = settings.get("gate_threshold")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def recommended_threshold(report: dict[str, Any]) -> float | None:
+    rec = (report.get("calibration") or {}).get("recommended") or {}
+    return rec.get("threshold")
+
+
+# ---- compare and export --------------------------------------------------------------------
+
+def flip_rows(comparison: dict[str, Any]) -> list[dict[str, Any]]:
+    """Flipped questions of `evals.compare.compare_reports`, as table rows (A -> B)."""
+    return [{
+        "change": f.get("change"), "id": f.get("id"), "kind": f.get("kind"), "category": f.get("category"),
+        "question": clean(f.get("question", "")), "outcome A": f.get("a"), "outcome B": f.get("b"),
+        "answer A": clean(f.get("answer_a") or "")[:300], "answer B": clean(f.get("answer_b") or "")[:300],
+    } for f in comparison.get("flips") or []]
+
+
+def delta_rows(comparison: dict[str, Any]) -> list[dict[str, Any]]:
+    """Overall metrics A, B and the change, formatted; `better` marks the direction."""
+    rows = []
+    for m, d in (comparison.get("overall") or {}).items():
+        if m == "n":
+            rows.append({"metric": "questions", "A": str(d.get("a")), "B": str(d.get("b")),
+                         "change": f"{d.get('delta') or 0:+.0f}", "better": ""})
+            continue
+        rows.append({"metric": label(m), "A": fmt_value(m, d.get("a")), "B": fmt_value(m, d.get("b")),
+                     "change": fmt_delta(m, d.get("b"), d.get("a")),
+                     "better": {True: "better", False: "worse"}.get(d.get("better"), "")})
+    return rows
+
+
+QUESTION_COLUMNS = ("id", "kind", "category", "question", "outcome", "status", "confidence",
+                    "factuality", "latency_ms", "answer", "expected_answer", "refusal_reason")
+
+
+def questions_csv(report: dict[str, Any]) -> bytes:
+    """Per-question results as CSV (UTF-8 with BOM for spreadsheets; formula-safe cells)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=["run_id", *QUESTION_COLUMNS], extrasaction="ignore")
+    writer.writeheader()
+    for q in report.get("questions") or []:
+        row = {k: q.get(k) for k in QUESTION_COLUMNS}
+        row["latency_ms"] = (q.get("timings_ms") or {}).get("total", q.get("latency_ms"))
+        row["run_id"] = report.get("run_id")
+        writer.writerow({k: csv_cell(clean(v) if isinstance(v, str) else v) for k, v in row.items()})
+    return ("\ufeff" + buf.getvalue()).encode("utf-8")
+
+
+def runs_csv(runs: list[dict[str, Any]]) -> bytes:
+    """One row per run: id, time, tenant, split, then every overall metric."""
+    metrics = list(dict.fromkeys(m for r in runs for m in (r.get("overall") or {})))
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(["run_id", "set", "created_at", "tenant", "split", *metrics])
+    for r in runs:
+        when = dt.datetime.fromtimestamp(r.get("created_at") or 0).isoformat(timespec="seconds")
+        writer.writerow([csv_cell(x) for x in (r["run_id"], r.get("set_name"), when, r.get("tenant"), r.get("split"))]
+                        + [(r.get("overall") or {}).get(m) for m in metrics])
+    return ("\ufeff" + buf.getvalue()).encode("utf-8")
+
+
+def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per-question table rows (text cleaned; shown with st.dataframe, never as Markdown)."""
+    rows = []
+    for qq in report.get("questions") or []:
+        rows.append({
+            "id": qq.get("id"), "kind": qq.get("kind"), "category": qq.get("category"),
+            "outcome": qq.get("outcome"), "status": qq.get("status"),
+            "confidence": qq.get("confidence"), "question": clean(qq.get("question", "")),
+            "answer": clean(qq.get("answer", ""))[:500],
+            "ms": (qq.get("timings_ms") or {}).get("total", qq.get("latency_ms")),
+        })
+    return rows

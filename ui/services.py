@@ -1,0 +1,293 @@
+"""The calls pages make into `core` and `evals`, in one place (one hop from any page).
+
+Nothing here renders; each function takes settings and a tenant explicitly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from core import store
+from core.config import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+EVAL_SET_DIR = ROOT / "evals" / "sets"
+EVAL_KINDS = ("answerable", "unanswerable", "misleading")
+
+
+# ---- ask -----------------------------------------------------------------------------------
+
+
+def ask(settings: Settings, tenant: str, question: str) -> dict[str, Any]:
+    """One ask through the whole pipeline; the Answer as a dict (what traces store too)."""
+    from core.pipeline import ask as pipeline_ask
+
+    return pipeline_ask(settings, tenant, question).to_dict()
+
+
+def chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | None:
+    return store.get_chunks(settings, tenant, [chunk_id]).get(chunk_id)
+
+
+def document(settings: Settings, tenant: str, doc_id: str) -> dict[str, Any] | None:
+    return store.get_document(settings, tenant, doc_id)
+
+
+def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
+    from core.documents import original_path as kept
+
+    return kept(settings, tenant, doc_id)
+
+
+def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> None:
+    store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
+
+
+def feedback_set_path(settings: Settings, tenant: str) -> Path:
+    """`<GROUNDWORK_DATA>/eval_sets/<tenant>-feedback.jsonl` (tenant made file-name safe)."""
+    from core.tenants import tenant_key
+
+    name = tenant if re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", tenant) and not tenant.startswith(".") \
+        else tenant_key(tenant)
+    return Path(settings.data_dir) / "eval_sets" / f"{name}-feedback.jsonl"
+
+
+def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_source: str | None,
+             gold_quote: str | None, category: str) -> dict[str, Any]:
+    """An eval-set row (DESIGN.md format) from an answer and the operator's expected outcome.
+
+    Raises ValueError with one sentence when the row would be unusable.
+    """
+    if kind not in EVAL_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(EVAL_KINDS)}.")
+    expected_answer = (expected_answer or "").strip()
+    if kind == "answerable":
+        if not expected_answer:
+            raise ValueError("An answerable question needs the expected answer.")
+        if not gold_source:
+            raise ValueError("An answerable question needs the source that holds the answer.")
+    else:
+        gold_source, gold_quote = None, None
+    return {
+        "id": f"fb-{(answer.get('trace_id') or '')[:12] or int(time.time())}",
+        "tenant": answer.get("tenant"),
+        "question": answer.get("question"),
+        "kind": kind,
+        "expected_answer": expected_answer or None,
+        "gold_source": gold_source or None,
+        "gold_quote": (gold_quote or None) if kind == "answerable" else None,
+        "category": (category or "feedback").strip() or "feedback",
+    }
+
+
+def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> Path:
+    """Append (or replace, same id) a row in the tenant's feedback eval set; atomic write."""
+    path = feedback_set_path(settings, tenant)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                existing = json.loads(line)
+                if existing.get("id") != row["id"]:
+                    rows.append(existing)
+    rows.append(row)
+    tmp = path.with_suffix(".jsonl.tmp")
+    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+# ---- traces --------------------------------------------------------------------------------
+
+
+def list_traces(settings: Settings, tenant: str, **filters: Any) -> list[dict[str, Any]]:
+    return store.list_traces(settings, tenant, **filters)
+
+
+def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
+    return store.get_trace(settings, tenant, trace_id)
+
+
+# ---- documents -----------------------------------------------------------------------------
+
+
+def create_tenant(settings: Settings, tenant: str) -> str:
+    from core.documents import ensure_tenant
+
+    tenant = (tenant or "").strip()
+    ensure_tenant(settings, tenant)  # raises TenantError (a ValueError) with one sentence
+    return tenant
+
+
+def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    from core.documents import list_documents as docs
+
+    return docs(settings, tenant)
+
+
+def chunk_rows(settings: Settings, tenant: str, doc_id: str) -> list[dict[str, Any]]:
+    return store.chunk_rows(settings, tenant, doc_id)
+
+
+def _safe_name(file_name: str) -> str:
+    name = Path(file_name.replace("\\", "/")).name
+    stem, dot, suffix = name.rpartition(".")
+    suffix = re.sub(r"[^A-Za-z0-9]", "", suffix)[:10] if dot else ""
+    return "upload" + (f".{suffix.lower()}" if suffix else "")
+
+
+def ingest_upload(settings: Settings, tenant: str, file_name: str, data: bytes, uploaded_by: str,
+                  progress: Callable[[str, float], None] | None = None) -> Any:
+    """Index uploaded bytes under their original name; returns core's IngestResult."""
+    from core.documents import ingest_file
+
+    with tempfile.TemporaryDirectory(prefix="gw-upload-") as tmp:
+        path = Path(tmp) / _safe_name(file_name)
+        path.write_bytes(data)
+        return ingest_file(settings, tenant, path, file_name=file_name,
+                           uploaded_by=uploaded_by or "console", progress=progress)
+
+
+def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
+    from core.documents import delete_document as delete
+
+    return delete(settings, tenant, doc_id)
+
+
+def reindex_document(settings: Settings, tenant: str, doc_id: str,
+                     progress: Callable[[str, float], None] | None = None) -> Any:
+    from core.documents import reindex_document as reindex
+
+    return reindex(settings, tenant, doc_id, progress=progress)
+
+
+def supported_suffixes() -> list[str]:
+    from core.documents import SUPPORTED_SUFFIXES
+
+    return [s.lstrip(".") for s in SUPPORTED_SUFFIXES]
+
+
+# ---- settings ------------------------------------------------------------------------------
+
+
+def save_tenant_settings(settings: Settings, tenant: str, values: dict[str, Any]) -> dict[str, Any]:
+    from core.config import save_tenant_overrides
+
+    return save_tenant_overrides(settings, tenant, values)
+
+
+def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
+    from core.config import load_tenant_overrides
+
+    return load_tenant_overrides(settings, tenant)
+
+
+# ---- evals ---------------------------------------------------------------------------------
+
+
+def eval_sets(settings: Settings) -> list[Path]:
+    """Bundled sets (evals/sets) and the feedback sets built in the console."""
+    found = sorted(EVAL_SET_DIR.glob("*.jsonl"))
+    found += sorted((Path(settings.data_dir) / "eval_sets").glob("*.jsonl"))
+    return found
+
+
+def set_name(path: Path) -> str:
+    return Path(path).stem
+
+
+def set_splits(path: Path) -> list[str]:
+    """The splits named in a set's rows (e.g. calib, test); empty when it has none."""
+    splits: set[str] = set()
+    try:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                split = json.loads(line).get("split")
+                if split:
+                    splits.add(str(split))
+    except (OSError, json.JSONDecodeError):
+        return []
+    return sorted(splits)
+
+
+def evals_available() -> str | None:
+    """None when the eval harness imports; else the reason in one sentence."""
+    try:
+        import evals.run  # noqa: F401
+    except ImportError as exc:
+        return f"The eval harness is not available ({exc})."
+    return None
+
+
+def has_corpus_manifest(set_path: Path) -> bool:
+    """Whether the set ships a NAME.corpus.json (needed to ingest its corpus before a run)."""
+    from evals.run import manifest_path
+
+    return manifest_path(set_path).is_file()
+
+
+def run_eval(settings: Settings, set_path: Path, *, split: str = "all", tenant: str | None = None,
+             ingest: bool = False, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Run an eval set through `evals.run.run_set` (which stores the run); returns the report.
+
+    Raises ValueError (EvalSetError) with one sentence for a bad set, split or manifest.
+    """
+    from evals.run import run_set
+
+    return run_set(settings, Path(set_path), split=split or "all", tenant=tenant, ingest=ingest,
+                   progress=progress)
+
+
+def calibration_points(report: dict[str, Any], step: float = 0.02) -> list[dict[str, Any]]:
+    """The gate's trade-off curve: the stored one for calibration runs, else simulated from
+    this run's answers with `evals.calibrate` (exact above the run's own threshold; below it,
+    questions the gate refused stay refused, so that part of the curve is flat)."""
+    stored = (report.get("calibration") or {}).get("curve")
+    if stored:
+        return stored
+    from evals.calibrate import calibration_curve
+
+    rows = [(q, q) for q in report.get("questions") or []]  # each holds the set row and the answer
+    if not rows:
+        return []
+    steps = int(round(1 / step))
+    return calibration_curve(rows, [round(i * step, 4) for i in range(steps + 1)])
+
+
+def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Metric deltas and flipped questions between two reports (`evals.compare`)."""
+    from evals.compare import compare_reports
+
+    return compare_reports(a, b)
+
+
+def list_eval_runs(settings: Settings, name: str | None = None) -> list[dict[str, Any]]:
+    return store.list_eval_runs(settings, name)
+
+
+def get_eval_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
+    return store.get_eval_run(settings, run_id)
+
+
+def settings_rows(defaults: Settings, overrides: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each tenant knob: the default from the environment, the override, the value in effect."""
+    from core.config import TENANT_KNOBS
+
+    rows = []
+    for knob in TENANT_KNOBS:
+        default = getattr(defaults, knob)
+        rows.append({"setting": knob, "default": str(default),
+                     "tenant override": str(overrides[knob]) if knob in overrides else "",
+                     "in effect": str(overrides.get(knob, default))})
+    rows.append({"setting": "llm_model", "default": str(defaults.llm_model or ""), "tenant override": "",
+                 "in effect": str(defaults.llm_model or "")})
+    rows.append({"setting": "data_dir", "default": str(defaults.data_dir), "tenant override": "",
+                 "in effect": str(defaults.data_dir)})
+    return rows
