@@ -29,7 +29,7 @@ QUESTION_FILLER = frozenset(
 )
 
 ID_RE = re.compile(
-    r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)+)(?![\w])"
+    r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)*|\d{3,})(?![\w])"
 )
 NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?(?![\d])")
 NUM_UNIT_RE = re.compile(
@@ -147,7 +147,7 @@ def proper_names(text: str) -> set[str]:
 # Words that name the answer slot rather than the topic ("how many DAYS", "what does it COST").
 SLOT_WORDS = {
     "duration": frozenset(tokenize(
-        "day days week weeks month months year years hour hours minute minutes time long "
+        "day days week weeks month months year years hour hours minute minutes time long deadline "
         "дней день дня недель недели месяцев месяца лет года часов часа минут время",
         keep_stopwords=True)),
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
@@ -198,10 +198,10 @@ def contrast_conflict(question: str, unit_text: str) -> str | None:
 
 
 _FOCUS_PATTERNS = [
-    re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?(?P<focus>[\w\s'-]+?)\s+"
+    re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+"
                r"(?:of|for|on|in|at|to|with|per|when|if|from)\b", re.IGNORECASE),
     re.compile(r"\bhow\s+(?:many|much)\s+(?P<focus>\w+)\s+(?:of|does|do|is|are)\b", re.IGNORECASE),
-    re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w\s-]+?)\s+"
+    re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w-]+(?:\s+[\w-]+)?)\s+"
                r"(?:у|для|в|на|при|с|по)\b", re.IGNORECASE),
 ]
 

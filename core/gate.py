@@ -3,7 +3,8 @@
 1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
-   that appear nowhere in the tenant's documents ("flux capacitor").
+   that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
+   the documents never name ("What WAGE supplement...", "Какой уровень ШУМА...").
 2. Coverage: the IDF-weighted share of the question's topic words found in the best of
    the top three passages (text + section path). Rare words count more than common ones.
 3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
@@ -21,7 +22,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.analysis import QUESTION_FILLER, content_terms, identifiers, proper_names
+from core.analysis import QUESTION_FILLER, content_terms, focus_terms, identifiers, proper_names
 from core.lexical import STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
@@ -94,7 +95,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     agree = 1.0 if dense_top & bm25_top else 0.0
     conf = 0.55 * cov + 0.30 * sim + 0.15 * agree
 
-    unknown_phrase = _unknown_phrase(question, lexicon)
+    unknown_phrase = _unknown_phrase(question, lexicon) or next(
+        (t for t in focus_terms(question) if lexicon.df.get(t, 0) == 0), None)
     reason = None
     if unknown_phrase:
         conf = 0.0
