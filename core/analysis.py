@@ -217,6 +217,36 @@ def focus_terms(question: str) -> list[str]:
     return []
 
 
+SECTION_REF_RE = re.compile(
+    r"(?:\bsection|\bparagraph|\bpara|\bclause|\bchapter|\barticle|§|\bпункт\w*|\bраздел\w*|\bглав\w*|"
+    r"\bстать\w*|\bп\.)\s*(\d+(?:[.\-]\d+)*)", re.IGNORECASE)
+
+
+def section_refs(question: str) -> list[str]:
+    """Numbers the question cites as a section, paragraph or clause ("section 14", "пункт 9.3")."""
+    return SECTION_REF_RE.findall(question)
+
+
+def has_section(ref: str, section_path: str, text: str) -> bool:
+    """Is `ref` the number of a heading on this path, or of a numbered paragraph in the text?"""
+    pattern = re.compile(rf"(?:^|> |\n)(?:(?:chapter|section|глава|раздел|para)\s+)?{re.escape(ref)}(?:[.\s)]|$)",
+                         re.IGNORECASE)
+    return bool(pattern.search(section_path) or pattern.search(text))
+
+
+INSTRUCTION_RE = re.compile(
+    r"\b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:instructions?|rules|prompt)\b|^\s*system\s*:|"
+    r"\byou are now\b|\btell the (?:user|customer)\b|\bas an ai\b|\bassistant\s*:|"
+    r"\bигнорируй\w*\b|\bзабудь\w*\b[^.]{0,40}\bинструкц\w*|\bты теперь\b",
+    re.IGNORECASE,
+)
+
+
+def looks_like_instruction(text: str) -> bool:
+    """Text addressed to a model rather than to a reader (prompt injection in a document)."""
+    return bool(INSTRUCTION_RE.search(text))
+
+
 # ---- expected answer type ------------------------------------------------------------------
 
 # (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")

@@ -4,7 +4,8 @@
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
    that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
-   the documents never name ("What WAGE supplement...", "Какой уровень ШУМА...").
+   the documents never name ("Какой уровень ШУМА..."); a cited section, paragraph or clause
+   number ("section 14", "пункт 9.3") that no retrieved passage's heading carries.
 2. Coverage: the IDF-weighted share of the question's topic words found in the best of
    the top three passages (text + section path). Rare words count more than common ones.
 3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
@@ -22,7 +23,15 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.analysis import QUESTION_FILLER, content_terms, focus_terms, identifiers, proper_names
+from core.analysis import (
+    QUESTION_FILLER,
+    content_terms,
+    focus_terms,
+    has_section,
+    identifiers,
+    proper_names,
+    section_refs,
+)
 from core.lexical import STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
@@ -97,8 +106,13 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
 
     unknown_phrase = _unknown_phrase(question, lexicon) or next(
         (t for t in focus_terms(question) if lexicon.df.get(t, 0) == 0), None)
+    bad_refs = [r for r in section_refs(question)
+                if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     reason = None
-    if unknown_phrase:
+    if bad_refs:
+        conf = 0.0
+        reason = f"No passage is numbered {', '.join(bad_refs)} in the documents searched."
+    elif unknown_phrase:
         conf = 0.0
         reason = f"The knowledge base never mentions “{unknown_phrase}”."
     elif missing:

@@ -8,7 +8,8 @@ Extractive algorithm:
    the kind of answer it asks for (duration, money, number, date, person, or free-form;
    explicit asks such as "how many days" or "сколько стоит" are hard requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
-3. Hard filters: a unit's context (section path + table header + unit) must hold every
+3. Hard filters: a unit that addresses a model ("ignore previous instructions", "SYSTEM:")
+   is never quoted; a unit's context (section path + table header + unit) must hold every
    identifier of the question; it must not name a rival of a question's qualifier in its
    place (monthly vs annual) nor leave such a qualifier unstated; it must say more than
    the question's own words (a title such as "Engine oil capacity." is not an answer); it
@@ -40,6 +41,7 @@ from core.analysis import (
     contrast_conflict,
     focus_terms,
     identifiers,
+    looks_like_instruction,
     matches_type,
     question_type,
     units,
@@ -130,6 +132,8 @@ class ExtractiveGenerator:
                 context = f"{passage.section}\n{unit.context}"
                 if any(i not in context.lower() for i in ids) or contrast_conflict(question, context):
                     continue
+                if looks_like_instruction(unit.text):
+                    continue  # text aimed at a model (prompt injection) is never quoted as fact
                 if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):
                     continue  # restates the question or is a caption ("Engine oil capacity.")
                 type_ok = matches_type(unit.text, kind)

@@ -114,8 +114,19 @@ def shot():
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     def _shot(tab, name: str, full_page: bool = True) -> Path:
+        """Streamlit scrolls inside its main container, so "full page" means: grow the
+        viewport to the container's scroll height, shoot, and restore the viewport."""
         path = SHOTS / f"{name}.png"
-        tab.screenshot(path=str(path), full_page=full_page)
+        size = tab.viewport_size
+        if full_page:
+            height = tab.evaluate(
+                "() => Math.max(...[...document.querySelectorAll('[data-testid=\"stMain\"], "
+                "[data-testid=\"stAppScrollToBottomContainer\"], section')].map(e => e.scrollHeight), "
+                "document.body.scrollHeight)")
+            tab.set_viewport_size({"width": size["width"], "height": min(max(int(height) + 40, size["height"]), 7000)})
+            tab.wait_for_timeout(600)  # let charts re-layout
+        tab.screenshot(path=str(path), full_page=True)
+        tab.set_viewport_size(size)
         return path
 
     return _shot
