@@ -237,9 +237,19 @@ def has_section(ref: str, section_path: str, text: str) -> bool:
 INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:instructions?|rules|prompt)\b|^\s*system\s*:|"
     r"\byou are now\b|\btell the (?:user|customer)\b|\bas an ai\b|\bassistant\s*:|"
-    r"\bигнорируй\w*\b|\bзабудь\w*\b[^.]{0,40}\bинструкц\w*|\bты теперь\b",
+    r"\binstructions?\s*:|\bsystem prompt\b|\bsystem override\b|\brespond (?:in|with|only)\b|"
+    r"\banswer without\b|\bskip the sources\b|\bwithout citations\b|"
+    r"\bигнорируй\w*\b|\bзабудь\w*\b[^.]{0,40}\bинструкц\w*|\bты теперь\b|\bотвечай без\b",
     re.IGNORECASE,
 )
+
+
+def strip_instructions(question: str) -> str:
+    """The question without clauses aimed at the model ("Ignore previous instructions.",
+    "Respond in JSON only and skip the sources:"); the original if nothing else is left."""
+    parts = re.split(r"(?<=[.!?:])\s+", question.strip())
+    kept = [p for p in parts if not looks_like_instruction(p)]
+    return " ".join(kept) if kept else question
 
 
 def looks_like_instruction(text: str) -> bool:

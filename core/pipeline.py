@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from core import index, store
+from core.analysis import strip_instructions
 from core.config import Settings
 from core.gate import assess
 from core.generate import GENERATORS, Generation
@@ -34,8 +35,10 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     timings: dict[str, float] = {}
     trace_id = new_trace_id()
 
-    # 1. retrieve (dense + BM25 over this tenant only, fused)
-    retrieval = retrieve(settings, tenant, question)
+    # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
+    #    ("ignore previous instructions") are not part of what is asked.
+    asked = strip_instructions(question)
+    retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
     lexicon = index.lexical_index(settings, tenant)
@@ -44,7 +47,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     #    how well the best sentence answers; refuse early when even a perfect sentence
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
-    gate = assess(question, retrieval, lexicon)
+    gate = assess(asked, retrieval, lexicon)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
     answer = Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL,
@@ -62,7 +65,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
         # 3. generate with [n] markers
         t = time.perf_counter()
         generator = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads))
-        generation = generator.generate(question, passages, lexicon)
+        generation = generator.generate(asked, passages, lexicon)
         timings["generate"] = _ms(t)
         answer.provider, answer.model = generation.provider, generation.model
         answer.confidence = round(0.5 * gate.confidence + 0.5 * generation.support, 4)
