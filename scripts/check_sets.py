@@ -28,7 +28,7 @@ import hashlib
 import json
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def norm(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-@lru_cache(maxsize=None)
+@cache
 def extract_text(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix == ".pdf":

@@ -30,46 +30,68 @@ def timings_bar(timings: dict[str, float]) -> go.Figure:
     return fig
 
 
-def group_bars(rows: list[dict[str, Any]], title: str) -> go.Figure:
-    """Grouped bars: x = kind/category, one bar per metric (rates as %)."""
+# One colour per metric everywhere: good outcomes cool, bad ones warm.
+METRIC_COLORS = {
+    "grounded_only": "#2da44e", "answer_correct": "#1f6feb", "citation_accuracy": "#8250df",
+    "refusal_correct": "#1b7c83", "faithfulness": "#57606a", "hit_rate": "#0969da", "mrr": "#6e7781",
+    "hallucination": "#cf222e", "too_conservative": "#bf8700", "answer_correct_lenient": "#54aeff",
+    "latency_p50_ms": "#1f6feb", "latency_p95_ms": "#cf222e",
+}
+
+
+def metric_color(metric: str, i: int) -> str:
+    return METRIC_COLORS.get(metric, PALETTE[i % len(PALETTE)])
+
+
+def group_bars(rows: list[dict[str, Any]], title: str, metrics: list[str] | None = None) -> go.Figure:
+    """Grouped bars: x = kind/category, one bar per metric (rates as %), values on the bars."""
     fig = go.Figure()
-    metrics = list(dict.fromkeys(r["metric"] for r in rows))
-    for i, m in enumerate(metrics):
-        mine = [r for r in rows if r["metric"] == m]
-        fig.add_bar(name=escape_html(label(m)), x=[escape_html(r["group"], 60) for r in mine],
-                    y=[100 * r["value"] for r in mine], marker_color=PALETTE[i % len(PALETTE)],
-                    customdata=[[r.get("n")] for r in mine],
-                    hovertemplate="%{x}: %{y:.1f}%<extra>" + escape_html(label(m)) + "</extra>")
-    fig.update_layout(title=title, barmode="group", yaxis=dict(title="%", range=[0, 105]), **_LAYOUT)
+    present = {r["metric"] for r in rows}
+    order = [m for m in (metrics or []) if m in present] + sorted(present - set(metrics or []))
+    groups = list(dict.fromkeys(escape_html(r["group"], 60) for r in rows))
+    for i, m in enumerate(order):
+        mine = {escape_html(r["group"], 60): r for r in rows if r["metric"] == m}
+        ys = [100 * mine[g]["value"] if g in mine else None for g in groups]
+        fig.add_bar(name=escape_html(label(m)), x=groups, y=ys, marker_color=metric_color(m, i),
+                    text=[None if y is None else f"{y:.0f}%" for y in ys], textposition="outside",
+                    cliponaxis=False,
+                    customdata=[[mine[g].get("n") if g in mine else None] for g in groups],
+                    hovertemplate="%{x}: %{y:.1f}% (n=%{customdata[0]})<extra>" + escape_html(label(m)) + "</extra>")
+    fig.update_layout(title=title, barmode="group", yaxis=dict(title="%", range=[0, 115]),
+                      uniformtext=dict(minsize=9, mode="show"), **_LAYOUT)
     return fig
 
 
 def history_lines(rows: list[dict[str, Any]], drifted: set[str] | None = None) -> go.Figure:
-    """One line per metric across runs; metrics that drifted get a red marker on the last run."""
+    """One line per metric across runs (evenly spaced, oldest left); a metric that drifted
+    is dotted with a red cross on the last run."""
     drifted = drifted or set()
     fig = go.Figure()
     metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    runs = list(dict.fromkeys(r["run_id"] for r in rows))
+    when = {r["run_id"]: r["when"] for r in rows}
+    ticks = [f"{when[run]:%m-%d %H:%M}<br>{escape_html(run[:8])}" for run in runs]
     for i, m in enumerate(metrics):
-        mine = [r for r in rows if r["metric"] == m]
+        mine = {r["run_id"]: r for r in rows if r["metric"] == m}
         scale = 1 if is_latency(m) else 100
+        xs = [ticks[j] for j, run in enumerate(runs) if run in mine]
+        ys = [scale * mine[run]["value"] for run in runs if run in mine]
         fig.add_scatter(
-            name=escape_html(label(m)) + (" ⚠" if m in drifted else ""), mode="lines+markers",
-            x=[r["when"] for r in mine], y=[scale * r["value"] for r in mine],
-            line=dict(color=PALETTE[i % len(PALETTE)], dash="dot" if m in drifted else "solid"),
-            text=[escape_html(r["run_id"]) for r in mine],
-            hovertemplate="run %{text}<br>%{y:.1f}<extra>" + escape_html(label(m)) + "</extra>",
+            name=escape_html(label(m)) + (" ⚠" if m in drifted else ""), mode="lines+markers", x=xs, y=ys,
+            line=dict(color=metric_color(m, i), width=2.5, dash="dot" if m in drifted else "solid"),
+            hovertemplate="%{x}<br>%{y:.1f}<extra>" + escape_html(label(m)) + "</extra>",
         )
-        if m in drifted and mine:
-            fig.add_scatter(x=[mine[-1]["when"]], y=[scale * mine[-1]["value"]], mode="markers",
-                            marker=dict(color="#cf222e", size=14, symbol="x"), showlegend=False,
-                            hoverinfo="skip")
-    fig.update_layout(title="Metric history across runs", yaxis_title="%" if not any(is_latency(m) for m in metrics) else "",
-                      xaxis_title="run", **_LAYOUT)
+        if m in drifted and xs:
+            fig.add_scatter(x=[xs[-1]], y=[ys[-1]], mode="markers", showlegend=False, hoverinfo="skip",
+                            marker=dict(color="#cf222e", size=14, symbol="x"))
+    latency = any(is_latency(m) for m in metrics)
+    fig.update_layout(title="Latency history across runs" if latency else "Metric history across runs",
+                      yaxis=dict(title="ms" if latency else "%", rangemode="tozero"),
+                      xaxis=dict(type="category", title="run"), **_LAYOUT)
     return fig
 
 
-CURVE_SERIES = (("grounded_only", PALETTE[0]), ("answer_correct", PALETTE[1]), ("refusal_correct", PALETTE[5]),
-                ("hallucination", PALETTE[3]), ("too_conservative", PALETTE[2]))
+CURVE_SERIES = ("grounded_only", "answer_correct", "refusal_correct", "hallucination", "too_conservative")
 
 
 def calibration(points: list[dict[str, Any]], threshold: float | None,
@@ -77,21 +99,25 @@ def calibration(points: list[dict[str, Any]], threshold: float | None,
     """Metrics by gate threshold (evals.calibrate's curve), the current threshold marked."""
     fig = go.Figure()
     xs = [p["threshold"] for p in points]
-    for key, color in CURVE_SERIES:
+    for i, key in enumerate(CURVE_SERIES):
+        color = metric_color(key, i)
         ys = [p.get(key) for p in points]
         if any(y is not None for y in ys):
             fig.add_scatter(x=xs, y=[None if y is None else 100 * y for y in ys], name=escape_html(label(key)),
                             mode="lines", line=dict(color=color, width=2.5,
                                                     dash="dot" if key in ("hallucination", "too_conservative") else "solid"))
+    label_box = dict(bgcolor="rgba(255,255,255,0.9)", font=dict(size=12))
     if threshold is not None:
         fig.add_vline(x=threshold, line=dict(color="#24292f", dash="dash", width=2),
-                      annotation_text=f"current {threshold:.2f}", annotation_position="top left")
+                      annotation=dict(text=f"<b>current {threshold:.2f}</b>", y=1.08, yref="paper",
+                                      showarrow=False, xanchor="right", **label_box))
     if recommended is not None and recommended != threshold:
         fig.add_vline(x=recommended, line=dict(color="#2da44e", dash="dot", width=2),
-                      annotation_text=f"recommended {recommended:.2f}", annotation_position="top right")
+                      annotation=dict(text=f"recommended {recommended:.2f}", y=1.08, yref="paper",
+                                      showarrow=False, xanchor="left", **label_box))
     fig.update_layout(title="Confidence gate: metrics by threshold",
                       xaxis=dict(title="gate threshold", range=[0, 1]),
-                      yaxis=dict(title="%", range=[0, 105]), **_LAYOUT)
+                      yaxis=dict(title="%", range=[-2, 105]), **_LAYOUT)
     return fig
 
 

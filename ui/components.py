@@ -8,6 +8,7 @@ feedback. Every untrusted string goes through `ui.safe` (see its docstring for t
 from __future__ import annotations
 
 import mimetypes
+import re
 from pathlib import Path
 from typing import Any
 
@@ -62,9 +63,16 @@ def answer_body(answer: dict[str, Any]) -> None:
 # ---- citations -----------------------------------------------------------------------------
 
 
+def page_bits(page: Any) -> list[str]:
+    """`["p. 3"]` for paged formats; nothing for Markdown, HTML, text."""
+    return [] if page in (None, -1, "") else [escape_md(page_label(page), inline=True)]
+
+
+
 @st.cache_data(max_entries=64, show_spinner=False)
-def _page_png(path: str, mtime: float, page: int, rects: tuple[tuple[float, ...], ...]) -> bytes:
-    return render_page_png(path, page, [list(r) for r in rects])
+def _page_png(path: str, mtime: float, page: int, rects: tuple[tuple[float, ...], ...], dpi: int,
+              zoom: bool) -> bytes:
+    return render_page_png(path, page, [list(r) for r in rects], dpi=dpi, zoom_to_quote=zoom)
 
 
 def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | None:
@@ -97,7 +105,7 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
     """Where the quote comes from: source, page, section, the chunk with the quote
     highlighted, the PDF page image with the quote's rectangles, and the original file."""
     source = citation.get("source", "")
-    where = [f"**{escape_md(source, inline=True)}**", escape_md(page_label(citation.get("page")), inline=True)]
+    where = [f"**{escape_md(source, inline=True)}**"] + page_bits(citation.get("page"))
     if citation.get("section"):
         where.append("§ " + escape_md(citation["section"], inline=True))
     st.markdown(f":blue-badge[{int(citation.get('index', 0))}] " + " · ".join(where))
@@ -115,7 +123,9 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
             else:
                 text = chunk.get("text", "")
                 span = _quote_span(text, citation)
-                if span is None:
+                if chunk.get("kind") == "table" and quoted_table(text, citation.get("quote", "")):
+                    pass
+                elif span is None:
                     st.markdown(escape_md(text))
                     st.caption("Quote: " + escape_md(citation.get("quote", ""), inline=True))
                 else:
@@ -132,15 +142,47 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
 
     if page_col is not None and path is not None:
         with page_col:
-            rects = tuple(tuple(float(v) for v in r) for r in citation.get("rects") or [] if len(r) == 4)
-            try:
-                png = _page_png(str(path), path.stat().st_mtime, int(citation["page"]), rects)
-            except (ValueError, RuntimeError, OSError) as exc:
-                st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
-            else:
-                st.image(png, caption=f"Page {int(citation['page'])}"
-                         + (" — quote highlighted" if rects else " — quote not located on the page image"),
-                         width="stretch")
+            page_image(path, int(citation["page"]), citation.get("rects") or [])
+
+
+def page_image(path: Path, page: int, rects: list[list[float]]) -> None:
+    """The quote zoomed on its PDF page (readable at a glance), and the whole page below."""
+    boxes = tuple(tuple(float(v) for v in r) for r in rects if len(r) == 4)
+    mtime = path.stat().st_mtime
+    try:
+        if boxes:
+            with st.container(border=True):
+                st.image(_page_png(str(path), mtime, page, boxes, 150, True), width="stretch", output_format="PNG",
+                         caption=f"Page {page} — quote highlighted")
+        else:
+            st.caption("The quote could not be located on the page image; the text panel shows it.")
+        with st.expander(f"Whole page {page}", expanded=not boxes):
+            st.image(_page_png(str(path), mtime, page, boxes, 110, False), width="stretch", output_format="PNG",
+                     caption=f"Whole page {page}" + (", quote highlighted" if boxes else ""))
+    except (ValueError, RuntimeError, OSError) as exc:
+        st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
+
+
+def quoted_table(text: str, quote: str) -> bool:
+    """A table chunk as a table, the quoted row(s) highlighted. False if it is not a table."""
+    before, rows = parse_pipe_table(clean(text))
+    if len(rows) < 2:
+        return False
+    _, quoted = parse_pipe_table(clean(quote))
+    wanted = {tuple(r) for r in quoted}
+    header, body = unique_headers(rows[0]), rows[1:]
+    frame = pd.DataFrame(body, columns=header)
+    marked = [tuple(r) in wanted for r in body]
+    if before:
+        st.text(clip(" / ".join(before), 300))
+    styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
+                               axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch")
+    if any(marked):
+        st.caption("The quoted row is highlighted.")
+    else:
+        st.caption("Quote: " + escape_md(quote, inline=True))
+    return True
 
 
 def closest_passages(answer: dict[str, Any]) -> None:
@@ -151,8 +193,7 @@ def closest_passages(answer: dict[str, Any]) -> None:
     st.caption("Closest passages in the knowledge base (not used as an answer):")
     for item in closest:
         with st.container(border=True):
-            where = [f"**{escape_md(item.get('source', ''), inline=True)}**",
-                     escape_md(page_label(item.get("page")), inline=True)]
+            where = [f"**{escape_md(item.get('source', ''), inline=True)}**"] + page_bits(item.get("page"))
             if item.get("section"):
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
@@ -310,13 +351,12 @@ def chunk_card(chunk: dict[str, Any], number: int) -> None:
         pages = chunk.get("page_start")
         if pages not in (None, -1) and chunk.get("page_end") not in (None, -1, pages):
             pages = f"{pages}–{chunk['page_end']}"
-        meta = [kind_badge_md(chunk.get("kind", "")), escape_md(f"#{number}", inline=True),
-                escape_md(page_label(pages), inline=True)]
+        meta = [kind_badge_md(chunk.get("kind", "")), escape_md(f"#{number}", inline=True)] + page_bits(pages)
         if chunk.get("section"):
             meta.append("§ " + escape_md(chunk["section"], inline=True))
         meta.append(escape_md(f"{chunk.get('lang', '')} · {chunk.get('tokens', 0)} tokens", inline=True))
         st.markdown(" · ".join(meta))
-        text = clean(chunk.get("text", ""))
+        text = re.sub(r"\n\s*\n", "\n", clean(chunk.get("text", "")))  # compact: one line per block
         if chunk.get("kind") == "table":
             before, rows = parse_pipe_table(text)
             if rows:
@@ -443,7 +483,7 @@ CHUNKS_PER_PAGE = 20
 def chunk_viewer(chunks: list[dict[str, Any]], key: str) -> None:
     """A document's chunks: kinds present, find-in-chunks, pages of CHUNKS_PER_PAGE cards."""
     kinds = sorted({c.get("kind", "") for c in chunks})
-    st.markdown(f"**{len(chunks)} chunks** " + " ".join(kind_badge_md(k) for k in kinds))
+    st.markdown(f"**{len(chunks)} chunk{'s' if len(chunks) != 1 else ''}** " + " ".join(kind_badge_md(k) for k in kinds))
     if not chunks:
         return
     find_col, page_col = st.columns([3, 1], vertical_alignment="bottom")

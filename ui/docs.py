@@ -9,7 +9,6 @@ import pandas as pd
 from ui.format import fmt_time
 from ui.safe import clean, clip
 
-STATUS_LABEL = {"ready": "✅ ready", "failed": "❌ failed", "reindexing": "🔄 re-indexing"}
 COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB", "uploaded at", "uploaded by",
            "error", "doc_id"]
 
@@ -23,7 +22,7 @@ def filter_documents(docs: list[dict[str, Any]], search: str) -> list[dict[str, 
 
 def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "name": clean(d.get("file_name")), "status": STATUS_LABEL.get(d.get("status"), d.get("status")),
+        "name": clean(d.get("file_name")), "status": d.get("status"),
         "pages": d.get("pages"), "chunks": d.get("chunks"), "language": d.get("lang"),
         "format": d.get("format"), "size KB": (d.get("size") or 0) / 1024,
         "uploaded at": fmt_time(d.get("uploaded_at")), "uploaded by": clean(d.get("uploaded_by")),

@@ -9,9 +9,12 @@ OUTLINE_RGB = (0.9, 0.35, 0.0)
 
 
 def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None = None,
-                    dpi: int = 110) -> bytes:
+                    dpi: int = 110, zoom_to_quote: bool = False, context_pt: float = 70,
+                    min_width_pt: float = 320) -> bytes:
     """PNG bytes of `page` (1-based) with a highlight over each rect and a box around them all.
 
+    `zoom_to_quote` renders only the part of the page around the quote (`context_pt` points
+    on every side, at least `min_width_pt` wide), so the quote is readable at a glance.
     The document is opened read-only in memory; annotations are never saved to the kept file.
     Raises ValueError for a page the file does not have.
     """
@@ -34,7 +37,12 @@ def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None
             frame.set_colors(stroke=OUTLINE_RGB)
             frame.set_border(width=1.5)
             frame.update()
-        return pdf_page.get_pixmap(dpi=dpi, annots=True).tobytes("png")
+        clip = None
+        if zoom_to_quote and boxes:
+            area = pdf_page.rect
+            pad = max(context_pt, (min_width_pt - union.width) / 2)
+            clip = pymupdf.Rect(union.x0 - pad, union.y0 - context_pt, union.x1 + pad, union.y1 + context_pt) & area
+        return pdf_page.get_pixmap(dpi=dpi, annots=True, clip=clip).tobytes("png")
 
 
 def page_count(path: Path | str) -> int:

@@ -17,9 +17,6 @@ from ui.safe import clean, csv_cell
 
 # Metrics where a smaller number is better (deltas and drift flip their sign).
 LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms")
-# The cards, in reading order; a report may hold more (shown in the table) or fewer.
-HEADLINE = ("grounded_only", "answer_correct", "citation_accuracy", "refusal_correct",
-            "hallucination", "too_conservative", "faithfulness", "mrr", "latency_p50_ms", "latency_p95_ms")
 LABELS = {
     "grounded_only": "Grounded only", "answer_correct": "Answer correct",
     "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
@@ -29,11 +26,28 @@ LABELS = {
 }
 
 
-def label(metric: str) -> str:
+HELP = {
+    "grounded_only": "Correct-and-cited answers plus correct refusals, over all questions.",
+    "answer_correct": "Answerable questions answered with the expected answer.",
+    "citation_accuracy": "Correct answers whose cited quote stands verbatim in the cited chunk and supports them.",
+    "hit_rate": "Answerable questions whose gold quote is in a retrieved top-k chunk of the gold source.",
+    "refusal_correct": "Unanswerable and misleading questions that were refused.",
+    "hallucination": "Answers with an unsupported statement: any answer to an unanswerable or misleading "
+                     "question, or a wrong answer to an answerable one. Lower is better.",
+    "too_conservative": "Answerable questions that were refused. Lower is better.",
+    "faithfulness": "Supported claims over all claims of answered questions.",
+    "mrr": "Mean reciprocal rank of the chunk holding the gold quote.",
+    "latency_p50_ms": "Median time per ask, end to end.",
+    "latency_p95_ms": "95th percentile time per ask, end to end.",
+}
+
+
+def label(metric: str, retrieval_k: int | None = None) -> str:
     if metric in LABELS:
         return LABELS[metric]
     if metric.startswith("hit_rate"):
-        return "Hit rate" + metric[len("hit_rate"):]
+        suffix = metric[len("hit_rate"):]
+        return "Hit rate" + (suffix or (f"@{retrieval_k}" if retrieval_k else ""))
     return metric.replace("_", " ").capitalize()
 
 
@@ -70,12 +84,22 @@ def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
     return f"{100 * diff:+.1f} pts"
 
 
+CARD_ROWS = (
+    ("grounded_only", "answer_correct", "citation_accuracy", "faithfulness"),
+    ("hallucination", "refusal_correct", "too_conservative"),
+    ("hit_rate", "mrr", "latency_p50_ms", "latency_p95_ms"),
+)
+
+
+def card_rows(overall: dict[str, Any]) -> list[list[str]]:
+    """The headline metrics present in a report, in themed rows of at most four."""
+    rows = [[m for m in row if m in overall] for row in CARD_ROWS]
+    return [row for row in rows if row]
+
+
 def headline_metrics(overall: dict[str, Any]) -> list[str]:
-    """Headline metrics present in a report, hit rate(s) right after the first three."""
-    hits = sorted(k for k in overall if k.startswith("hit_rate"))
-    ordered = [m for m in HEADLINE[:3] if m in overall] + hits
-    ordered += [m for m in HEADLINE[3:] if m in overall]
-    return ordered
+    """Headline metrics present in a report, in card order."""
+    return [m for row in card_rows(overall) for m in row]
 
 
 def previous_run(runs: list[dict[str, Any]], run_id: str) -> dict[str, Any] | None:

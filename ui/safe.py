@@ -8,7 +8,7 @@ Rules the pages follow:
 1. Prefer elements that never interpret text: `st.text`, `st.code`, `st.dataframe`, `st.json`.
 2. Anything else that takes Markdown (st.markdown, st.caption, labels of expanders, tabs,
    buttons, pills, alerts, metrics) gets `escape_md(text)` first.
-3. Never `unsafe_allow_html=True`.
+3. Never let Streamlit render raw HTML (no unsafe HTML flag anywhere).
 
 `escape_md` backslash-escapes every ASCII punctuation character (CommonMark allows an escape
 on each of them, and an escaped character can never open or close a construct), strips

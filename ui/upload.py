@@ -17,7 +17,7 @@ from ui import services
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
-STATUS_ICON = {"ready": "✅ ready", "unchanged": "⏺ unchanged", "failed": "❌ failed"}
+STATUS_ICON = {"ready": "indexed", "unchanged": "unchanged", "failed": "failed"}
 
 
 def _results_key(tenant: str) -> str:
@@ -62,9 +62,9 @@ def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: 
 def _result_line(where: Any, r: dict[str, Any]) -> None:
     name = escape_md(r.get("file_name", ""), inline=True)
     if r["status"] == "ready":
-        pages = f"{r['pages']} pages, " if r.get("pages") else ""
+        pages = f"{r['pages']} page{'s' if r['pages'] != 1 else ''}, " if r.get("pages") else ""
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
-        where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunks in "
+        where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunk{'s' if r.get('chunks') != 1 else ''} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")
     elif r["status"] == "unchanged":
         where.info(f"**{name}**: already indexed with the same content; nothing to do.",

@@ -1,5 +1,5 @@
 """Real-browser fixtures: `streamlit run app.py` on a free 127.0.0.1 port with GROUNDWORK_DATA
-in a temporary folder, and Debian's Chromium driven by Playwright (never `playwright install`).
+in a temporary folder, and Debian's Chromium driven by Playwright (the browser comes from Debian, Playwright never downloads one).
 
 Screenshots go to artifacts/screenshots/ (git-ignored). Without /usr/bin/chromium every test
 here is skipped with a clear reason.

@@ -96,3 +96,13 @@ def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
 def test_empty_question_is_rejected_in_one_sentence(app):
     ask(app, "   ")
     assert not app.session_state["history"]["acme"]
+
+
+def test_table_citation_shows_the_table_with_the_quoted_row(app):
+    ask(app, "What is the tyre pressure at the front axle?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] in ("answered", "narrowed"), answer
+    assert answer["citations"][0]["quote"].startswith("|")
+    table = next(d.value for d in app.dataframe if "Axle" in d.value.columns)
+    assert list(table["Axle"]) == ["Front", "Rear"]
+    assert any("quoted row is highlighted" in c.value for c in app.caption)

@@ -58,3 +58,20 @@ def test_link_from_ask_opens_that_trace(app, goto, settings):
     app.query_params["trace"] = first.trace_id
     goto(app, "pages/traces.py")
     assert app.subheader[0].value == "What is the engine oil capacity\\?"
+
+
+def test_provider_and_date_filters(app, goto, settings):
+    import datetime as dt
+
+    from core.pipeline import ask
+
+    ask(settings, "acme", "What is the engine oil capacity?")
+    goto(app, "pages/traces.py")
+    app.selectbox(key="trace_provider").select("llm").run()
+    assert app.dataframe[0].value.empty
+    app.selectbox(key="trace_provider").select("extractive").run()
+    assert len(app.dataframe[0].value) == 1
+    app.date_input(key="trace_since").set_value(dt.date.today() + dt.timedelta(days=1)).run()
+    assert app.dataframe[0].value.empty
+    app.date_input(key="trace_since").set_value(dt.date.today()).run()
+    assert len(app.dataframe[0].value) == 1

@@ -1,0 +1,38 @@
+"""Quality-page rendering: metric cards (value and delta vs the previous run) and the drift
+banner. The numbers come from `ui.quality` (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from ui import quality as q
+from ui.safe import escape_md
+
+
+def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any], retrieval_k: int | None) -> None:
+    """Cards in three themed rows (answers; refusals; retrieval and speed), each with its
+    delta against the previous run of the set (inverse colours where lower is better)."""
+    before = q.previous_run(runs, run_id)
+    for row in q.card_rows(overall):
+        cols = st.columns(4)
+        for col, m in zip(cols, row, strict=False):
+            now, old = overall.get(m), (before or {}).get("overall", {}).get(m)
+            unchanged = now is not None and old is not None and abs(now - old) < 1e-9
+            col.metric(
+                q.label(m, retrieval_k), q.fmt_value(m, now),
+                delta="no change" if unchanged else q.fmt_delta(m, now, old),
+                delta_color="off" if unchanged else ("inverse" if q.lower_is_better(m) else "normal"),
+                delta_arrow="off" if unchanged else "auto", border=True,
+                help=q.HELP.get(m, "") + (f" Compared with run {before['run_id']}." if before
+                                          else " First run of this set."),
+            )
+
+
+def drift_banner(drifts: list[q.Drift], margin: float, has_previous: bool) -> None:
+    for d in drifts:
+        st.error("Drift: " + escape_md(d.sentence(), inline=True), icon=":material/trending_down:")
+    if has_previous and not drifts:
+        st.success(f"No metric dropped more than {100 * margin:.1f} points since the previous run.",
+                   icon=":material/verified:")
