@@ -27,13 +27,12 @@ from core.config import Settings, load_settings, save_tenant_overrides
 from evals.metrics import Row, compute
 from evals.run import (
     SPLITS,
-    EvalSetError,
     Log,
     Progress,
     add_common_args,
     build_report,
     collect,
-    tqdm_progress,
+    run_with_progress,
     write_json,
 )
 
@@ -146,23 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
     args = p.parse_args(argv)
     settings = load_settings()
-    progress, close = tqdm_progress(f"calibrating ({args.set.name})")
-    try:
-        report = run_calibration(settings, args.set, split=args.split, tenant=args.tenant, ingest=args.ingest,
-                                 progress=progress, limit=args.limit,
-                                 max_too_conservative=args.max_too_conservative, save=not args.no_store,
-                                 log=lambda line: print(line, file=sys.stderr))
-    except (EvalSetError, ValueError) as exc:
-        close()
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        close()
-        print("error: interrupted.", file=sys.stderr)
-        return 130
-    close()
-    for w in report["warnings"]:
-        print(f"warning: {w}", file=sys.stderr)
+    report, code = run_with_progress(
+        f"calibrating ({args.set.name})",
+        lambda progress, log: run_calibration(
+            settings, args.set, split=args.split, tenant=args.tenant, ingest=args.ingest,
+            progress=progress, limit=args.limit, max_too_conservative=args.max_too_conservative,
+            save=not args.no_store, log=log))
+    if report is None:
+        return code
     cal = report["calibration"]
     rec = cal["recommended"]
     print(f"set {report['set']} · split {report['split']} · {len(report['questions'])} questions · "

@@ -436,6 +436,26 @@ def add_common_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, help="only the first N questions")
 
 
+def run_with_progress(label: str, job) -> tuple[dict | None, int]:
+    """Run `job(progress, log)` under a terminal progress bar; user errors become one
+    sentence on stderr. Returns (report, 0) or (None, exit code). Shared by run and calibrate."""
+    progress, close = tqdm_progress(label)
+    try:
+        report = job(progress, lambda line: print(line, file=sys.stderr))
+    except (EvalSetError, ValueError) as exc:
+        close()
+        print(f"error: {exc}", file=sys.stderr)
+        return None, 2
+    except KeyboardInterrupt:
+        close()
+        print("error: interrupted.", file=sys.stderr)
+        return None, 130
+    close()
+    for w in report["warnings"]:
+        print(f"warning: {w}", file=sys.stderr)
+    return report, 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evals.run", description="Run an eval set and score it.")
     add_common_args(p)
@@ -444,22 +464,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
     args = p.parse_args(argv)
     settings = load_settings()
-    progress, close = tqdm_progress(f"asking ({args.set.name})")
-    try:
-        report = run_set(settings, args.set, split=args.split, tenant=args.tenant, ingest=args.ingest,
-                         progress=progress, limit=args.limit, save=not args.no_store,
-                         log=lambda line: print(line, file=sys.stderr))
-    except (EvalSetError, ValueError) as exc:
-        close()
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        close()
-        print("error: interrupted.", file=sys.stderr)
-        return 130
-    close()
-    for w in report["warnings"]:
-        print(f"warning: {w}", file=sys.stderr)
+    report, code = run_with_progress(
+        f"asking ({args.set.name})",
+        lambda progress, log: run_set(settings, args.set, split=args.split, tenant=args.tenant,
+                                      ingest=args.ingest, progress=progress, limit=args.limit,
+                                      save=not args.no_store, log=log))
+    if report is None:
+        return code
     print("\n".join(summary_lines(report)))
     print(format_table(report))
     if args.out:
