@@ -19,11 +19,11 @@ QUESTION_FILLER = frozenset(
         """what which who whom whose when where why how many much long often does do did is are
         tell me please say says said explain describe mean means meaning give list about
         according document documents kb knowledge base there any have has get gets take takes
-        need want make happen happens
+        need want make happen happens exact exactly precise precisely specified
         который которая которое которые которых находится нужен нужна нужно обычно
         что какой какая какое какие каков какова кто когда где куда почему зачем как сколько
         скажите расскажите подскажите означает значит сказано говорится указано ли нужно можно
-        мне""",
+        мне именно точно точный точная насколько""",
         keep_stopwords=True,
     )
 )
@@ -168,33 +168,74 @@ def content_terms(question: str) -> list[str]:
 
 
 # Qualifiers that exclude each other: a sentence about the MONTHLY plan does not answer a
-# question about the ANNUAL one. Groups of stems (English and Russian).
-CONTRAST_GROUPS = [
-    (re.compile(r"\b(?:daily|weekly|monthly|quarterly|annual|annually|yearly|ежедневн\w*|еженедельн\w*|"
-                r"ежемесячн\w*|ежеквартальн\w*|годов\w*|ежегодн\w*)\b", re.IGNORECASE)),
-    (re.compile(r"\b(?:standard|express|priority|economy|стандартн\w*|экспресс\w*|срочн\w*)\b", re.IGNORECASE)),
-    (re.compile(r"\b(?:domestic|international|внутренн\w*|международн\w*)\b", re.IGNORECASE)),
-    (re.compile(r"\b(?:minimum|maximum|минимальн\w*|максимальн\w*)\b", re.IGNORECASE)),
+# question about the ANNUAL one. Each group maps a canonical qualifier to the ways a text
+# says it (English and Russian); "per calendar year" is annual, "up to" is a maximum.
+CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
+    {
+        "daily": re.compile(r"\b(?:daily|per day|a day|each day|ежедневн\w*|в день)\b", re.I),
+        "weekly": re.compile(r"\b(?:weekly|per week|a week|еженедельн\w*|в неделю)\b", re.I),
+        "monthly": re.compile(r"\b(?:monthly|per month|a month|month by month|ежемесячн\w*|в месяц)\b", re.I),
+        "quarterly": re.compile(r"\b(?:quarterly|per quarter|ежеквартальн\w*)\b", re.I),
+        "annual": re.compile(r"\b(?:annual|annually|yearly|per (?:calendar )?year|a year|each year|"
+                             r"годов\w*|ежегодн\w*|в год)\b", re.I),
+    },
+    {
+        "standard": re.compile(r"\b(?:standard|стандартн\w*)\b", re.I),
+        "express": re.compile(r"\b(?:express|priority|срочн\w*|экспресс\w*)\b", re.I),
+        "economy": re.compile(r"\b(?:economy|эконом\w*)\b", re.I),
+    },
+    {
+        "domestic": re.compile(r"\b(?:domestic|внутренн\w*)\b", re.I),
+        "international": re.compile(r"\b(?:international|международн\w*)\b", re.I),
+    },
+    {
+        "minimum": re.compile(r"\b(?:minimum|min\.?|at least|no less than|минимальн\w*|не менее|как минимум)\b", re.I),
+        "maximum": re.compile(r"\b(?:maximum|max\.?|top|up to|at most|no more than|limit|highest|"
+                              r"максимальн\w*|не более|до)\b", re.I),
+    },
 ]
 
 
-_SAME_QUALIFIER = {"yearl": "annua", "годов": "annua", "ежего": "annua", "ежеме": "month"}
-
-
-def _qualifiers(pattern: re.Pattern[str], text: str) -> set[str]:
-    found = {m.group(0).lower()[:5] for m in pattern.finditer(text)}
-    return {_SAME_QUALIFIER.get(q, q) for q in found}
+def _qualifiers(group: dict[str, re.Pattern[str]], text: str) -> set[str]:
+    return {name for name, pattern in group.items() if pattern.search(text)}
 
 
 def contrast_conflict(question: str, unit_text: str) -> str | None:
     """A qualifier the question sets (annual, express, international) that the unit does
     not state: either a rival stands in its place, or the unit does not say which kind
     it is about — a general sentence is not an answer about the annual plan."""
-    for pattern in CONTRAST_GROUPS:
-        asked, there = _qualifiers(pattern, question), _qualifiers(pattern, unit_text)
+    for group in CONTRAST_GROUPS:
+        asked, there = _qualifiers(group, question), _qualifiers(group, unit_text)
         if asked and not (asked & there):
             return sorted(there)[0] if there else "unstated"
     return None
+
+
+def is_qualifier(stem: str) -> bool:
+    """A contrast-group word (top, maximum, monthly...) rather than an attribute."""
+    return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values()) or stem in {"maximum", "minimum"}
+
+
+# Words that name the same attribute: a question about the CAPACITY of a tank is answered
+# by "the tank HOLDS 7.8 litres". Stems; used only for the asked attribute (focus).
+ATTRIBUTE_SYNONYMS: dict[str, frozenset[str]] = {
+    k: frozenset(tokenize(v, keep_stopwords=True)) for k, v in {
+        "capac": "holds hold takes contains volume fill litres quarts ёмкость объём вмещает",
+        "top": "maximum max highest up",
+        "maximum": "top max highest up limit",
+        "limit": "maximum max up",
+        "price": "cost costs fee charge €",
+        "cost": "price fee charge €",
+        "fee": "price cost charge",
+        "weight": "weighs kg",
+        "durat": "takes lasts minutes hours",
+    }.items()
+}
+
+
+def attribute_named(focus: str, tokens: set[str]) -> bool:
+    """Is the asked attribute (a stem) named in these tokens, directly or by a synonym?"""
+    return focus in tokens or bool(ATTRIBUTE_SYNONYMS.get(focus, frozenset()) & tokens)
 
 
 _FOCUS_PATTERNS = [
@@ -225,6 +266,37 @@ SECTION_REF_RE = re.compile(
 def section_refs(question: str) -> list[str]:
     """Numbers the question cites as a section, paragraph or clause ("section 14", "пункт 9.3")."""
     return SECTION_REF_RE.findall(question)
+
+
+APPENDIX_RE = re.compile(r"\b(?:appendix|annex|attachment|schedule|приложени\w*)\s+([A-Z]|\d+)\b", re.IGNORECASE)
+PAGE_REF_RE = re.compile(r"\b(?:page|p\.|стр\.|страниц\w*)\s*(\d{1,4})\b", re.IGNORECASE)
+
+
+def appendix_refs(question: str) -> list[str]:
+    """Appendices or annexes the question cites ("Appendix C"), as written (lowercased)."""
+    return [m.group(0).lower() for m in APPENDIX_RE.finditer(question)]
+
+
+def page_refs(question: str) -> list[int]:
+    """Page numbers the question cites ("on page 12")."""
+    return [int(n) for n in PAGE_REF_RE.findall(question)]
+
+
+MODEL_NAME_RE = re.compile(r"\b([A-ZА-ЯЁ][\w-]*[a-zа-яё][\w-]*)\s+(\d{1,4})\b(?![.,]\d|\s*[%°])")
+
+
+def model_names(question: str) -> list[str]:
+    """A name followed by a number ("AquaLine 10", "Series 5"): a product or model the
+    documents must name exactly; "AquaLine 9" is not "AquaLine 10". Months are dates, and
+    "section 14" / "page 12" are references handled elsewhere."""
+    out = []
+    for m in MODEL_NAME_RE.finditer(question):
+        word = m.group(1).lower()
+        if any(word == mo or (not mo.isascii() and word.startswith(mo)) for mo in MONTHS) or SECTION_REF_RE.match(m.group(0)) \
+                or APPENDIX_RE.match(m.group(0)) or PAGE_REF_RE.match(m.group(0)):
+            continue
+        out.append(f"{m.group(1)} {m.group(2)}")
+    return out
 
 
 def has_section(ref: str, section_path: str, text: str) -> bool:

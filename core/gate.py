@@ -5,7 +5,11 @@
    mention at all (another company, a product we don't have); two adjacent topic words
    that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
    the documents never name ("Какой уровень ШУМА..."); a cited section, paragraph or clause
-   number ("section 14", "пункт 9.3") that no retrieved passage's heading carries.
+   number ("section 14", "пункт 9.3") that no retrieved passage's heading carries; an
+   appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
+   model name with a number ("AquaLine 10") that no retrieved passage states. The word
+   checks are skipped for a Russian question whose best passages are all English (there
+   an unknown word is a translation, not a new topic).
 2. Coverage: the IDF-weighted share of the question's topic words found in the best of
    the top three passages (text + section path). Rare words count more than common ones.
 3. Similarity: the top passage's dense cosine, rescaled from e5's narrow band to [0, 1].
@@ -25,14 +29,17 @@ from typing import Any
 
 from core.analysis import (
     QUESTION_FILLER,
+    appendix_refs,
     content_terms,
     focus_terms,
     has_section,
     identifiers,
+    model_names,
+    page_refs,
     proper_names,
     section_refs,
 )
-from core.lexical import STOPWORDS, LexicalIndex, tokenize
+from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
 DENSE_FLOOR, DENSE_CEIL = 0.76, 0.90
@@ -71,10 +78,11 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     """Two adjacent topic words that no passage of the tenant contains ("flux capacitor",
     "bug bounty"): the question is about something the documents never name."""
     words = re.findall(r"[^\W\d_]{3,}", question)
-    filler = QUESTION_FILLER | STOPWORDS
     for first, second in zip(words, words[1:]):
+        if first.lower() in STOPWORDS or second.lower() in STOPWORDS:
+            continue  # STOPWORDS holds surface forms ("чтобы"), not stems
         stems = [tokenize(w, keep_stopwords=True) for w in (first, second)]
-        if not all(stems) or any(s[0] in filler for s in stems):
+        if not all(stems) or any(s[0] in QUESTION_FILLER for s in stems):
             continue
         if all(lexicon.df.get(s[0], 0) == 0 for s in stems):
             return f"{first} {second}"
@@ -104,12 +112,26 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     agree = 1.0 if dense_top & bm25_top else 0.0
     conf = 0.55 * cov + 0.30 * sim + 0.15 * agree
 
-    unknown_phrase = _unknown_phrase(question, lexicon) or next(
+    # A Russian question answered from English passages cannot be checked word by word:
+    # there, a word the documents never use is a translation, not a new topic.
+    cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
+    unknown_phrase = None if cross_language else _unknown_phrase(question, lexicon) or next(
         (t for t in focus_terms(question) if lexicon.df.get(t, 0) == 0), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
+    bad_parts = [r for r in appendix_refs(question) if r not in haystack]
+    bad_parts += [f"page {n}" for n in page_refs(question)
+                  if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
+    flat = " ".join(haystack.split())
+    missing_names = [n for n in model_names(question) if n.lower() not in flat]
     reason = None
-    if bad_refs:
+    if bad_parts:
+        conf = 0.0
+        reason = f"None of the passages found comes from {', '.join(bad_parts)}."
+    elif missing_names:
+        conf = 0.0
+        reason = f"No passage mentions {', '.join(missing_names)}."
+    elif bad_refs:
         conf = 0.0
         reason = f"No passage is numbered {', '.join(bad_refs)} in the documents searched."
     elif unknown_phrase:
@@ -121,4 +143,5 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     elif unknown:
         conf = 0.0
         reason = f"The knowledge base never mentions {', '.join(unknown)}."
-    return GateResult(round(conf, 4), round(cov, 4), round(sim, 4), agree, missing, unknown, reason)
+    return GateResult(round(conf, 4), round(cov, 4), round(sim, 4), agree, missing + missing_names, unknown,
+                      reason)

@@ -24,7 +24,7 @@ def test_question_types_explicit_and_loose():
 
 
 def test_contrast_qualifiers():
-    assert contrast_conflict("refund for annual plans", "Monthly: refund within 14 days") == "month"
+    assert contrast_conflict("refund for annual plans", "Monthly: refund within 14 days") == "monthly"
     assert contrast_conflict("refund for annual plans", "Refunds are paid within 5 days") == "unstated"
     assert contrast_conflict("yearly price", "Annual plan: €49.00 per year") is None
     assert contrast_conflict("refund for plans", "Monthly: refund within 14 days") is None
