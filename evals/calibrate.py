@@ -10,7 +10,9 @@ Chooses the confidence gate's threshold from an eval set's calib split:
      grounded_only (definitions in `evals.metrics`).
   4. Recommend the t with the lowest hallucination among those with too_conservative <= 0.10;
      ties go to the highest grounded_only, then the lowest t. If no t meets the limit, take
-     the lowest too_conservative (then lowest hallucination, lowest t) and say so.
+     the highest grounded_only (then lowest hallucination, lowest t) and say so: when the
+     pipeline's own refusals already exceed the limit, the threshold can only trade
+     hallucinations against further refusals, and grounded_only weighs both.
   5. Store the curve with the run (report["calibration"]); `--apply` saves the recommended
      threshold as the tenant's gate_threshold override.
 """
@@ -84,10 +86,10 @@ def recommend(curve: Sequence[Mapping[str, Any]], max_too_conservative: float = 
         reason = (f"lowest hallucination with too_conservative <= {max_too_conservative:.2f}"
                   " (ties: highest grounded_only, then lowest threshold)")
     else:
-        best = min(curve, key=lambda p: (num(p.get("too_conservative"), 0.0),
+        best = min(curve, key=lambda p: (-num(p.get("grounded_only"), 0.0),
                                          num(p.get("hallucination"), 0.0), p["threshold"]))
         reason = (f"no threshold keeps too_conservative <= {max_too_conservative:.2f}; "
-                  "took the least conservative one")
+                  "took the highest grounded_only")
     return {**best, "feasible": bool(feasible), "max_too_conservative": max_too_conservative,
             "reason": reason}
 
