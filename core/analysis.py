@@ -191,7 +191,7 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
     {
         "minimum": re.compile(r"\b(?:minimum|min\.?|at least|no less than|минимальн\w*|не менее|как минимум)\b", re.I),
         "maximum": re.compile(r"\b(?:maximum|max\.?|top|up to|at most|no more than|limit|highest|"
-                              r"максимальн\w*|не более|до)\b", re.I),
+                              r"максимальн\w*|не более)\b", re.I),
     },
 ]
 
@@ -273,8 +273,8 @@ PAGE_REF_RE = re.compile(r"\b(?:page|p\.|стр\.|страниц\w*)\s*(\d{1,4})
 
 
 def appendix_refs(question: str) -> list[str]:
-    """Appendices or annexes the question cites ("Appendix C"), as written (lowercased)."""
-    return [m.group(0).lower() for m in APPENDIX_RE.finditer(question)]
+    """Appendices or annexes the question cites ("Appendix C"), as written."""
+    return [m.group(0) for m in APPENDIX_RE.finditer(question)]
 
 
 def page_refs(question: str) -> list[int]:

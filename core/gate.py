@@ -119,7 +119,7 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
         (t for t in focus_terms(question) if lexicon.df.get(t, 0) == 0), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
-    bad_parts = [r for r in appendix_refs(question) if r not in haystack]
+    bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]
     bad_parts += [f"page {n}" for n in page_refs(question)
                   if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
     flat = " ".join(haystack.split())

@@ -233,6 +233,9 @@ def test_hostile_document_renders_as_text(server, page, shot, tmp_path):
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill("What is the refund window for hostile gadgets? <img src=x onerror=window.__pwned=4>")
     box.press("Enter")
+    # the first answer must be on the page before the second question is typed: on a busy
+    # machine the run may not have started when a plain idle check looks
+    expect()(page.locator('[data-testid="stChatMessage"]').nth(1)).to_be_visible(timeout=120_000)
     wait_idle(page, 120)
     box.fill("What is the refund window for hostile gadgets?")
     box.press("Enter")

@@ -1,9 +1,14 @@
 from core.analysis import (
+    appendix_refs,
+    attribute_named,
     contrast_conflict,
     focus_terms,
     has_section,
     identifiers,
+    is_qualifier,
     looks_like_instruction,
+    model_names,
+    page_refs,
     question_type,
     section_refs,
     units,
@@ -56,3 +61,26 @@ def test_units_split_rows_with_header_and_keep_offsets():
     assert [u.kind for u in got] == ["heading", "row", "sentence", "sentence"]
     assert got[1].text == "Plan: Monthly; Refund: 14 days"
     assert all(text[u.start:u.end] == u.quote for u in got)
+
+
+def test_canonical_qualifiers_in_other_words():
+    assert contrast_conflict("yearly training budget", "a budget of €1,200 per calendar year") is None
+    assert contrast_conflict("maximum value of a gift", "gifts only up to a value of €35") is None
+    assert contrast_conflict("maximum load", "minimum load 1 kg") == "minimum"
+    assert contrast_conflict("Что попробовать до вызова мастера?", "Выньте часть белья.") is None
+
+
+def test_attribute_synonyms_and_qualifier_words():
+    from core.lexical import tokenize
+
+    tokens = set(tokenize("The cooling system holds 7.8 litres.", keep_stopwords=True))
+    assert attribute_named("capac", tokens) and not attribute_named("torqu", tokens)
+    assert is_qualifier(tokenize("top")[0]) and is_qualifier(tokenize("maximum")[0])
+    assert not is_qualifier(tokenize("speed")[0])
+
+
+def test_model_names_appendices_and_pages():
+    assert model_names("What is the spin speed of the AquaLine 10?") == ["AquaLine 10"]
+    assert model_names("What changed in July 2024 and in section 14?") == []
+    assert appendix_refs("What does Appendix C list?") == ["Appendix C"]
+    assert page_refs("Quote the footnote on page 12.") == [12]

@@ -1,0 +1,48 @@
+"""The extractive generator's unaddressed-word check (step 7 of core/generate.py), with
+the real embedded model over a tiny lexicon."""
+
+import pytest
+
+from core.generate import unaddressed_words
+from core.lexical import LexicalIndex
+from core.models import get_embedder
+
+pytestmark = pytest.mark.slow
+
+TEXTS = [
+    "The Kestrel van has a payload of 1,100 kg.",
+    "The Kestrel van is 5.4 metres long and 2.0 metres wide.",
+    "Стиральная машина весит 70 кг.",
+    "Глубина машины 590 мм.",
+]
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return LexicalIndex.build([(str(i), t) for i, t in enumerate(TEXTS)])
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return get_embedder()
+
+
+@pytest.mark.parametrize("question, unit, word", [
+    ("What is the Kestrel van's towing capacity?", TEXTS[0], "towing"),
+    ("Какого цвета бывает машина?", TEXTS[2], "цвета"),
+])
+def test_a_topic_the_sentence_ignores_is_reported(lexicon, embedder, question, unit, word):
+    assert unaddressed_words(question, unit, lexicon, embedder) == [word]
+
+
+@pytest.mark.parametrize("question, unit", [
+    ("How heavy a load can the Kestrel van carry?", TEXTS[0]),  # paraphrase of payload
+    ("How wide is the Kestrel van?", TEXTS[1]),  # every word known
+    ("Насколько глубокая машина?", TEXTS[3]),  # paraphrase of глубина
+])
+def test_paraphrases_and_known_words_pass(lexicon, embedder, question, unit):
+    assert unaddressed_words(question, unit, lexicon, embedder) == []
+
+
+def test_a_russian_word_against_an_english_sentence_is_a_translation(lexicon, embedder):
+    assert unaddressed_words("Какая грузоподъёмность у Kestrel van?", TEXTS[0], lexicon, embedder) == []
