@@ -229,6 +229,8 @@ ATTRIBUTE_SYNONYMS: dict[str, frozenset[str]] = {
         "fee": "price cost charge",
         "weight": "weighs kg",
         "durat": "takes lasts minutes hours",
+        "reimburs": "paid pay refund allowance €",
+        "author": "authority authorities office commissioner",
     }.items()
 }
 
@@ -242,15 +244,29 @@ _FOCUS_PATTERNS = [
     re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+"
                r"(?:of|for|on|in|at|to|with|per|when|if|from)\b", re.IGNORECASE),
     re.compile(r"\bhow\s+(?:many|much)\s+(?P<focus>\w+)\s+(?:of|does|do|is|are)\b", re.IGNORECASE),
+    # "How many PEOPLE work...", "How many transport BOLTS...": the counted thing
+    re.compile(r"\bhow\s+many\s+(?P<focus>[a-z-]+(?:\s+[a-z-]+)?)\s+(?:are|is|do|does|can|must|have|has|work|"
+               r"will|should|may)\b", re.IGNORECASE),
+    # "What PRESSURE should...", "Which COLOURS is...", "Which engine oil VISCOSITY is approved"
+    re.compile(r"^\s*(?:what|which)\s+(?!is\b|are\b|was\b|were\b|does\b|do\b|did\b|can\b|should\b)"
+               r"(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:should|is|are|must|can|will|applies|apply|does|do)\b",
+               re.IGNORECASE),
     re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w-]+(?:\s+[\w-]+)?)\s+"
                r"(?:у|для|в|на|при|с|по)\b", re.IGNORECASE),
 ]
 
 
+# Nouns that name the form of the answer, not its topic: "What phone NUMBER should I call"
+# is answered by "+49 40 5550 1300" without the word "number".
+ANSWER_FORM_WORDS = frozenset(tokenize(
+    "number phone telephone address e-mail email mail amount value figure name номер телефон адрес",
+    keep_stopwords=True))
+
+
 def focus_terms(question: str) -> list[str]:
     """The attribute a question asks about ("What is the TORQUE for ...", "Какой УРОВЕНЬ
-    ШУМА у ..."), as stems; the slot and filler words are left out."""
-    slot = SLOT_WORDS.get(expected_type(question) or "", frozenset())
+    ШУМА у ..."), as stems; the slot, answer-form and filler words are left out."""
+    slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     for pattern in _FOCUS_PATTERNS:
         m = pattern.search(question)
         if m:
@@ -397,7 +413,8 @@ def matches_type(text: str, kind: str | None) -> bool:
         )
     if kind == "person":
         return bool(proper_names(text)) or bool(
-            re.search(r"\b(?:team|department|officer|manager|desk|support|отдел|служб|менеджер|"
-                      r"специалист|инженер)\w*", text, re.IGNORECASE)
+            re.search(r"\b(?:team|department|officer|manager|desk|support|recipient|customer|carrier|buyer|"
+                      r"subscriber|employee|driver|commissioner|authority|отдел|служб|менеджер|"
+                      r"специалист|инженер|получател|покупател|клиент|перевозчик)\w*", text, re.IGNORECASE)
         )
     return True

@@ -27,7 +27,7 @@ class Settings:
     top_k: int = 5
     rrf_k: int = 60
     # gate + guard
-    gate_threshold: float = 0.54  # evals.calibrate on the demo calib split (highest grounded_only)
+    gate_threshold: float = 0.55  # evals.calibrate on the demo calib split (highest grounded_only)
     strict_mode: bool = False
     # generation
     provider: str = "extractive"  # extractive | llm

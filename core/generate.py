@@ -9,8 +9,11 @@ Extractive algorithm:
    explicit asks such as "how many days" or "сколько стоит" are hard requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
 3. Hard filters: a unit that addresses a model ("ignore previous instructions", "SYSTEM:")
-   is never quoted; a unit's context (section path + table header + unit) must hold every
-   identifier of the question; it must not name a rival of a question's qualifier in its
+   is never quoted; when the question cites a section or paragraph ("para 7-2"), the
+   unit's own paragraph or section path must carry that number (a line that merely refers
+   to para 7-2 is not para 7-2); a unit's context (section path + table header + unit,
+   and for identifiers also the head of its paragraph) must hold every identifier of the
+   question; it must not name a rival of a question's qualifier in its
    place (monthly vs annual) nor leave such a qualifier unstated; it must say more than
    the question's own words (a title such as "Engine oil capacity." is not an answer); it
    must hold at least half the weight of the question's topic words that the knowledge
@@ -55,12 +58,14 @@ from core.analysis import (
     content_terms,
     contrast_conflict,
     focus_terms,
+    has_section,
     identifiers,
     is_qualifier,
     looks_like_instruction,
     matches_type,
     proper_names,
     question_type,
+    section_refs,
     units,
 )
 from core.gate import coverage, term_weights
@@ -121,6 +126,19 @@ def _embed_units(embedder: Any, texts: list[str]) -> Any:
     return np.vstack([_unit_vectors[t] for t in texts])
 
 
+def _without(text: str, names: set[str]) -> str:
+    for name in names:
+        text = text.replace(name, " ")
+    return text
+
+
+def _paragraph(text: str, unit: Unit) -> str:
+    """The line (paragraph or table row) of the chunk that holds the unit."""
+    start = text.rfind("\n", 0, unit.start) + 1
+    end = text.find("\n", unit.end)
+    return text[start:end if end >= 0 else len(text)]
+
+
 def heading_of(passage: Candidate) -> str:
     return passage.section.split(" > ")[-1] if passage.section else ""
 
@@ -141,7 +159,9 @@ class ExtractiveGenerator:
         focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0 and not is_qualifier(t)]
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
-        names = [set(tokenize(n, keep_stopwords=True)) for n in proper_names(question)]
+        question_names = proper_names(question)
+        refs = section_refs(question)
+        names = [set(tokenize(n, keep_stopwords=True)) for n in question_names]
         names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)]
         scored: list[Selected] = []
         parts: dict[int, tuple[float, float, float, float]] = {}
@@ -154,13 +174,18 @@ class ExtractiveGenerator:
                 if unit.kind == "heading":
                     continue
                 context = f"{passage.section}\n{unit.context}"
-                if any(i not in context.lower() for i in ids) or contrast_conflict(question, context):
+                paragraph = _paragraph(passage.text, unit)
+                # identifiers may stand at the head of the unit's paragraph ("7-2. Engine oil...")
+                if any(i not in f"{context}\n{paragraph}".lower() for i in ids) or contrast_conflict(question, context):
                     continue
+                if refs and not all(has_section(r, passage.section, paragraph) for r in refs):
+                    continue  # the question cites para 7-2: quote para 7-2, not a line that refers to it
                 if looks_like_instruction(unit.text):
                     continue  # text aimed at a model (prompt injection) is never quoted as fact
                 if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):
                     continue  # restates the question or is a caption ("Engine oil capacity.")
-                type_ok = matches_type(unit.text, kind)
+                # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
+                type_ok = matches_type(_without(unit.text, question_names), kind)
                 if explicit and not type_ok:
                     continue
                 ctx_tokens = set(tokenize(context, keep_stopwords=True))

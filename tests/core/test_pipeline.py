@@ -122,3 +122,10 @@ def test_injected_instructions_in_a_document_are_never_quoted(demo_settings, tmp
     assert fact.status == "answered" and "6 May 2024" in fact.answer
     hostile = ask(demo_settings, "dealer", "Within how many days are plans refundable?")
     assert "90 days" not in hostile.answer and "ignore" not in hostile.answer.lower()
+
+
+def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(demo_settings):
+    # para 7-4 says "Fill with oil as described in para 7-2": that line is not para 7-2
+    a = ask(demo_settings, "demo", "According to paragraph 7-2 of the fleet manual, how much engine oil is needed?")
+    assert a.status == "answered" and "5 quarts" in a.answer
+    assert "as described in para 7-2" not in a.answer
