@@ -5,7 +5,8 @@
 2. Fuse by reciprocal rank fusion: score = sum over lists of 1 / (rrf_k + rank).
 3. Load chunk text and metadata from the registry and drop anything whose tenant is not
    the asking tenant (a second, independent check after fusion).
-4. Keep the top `settings.top_k`; add the next chunk of the same section for the top two
+4. Keep the top `settings.top_k`, with the first hit of each list always among them
+   (replacing the last fused ones: RRF alone buries a passage only one list found); add the next chunk of the same section for the top two
    (an answer may straddle a chunk boundary) as extra context, marked `neighbour`.
 """
 
@@ -99,8 +100,19 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
     for rank, cand in enumerate(candidates, start=1):
         cand.rank = rank
     top = candidates[: settings.top_k]
+    # RRF buries a passage that only one list found, even at its rank 1 (1/61 < 2/70 for a
+    # passage both lists rank 10th): each list's leader always gets a place.
+    leaders = [c for c in (_leader(candidates, "dense_rank"), _leader(candidates, "bm25_rank"))
+               if c is not None and c not in top]
+    leaders = list({c.chunk_id: c for c in leaders}.values())
+    if leaders:
+        top = top[: max(settings.top_k - len(leaders), 1)] + leaders
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
     return Retrieval(question, candidates, top, {"retrieve": (time.perf_counter() - t0) * 1000})
+
+
+def _leader(candidates: list[Candidate], rank_field: str) -> Candidate | None:
+    return next((c for c in candidates if getattr(c, rank_field) == 1), None)
 
 
 def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have: set[str]) -> list[Candidate]:

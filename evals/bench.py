@@ -1,4 +1,4 @@
-"""`python -m evals.bench ingest|ask` — speed benchmarks on a fresh temporary data folder.
+"""`python -m evals.bench ingest|ask|ui` — speed benchmarks on a fresh temporary data folder.
 
 ingest [--path data/demo] [--keep]
   1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
@@ -14,6 +14,10 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
   3. Ask N questions of the set (cycled if the set is shorter) in the now warm process.
   4. Print p50/p95 of every stage in timings_ms (retrieve, gate, generate, verify,
      total), questions per second, each stage's share of the median total, and cold/warm.
+
+ui [--question Q] [--keep]
+  Start-up to first answer and per-page cold/warm load times in a real browser; the
+  algorithm is in evals/bench_ui.py.
 """
 
 from __future__ import annotations
@@ -164,10 +168,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ask.add_argument("--n", type=int, default=50)
     ask.add_argument("--corpus", type=Path, help="folder to ingest instead of the set's manifest")
     ask.add_argument("--keep", action="store_true", help="keep the temporary data folder")
+    ui = sub.add_parser("ui", help="console start-up and page load times in headless Chromium")
+    ui.add_argument("--question", help='the first question asked (default "What is the oil capacity?")')
+    ui.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
     args = p.parse_args(argv)
     try:
         if args.what == "ingest":
             bench_ingest(args.path, keep=args.keep)
+        elif args.what == "ui":
+            from evals.bench_ui import bench_ui
+
+            bench_ui(args.question, keep=args.keep)
         else:
             if args.n < 1:
                 raise ValueError("--n must be at least 1.")

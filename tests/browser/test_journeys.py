@@ -54,11 +54,13 @@ def nav(page, name: str) -> None:
 
 
 def wait_idle(page, timeout: float = 60) -> None:
-    """Until the app's script run has finished (the status widget says nothing)."""
+    """Until the app's script run has finished. Streamlit marks the app root with its run
+    state; the status widget alone cannot tell (it shows up 500 ms into a run and reads
+    "Stop" in Streamlit 1.67)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+        "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
+        " return !!app && app.getAttribute('data-test-script-state') === 'notRunning'; }",
         timeout=timeout * 1000)
 
 

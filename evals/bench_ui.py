@@ -1,0 +1,277 @@
+"""`python -m evals.bench ui [--question Q] [--keep]` — how fast the console is in a real browser.
+
+Prints figures only; nothing here asserts a timing (the numbers depend on the machine and
+on whatever else runs on it).
+
+  1. Make a fresh temporary folder (removed at exit unless --keep) holding the data folder
+     and the server log; ingest data/demo into tenant "demo" with
+     `python -m core.cli ingest --tenant demo data/demo` in a subprocess (timed).
+  2. Start `python -m streamlit run app.py` headless on a free 127.0.0.1 port, file watcher
+     off, with GROUNDWORK_DATA set to that folder and every other GROUNDWORK_* variable and
+     OPENAI_API_KEY removed; time from the process start until GET /_stcore/health says "ok".
+  3. Launch Debian's Chromium headless through Playwright (viewport 1440x1000; Playwright
+     never downloads a browser here).
+  4. Start-up to first answer: open the app root (the Ask page), wait until it is ready (see
+     below), type --question into the chat input, press Enter and wait until the second chat
+     message shows an answer status (answered, narrowed, refused or fallback). Report each
+     mark in seconds from the server process start, and the ask itself (Enter to answer).
+  5. For every page of app.py's st.navigation, in sidebar order: cold load = first visit of
+     the page in this server process (the Ask page's cold load is its first open in step 4),
+     warm load = 3 more visits after every page had its cold visit, reported as the median.
+     Every visit is a full navigation to http://127.0.0.1:PORT/<url path> (a new Streamlit
+     session), timed until the page is ready: its title heading (h1) is visible AND the
+     script run has finished: the app root's data-test-script-state is "notRunning" (the
+     status-widget test of tests/browser's wait_idle is checked too; see IDLE_JS).
+  6. Close the browser; stop the server (terminate, kill after 10 s); print a summary.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1440, "height": 1000}
+DEFAULT_QUESTION = "What is the oil capacity?"
+WARM_VISITS = 3
+ANSWER_STATUS = re.compile(r"\b(answered|narrowed|refused|fallback)\b")
+# True once the app's script run is over. Streamlit's run state on the app root decides: it
+# turns "running" as soon as a run starts. The status-widget check of tests/browser wait_idle
+# is kept, but alone it cannot see a run: the widget only appears 500 ms into a run and then
+# reads "Stop" ("Running..." is only its icon's aria-label; seen in Streamlit 1.67).
+IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const widget = document.querySelector('[data-testid="stStatusWidget"]');
+  return !widget || !widget.innerText.includes('Running');
+}"""
+
+
+def app_pages(app: Path = ROOT / "app.py") -> list[tuple[str, str]]:
+    """(title, url path) of every st.Page in app.py, in source (= sidebar) order.
+
+    The url path is st.Page's: url_path= if given, else the script's file name without
+    .py; the default page is served at the root, path "".
+    """
+    calls = [n for n in ast.walk(ast.parse(app.read_text(encoding="utf-8")))
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "Page"]
+    pages = []
+    for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+        kw = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
+        script = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) else kw.get("page")
+        if not isinstance(script, str):
+            raise RuntimeError(f"app.py line {call.lineno}: st.Page without a literal script path")
+        stem = Path(script).stem
+        path = "" if kw.get("default") else str(kw.get("url_path", stem)).strip("/")
+        pages.append((str(kw.get("title", stem.replace("_", " "))), path))
+    if not pages:
+        raise RuntimeError(f"no st.Page found in {app}")
+    return pages
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{_tail(log)}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.read().strip() == b"ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s:\n{_tail(log)}")
+
+
+def _tail(log: Path, chars: int = 3000) -> str:
+    return log.read_text(errors="replace")[-chars:] if log.exists() else "(no log)"
+
+
+def _clean_env(data: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not (k.startswith("GROUNDWORK_") or k == "OPENAI_API_KEY")}
+    env.update(GROUNDWORK_DATA=str(data), PYTHONUNBUFFERED="1")
+    return env
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def wait_ready(tab: Any, title: str, timeout: float = 120) -> None:
+    """Until the page's h1 `title` is visible and the script run is over."""
+    from playwright.sync_api import expect
+
+    expect(tab.get_by_role("heading", name=title, level=1)).to_be_visible(timeout=timeout * 1000)
+    tab.wait_for_function(IDLE_JS, timeout=timeout * 1000)
+
+
+def visit(tab: Any, url: str, title: str) -> float:
+    """Seconds from navigating to `url` until the page is ready."""
+    started = time.perf_counter()
+    tab.goto(url)
+    wait_ready(tab, title)
+    return time.perf_counter() - started
+
+
+def _ingest(data: Path) -> float:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "demo", "data/demo"],
+                          cwd=ROOT, env=_clean_env(data), capture_output=True, text=True)
+    seconds = time.perf_counter() - t
+    failed = [line for line in proc.stdout.splitlines() if line.startswith("failed")]
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"ingest failed: {(proc.stderr or proc.stdout).strip()[-500:]}")
+    print(f"ingested data/demo into tenant demo in {seconds:.1f} s (subprocess)"
+          + (f"; {len(failed)} files failed" if failed else ""), flush=True)
+    return seconds
+
+
+def bench_ui(question: str | None = None, keep: bool = False) -> dict[str, Any]:
+    question = DEFAULT_QUESTION if question is None else question
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"{CHROMIUM} is not installed.")
+    if not question.strip():
+        raise ValueError("--question must not be empty.")
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect, sync_playwright
+
+    pages = app_pages()
+    folder = Path(tempfile.mkdtemp(prefix="groundwork-bench-ui-"))
+    data, log = folder / "data", folder / "streamlit.log"
+    data.mkdir()
+    out: dict[str, Any] = {"folder": str(folder), "question": question}
+    with contextlib.ExitStack() as stack:
+        if keep:
+            stack.callback(print, f"kept {folder} (data/ and streamlit.log)")
+        else:
+            stack.callback(shutil.rmtree, folder, True)  # registered first, so it runs last
+
+        # 1. data
+        out["ingest_s"] = _ingest(data)
+
+        # 2. server
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.address", "127.0.0.1", "--server.port", str(port),
+               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+        with log.open("w") as sink:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=_clean_env(data), stdout=sink, stderr=subprocess.STDOUT)
+        stack.callback(_stop, proc)
+        wait_healthy(base, proc, log)
+        out["server_healthy_s"] = time.perf_counter() - t0
+        print(f"streamlit healthy {out['server_healthy_s']:.2f} s after the process start (port {port})", flush=True)
+
+        try:
+            # 3. browser
+            t = time.perf_counter()
+            pw = stack.enter_context(sync_playwright())
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            stack.callback(browser.close)
+            context = browser.new_context(viewport=VIEWPORT)
+            tab = context.new_page()
+            tab.set_default_timeout(120_000)
+            errors: list[str] = []
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+            out["browser_launch_s"] = time.perf_counter() - t
+            print(f"chromium launched in {out['browser_launch_s']:.2f} s", flush=True)
+
+            # 4. start-up to first answer
+            first_title, first_path = pages[0]
+            cold: dict[str, float] = {}
+            cold[first_path] = visit(tab, f"{base}/{first_path}", first_title)
+            out["ask_page_ready_s"] = time.perf_counter() - t0
+            box = tab.locator('[data-testid="stChatInputTextArea"]')
+            box.fill(question)
+            t = time.perf_counter()
+            box.press("Enter")
+            answer = tab.locator('[data-testid="stChatMessage"]').nth(1)
+            expect(answer).to_contain_text(ANSWER_STATUS, timeout=300_000)
+            now = time.perf_counter()
+            out["ask_s"], out["first_answer_s"] = now - t, now - t0
+            found = ANSWER_STATUS.search(answer.inner_text())
+            out["answer_status"] = found.group(1) if found else "?"
+            tab.wait_for_function(IDLE_JS, timeout=120_000)
+            out["ask_idle_s"] = time.perf_counter() - t
+            out["first_answer_without_browser_launch_s"] = out["first_answer_s"] - out["browser_launch_s"]
+            print(f"first answer ({out['answer_status']}) {out['first_answer_s']:.2f} s after the server start; "
+                  f"the ask itself {out['ask_s']:.2f} s", flush=True)
+
+            # 5. every page: cold, then warm rounds
+            for title, path in pages[1:]:
+                cold[path] = visit(tab, f"{base}/{path}", title)
+                print(f"  cold {title:<10} {cold[path]:6.2f} s", flush=True)
+            warm: dict[str, list[float]] = {path: [] for _, path in pages}
+            for _ in range(WARM_VISITS):
+                for title, path in pages:
+                    warm[path].append(visit(tab, f"{base}/{path}", title))
+            out["pages"] = [{"page": title, "path": "/" + path, "cold_s": cold[path],
+                             "warm_s": statistics.median(warm[path]), "warm_runs_s": warm[path]}
+                            for title, path in pages]
+            out["page_errors"] = errors
+        except PlaywrightError as exc:
+            raise RuntimeError(f"browser step failed: {exc}\n--- streamlit log ---\n{_tail(log)}") from exc
+
+        # 6. shut down (browser, then server, then the folder) before the summary
+        t = time.perf_counter()
+        stack.pop_all().close()
+        out["shutdown_s"] = time.perf_counter() - t
+
+    _print_summary(out)
+    return out
+
+
+def _print_summary(out: dict[str, Any]) -> None:
+    print()
+    print("start-up to first answer (seconds since `streamlit run` started)")
+    print(f"  server healthy        {out['server_healthy_s']:7.2f}")
+    print(f"  chromium launched     {out['server_healthy_s'] + out['browser_launch_s']:7.2f}"
+          f"   (launch took {out['browser_launch_s']:.2f})")
+    print(f"  Ask page ready        {out['ask_page_ready_s']:7.2f}")
+    print(f"  first answer shown    {out['first_answer_s']:7.2f}"
+          f"   ({out['first_answer_without_browser_launch_s']:.2f} without the browser launch)")
+    print(f"  ask itself            {out['ask_s']:7.2f}   Enter to answer ({out['answer_status']}); "
+          f"{out['ask_idle_s']:.2f} until the run finished")
+    print(f"  question: {out['question']!r}")
+    print()
+    print(f"page loads (navigate by URL until the h1 shows and the run is over; warm = median of {WARM_VISITS})")
+    print(f"  {'page':<10} {'path':<11} {'cold s':>7} {'warm s':>7}   warm runs s")
+    for p in out["pages"]:
+        runs = " ".join(f"{v:.2f}" for v in p["warm_runs_s"])
+        print(f"  {p['page']:<10} {p['path']:<11} {p['cold_s']:>7.2f} {p['warm_s']:>7.2f}   {runs}")
+    print("  (the Ask page's cold load is its first open in the start-up run above)")
+    print()
+    print(f"ingest {out['ingest_s']:.1f} s; shutdown {out['shutdown_s']:.2f} s; "
+          f"browser page errors: {len(out['page_errors'])}")
+    for err in out["page_errors"][:5]:
+        print(f"  ! {err[:200]}")
