@@ -109,13 +109,22 @@ def _tail(log: Path, chars: int = 3000) -> str:
     return log.read_text(errors="replace")[-chars:] if log.exists() else "(no log)"
 
 
-def _clean_env(data: Path) -> dict[str, str]:
+def console_command(port: int) -> list[str]:
+    """`streamlit run app.py`, headless on 127.0.0.1:port (the README's run command)."""
+    return [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+            "--server.address", "127.0.0.1", "--server.port", str(port),
+            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+
+
+def clean_env(data: Path) -> dict[str, str]:
+    """This environment minus any GROUNDWORK_* / OPENAI_API_KEY, with GROUNDWORK_DATA=data."""
     env = {k: v for k, v in os.environ.items() if not (k.startswith("GROUNDWORK_") or k == "OPENAI_API_KEY")}
     env.update(GROUNDWORK_DATA=str(data), PYTHONUNBUFFERED="1")
     return env
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def stop(proc: subprocess.Popen) -> None:
+    """Terminate, then kill after 10 s."""
     if proc.poll() is not None:
         return
     proc.terminate()
@@ -145,7 +154,7 @@ def visit(tab: Any, url: str, title: str) -> float:
 def _ingest(data: Path) -> float:
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "demo", "data/demo"],
-                          cwd=ROOT, env=_clean_env(data), capture_output=True, text=True)
+                          cwd=ROOT, env=clean_env(data), capture_output=True, text=True)
     seconds = time.perf_counter() - t
     failed = [line for line in proc.stdout.splitlines() if line.startswith("failed")]
     if proc.returncode not in (0, 1):
@@ -181,13 +190,10 @@ def bench_ui(question: str | None = None, keep: bool = False) -> dict[str, Any]:
         # 2. server
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
         with log.open("w") as sink:
             t0 = time.perf_counter()
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=_clean_env(data), stdout=sink, stderr=subprocess.STDOUT)
-        stack.callback(_stop, proc)
+            proc = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data), stdout=sink, stderr=subprocess.STDOUT)
+        stack.callback(stop, proc)
         wait_healthy(base, proc, log)
         out["server_healthy_s"] = time.perf_counter() - t0
         print(f"streamlit healthy {out['server_healthy_s']:.2f} s after the process start (port {port})", flush=True)

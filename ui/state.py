@@ -50,6 +50,25 @@ def warm_models(embed_threads: int) -> bool:
     return True
 
 
+@st.cache_resource(show_spinner=False)
+def start_warm_up(embed_threads: int) -> bool:
+    """Once per process, in a background thread: import the pipeline and run the embedder
+    once (its weights load lazily), so the first question does not wait seconds for them."""
+    import threading
+
+    def _load() -> None:
+        try:
+            import core.pipeline  # noqa: F401  (the import itself is the slow part)
+            from core.models import get_embedder
+
+            get_embedder(num_threads=embed_threads).embed_query("warm-up")
+        except Exception:  # noqa: BLE001 — the first real ask reports any problem properly
+            pass
+
+    threading.Thread(target=_load, name="groundwork-warm-up", daemon=True).start()
+    return True
+
+
 def select_tenant_next_run(tenant: str) -> None:
     """Make `tenant` the picker's selection on the next rerun (e.g. after creating it)."""
     st.session_state[_PENDING_TENANT] = tenant

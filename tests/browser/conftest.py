@@ -8,22 +8,25 @@ here is skipped with a clear reason.
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+# One copy of the server and browser plumbing, shared with `python -m evals.bench ui`.
+from evals.bench_ui import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    clean_env,
+    console_command,
+    free_port,
+    stop,
+    wait_healthy,
+)
+
 SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -33,26 +36,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
-                if resp.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="module")
@@ -65,25 +48,15 @@ def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     """A running console; yields its base URL."""
     port = free_port()
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
-    env = {k: v for k, v in os.environ.items()
-           if not (k.startswith("GROUNDWORK_") or k == "OPENAI_API_KEY")}
-    env.update(GROUNDWORK_DATA=str(data_dir), PYTHONUNBUFFERED="1")
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data_dir), stdout=out,
+                                stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc, log)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 @pytest.fixture(scope="module")

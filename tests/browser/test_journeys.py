@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from evals.bench_ui import IDLE_JS
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PDF_LINES = [
@@ -54,14 +56,10 @@ def nav(page, name: str) -> None:
 
 
 def wait_idle(page, timeout: float = 60) -> None:
-    """Until the app's script run has finished. Streamlit marks the app root with its run
-    state; the status widget alone cannot tell (it shows up 500 ms into a run and reads
-    "Stop" in Streamlit 1.67)."""
+    """Until the app's script run has finished (Streamlit's run state on the app root; the
+    status widget alone cannot tell: it appears 500 ms into a run and reads "Stop")."""
     page.wait_for_timeout(300)
-    page.wait_for_function(
-        "() => { const app = document.querySelector('[data-testid=\"stApp\"]');"
-        " return !!app && app.getAttribute('data-test-script-state') === 'notRunning'; }",
-        timeout=timeout * 1000)
+    page.wait_for_function(IDLE_JS, timeout=timeout * 1000)
 
 
 def select_option(page, label: str, option: str | re.Pattern) -> None:
