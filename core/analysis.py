@@ -185,6 +185,10 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "economy": re.compile(r"\b(?:economy|эконом\w*)\b", re.I),
     },
     {
+        "business": re.compile(r"\b(?:business customers?|businesses|b2b|corporate customers?|юридическ\w*)\b", re.I),
+        "private": re.compile(r"\b(?:private customers?|consumers?|частн\w* (?:лиц|клиент)\w*)\b", re.I),
+    },
+    {
         "domestic": re.compile(r"\b(?:domestic|внутренн\w*)\b", re.I),
         "international": re.compile(r"\b(?:international|международн\w*)\b", re.I),
     },
@@ -211,6 +215,20 @@ def contrast_conflict(question: str, unit_text: str) -> str | None:
     return None
 
 
+# Quantities a question can ask for ("What tyre PRESSURE...", "Какая МОЩНОСТЬ..."): the
+# answer must name the quantity (or a synonym) and give a number.
+MEASURE_RE = re.compile(
+    r"\b(?:capacity|torque|temperature|voltage|weight|pressure|speed|power|wattage|volume|height|width|"
+    r"depth|length|consumption|noise|мощност\w*|давлени\w*|скорост\w*|вес|объ[её]м\w*|[её]мкост\w*|"
+    r"температур\w*|напряжени\w*|момент\w*|шум\w*|высот\w*|ширин\w*|глубин\w*|длин\w*|расход\w*)\b",
+    re.IGNORECASE)
+
+
+def measures(question: str) -> list[str]:
+    """Stems of the quantities the question asks about."""
+    return [tokenize(m.group(0), keep_stopwords=True)[0] for m in MEASURE_RE.finditer(question)]
+
+
 def is_qualifier(stem: str) -> bool:
     """A contrast-group word (top, maximum, monthly...) rather than an attribute."""
     return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values()) or stem in {"maximum", "minimum"}
@@ -228,6 +246,9 @@ ATTRIBUTE_SYNONYMS: dict[str, frozenset[str]] = {
         "cost": "price fee charge €",
         "fee": "price cost charge",
         "weight": "weighs kg",
+        "weigh": "weight kg",
+        "мощност": "вт квт",
+        "вес": "весит кг",
         "durat": "takes lasts minutes hours",
         "reimburs": "paid pay refund allowance €",
         "author": "authority authorities office commissioner",

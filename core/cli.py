@@ -193,11 +193,14 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}%")
     print(answer.answer)
+    if answer.refusal_reason:
+        print(f"  why: {answer.refusal_reason}")
     for c in answer.citations:
         page = f" p.{c.page}" if c.page else ""
         print(f"  [{c.index}] {c.source}{page} § {c.section}: “{c.quote}”")
     for c in answer.closest:
-        print(f"  closest: {c.get('source')} p.{c.get('page')}: {c.get('snippet')}")
+        page = f" p.{c.get('page')}" if c.get("page") else ""
+        print(f"  closest: {c.get('source')}{page}: {c.get('snippet')}")
     return 0
 
 

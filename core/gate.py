@@ -4,7 +4,7 @@
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
    that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
-   the documents never name ("Какой уровень ШУМА..."); a cited section, paragraph or clause
+   or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."); a cited section, paragraph or clause
    number ("section 14", "пункт 9.3") that no retrieved passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
    model name with a number ("AquaLine 10") that no retrieved passage states. The word
@@ -34,6 +34,7 @@ from core.analysis import (
     focus_terms,
     has_section,
     identifiers,
+    measures,
     model_names,
     page_refs,
     proper_names,
@@ -116,7 +117,7 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # there, a word the documents never use is a translation, not a new topic.
     cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
     unknown_phrase = None if cross_language else _unknown_phrase(question, lexicon) or next(
-        (t for t in focus_terms(question) if lexicon.df.get(t, 0) == 0), None)
+        (t for t in [*focus_terms(question), *measures(question)] if lexicon.df.get(t, 0) == 0), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]

@@ -20,7 +20,8 @@ Extractive algorithm:
    base contains anywhere (words it never uses may be paraphrases, so they don't count),
    and the attribute asked about ("What is the TORQUE for...") where the knowledge base
    knows its words, each by name or a synonym (capacity ~ holds); qualifier words in it
-   ("TOP spin speed") are left to the contrast check;
+   ("TOP spin speed") are left to the contrast check; a quantity the question asks
+   about (pressure, capacity, мощность) must be named and the unit must give a number;
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
@@ -52,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from core.analysis import (
+    NUMBER_RE,
     QUESTION_FILLER,
     Unit,
     attribute_named,
@@ -63,6 +65,7 @@ from core.analysis import (
     is_qualifier,
     looks_like_instruction,
     matches_type,
+    measures,
     proper_names,
     question_type,
     section_refs,
@@ -159,6 +162,7 @@ class ExtractiveGenerator:
         focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0 and not is_qualifier(t)]
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
+        quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0]
         question_names = proper_names(question)
         refs = section_refs(question)
         names = [set(tokenize(n, keep_stopwords=True)) for n in question_names]
@@ -191,6 +195,9 @@ class ExtractiveGenerator:
                 ctx_tokens = set(tokenize(context, keep_stopwords=True))
                 if not all(attribute_named(t, ctx_tokens) for t in focus):
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                if any(not attribute_named(m, ctx_tokens) for m in quantities) or (
+                        quantities and not NUMBER_RE.search(unit.text)):
+                    continue  # "What tyre PRESSURE...": the unit must name it and give a number
                 if known and coverage(known, ctx_tokens) < MIN_KNOWN_COVERAGE:
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0

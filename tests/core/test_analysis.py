@@ -7,6 +7,7 @@ from core.analysis import (
     identifiers,
     is_qualifier,
     looks_like_instruction,
+    measures,
     model_names,
     page_refs,
     question_type,
@@ -77,6 +78,11 @@ def test_attribute_synonyms_and_qualifier_words():
     assert attribute_named("capac", tokens) and not attribute_named("torqu", tokens)
     assert is_qualifier(tokenize("top")[0]) and is_qualifier(tokenize("maximum")[0])
     assert not is_qualifier(tokenize("speed")[0])
+
+
+def test_quantities_asked_about():
+    assert measures("What tyre pressure should the rear wheels have?") == ["pressur"]
+    assert measures("Какая мощность двигателя?") and measures("How many days?") == []
 
 
 def test_model_names_appendices_and_pages():

@@ -62,6 +62,9 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     "What is the maximum spin speed of the AquaLine 12?",
     "What does Appendix F of the vehicle maintenance manual contain?",
     "What does page 40 of the warranty policy say about batteries?",
+    "What tyre pressure should the rear wheels of the KT-200 have?",  # only "check the spare wheel pressure"
+    "How long is the HomeHub Premium free trial for business customers?",  # the trial is for new customers
+    "Какая мощность двигателя AquaLine 7?",  # the documents give no power rating at all
 ])
 def test_fabrication_probes_are_refused(demo_settings, question):
     a = ask(demo_settings, "demo", question)
