@@ -229,6 +229,36 @@ def measures(question: str) -> list[str]:
     return [tokenize(m.group(0), keep_stopwords=True)[0] for m in MEASURE_RE.finditer(question)]
 
 
+# A question narrowed to a group or a programme ("for PART-TIME employees", "for
+# MANAGERS", "on the COTTON programme"): an answer must be about that group or programme.
+AUDIENCE_RE = re.compile(
+    r"\b(?:for|of|to|by)\s+(?:the\s+|our\s+)?(?P<mod>(?:[\w-]+\s+)?)(?P<noun>employees|staff|customers|members|"
+    r"engineers|managers|interns|apprentices|students|drivers|subscribers|dealers|pensioners|retirees|"
+    r"trainees|contractors)\b", re.IGNORECASE)
+SPECIFIC_ROLES = frozenset("managers interns apprentices students pensioners retirees trainees contractors".split())
+PROGRAMME_RE = re.compile(
+    r"\b(?:on|in|with|for|using)\s+(?:the|a|an|its|their)\s+(?P<name>[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:programme|program|cycle|mode)\b", re.IGNORECASE)
+
+
+def required_qualifiers(question: str) -> list[set[str]]:
+    """Stem sets an answer's context must hold: the group or programme the question is
+    narrowed to ("part-time", "managers", "cotton")."""
+    out = []
+    for m in AUDIENCE_RE.finditer(question):
+        words = m.group("mod").strip()
+        if not words and m.group("noun").lower() in SPECIFIC_ROLES:
+            words = m.group("noun")
+        stems = {t for t in tokenize(words) if t not in QUESTION_FILLER}
+        if stems:
+            out.append(stems)
+    for m in PROGRAMME_RE.finditer(question):
+        stems = {t for t in tokenize(m.group("name")) if t not in QUESTION_FILLER}
+        if stems:
+            out.append(stems)
+    return out
+
+
 def is_qualifier(stem: str) -> bool:
     """A contrast-group word (top, maximum, monthly...) rather than an attribute."""
     return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values()) or stem in {"maximum", "minimum"}

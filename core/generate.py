@@ -22,6 +22,8 @@ Extractive algorithm:
    knows its words, each by name or a synonym (capacity ~ holds); qualifier words in it
    ("TOP spin speed") are left to the contrast check; a quantity the question asks
    about (pressure, capacity, мощность) must be named and the unit must give a number;
+   a group or programme the question is narrowed to ("for PART-TIME employees", "for
+   MANAGERS", "on the COTTON programme") must be named;
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
@@ -68,6 +70,7 @@ from core.analysis import (
     measures,
     proper_names,
     question_type,
+    required_qualifiers,
     section_refs,
     units,
 )
@@ -163,6 +166,7 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0]
+        narrowed_to = required_qualifiers(question)
         question_names = proper_names(question)
         refs = section_refs(question)
         names = [set(tokenize(n, keep_stopwords=True)) for n in question_names]
@@ -195,6 +199,8 @@ class ExtractiveGenerator:
                 ctx_tokens = set(tokenize(context, keep_stopwords=True))
                 if not all(attribute_named(t, ctx_tokens) for t in focus):
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                if any(not q <= ctx_tokens for q in narrowed_to):
+                    continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
                 if any(not attribute_named(m, ctx_tokens) for m in quantities) or (
                         quantities and not NUMBER_RE.search(unit.text)):
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number

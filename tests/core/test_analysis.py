@@ -11,6 +11,7 @@ from core.analysis import (
     model_names,
     page_refs,
     question_type,
+    required_qualifiers,
     section_refs,
     units,
 )
@@ -83,6 +84,13 @@ def test_attribute_synonyms_and_qualifier_words():
 def test_quantities_asked_about():
     assert measures("What tyre pressure should the rear wheels have?") == ["pressur"]
     assert measures("Какая мощность двигателя?") and measures("How many days?") == []
+
+
+def test_questions_narrowed_to_a_group_or_programme():
+    assert required_qualifiers("What is the allowance for part-time employees?") == [{"part", "time"}]
+    assert required_qualifiers("What is the notice period for managers?") == [{"manag"}]
+    assert required_qualifiers("What is the spin speed on the cotton programme?") == [{"cotton"}]
+    assert required_qualifiers("What is the staff discount for employees?") == []
 
 
 def test_model_names_appendices_and_pages():

@@ -65,6 +65,8 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     "What tyre pressure should the rear wheels of the KT-200 have?",  # only "check the spare wheel pressure"
     "How long is the HomeHub Premium free trial for business customers?",  # the trial is for new customers
     "Какая мощность двигателя AquaLine 7?",  # the documents give no power rating at all
+    "What is the remote-work allowance for part-time employees?",  # no part-time rule stated
+    "What is the spin speed of the AquaLine 8 Pro on the cotton programme?",  # only the maximum is given
 ])
 def test_fabrication_probes_are_refused(demo_settings, question):
     a = ask(demo_settings, "demo", question)
