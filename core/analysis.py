@@ -32,6 +32,9 @@ ID_RE = re.compile(
     r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)*|\d{3,})(?![\w])"
 )
 NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?(?![\d])")
+NUMBER_WORD_RE = re.compile(
+    r"\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+    r"один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|однажды|дважды)\b", re.IGNORECASE)
 NUM_UNIT_RE = re.compile(
     r"(?<![\w.])(\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?)\s*(%|[A-Za-zА-Яа-яЁё°€$£·\.]+)?"
 )
@@ -189,6 +192,10 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "private": re.compile(r"\b(?:private customers?|consumers?|частн\w* (?:лиц|клиент)\w*)\b", re.I),
     },
     {
+        "digital": re.compile(r"\b(?:digital|electronic|e-gift|электронн\w*|цифров\w*)\b", re.I),
+        "physical": re.compile(r"\b(?:physical|printed|plastic|paper|пластиков\w*|бумажн\w*)\b", re.I),
+    },
+    {
         "domestic": re.compile(r"\b(?:domestic|внутренн\w*)\b", re.I),
         "international": re.compile(r"\b(?:international|международн\w*)\b", re.I),
     },
@@ -259,6 +266,16 @@ def required_qualifiers(question: str) -> list[set[str]]:
     return out
 
 
+DETERMINER_NOUN_RE = re.compile(r"\b(?:a|an|the|my|your|our|their|its|this|that|these|those)\s+([a-z][a-z-]{2,})\b",
+                                re.IGNORECASE)
+
+
+def determined_words(question: str) -> list[str]:
+    """English words right after an article or possessive ("a DISHWASHER", "the GEARBOX"):
+    nouns or their adjectives, so the thing asked about rather than the asking."""
+    return [m.group(1) for m in DETERMINER_NOUN_RE.finditer(question)]
+
+
 def is_qualifier(stem: str) -> bool:
     """A contrast-group word (top, maximum, monthly...) rather than an attribute."""
     return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values()) or stem in {"maximum", "minimum"}
@@ -277,6 +294,7 @@ ATTRIBUTE_SYNONYMS: dict[str, frozenset[str]] = {
         "fee": "price cost charge",
         "weight": "weighs kg",
         "weigh": "weight kg",
+        "time": "once twice",
         "мощност": "вт квт",
         "вес": "весит кг",
         "durat": "takes lasts minutes hours",
@@ -455,7 +473,7 @@ def matches_type(text: str, kind: str | None) -> bool:
         return bool(NUMBER_RE.search(text) and (MONEY_RE.search(text) or re.search(r"\bfree\b|бесплатн", text, re.I)))\
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))
     if kind == "number":
-        return bool(NUMBER_RE.search(text))
+        return bool(NUMBER_RE.search(text) or NUMBER_WORD_RE.search(text))
     if kind == "date":
         low = text.lower()
         return bool(NUMBER_RE.search(text)) or any(m in low for m in MONTHS) or bool(

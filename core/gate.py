@@ -4,7 +4,8 @@
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
    that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
-   or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."); a cited section, paragraph or clause
+   or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."), or
+   a word after an article the documents never use ("install a DISHWASHER"); a cited section, paragraph or clause
    number ("section 14", "пункт 9.3") that no retrieved passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
    model name with a number ("AquaLine 10") that no retrieved passage states. The word
@@ -28,9 +29,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.analysis import (
+    ANSWER_FORM_WORDS,
     QUESTION_FILLER,
+    SLOT_WORDS,
     appendix_refs,
     content_terms,
+    determined_words,
+    expected_type,
     focus_terms,
     has_section,
     identifiers,
@@ -90,6 +95,14 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     return None
 
 
+def _unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str]) -> bool:
+    """A topic word the tenant's documents never use (the answer's own slot, "the DEADLINE",
+    "the phone NUMBER", does not count: documents state it as a value)."""
+    stems = tokenize(word)
+    return bool(stems) and stems[0] not in QUESTION_FILLER and stems[0] not in slot \
+        and all(lexicon.df.get(t, 0) == 0 for t in stems)
+
+
 def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateResult:
     top = [c for c in retrieval.top if not c.neighbour]
     if not top:
@@ -116,8 +129,10 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # A Russian question answered from English passages cannot be checked word by word:
     # there, a word the documents never use is a translation, not a new topic.
     cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
+    slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     unknown_phrase = None if cross_language else _unknown_phrase(question, lexicon) or next(
-        (t for t in [*focus_terms(question), *measures(question)] if lexicon.df.get(t, 0) == 0), None)
+        (t for t in [*focus_terms(question), *measures(question)] if lexicon.df.get(t, 0) == 0), None) or next(
+        (w for w in determined_words(question) if _unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]

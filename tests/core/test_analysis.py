@@ -2,6 +2,7 @@ from core.analysis import (
     appendix_refs,
     attribute_named,
     contrast_conflict,
+    determined_words,
     focus_terms,
     has_section,
     identifiers,
@@ -69,6 +70,7 @@ def test_canonical_qualifiers_in_other_words():
     assert contrast_conflict("yearly training budget", "a budget of €1,200 per calendar year") is None
     assert contrast_conflict("maximum value of a gift", "gifts only up to a value of €35") is None
     assert contrast_conflict("maximum load", "minimum load 1 kg") == "minimum"
+    assert contrast_conflict("a physical gift card", "Digital gift cards are valid for 3 years") == "digital"
     assert contrast_conflict("Что попробовать до вызова мастера?", "Выньте часть белья.") is None
 
 
@@ -79,6 +81,11 @@ def test_attribute_synonyms_and_qualifier_words():
     assert attribute_named("capac", tokens) and not attribute_named("torqu", tokens)
     assert is_qualifier(tokenize("top")[0]) and is_qualifier(tokenize("maximum")[0])
     assert not is_qualifier(tokenize("speed")[0])
+
+
+def test_words_after_articles_are_the_things_asked_about():
+    assert determined_words("What does the crew charge to install a dishwasher?") == ["crew", "dishwasher"]
+    assert determined_words("Какая мощность?") == []
 
 
 def test_quantities_asked_about():

@@ -67,6 +67,8 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     "Какая мощность двигателя AquaLine 7?",  # the documents give no power rating at all
     "What is the remote-work allowance for part-time employees?",  # no part-time rule stated
     "What is the spin speed of the AquaLine 8 Pro on the cotton programme?",  # only the maximum is given
+    "What does the delivery crew charge to install a dishwasher?",  # Northwind sells no dishwashers
+    "How long is a physical gift card valid?",  # only digital gift cards are described
 ])
 def test_fabrication_probes_are_refused(demo_settings, question):
     a = ask(demo_settings, "demo", question)
@@ -134,3 +136,8 @@ def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(demo_settings)
     a = ask(demo_settings, "demo", "According to paragraph 7-2 of the fleet manual, how much engine oil is needed?")
     assert a.status == "answered" and "5 quarts" in a.answer
     assert "as described in para 7-2" not in a.answer
+
+
+def test_once_answers_how_many_times(demo_settings):
+    a = ask(demo_settings, "demo", "How many times can a CarePlus contract be transferred to a new owner?")
+    assert a.status == "answered" and "once" in a.answer
