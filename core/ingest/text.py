@@ -1,4 +1,5 @@
-"""Plain text: paragraphs split on blank lines, list lines as items, simple heading rules.
+"""Plain text: paragraphs split on blank lines, list lines as items, simple heading rules,
+and space-aligned tables (a header line over a rule of dash runs, one run per column).
 
 A paragraph is a heading when it is one short line without closing punctuation that is
 ALL CAPS, numbered ("1. Scope", "2.3 Limits"), Markdown-style ("# Title"), underlined
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.ingest.blocks import clean_inline, finish, first_heading
+from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
 from core.schema import Block, ParsedDocument
 
@@ -22,6 +23,7 @@ _NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+\S")
 _HASH_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$")
 _UNDERLINE = re.compile(r"^(=+|-+)$")
 _BULLET_GLYPH = re.compile(r"^\s*[•·▪‣◦●○■□►▶➢✓✔*\-–—]\s+")
+_COLUMN_RULE = re.compile(r"^\s*-{3,}(?:\s+-{3,})+\s*$")
 
 
 class TextParser:
@@ -38,12 +40,34 @@ def parse_plain_text(text: str) -> list[Block]:
     for i, para in enumerate(paragraphs):
         lines = [ln.rstrip() for ln in para.split("\n") if ln.strip()]
         has_next = i + 1 < len(paragraphs)
+        table = _aligned_table(lines)
+        if table:
+            blocks.append(table_block(table))
+            continue
         heading = _heading(lines, has_next)
         if heading:
             blocks.append(Block(kind="heading", text=heading[1], level=heading[0]))
             continue
         blocks.extend(_body_blocks(lines))
     return blocks
+
+
+def _aligned_table(lines: list[str]) -> list[list[str]] | None:
+    """Rows of a space-aligned table: header line(s), then a rule such as
+    "-------  -----" whose dash runs mark where each column starts; None if not a table."""
+    rule_at = next((i for i, line in enumerate(lines[:4]) if _COLUMN_RULE.match(line)), None)
+    if not rule_at or rule_at + 1 >= len(lines):
+        return None
+    starts = [m.start() for m in re.finditer(r"-{3,}", lines[rule_at])]
+
+    def cut(line: str) -> list[str]:
+        ends = starts[1:] + [max(len(line), starts[-1]) + 1]
+        return [line[a:b].strip() for a, b in zip(starts, ends)]
+
+    header = [" ".join(cell for cell in column if cell) for column in zip(*(cut(ln) for ln in lines[:rule_at]))]
+    rows = [cut(line) for line in lines[rule_at + 1:] if not _COLUMN_RULE.match(line)]
+    table = normalize_rows([header, *rows])
+    return table if len(table) >= 2 and len(table[0]) >= 2 else None
 
 
 def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:

@@ -175,3 +175,21 @@ def test_short_cp1251_text_is_decoded_as_cyrillic(write_file):
 def test_utf16_text_with_bom(write_file):
     path = write_file("utf16.txt", "Refunds take 5 days.".encode("utf-16"))
     assert parse_file(path).text == "Refunds take 5 days."
+
+
+def test_text_space_aligned_table_becomes_a_table(write_file):
+    text = (
+        "CARE SCHEDULE\n\n"
+        "What to do                 How often\n"
+        "-------------------------  -------------\n"
+        "Clean the drain filter     every 3 months\n"
+        "Check the hoses            once a year\n\n"
+        "Clean the filter more often in hard-water areas.\n"
+    )
+    parsed = parse_file(write_file("care.txt", text.encode("utf-8")))
+    assert_offsets(parsed)
+    table = next(b for b in parsed.blocks if b.kind == "table")
+    assert table.rows == [["What to do", "How often"], ["Clean the drain filter", "every 3 months"],
+                          ["Check the hoses", "once a year"]]
+    assert table.section_path == ["CARE SCHEDULE"]
+    assert parsed.blocks[-1].kind == "paragraph"
