@@ -34,7 +34,8 @@ ID_RE = re.compile(
 NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?(?![\d])")
 NUMBER_WORD_RE = re.compile(
     r"\b(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
-    r"один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|однажды|дважды)\b", re.IGNORECASE)
+    r"один|одна|одно|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|однажды|дважды|"
+    r"двух|тр[её]х|четыр[её]х|пяти|шести|семи|восьми|девяти|десяти)\b", re.IGNORECASE)
 NUM_UNIT_RE = re.compile(
     r"(?<![\w.])(\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?)\s*(%|[A-Za-zА-Яа-яЁё°€$£·\.]+)?"
 )
@@ -229,6 +230,27 @@ MEASURE_RE = re.compile(
     r"depth|length|consumption|noise|мощност\w*|давлени\w*|скорост\w*|вес|объ[её]м\w*|[её]мкост\w*|"
     r"температур\w*|напряжени\w*|момент\w*|шум\w*|высот\w*|ширин\w*|глубин\w*|длин\w*|расход\w*)\b",
     re.IGNORECASE)
+
+
+# Units that name a quantity by themselves: "при 90 °C" answers "при какой температуре".
+QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
+    stem: re.compile(pattern, re.IGNORECASE) for stem, pattern in {
+        "temperatur": r"\d\s*°\s*[CF]\b", "температур": r"\d\s*°\s*[CF]\b",
+        "capac": r"\d\s*(?:l|litres?|liters?|quarts?|kg)\b", "емкост": r"\d\s*(?:л|литр\w*|кг)\b",
+        "weight": r"\d\s*kg\b", "вес": r"\d\s*кг\b",
+        "speed": r"\d\s*(?:rpm|km/h|mph)\b", "скорост": r"\d\s*(?:об/мин|км/ч)",
+        "power": r"\d\s*k?W\b", "мощност": r"\d\s*к?Вт\b",
+        "pressur": r"\d\s*(?:bar|psi|kPa|MPa)\b", "давлени": r"\d\s*(?:бар|МПа|кПа)\b",
+        "torqu": r"\d\s*(?:N·m|Nm|lb-ft)\b", "момент": r"\d\s*(?:Н·м|Нм|N·m)",
+        "voltag": r"\d\s*V\b", "напряжени": r"\d\s*В\b",
+    }.items()
+}
+
+
+def quantity_named(stem: str, tokens: set[str], text: str) -> bool:
+    """Is the asked quantity named in the tokens, by a synonym, or by its unit in the text?"""
+    unit = QUANTITY_UNITS.get(stem)
+    return attribute_named(stem, tokens) or bool(unit and unit.search(text))
 
 
 def measures(question: str) -> list[str]:

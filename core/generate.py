@@ -69,6 +69,7 @@ from core.analysis import (
     matches_type,
     measures,
     proper_names,
+    quantity_named,
     question_type,
     required_qualifiers,
     section_refs,
@@ -201,7 +202,7 @@ class ExtractiveGenerator:
                     continue  # the attribute asked about (torque, capacity...) is not named here
                 if any(not q <= ctx_tokens for q in narrowed_to):
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
-                if any(not attribute_named(m, ctx_tokens) for m in quantities) or (
+                if any(not quantity_named(m, ctx_tokens, unit.text) for m in quantities) or (
                         quantities and not NUMBER_RE.search(unit.text)):
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
                 if known and coverage(known, ctx_tokens) < MIN_KNOWN_COVERAGE:

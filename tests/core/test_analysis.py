@@ -11,6 +11,7 @@ from core.analysis import (
     measures,
     model_names,
     page_refs,
+    quantity_named,
     question_type,
     required_qualifiers,
     section_refs,
@@ -90,6 +91,9 @@ def test_words_after_articles_are_the_things_asked_about():
 
 def test_quantities_asked_about():
     assert measures("What tyre pressure should the rear wheels have?") == ["pressur"]
+    stem = measures("При какой температуре запускать очистку?")[0]
+    assert quantity_named(stem, set(), "Запускайте программу при 90 °C без белья.")
+    assert not quantity_named(stem, set(), "Запускайте программу раз в месяц.")
     assert measures("Какая мощность двигателя?") and measures("How many days?") == []
 
 
