@@ -152,6 +152,7 @@ def proper_names(text: str) -> set[str]:
 SLOT_WORDS = {
     "duration": frozenset(tokenize(
         "day days week weeks month months year years hour hours minute minutes time long deadline "
+        "far advance early заранее "
         "дней день дня недель недели месяцев месяца лет года часов часа минут время",
         keep_stopwords=True)),
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
@@ -191,6 +192,15 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
     {
         "business": re.compile(r"\b(?:business customers?|businesses|b2b|corporate customers?|юридическ\w*)\b", re.I),
         "private": re.compile(r"\b(?:private customers?|consumers?|частн\w* (?:лиц|клиент)\w*)\b", re.I),
+    },
+    {
+        "full-time": re.compile(r"\bfull[- ]time\b|\bполн\w* (?:рабоч\w* )?(?:день|дня|занятост\w*)", re.I),
+        "part-time": re.compile(r"\bpart[- ]time\b|\bнеполн\w* (?:рабоч\w* )?(?:день|дня|занятост\w*)", re.I),
+    },
+    {
+        "night": re.compile(r"\bnight shifts?\b|\bnights? work\b|\bночн\w*", re.I),
+        "saturday": re.compile(r"\bsaturdays?\b|\bсуббот\w*", re.I),
+        "sunday": re.compile(r"\bsundays?\b|\bвоскресень\w*", re.I),
     },
     {
         "digital": re.compile(r"\b(?:digital|electronic|e-gift|электронн\w*|цифров\w*)\b", re.I),
@@ -443,6 +453,7 @@ def looks_like_instruction(text: str) -> bool:
 _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     ("duration", re.compile(
         r"\bhow (?:long|many (?:business )?(?:days|weeks|months|years|hours|minutes))\b|\bwithin how\b|"
+        r"\bhow (?:far|long|many days|early) in advance\b|\bhow early\b|\bзаранее\b|\bза сколько\b|"
         r"сколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|времени)\b|\bв течение какого\b|"
         r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b", re.IGNORECASE),
      re.compile(r"\bhow soon\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",

@@ -177,6 +177,7 @@ class ExtractiveGenerator:
         for number, passage in enumerate(passages, start=1):
             prior = 1.0 / max(passage.rank, 1)
             where = set(tokenize(f"{passage.section}\n{passage.title}\n{passage.text}", keep_stopwords=True))
+            passage_tokens = where
             if any(not n <= where for n in names):
                 continue  # the passage is about something else than the name asked about
             for unit in units(passage.text, heading_of(passage)):
@@ -198,14 +199,17 @@ class ExtractiveGenerator:
                 if explicit and not type_ok:
                     continue
                 ctx_tokens = set(tokenize(context, keep_stopwords=True))
-                if not all(attribute_named(t, ctx_tokens) for t in focus):
+                # a table's caption or lead-in sentence sits in the same chunk: it names the
+                # attribute for every row ("Hotels ... maximum rates per night" over the rows)
+                named_in = ctx_tokens | passage_tokens if unit.kind == "row" else ctx_tokens
+                if not all(attribute_named(t, named_in) for t in focus):
                     continue  # the attribute asked about (torque, capacity...) is not named here
                 if any(not q <= ctx_tokens for q in narrowed_to):
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
                 if any(not quantity_named(m, ctx_tokens, unit.text) for m in quantities) or (
                         quantities and not NUMBER_RE.search(unit.text)):
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
-                if known and coverage(known, ctx_tokens) < MIN_KNOWN_COVERAGE:
+                if known and coverage(known, named_in) < MIN_KNOWN_COVERAGE:
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0

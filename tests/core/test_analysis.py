@@ -24,6 +24,10 @@ def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
     assert identifiers("How many days?") == set()
 
 
+def test_how_far_in_advance_asks_for_a_duration():
+    assert question_type("How far in advance must flights be booked?") == ("duration", True)
+
+
 def test_question_types_explicit_and_loose():
     assert question_type("How many days do I have to return it?") == ("duration", True)
     assert question_type("Сколько стоит доставка?") == ("money", True)

@@ -141,3 +141,15 @@ def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(demo_settings)
 def test_once_answers_how_many_times(demo_settings):
     a = ask(demo_settings, "demo", "How many times can a CarePlus contract be transferred to a new owner?")
     assert a.status == "answered" and "once" in a.answer
+
+
+def test_a_table_row_is_read_with_its_tables_lead_in(demo_settings):
+    # the rows say "Location | Maximum per night"; "Hotels ..." stands in the lead-in sentence
+    a = ask(demo_settings, "demo", "What is the hotel limit in Zurich?")
+    assert a.status == "answered" and "€240" in a.answer
+
+
+def test_a_rival_qualifier_is_not_an_answer(demo_settings):
+    for q in ("What is the supplement for night shifts?",  # Saturday and Sunday only
+              "How many days of annual leave do part-time employees get in their first year?"):
+        assert ask(demo_settings, "demo", q).status == "refused", q
