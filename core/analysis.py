@@ -298,6 +298,21 @@ def required_qualifiers(question: str) -> list[set[str]]:
     return out
 
 
+# Acronyms a question may use for words the documents spell out ("the CEO" for "Chief
+# Executive Officer"): checked by their expansion.
+ACRONYMS: dict[str, str] = {
+    "ceo": "chief executive officer", "cfo": "chief financial officer", "cto": "chief technology officer",
+    "coo": "chief operating officer", "dpo": "data protection officer", "hr": "human resources",
+    "faq": "frequently asked questions", "vat": "value added tax", "sla": "service level agreement",
+}
+
+
+def expand_acronyms(text: str) -> str:
+    """The text with known acronyms followed by their expansion."""
+    return re.sub(r"\b[A-Z]{2,4}\b", lambda m: f"{m.group(0)} {ACRONYMS[m.group(0).lower()]}"
+                  if m.group(0).lower() in ACRONYMS else m.group(0), text)
+
+
 DETERMINER_NOUN_RE = re.compile(r"\b(?:a|an|the|my|your|our|their|its|this|that|these|those)\s+([a-z][a-z-]{2,})\b",
                                 re.IGNORECASE)
 

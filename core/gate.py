@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.analysis import (
+    ACRONYMS,
     ANSWER_FORM_WORDS,
     QUESTION_FILLER,
     SLOT_WORDS,
@@ -99,6 +100,8 @@ def _unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str]) -> boo
     """A topic word the tenant's documents never use (the answer's own slot, "the DEADLINE",
     "the phone NUMBER", does not count: documents state it as a value)."""
     stems = tokenize(word)
+    if word.lower() in ACRONYMS:  # "the CEO": known if the documents spell it out
+        stems = tokenize(ACRONYMS[word.lower()])
     return bool(stems) and stems[0] not in QUESTION_FILLER and stems[0] not in slot \
         and all(lexicon.df.get(t, 0) == 0 for t in stems)
 

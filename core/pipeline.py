@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from core import index, store
-from core.analysis import strip_instructions
+from core.analysis import expand_acronyms, strip_instructions
 from core.config import Settings
 from core.gate import assess
 from core.generate import GENERATORS, Generation
@@ -36,8 +36,9 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     trace_id = new_trace_id()
 
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
-    #    ("ignore previous instructions") are not part of what is asked.
-    asked = strip_instructions(question)
+    #    ("ignore previous instructions") are not part of what is asked; known acronyms are
+    #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
+    asked = expand_acronyms(strip_instructions(question))
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top

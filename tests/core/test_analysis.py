@@ -3,6 +3,7 @@ from core.analysis import (
     attribute_named,
     contrast_conflict,
     determined_words,
+    expand_acronyms,
     focus_terms,
     has_section,
     identifiers,
@@ -22,6 +23,11 @@ from core.analysis import (
 def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
     assert identifiers("Error E401 vs E20, para 99-1, version 6.0, model 820") == {"e401", "e20", "99-1", "6.0", "820"}
     assert identifiers("How many days?") == set()
+
+
+def test_acronyms_are_spelled_out():
+    assert expand_acronyms("Who is the CEO of Globex?") == "Who is the CEO chief executive officer of Globex?"
+    assert expand_acronyms("Who is the boss?") == "Who is the boss?"
 
 
 def test_how_far_in_advance_asks_for_a_duration():
