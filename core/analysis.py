@@ -245,6 +245,7 @@ MEASURE_RE = re.compile(
 # Units that name a quantity by themselves: "при 90 °C" answers "при какой температуре".
 QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
     stem: re.compile(pattern, re.IGNORECASE) for stem, pattern in {
+        "rate": r"\d\s*%", "percentag": r"\d\s*%", "ставк": r"\d\s*%",
         "temperatur": r"\d\s*°\s*[CF]\b", "температур": r"\d\s*°\s*[CF]\b",
         "capac": r"\d\s*(?:l|litres?|liters?|quarts?|kg)\b", "емкост": r"\d\s*(?:л|литр\w*|кг)\b",
         "weight": r"\d\s*kg\b", "вес": r"\d\s*кг\b",

@@ -58,7 +58,6 @@ from core.analysis import (
     NUMBER_RE,
     QUESTION_FILLER,
     Unit,
-    attribute_named,
     content_terms,
     contrast_conflict,
     focus_terms,
@@ -202,7 +201,7 @@ class ExtractiveGenerator:
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | passage_tokens if unit.kind == "row" else ctx_tokens
-                if not all(attribute_named(t, named_in) for t in focus):
+                if not all(quantity_named(t, named_in, unit.text) for t in focus):
                     continue  # the attribute asked about (torque, capacity...) is not named here
                 if any(not q <= ctx_tokens for q in narrowed_to):
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
