@@ -8,7 +8,7 @@ import streamlit as st
 from ui.state import base_settings, sidebar, start_warm_up
 
 st.set_page_config(page_title="Groundwork", page_icon=":material/fact_check:", layout="wide")
-start_warm_up(base_settings().embed_threads)  # models load while the user reads the page
+start_warm_up(base_settings())  # models load while the user reads the page
 
 PAGES = {
     "Domain experts": [

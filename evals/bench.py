@@ -15,7 +15,7 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
   4. Print p50/p95 of every stage in timings_ms (retrieve, gate, generate, verify,
      total), questions per second, each stage's share of the median total, and cold/warm.
 
-ui [--question Q] [--keep]
+ui [--question Q] [--think S] [--keep]
   Start-up to first answer and per-page cold/warm load times in a real browser; the
   algorithm is in evals/bench_ui.py.
 """
@@ -170,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ask.add_argument("--keep", action="store_true", help="keep the temporary data folder")
     ui = sub.add_parser("ui", help="console start-up and page load times in headless Chromium")
     ui.add_argument("--question", help='the first question asked (default "What is the oil capacity?")')
+    ui.add_argument("--think", type=float, default=0.0,
+                    help="seconds between the Ask page being ready and the question being sent (a user typing)")
     ui.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
     args = p.parse_args(argv)
     try:
@@ -178,7 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.what == "ui":
             from evals.bench_ui import bench_ui
 
-            bench_ui(args.question, keep=args.keep)
+            if args.think < 0:
+                raise ValueError("--think must not be negative.")
+            bench_ui(args.question, keep=args.keep, think=args.think)
         else:
             if args.n < 1:
                 raise ValueError("--n must be at least 1.")

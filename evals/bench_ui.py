@@ -1,4 +1,4 @@
-"""`python -m evals.bench ui [--question Q] [--keep]` — how fast the console is in a real browser.
+"""`python -m evals.bench ui [--question Q] [--think S] [--keep]` — how fast the console is in a real browser.
 
 Prints figures only; nothing here asserts a timing (the numbers depend on the machine and
 on whatever else runs on it).
@@ -164,7 +164,7 @@ def _ingest(data: Path) -> float:
     return seconds
 
 
-def bench_ui(question: str | None = None, keep: bool = False) -> dict[str, Any]:
+def bench_ui(question: str | None = None, keep: bool = False, think: float = 0.0) -> dict[str, Any]:
     question = DEFAULT_QUESTION if question is None else question
     if not CHROMIUM.exists():
         raise RuntimeError(f"{CHROMIUM} is not installed.")
@@ -218,6 +218,7 @@ def bench_ui(question: str | None = None, keep: bool = False) -> dict[str, Any]:
             cold[first_path] = visit(tab, f"{base}/{first_path}", first_title)
             out["ask_page_ready_s"] = time.perf_counter() - t0
             box = tab.locator('[data-testid="stChatInputTextArea"]')
+            tab.wait_for_timeout(think * 1000)  # a user reading the page and typing
             box.fill(question)
             t = time.perf_counter()
             box.press("Enter")

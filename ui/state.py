@@ -51,17 +51,21 @@ def warm_models(embed_threads: int) -> bool:
 
 
 @st.cache_resource(show_spinner=False)
-def start_warm_up(embed_threads: int) -> bool:
-    """Once per process, in a background thread: import the pipeline and run the embedder
-    once (its weights load lazily), so the first question does not wait seconds for them."""
+def start_warm_up(_settings: Settings) -> bool:
+    """Once per process, in a background thread: import the pipeline, run the embedder once
+    (its weights load lazily) and open the first tenants' indexes with a retrieval (which
+    stores nothing), so the first question does not wait seconds for them."""
     import threading
 
     def _load() -> None:
         try:
-            import core.pipeline  # noqa: F401  (the import itself is the slow part)
             from core.models import get_embedder
+            from core.retrieve import retrieve
 
-            get_embedder(num_threads=embed_threads).embed_query("warm-up")
+            get_embedder(num_threads=_settings.embed_threads).embed_query("warm-up")
+            for row in store.list_tenants(_settings)[:3]:
+                retrieve(_settings.for_tenant(row["id"]), row["id"], "warm-up")
+            import pymupdf  # noqa: F401  (citations render PDF pages)
         except Exception:  # noqa: BLE001 — the first real ask reports any problem properly
             pass
 
