@@ -472,7 +472,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\bhow (?:far|long|many days|early) in advance\b|\bhow early\b|\bзаранее\b|\bза сколько\b|"
         r"сколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|времени)\b|\bв течение какого\b|"
         r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b", re.IGNORECASE),
-     re.compile(r"\bhow soon\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",
+     re.compile(r"\bhow (?:soon|fast|quickly)\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",
                 re.IGNORECASE)),
     ("money", re.compile(
         r"\bhow much (?:does|do|is|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price)|"
