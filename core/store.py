@@ -69,8 +69,8 @@ def connect(settings: Settings) -> Iterator[sqlite3.Connection]:
     conn = sqlite3.connect(path, timeout=30)
     conn.row_factory = sqlite3.Row
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=30000")
+        _ensure_wal(conn)
         _migrate(conn)
         yield conn
         conn.commit()
@@ -79,6 +79,22 @@ def connect(settings: Settings) -> Iterator[sqlite3.Connection]:
         raise
     finally:
         conn.close()
+
+
+def _ensure_wal(conn: sqlite3.Connection, attempts: int = 100) -> None:
+    """Switch the database to WAL once. The switch needs the database to itself and SQLite
+    reports "locked" at once instead of waiting, so concurrent first connections (parallel
+    uploads into a new data folder) retry briefly; once in WAL mode this is a read."""
+    for attempt in range(attempts):
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+                return
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
