@@ -326,7 +326,7 @@ def determined_words(question: str) -> list[str]:
 
 def is_qualifier(stem: str) -> bool:
     """A contrast-group word (top, maximum, monthly...) rather than an attribute."""
-    return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values()) or stem in {"maximum", "minimum"}
+    return any(p.search(stem) for group in CONTRAST_GROUPS for p in group.values())
 
 
 # Words that name the same attribute: a question about the CAPACITY of a tank is answered

@@ -4,9 +4,10 @@
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
    that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
-   or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."), or
-   a word after an article the documents never use ("install a DISHWASHER"); a cited section, paragraph or clause
-   number ("section 14", "пункт 9.3") that no retrieved passage's heading carries; an
+   or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."),
+   or a word after an article the documents never use ("install a DISHWASHER"); a cited
+   section, paragraph or clause number ("section 14", "пункт 9.3") that no retrieved
+   passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
    model name with a number ("AquaLine 10") that no retrieved passage states. The word
    checks are skipped for a Russian question whose best passages are all English (there
@@ -96,9 +97,10 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     return None
 
 
-def _unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str]) -> bool:
-    """A topic word the tenant's documents never use (the answer's own slot, "the DEADLINE",
-    "the phone NUMBER", does not count: documents state it as a value)."""
+def unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str] = frozenset()) -> bool:
+    """A topic word the tenant's documents never use. Filler words do not count, nor the
+    answer's own slot ("the DEADLINE", "the phone NUMBER": documents state it as a value);
+    a known acronym counts as known when the documents spell it out."""
     stems = tokenize(word)
     if word.lower() in ACRONYMS:  # "the CEO": known if the documents spell it out
         stems = tokenize(ACRONYMS[word.lower()])
@@ -111,7 +113,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     if not top:
         return GateResult(0.0, 0.0, 0.0, 0.0, reason="The knowledge base has no passages to search.")
 
-    haystack = " ".join(f"{c.section} {c.text}" for c in retrieval.top).lower()
+    # whitespace collapsed, so "AquaLine\n10" across a line break still reads as one name
+    haystack = " ".join(" ".join(f"{c.section} {c.text}" for c in retrieval.top).split()).lower()
     missing = sorted(i for i in identifiers(question) if i not in haystack)
     unknown = sorted(
         n for n in proper_names(question)
@@ -135,14 +138,13 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     unknown_phrase = None if cross_language else _unknown_phrase(question, lexicon) or next(
         (t for t in [*focus_terms(question), *measures(question)] if lexicon.df.get(t, 0) == 0), None) or next(
-        (w for w in determined_words(question) if _unknown_word(w, lexicon, slot)), None)
+        (w for w in determined_words(question) if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]
     bad_parts += [f"page {n}" for n in page_refs(question)
                   if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
-    flat = " ".join(haystack.split())
-    missing_names = [n for n in model_names(question) if n.lower() not in flat]
+    missing_names = [n for n in model_names(question) if n.lower() not in haystack]
     reason = None
     if bad_parts:
         conf = 0.0

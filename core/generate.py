@@ -56,7 +56,6 @@ from typing import Any, Protocol
 
 from core.analysis import (
     NUMBER_RE,
-    QUESTION_FILLER,
     Unit,
     content_terms,
     contrast_conflict,
@@ -74,7 +73,7 @@ from core.analysis import (
     section_refs,
     units,
 )
-from core.gate import coverage, term_weights
+from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate
 
@@ -175,9 +174,9 @@ class ExtractiveGenerator:
         parts: dict[int, tuple[float, float, float, float]] = {}
         for number, passage in enumerate(passages, start=1):
             prior = 1.0 / max(passage.rank, 1)
-            where = set(tokenize(f"{passage.section}\n{passage.title}\n{passage.text}", keep_stopwords=True))
-            passage_tokens = where
-            if any(not n <= where for n in names):
+            passage_tokens = set(tokenize(f"{passage.section}\n{passage.title}\n{passage.text}",
+                                          keep_stopwords=True))
+            if any(not n <= passage_tokens for n in names):
                 continue  # the passage is about something else than the name asked about
             for unit in units(passage.text, heading_of(passage)):
                 if unit.kind == "heading":
@@ -268,8 +267,7 @@ def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embe
     unit_has_cyrillic = bool(CYRILLIC_RE.search(unit_text))
     words = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]{3,}", question)):
-        stems = tokenize(word)
-        if not stems or stems[0] in QUESTION_FILLER or lexicon.df.get(stems[0], 0) > 0:
+        if not unknown_word(word, lexicon):
             continue
         if bool(CYRILLIC_RE.search(word)) != unit_has_cyrillic:
             continue  # a translation, not a missing topic

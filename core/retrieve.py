@@ -6,8 +6,9 @@
 3. Load chunk text and metadata from the registry and drop anything whose tenant is not
    the asking tenant (a second, independent check after fusion).
 4. Keep the top `settings.top_k`, with the first hit of each list always among them
-   (replacing the last fused ones: RRF alone buries a passage only one list found); add the next chunk of the same section for the top two
-   (an answer may straddle a chunk boundary) as extra context, marked `neighbour`.
+   (replacing the last fused ones: RRF alone buries a passage only one list found); add
+   the next chunk of the same section for the top two (an answer may straddle a chunk
+   boundary) as extra context, marked `neighbour`.
 """
 
 from __future__ import annotations
@@ -104,7 +105,6 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
     # passage both lists rank 10th): each list's leader always gets a place.
     leaders = [c for c in (_leader(candidates, "dense_rank"), _leader(candidates, "bm25_rank"))
                if c is not None and c not in top]
-    leaders = list({c.chunk_id: c for c in leaders}.values())
     if leaders:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
