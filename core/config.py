@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 # Knobs a tenant may override (stored in <data>/tenants/<key>/settings.json).
-TENANT_KNOBS = ("gate_threshold", "top_k", "strict_mode", "provider", "candidates", "chunk_tokens")
+TENANT_KNOBS = ("gate_threshold", "top_k", "strict_mode", "provider", "candidates", "chunk_tokens",
+                "judge_threshold")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Settings:
     llm_api_key: str | None = None
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
+    judge_threshold: float = 0.5  # P(supported) the model judge needs (provider llm only)
     # scale-out
     chroma_url: str | None = None
     embed_threads: int = 2
@@ -95,10 +97,10 @@ def validate_overrides(values: dict[str, Any]) -> dict[str, Any]:
     for key, value in values.items():
         if key not in TENANT_KNOBS:
             raise ValueError(f"Unknown setting '{key}'; allowed: {', '.join(TENANT_KNOBS)}.")
-        if key == "gate_threshold":
+        if key in ("gate_threshold", "judge_threshold"):
             value = float(value)
             if not 0.0 <= value <= 1.0:
-                raise ValueError("gate_threshold must be between 0 and 1.")
+                raise ValueError(f"{key} must be between 0 and 1.")
         elif key == "top_k":
             value = int(value)
             if not 1 <= value <= 20:

@@ -4,6 +4,7 @@ guard, trace. Each step is one call into its own module."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from core import index, store
@@ -12,12 +13,15 @@ from core.config import Settings
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
+from core.llm import LLMClient, LLMUnavailable
+from core.llm_generate import evidence_units
+from core.llm_judge import CheckedJudge
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
-from core.schema import Answer, Citation
+from core.schema import Answer, Citation, Claim
 from core.tenants import validate_tenant
 from core.trace import new_trace_id, record
-from core.verify import guard, validate_citations, verify_answer
+from core.verify import JUDGES, guard, validate_citations, verify_answer
 
 REFUSAL = "I did not find this in your knowledge base."
 MAX_QUESTION_CHARS = 2000
@@ -55,6 +59,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
                     confidence=round(0.5 * gate.confidence, 4), provider=settings.provider,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     generation: Generation | None = None
+    model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
     decision_note = "answer"
 
     if gate.reason or 0.5 * gate.confidence + 0.5 < threshold:
@@ -63,33 +68,39 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
             f"Retrieval confidence {gate.confidence:.2f} is too low for the threshold {threshold:.2f}."
         )
     else:
-        # 3. generate with [n] markers
+        # 3. generate with [n] markers: the configured provider; the extractive answer when
+        #    the model is unreachable or its output breaks the citation rules twice
         t = time.perf_counter()
-        generator = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads))
-        generation = generator.generate(asked, passages, lexicon)
+        extractive = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads))
+        fallback_reason = None
+        if settings.provider == "llm":
+            try:
+                generation = model_run = GENERATORS["llm"](settings).generate(asked, passages, lexicon)
+            except LLMUnavailable as exc:
+                fallback_reason = f"{exc} Answered from quotes instead."
+                model_run = getattr(exc, "run", None)
+        if generation is None:
+            generation = extractive.generate(asked, passages, lexicon)
         timings["generate"] = _ms(t)
-        answer.provider, answer.model = generation.provider, generation.model
-        answer.confidence = round(0.5 * gate.confidence + 0.5 * generation.support, 4)
         # 4. validate citations; 5. verify claims; 6. guard
         t = time.perf_counter()
-        if not generation.text:
-            decision_note = "refuse: no answering sentence"
-            answer.refusal_reason = generation.refusal_reason
-        elif answer.confidence < threshold:
-            decision_note = "refuse after generating"
-            answer.refusal_reason = (f"Answer confidence {answer.confidence:.2f} is below the threshold "
-                                     f"{threshold:.2f}: the closest sentence does not clearly answer it.")
-        elif validate_citations(generation.text, len(passages)):
-            answer.refusal_reason = "The answer had no valid citations."
-        else:
-            claims = verify_answer(generation.text, [p.text for p in passages])
-            decision = guard(generation.text, claims, settings.strict_mode, _quotes_only(generation))
-            answer.claims = decision.claims
-            if decision.status != "refused":
-                answer.status, answer.answer = decision.status, decision.answer
-                answer.citations = _citations(settings, tenant, generation, passages, decision.answer)
-            answer.refusal_reason = decision.reason
+        outcome = _check(settings, generation, passages, gate.confidence)
+        if outcome.status == "refused" and generation.provider == "llm" and generation.text:
+            # the model's answer failed its checks: the extractive answer instead
+            fallback_reason = f"The model's answer failed verification ({outcome.reason}) Answered from quotes instead."
+            generation = extractive.generate(asked, passages, lexicon)
+            outcome = _check(settings, generation, passages, gate.confidence)
         timings["verify"] = _ms(t)
+        decision_note = outcome.note
+        answer.provider, answer.model = generation.provider, generation.model
+        answer.confidence, answer.claims, answer.refusal_reason = outcome.confidence, outcome.claims, outcome.reason
+        if outcome.status != "refused":
+            answer.status, answer.answer = outcome.status, outcome.answer
+            answer.citations = _citations(settings, tenant, generation, passages, outcome.answer)
+            if fallback_reason:
+                answer.status, answer.refusal_reason = "fallback", fallback_reason
+        elif fallback_reason and not answer.refusal_reason:
+            answer.refusal_reason = fallback_reason
 
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
@@ -104,10 +115,43 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
                  "support": generation.support if generation else None, "decision": decision_note},
-           prompt=generation.prompt if generation else None,
-           raw_output=generation.raw_output if generation else None,
-           tokens=generation.tokens if generation else None)
+           prompt=model_run.prompt if model_run else None,
+           raw_output=model_run.raw_output if model_run else None,
+           tokens=model_run.tokens if model_run else None)
     return answer
+
+
+@dataclass
+class Outcome:
+    status: str  # answered | narrowed | refused | fallback
+    answer: str
+    claims: list[Claim]
+    confidence: float
+    reason: str | None
+    note: str  # the decision as the trace shows it
+
+
+def _check(settings: Settings, generation: Generation, passages: list[Candidate], evidence: float) -> Outcome:
+    """Steps 4-6 for one generated answer: threshold, citation markers, claims, guard."""
+    confidence = round(0.5 * evidence + 0.5 * generation.support, 4)
+    threshold = settings.gate_threshold
+    if not generation.text:
+        return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
+    if confidence < threshold:
+        return Outcome("refused", "", [], confidence, (
+            f"Answer confidence {confidence:.2f} is below the threshold {threshold:.2f}: "
+            "the closest sentence does not clearly answer it."), "refuse after generating")
+    if validate_citations(generation.text, len(passages)):
+        return Outcome("refused", "", [], confidence, "The answer had no valid citations.", "refuse: no citations")
+    judge = None
+    if generation.provider == "llm":
+        # a verbatim quote entails itself; a model's paraphrase is what needs the model judge
+        judge = CheckedJudge(JUDGES["llm"](LLMClient(settings), settings.judge_threshold))
+    claims = verify_answer(generation.text, [p.text for p in passages], judge)
+    decision = guard(generation.text, claims, settings.strict_mode, _quotes_only(generation))
+    if generation.provider == "llm" and claims:
+        confidence = round(0.5 * evidence + 0.5 * min(c.score for c in decision.claims or claims), 4)
+    return Outcome(decision.status, decision.answer, decision.claims, confidence, decision.reason, "answer")
 
 
 def _ms(since: float) -> float:
@@ -133,9 +177,12 @@ def _citations(settings: Settings, tenant: str, generation: Generation, passages
                final_text: str) -> list[Citation]:
     """One citation per quoted unit still in the final answer; PDF quotes get page rectangles."""
     out = []
-    for sel in generation.selected:
-        if sel.unit.text.rstrip() not in final_text and sel.unit.quote not in final_text:
-            continue
+    if generation.provider == "llm":  # a paraphrase: cite the evidence of the claims left
+        selected = evidence_units(final_text, passages)
+    else:
+        selected = [s for s in generation.selected
+                    if s.unit.text.rstrip() in final_text or s.unit.quote in final_text]
+    for sel in selected:
         p = passages[sel.passage - 1]
         page, rects = p.page_start, []
         if p.page_start is not None and p.source.lower().endswith(".pdf"):

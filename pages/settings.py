@@ -26,6 +26,10 @@ with st.form("tenant_settings"):
     provider = right.selectbox("Answer provider", ["extractive", "llm"],
                                index=0 if settings.provider != "llm" else 1,
                                help="extractive: verbatim sentences, offline. llm: the configured endpoint.")
+    judge = right.number_input(
+        "Model judge threshold (llm provider)", min_value=0.0, max_value=1.0, step=0.05,
+        value=float(settings.judge_threshold), format="%.2f",
+        help="The model judge's P(supported) a claim of an LLM answer needs; below it the claim is unsupported.")
     strict = right.toggle("Strict mode (quotes only when a claim fails)", value=bool(settings.strict_mode))
     chunk_tokens = right.number_input("Chunk size in tokens (new ingests)", min_value=60, max_value=500,
                                       value=int(settings.chunk_tokens), step=10)
@@ -33,7 +37,7 @@ with st.form("tenant_settings"):
 
 if saved:
     values = {"gate_threshold": gate, "top_k": top_k, "candidates": candidates, "provider": provider,
-              "strict_mode": strict, "chunk_tokens": chunk_tokens}
+              "strict_mode": strict, "chunk_tokens": chunk_tokens, "judge_threshold": judge}
     try:
         services.save_tenant_settings(defaults, tenant, values)
     except ValueError as exc:

@@ -1,0 +1,122 @@
+"""The one door to a language model: any OpenAI-compatible endpoint through the `openai`
+client (OpenAI, Azure, vLLM, Ollama, a llama.cpp server on 127.0.0.1).
+
+Every failure (refused connection, timeout, bad key, unknown model, an empty reply)
+becomes `LLMUnavailable` carrying one sentence a person can act on; callers fall back to
+the extractive answer instead of failing the ask.
+
+An endpoint that just failed is not asked again for `COOL_DOWN_S` seconds: a dead or
+hanging server would otherwise cost every ask its full timeout.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.config import Settings
+
+COOL_DOWN_S = 30.0
+_failed_at: dict[str, tuple[float, str]] = {}  # base_url -> (monotonic time, reason)
+_lock = threading.Lock()
+
+
+class LLMUnavailable(RuntimeError):
+    """The endpoint could not give an answer; the message says why and what to do."""
+
+
+@dataclass
+class LLMReply:
+    text: str
+    model: str
+    tokens: dict[str, int] = field(default_factory=dict)
+    # first generated token: its alternatives and their probabilities (when asked for)
+    first_token_probs: dict[str, float] = field(default_factory=dict)
+
+
+class LLMClient:
+    def __init__(self, settings: Settings) -> None:
+        if not settings.llm_configured:
+            raise LLMUnavailable(
+                "No LLM endpoint is configured: set GROUNDWORK_LLM_BASE_URL and GROUNDWORK_LLM_MODEL."
+            )
+        self.base_url = settings.llm_base_url or "https://api.openai.com/v1"
+        self.model = settings.llm_model or ""
+        self.timeout_s = settings.llm_timeout_s
+        self._settings = settings
+        self._client: Any = None
+
+    def _openai(self) -> Any:
+        if self._client is None:
+            import openai
+
+            # local servers ignore the key, but the client refuses to start without one
+            self._client = openai.OpenAI(base_url=self.base_url, api_key=self._settings.llm_api_key or "none",
+                                         timeout=self.timeout_s, max_retries=self._settings.llm_retries)
+        return self._client
+
+    def chat(self, messages: list[dict[str, str]], max_tokens: int = 300, logprobs: bool = False) -> LLMReply:
+        """One chat completion at temperature 0."""
+        with _lock:
+            failed = _failed_at.get(self.base_url)
+        if failed and time.monotonic() - failed[0] < COOL_DOWN_S:
+            raise LLMUnavailable(failed[1])
+        import openai
+
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0,
+                                  "max_tokens": max_tokens}
+        if logprobs:
+            kwargs.update(logprobs=True, top_logprobs=5)
+        try:
+            response = self._openai().chat.completions.create(**kwargs)
+        except openai.APITimeoutError:
+            raise self._down(f"The LLM endpoint {self.base_url} did not answer within {self.timeout_s:g} s; "
+                             "check the server or raise GROUNDWORK_LLM_TIMEOUT_S.") from None
+        except openai.APIConnectionError:
+            raise self._down(f"Could not connect to the LLM endpoint {self.base_url}; "
+                             "check that the server is running and the URL is right.") from None
+        except openai.AuthenticationError:
+            raise self._down(f"The LLM endpoint {self.base_url} rejected the API key; "
+                             "set GROUNDWORK_LLM_API_KEY.") from None
+        except openai.NotFoundError:
+            raise self._down(f"The LLM endpoint {self.base_url} does not know the model '{self.model}'; "
+                             "check GROUNDWORK_LLM_MODEL.") from None
+        except openai.APIStatusError as exc:
+            raise LLMUnavailable(f"The LLM endpoint answered with HTTP {exc.status_code}; "
+                                 "see the server's log.") from None
+        except openai.OpenAIError as exc:
+            raise LLMUnavailable(f"The LLM call failed: {type(exc).__name__}.") from None
+        choices = getattr(response, "choices", None) or []
+        if not choices or choices[0].message is None:
+            raise LLMUnavailable("The LLM endpoint returned no answer; see the server's log.")
+        choice = choices[0]
+        usage = getattr(response, "usage", None)
+        tokens = {"prompt": int(getattr(usage, "prompt_tokens", 0) or 0),
+                  "completion": int(getattr(usage, "completion_tokens", 0) or 0)} if usage else {}
+        return LLMReply(text=choice.message.content or "", model=getattr(response, "model", None) or self.model,
+                        tokens=tokens, first_token_probs=_first_token_probs(choice))
+
+    def _down(self, reason: str) -> LLMUnavailable:
+        with _lock:
+            _failed_at[self.base_url] = (time.monotonic(), reason)
+        return LLMUnavailable(reason)
+
+
+def reset_cool_down() -> None:
+    """Forget endpoint failures (the console's "retry now", and tests)."""
+    with _lock:
+        _failed_at.clear()
+
+
+def _first_token_probs(choice: Any) -> dict[str, float]:
+    content = getattr(getattr(choice, "logprobs", None), "content", None) or []
+    if not content:
+        return {}
+    first = content[0]
+    probs = {first.token: math.exp(first.logprob)}
+    for alt in getattr(first, "top_logprobs", None) or []:
+        probs.setdefault(alt.token, math.exp(alt.logprob))
+    return probs

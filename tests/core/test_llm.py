@@ -1,0 +1,75 @@
+"""The LLM client against a real HTTP server on 127.0.0.1: replies, logprobs and every
+failure turned into one actionable sentence."""
+
+import socket
+from dataclasses import replace
+
+import pytest
+from scripted_llm import Reply, ScriptedLLM
+
+from core.llm import LLMClient, LLMUnavailable, reset_cool_down
+
+
+@pytest.fixture(autouse=True)
+def _fresh_endpoints():
+    reset_cool_down()
+    yield
+    reset_cool_down()
+
+
+def _client(settings, base_url, **kw):
+    return LLMClient(replace(settings, provider="llm", llm_base_url=base_url, llm_model="scripted-model",
+                             llm_retries=0, **kw))
+
+
+def _closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_reply_text_tokens_and_first_token_probabilities(settings):
+    with ScriptedLLM(lambda r: Reply("SUPPORTED", first_token={"SUPPORTED": 0.8, "UNSUPPORTED": 0.2})) as llm:
+        reply = _client(settings, llm.base_url).chat([{"role": "user", "content": "one two three"}], logprobs=True)
+    assert reply.text == "SUPPORTED" and reply.model == "scripted-model"
+    assert reply.tokens == {"prompt": 3, "completion": 1}
+    assert reply.first_token_probs["SUPPORTED"] == pytest.approx(0.8)
+    assert llm.requests[0]["temperature"] == 0 and llm.requests[0]["top_logprobs"] == 5
+
+
+def test_not_configured_says_which_variables_to_set(settings):
+    with pytest.raises(LLMUnavailable, match="GROUNDWORK_LLM_BASE_URL"):
+        LLMClient(settings)
+
+
+def test_dead_endpoint_is_one_sentence_and_then_left_alone(settings):
+    client = _client(settings, f"http://127.0.0.1:{_closed_port()}/v1")
+    with pytest.raises(LLMUnavailable, match="Could not connect .* check that the server is running"):
+        client.chat([{"role": "user", "content": "hi"}])
+
+
+def test_slow_endpoint_times_out_and_is_not_asked_again_during_the_cool_down(settings):
+    with ScriptedLLM(lambda r: Reply("late", delay_s=2.0)) as llm:
+        client = _client(settings, llm.base_url, llm_timeout_s=0.5)
+        with pytest.raises(LLMUnavailable, match="did not answer within 0.5 s"):
+            client.chat([{"role": "user", "content": "hi"}])
+        with pytest.raises(LLMUnavailable, match="did not answer within"):
+            client.chat([{"role": "user", "content": "again"}])
+        assert len(llm.requests) == 1, "a hanging endpoint must not cost every ask its timeout"
+        reset_cool_down()
+        with pytest.raises(LLMUnavailable):
+            client.chat([{"role": "user", "content": "after the cool-down"}])
+        assert len(llm.requests) == 2
+
+
+@pytest.mark.parametrize("status, message", [
+    (401, "rejected the API key; set GROUNDWORK_LLM_API_KEY"),
+    (404, "does not know the model 'scripted-model'"),
+    (500, "answered with HTTP 500"),
+])
+def test_http_errors_name_the_cause(settings, status, message):
+    with ScriptedLLM(lambda r: Reply("no", status=status)) as llm:
+        with pytest.raises(LLMUnavailable, match=message):
+            _client(settings, llm.base_url).chat([{"role": "user", "content": "hi"}])
