@@ -104,6 +104,7 @@ class Generation:
     model: str | None = None
     tokens: dict[str, int] = field(default_factory=dict)
     support: float = 0.0  # how well the best chosen unit answers the question, 0..1
+    rejected: list[dict[str, Any]] = field(default_factory=list)  # units a hard filter dropped, and why
 
 
 class Generator(Protocol):
@@ -154,6 +155,7 @@ class ExtractiveGenerator:
     def __init__(self, embedder: Any = None, min_support: float = 0.0) -> None:
         self.embedder = embedder  # optional: adds the semantic term to the score
         self.min_support = min_support
+        self.rejected: list[tuple[int, str, str]] = []
 
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
         weights = term_weights(content_terms(question), lexicon)
@@ -172,11 +174,18 @@ class ExtractiveGenerator:
         names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)]
         scored: list[Selected] = []
         parts: dict[int, tuple[float, float, float, float]] = {}
+        rejected: list[tuple[int, str, str]] = []
+        self.rejected = rejected  # (passage, unit text, why): shown in the trace
+
+        def reject(unit: Unit, why: str) -> None:
+            rejected.append((number, unit.text[:200], why))
+
         for number, passage in enumerate(passages, start=1):
             prior = 1.0 / max(passage.rank, 1)
             passage_tokens = set(tokenize(f"{passage.section}\n{passage.title}\n{passage.text}",
                                           keep_stopwords=True))
             if any(not n <= passage_tokens for n in names):
+                rejected.append((number, passage.text[:60], "passage lacks a name of the question"))
                 continue  # the passage is about something else than the name asked about
             for unit in units(passage.text, heading_of(passage)):
                 if unit.kind == "heading":
@@ -184,30 +193,42 @@ class ExtractiveGenerator:
                 context = f"{passage.section}\n{unit.context}"
                 paragraph = _paragraph(passage.text, unit)
                 # identifiers may stand at the head of the unit's paragraph ("7-2. Engine oil...")
-                if any(i not in f"{context}\n{paragraph}".lower() for i in ids) or contrast_conflict(question, context):
+                if any(i not in f"{context}\n{paragraph}".lower() for i in ids):
+                    reject(unit, "an identifier of the question is missing")
+                    continue
+                if contrast_conflict(question, context):
+                    reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
                 if refs and not all(has_section(r, passage.section, paragraph) for r in refs):
+                    reject(unit, "not the section or paragraph asked about")
                     continue  # the question cites para 7-2: quote para 7-2, not a line that refers to it
                 if looks_like_instruction(unit.text):
+                    reject(unit, "addresses a model")
                     continue  # text aimed at a model (prompt injection) is never quoted as fact
                 if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):
+                    reject(unit, "restates the question or is a caption")
                     continue  # restates the question or is a caption ("Engine oil capacity.")
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
                 type_ok = matches_type(_without(unit.text, question_names), kind)
                 if explicit and not type_ok:
+                    reject(unit, f"holds no {kind}")
                     continue
                 ctx_tokens = set(tokenize(context, keep_stopwords=True))
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | passage_tokens if unit.kind == "row" else ctx_tokens
                 if not all(quantity_named(t, named_in, unit.text) for t in focus):
+                    reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
                 if any(not q <= ctx_tokens for q in narrowed_to):
+                    reject(unit, "does not name the group the question is narrowed to")
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
                 if any(not quantity_named(m, ctx_tokens, unit.text) for m in quantities) or (
                         quantities and not NUMBER_RE.search(unit.text)):
+                    reject(unit, "does not give the quantity asked about")
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
                 if known and coverage(known, named_in) < MIN_KNOWN_COVERAGE:
+                    reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
@@ -228,6 +249,11 @@ class ExtractiveGenerator:
         return sorted(pool, key=lambda s: s.score, reverse=True)
 
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
+        generation = self._generate(question, passages, lexicon)
+        generation.rejected = [{"passage": n, "text": t, "why": w} for n, t, w in self.rejected]
+        return generation
+
+    def _generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
         scored = self.score_units(question, passages, lexicon)
         if not scored:
             return Generation("", refusal_reason="No passage states what the question asks.")

@@ -10,8 +10,8 @@ Algorithm:
 3. Normalise marker spellings ("[1, 2]" -> "[1][2]") and validate the markers: every
    sentence has one and every marker points to a passage that was given.
 4. On invalid markers retry once with the two top passages and a stricter prompt naming
-   the problems; still invalid -> `LLMUnavailable`, and the pipeline falls back to the
-   extractive answer.
+   the problems; still invalid, or "NOT_FOUND" from that narrower retry ->
+   `InvalidModelOutput`, and the pipeline falls back to the extractive answer.
 5. For each claim and each passage it cites, the quoted evidence is that passage's unit
    (sentence or table row) sharing most words with the claim: the citation's `quote` is
    therefore always an exact substring of the chunk, as for extractive answers.
@@ -137,7 +137,8 @@ class LLMGenerator:
             for key, value in reply.tokens.items():
                 tokens[key] = tokens.get(key, 0) + value
             text = normalise_markers(reply.text)
-            problems = [] if NOT_FOUND in text else validate_citations(text, len(top))
+            # NOT_FOUND from the narrower retry is no refusal: the first attempt did answer
+            problems = ["no answer on retry"] if NOT_FOUND in text else validate_citations(text, len(top))
         trace = {"prompt": _render(prompts), "raw_output": "\n---\n".join(outputs),
                  "provider": "llm", "model": reply.model, "tokens": tokens}
         if problems:

@@ -25,6 +25,7 @@ from core.verify import JUDGES, guard, validate_citations, verify_answer
 
 REFUSAL = "I did not find this in your knowledge base."
 MAX_QUESTION_CHARS = 2000
+MAX_REJECTED_SHOWN = 40
 
 
 def ask(settings: Settings, tenant: str, question: str) -> Answer:
@@ -114,7 +115,8 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     record(settings, trace_id, answer=answer.to_dict(),
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
-                 "support": generation.support if generation else None, "decision": decision_note},
+                 "support": generation.support if generation else None, "decision": decision_note,
+                 "rejected": generation.rejected[:MAX_REJECTED_SHOWN] if generation else []},
            prompt=model_run.prompt if model_run else None,
            raw_output=model_run.raw_output if model_run else None,
            tokens=model_run.tokens if model_run else None)

@@ -450,6 +450,10 @@ def gate_view(gate: dict[str, Any] | None) -> None:
             col.metric(name.capitalize(), f"{value:.2f}")
     if gate.get("reason"):
         st.caption("Reason: " + escape_md(gate["reason"], inline=True))
+    if gate.get("rejected"):
+        st.markdown("**Sentences the answer could not use**")
+        st.dataframe(pd.DataFrame([{"passage": f"[{r['passage']}]", "sentence": clean(r["text"]), "why not": r["why"]}
+                                   for r in gate["rejected"]]), hide_index=True, width="stretch")
     with st.expander("Raw gate record"):
         st.json(gate, expanded=True)
 

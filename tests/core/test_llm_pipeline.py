@@ -175,3 +175,14 @@ def test_marker_spellings_and_judge_probabilities():
     assert support_probability({"SUP": 0.6, "UN": 0.2, "The": 0.2}, "") == pytest.approx(0.75)
     assert support_probability({}, "Supported.") == 1.0
     assert support_probability({}, "Unsupported") == 0.0
+
+
+def test_not_found_on_the_narrower_retry_falls_back_to_quotes(demo_settings):
+    # seen with a small local model: an answer without markers, then NOT_FOUND on the retry
+    def script(request):
+        return "The oil capacity is 5 quarts." if len(request["messages"]) == 2 else "NOT_FOUND"
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+    assert len(llm.answers()) == 2
+    assert a.status == "fallback" and "5 quarts" in a.answer and a.citations
