@@ -1,7 +1,9 @@
 """Text normalisation shared by the answer and retrieval metrics.
 
 `normalize` (for answers): NFKC, typographic quotes/dashes to ASCII, ё -> е, lowercase,
-`[n]` citation markers removed, whitespace collapsed. `loose_tokens` (for matching a gold
+`[n]` citation markers removed, whitespace collapsed, and a number's English unit read
+the same however it is written ("14-day", "14 days" and "14 day" -> "14 day"), since a
+"14-day refund period" states the expected "14 days". `loose_tokens` (for matching a gold
 quote against chunk text) keeps only word characters, so markup the parser dropped
 (`**bold**`, table pipes, bullet glyphs) does not decide a match.
 """
@@ -19,6 +21,7 @@ _TRANSLATE = str.maketrans({
     "‘": "'", "’": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"',
     "–": "-", "—": "-", "‑": "-", "−": "-", "\u00ad": None, "ё": "е", "Ё": "Е",
 })
+_QUANTITY = re.compile(r"(\d)[ -]([a-z]{2,}?)s?\b")  # "14-day" / "14 days" -> "14 day"
 _EDGE_PUNCT = " \t\n.,;:!?\"'()"
 
 
@@ -29,7 +32,8 @@ def strip_markers(text: str) -> str:
 
 def normalize(text: str | None) -> str:
     text = unicodedata.normalize("NFKC", text or "").translate(_TRANSLATE)
-    return _SPACE.sub(" ", strip_markers(text).casefold()).strip()
+    text = _SPACE.sub(" ", strip_markers(text).casefold()).strip()
+    return _QUANTITY.sub(r"\1 \2", text)
 
 
 def normalize_needle(text: str | None) -> str:
@@ -49,7 +53,11 @@ def loose_tokens(text: str | None) -> str:
 def contains(haystack: str | None, needle: str | None) -> bool:
     """Needle in haystack after `normalize` (needle edges trimmed); empty needles never match."""
     n = normalize_needle(needle)
-    return bool(n) and n in normalize(haystack)
+    if not n:
+        return False
+    if n[0].isdigit():  # "14 days" is not inside "114 days"
+        return re.search(r"(?<![\d.,])" + re.escape(n), normalize(haystack)) is not None
+    return n in normalize(haystack)
 
 
 def loose_contains(haystack: str | None, needle: str | None) -> bool:

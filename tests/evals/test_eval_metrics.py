@@ -114,6 +114,10 @@ def test_answer_normalisation():
     assert not contains("anything", "")
     assert outcome(dict(q, expected_answer=["3 weeks", "14 days"]), a) == "correct"
     assert outcome(q, make_a(text="Refunds within 4 days [1].")) == "wrong"
+    # a number's unit however written: "the 14-day period" states "14 days"; 114 days does not
+    assert outcome(q, make_a(text="The 14-day refund period starts on payment [1].")) == "correct"
+    assert outcome(q, make_a(text="The 114-day refund period [1].")) == "wrong"
+    assert outcome(q, make_a(text="Refunds within 14 weeks [1].")) == "wrong"
     assert outcome(q, make_a(status="narrowed", text="within 14 days [1]")) == "correct"
     assert outcome(q, make_a(status="fallback", text="“within 14 days” [1]")) == "correct"
 

@@ -75,3 +75,18 @@ def test_provider_and_date_filters(app, goto, settings):
     assert app.dataframe[0].value.empty
     app.date_input(key="trace_since").set_value(dt.date.today()).run()
     assert len(app.dataframe[0].value) == 1
+
+
+def test_gate_tab_lists_the_sentences_the_answer_could_not_use(app, goto, settings):
+    from core import store
+    from core.pipeline import ask
+
+    a = ask(settings, "acme", "How many days does the engine oil capacity change take?")
+    rejected = store.get_trace(settings, "acme", a.trace_id)["gate"]["rejected"]
+    assert a.status == "refused"
+    # the capacity sentence is on the topic but is no answer to "how many days"
+    assert {"passage": 1, "text": "The engine oil capacity is 4.5 litres.", "why": "holds no duration"} in rejected
+    assert rejected and all({"passage", "text", "why"} <= set(r) for r in rejected)
+    goto(app, "pages/traces.py")
+    table = next(d.value for d in app.dataframe if "why not" in d.value.columns)
+    assert list(table["why not"]) == [r["why"] for r in rejected]
