@@ -1,0 +1,68 @@
+"""Hybrid retrieval on a small real tenant: fusion order, list leaders, neighbours, the
+cross-language exception, and the tenant re-check."""
+
+from dataclasses import replace
+
+import pytest
+
+from core.documents import ingest_file
+from core.retrieve import _impute_cross_language, retrieve
+
+pytestmark = pytest.mark.slow
+
+GUIDE = "# Dishwasher guide\n\n## Loading\n\n" + "\n\n".join(
+    f"Rule {i}: place item group {i} on the {'upper' if i % 2 else 'lower'} rack and keep the spray arm free."
+    for i in range(1, 40)
+) + "\n\n## Salt\n\nRefill the water softener salt when the salt lamp lights up.\n"
+FAQ = "# FAQ\n\n## Noise\n\nA humming noise during the drain phase is normal.\n"
+
+
+@pytest.fixture
+def tenant(settings, write_file):
+    settings = replace(settings, chunk_tokens=80, top_k=3)  # the guide's long section spans chunks
+    for name, text in (("guide.md", GUIDE), ("faq.md", FAQ)):
+        assert ingest_file(settings, "acme", write_file(name, text)).status == "ready"
+    ingest_file(settings, "other", write_file("secret.md", "# Secret\n\nThe salt lamp code is 4711.\n"))
+    return settings
+
+
+def test_candidates_are_ordered_by_reciprocal_rank_fusion(tenant):
+    r = retrieve(tenant, "acme", "When do I refill the softener salt?")
+    fused = [c.fused_score for c in r.candidates]
+    assert fused == sorted(fused, reverse=True) and [c.rank for c in r.candidates] == list(range(1, len(fused) + 1))
+    for c in r.candidates:
+        expected = sum(1 / (tenant.rrf_k + rank) for rank in (c.dense_rank, c.bm25_rank) if rank)
+        assert c.fused_score == pytest.approx(expected)  # one language: no imputed rank
+    assert "salt lamp" in r.top[0].text
+
+
+def test_each_lists_leader_is_given_and_neighbours_are_marked(tenant):
+    r = retrieve(tenant, "acme", "Where does item group 7 go?")
+    given = {c.chunk_id for c in r.top}
+    for field in ("dense_rank", "bm25_rank"):
+        leader = next(c for c in r.candidates if getattr(c, field) == 1)
+        assert leader.chunk_id in given
+    extra = [c for c in r.top if c.neighbour]
+    assert extra, "the rules section spans several chunks: the next one comes along"
+    for n in extra:  # the next chunk of the same section as one of the top two
+        anchor = next(a for a in r.top[:2] if a.doc_id == n.doc_id and a.ordinal + 1 == n.ordinal)
+        assert anchor.section == n.section
+
+
+def test_only_the_asking_tenants_chunks_come_back(tenant):
+    r = retrieve(tenant, "acme", "What is the salt lamp code 4711?")
+    assert r.candidates and all(c.source in ("guide.md", "faq.md") for c in r.candidates)
+
+
+def test_bm25_silence_across_languages_counts_as_a_middle_rank():
+    fused = {"en-dense-only": {"fused": 1 / 63, "dense_rank": 3},
+             "ru-dense-only": {"fused": 1 / 63, "dense_rank": 3},
+             "en-both": {"fused": 2 / 63, "dense_rank": 3, "bm25_rank": 3}}
+    rows = {"en-dense-only": {"lang": "en"}, "ru-dense-only": {"lang": "ru"}, "en-both": {"lang": "en"}}
+    _impute_cross_language(fused, rows, "ru", rrf_k=60, n=20)
+    assert fused["en-dense-only"]["fused"] == pytest.approx(1 / 63 + 1 / 70)
+    assert fused["ru-dense-only"]["fused"] == pytest.approx(1 / 63)  # same language: silence is evidence
+    assert fused["en-both"]["fused"] == pytest.approx(2 / 63)
+    before = {k: v["fused"] for k, v in fused.items()}
+    _impute_cross_language(fused, rows, "other", rrf_k=60, n=20)
+    assert {k: v["fused"] for k, v in fused.items()} == before
