@@ -73,6 +73,8 @@ def _build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check claims against premises")
     verify.add_argument("--batch", type=Path, required=True)
     verify.add_argument("--out", type=Path, required=True)
+    verify.add_argument("--judge", choices=["deterministic", "llm"], default="deterministic",
+                        help="llm: the deterministic checks, then the configured model as judge")
     verify.set_defaults(func=cmd_verify)
     return p
 
@@ -191,7 +193,9 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return 0
-    print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}%")
+    model = f" ({answer.model})" if answer.model else ""
+    print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}% "
+          f"provider={answer.provider}{model}")
     print(answer.answer)
     if answer.refusal_reason:
         print(f"  why: {answer.refusal_reason}")
@@ -207,10 +211,19 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_verify(settings: Settings, args: argparse.Namespace) -> int:
     from core.verify import verify_pair
 
+    judge = None
+    if args.judge == "llm":
+        from core.llm import LLMClient, LLMUnavailable
+        from core.llm_judge import CheckedJudge, LLMJudge
+
+        try:
+            judge = CheckedJudge(LLMJudge(LLMClient(settings), settings.judge_threshold))
+        except LLMUnavailable as exc:
+            raise UserError(str(exc)) from None
     rows = _read_jsonl(args.batch, ("id", "premise", "claim"))
     with open(args.out, "w", encoding="utf-8") as out:
         for row in rows:
-            verdict = verify_pair(row["premise"], row["claim"])
+            verdict = verify_pair(row["premise"], row["claim"], judge)
             out.write(json.dumps({"id": row["id"], "verdict": verdict.verdict, "score": verdict.score,
                                   "reason": verdict.reason}, ensure_ascii=False) + "\n")
     print(f"wrote {len(rows)} verdicts to {args.out}")

@@ -47,6 +47,9 @@ def test_ingest_list_ask_delete(tmp_path, write_file):
     assert set(answer) >= {"question", "tenant", "status", "answer", "citations", "claims", "confidence",
                            "factuality", "refusal_reason", "closest", "provider", "model", "timings_ms",
                            "trace_id"}
+    readable = run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?").stdout.splitlines()
+    assert readable[0].startswith("[answered] confidence=") and readable[0].endswith("provider=extractive")
+    assert "5 quarts" in readable[1] and readable[2].startswith("  [1] oil.md")
 
     gone = run(data, "docs", "delete", "--tenant", "acme", ready[0]["doc_id"])
     assert gone.returncode == 0
@@ -81,3 +84,35 @@ def test_batch_ask_and_verify(tmp_path, write_file):
     assert run(data, "verify", "--batch", str(claims), "--out", str(vout)).returncode == 0
     verdict = json.loads(vout.read_text())
     assert verdict["id"] == "c1" and verdict["verdict"] == "contradicted" and "score" in verdict
+
+
+def test_verify_with_the_model_judge(tmp_path, write_file):
+    from scripted_llm import Reply, ScriptedLLM
+
+    data = tmp_path / "data"
+    claims = write_file("c.jsonl", "".join(json.dumps(r) + "\n" for r in [
+        {"id": "ok", "premise": "Capacity is 5 quarts.", "claim": "Capacity is 5 quarts."},
+        {"id": "vetoed", "premise": "Capacity is 5 quarts with filter.", "claim": "Capacity is 5 quarts."},
+        {"id": "wrong", "premise": "Capacity is 5 quarts.", "claim": "Capacity is 6 quarts."},
+    ]))
+    vout = tmp_path / "verdicts.jsonl"
+    res = run(data, "verify", "--judge", "llm", "--batch", str(claims), "--out", str(vout))
+    assert res.returncode == 2 and "No LLM endpoint is configured" in res.stderr
+
+    def judge(request):
+        vetoed = "with filter" in request["messages"][0]["content"]
+        return Reply("UNSUPPORTED" if vetoed else "SUPPORTED",
+                     first_token={"SUPPORTED": 0.2, "UNSUPPORTED": 0.8} if vetoed else {"SUPPORTED": 0.9})
+
+    with ScriptedLLM(judge) as llm:
+        os.environ["GROUNDWORK_LLM_BASE_URL"], os.environ["GROUNDWORK_LLM_MODEL"] = llm.base_url, "m"
+        try:
+            res = run(data, "verify", "--judge", "llm", "--batch", str(claims), "--out", str(vout))
+        finally:
+            del os.environ["GROUNDWORK_LLM_BASE_URL"], os.environ["GROUNDWORK_LLM_MODEL"]
+    assert res.returncode == 0, res.stderr
+    verdicts = {v["id"]: v for v in map(json.loads, vout.read_text().splitlines())}
+    assert verdicts["ok"]["verdict"] == "supported" and verdicts["ok"]["score"] == 1.0
+    assert verdicts["vetoed"]["verdict"] == "unsupported" and verdicts["vetoed"]["score"] == 0.2
+    assert verdicts["wrong"]["verdict"] == "contradicted"
+    assert len(llm.requests) == 2  # the contradicted claim never reaches the model
