@@ -55,6 +55,12 @@ TIME_UNITS = re.compile(
     r"дн\w*|день|недел\w*|месяц\w*|год\w*|лет|час\w*|минут\w*|сутк\w*|суток)\b",
     re.IGNORECASE,
 )
+# a length of time: a number (or number word) and its time unit, "14 days", "14-day",
+# "28 working days", "4 минут" — but not a rate such as "€4.99 per month"
+DURATION_RE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+)?[\s-]*"
+    r"(?:(?:business|working|calendar|consecutive|full|рабочих|календарных|банковских|полных)\s+)?"
+    + TIME_UNITS.pattern.removeprefix(r"\b(?:business\s+)?"), re.IGNORECASE)
 MONEY_RE = re.compile(r"[€$£₽]|\b(?:eur|usd|gbp|rub|руб\w*|euro?s?|dollars?|евро|долл\w*)\b", re.IGNORECASE)
 
 
@@ -510,12 +516,27 @@ def question_type(question: str) -> tuple[str, bool] | None:
     return None
 
 
+def counts(text: str, noun: str) -> bool:
+    """Does the text count `noun` (a stem): a number or number word followed within three
+    words by it ("4 transport bolts", "five household members"), or it followed by a colon
+    and a number ("Household members: 5")?"""
+    words = re.findall(r"[^\W_]+(?:[.,-]\d+)*%?|:", text)
+    stems = [tokenize(w, keep_stopwords=True)[:1] for w in words]
+    for i, w in enumerate(words):
+        if NUMBER_RE.fullmatch(w) or NUMBER_WORD_RE.fullmatch(w):
+            if any(noun in st for st in stems[i + 1:i + 4]):
+                return True
+        if noun in stems[i] and i + 2 < len(words) and words[i + 1] == ":" and NUMBER_RE.match(words[i + 2]):
+            return True
+    return False
+
+
 def matches_type(text: str, kind: str | None) -> bool:
     """Does this text contain the kind of thing the question asks for?"""
     if kind is None:
         return True
     if kind == "duration":
-        return bool(NUMBER_RE.search(text) and TIME_UNITS.search(text)) or bool(
+        return bool(DURATION_RE.search(text)) or bool(
             re.search(r"\b(?:immediately|same day|next day|немедленно|сразу)\b", text, re.IGNORECASE)
         )
     if kind == "money":

@@ -23,7 +23,10 @@ Extractive algorithm:
    ("TOP spin speed") are left to the contrast check; a quantity the question asks
    about (pressure, capacity, мощность) must be named and the unit must give a number;
    a group or programme the question is narrowed to ("for PART-TIME employees", "for
-   MANAGERS", "on the COTTON programme") must be named;
+   MANAGERS", "on the COTTON programme") must be named; "how many BOLTS" needs a number
+   that counts bolts ("4 transport bolts", or a row under a "Bolts" header), not some
+   other number of the passage; a duration is a number with its time unit ("14 days"),
+   not a rate ("€4.99 per month");
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
@@ -59,6 +62,7 @@ from core.analysis import (
     Unit,
     content_terms,
     contrast_conflict,
+    counts,
     focus_terms,
     has_section,
     identifiers,
@@ -166,6 +170,9 @@ class ExtractiveGenerator:
         focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0 and not is_qualifier(t)]
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
+        # "How many BOLTS...": the answer must count bolts, not give some other number
+        counted = focus[-1] if kind == "number" and explicit and focus and re.search(
+            r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
         quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0]
         narrowed_to = required_qualifiers(question)
         question_names = proper_names(question)
@@ -220,6 +227,10 @@ class ExtractiveGenerator:
                 if not all(quantity_named(t, named_in, unit.text) for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                if counted and not (
+                        counts(unit.text, counted) or (unit.kind == "row" and counted in ctx_tokens)):
+                    reject(unit, f"does not count the {counted} asked about")
+                    continue
                 if any(not q <= ctx_tokens for q in narrowed_to):
                     reject(unit, "does not name the group the question is narrowed to")
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit

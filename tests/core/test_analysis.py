@@ -2,6 +2,7 @@ from core.analysis import (
     appendix_refs,
     attribute_named,
     contrast_conflict,
+    counts,
     determined_words,
     expand_acronyms,
     focus_terms,
@@ -9,6 +10,7 @@ from core.analysis import (
     identifiers,
     is_qualifier,
     looks_like_instruction,
+    matches_type,
     measures,
     model_names,
     page_refs,
@@ -119,3 +121,20 @@ def test_model_names_appendices_and_pages():
     assert model_names("What changed in July 2024 and in section 14?") == []
     assert appendix_refs("What does Appendix C list?") == ["Appendix C"]
     assert page_refs("Quote the footnote on page 12.") == [12]
+
+
+def test_a_count_is_a_number_of_the_thing_asked_about():
+    assert counts("Remove the 4 transport bolts before first use.", "bolt")
+    assert counts("Up to five household members can share Premium.", "member")
+    assert counts("Plan: Premium; Household members: 5", "member")
+    assert not counts("Around 40% of our people work remotely.", "peopl")  # a share, not a head count
+    assert not counts("Our people work remotely on up to 3 days per week.", "peopl")
+    assert not counts("Tier: Standard; Monthly plan: €4.99 per month", "member")
+
+
+def test_a_duration_is_a_number_with_its_time_unit_not_a_rate():
+    for text in ("within 14 days", "the 14-day period", "28 working days", "5-7 business days",
+                 "в течение 4 минут", "10 рабочих дней", "immediately"):
+        assert matches_type(text, "duration"), text
+    for text in ("€4.99 per month", "Monthly plan: €49.00 per year", "once every twelve months"):
+        assert not matches_type(text, "duration"), text

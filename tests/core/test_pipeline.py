@@ -153,3 +153,11 @@ def test_a_rival_qualifier_is_not_an_answer(demo_settings):
     for q in ("What is the supplement for night shifts?",  # Saturday and Sunday only
               "How many days of annual leave do part-time employees get in their first year?"):
         assert ask(demo_settings, "demo", q).status == "refused", q
+
+
+def test_how_many_needs_a_count_of_the_thing_asked_about(demo_settings):
+    premium = ask(demo_settings, "demo", "How many household members can share Premium?")
+    assert premium.status in ("answered", "narrowed") and "5 household members" in premium.answer
+    # the Standard row names Standard and holds numbers, but counts no household members
+    standard = ask(demo_settings, "demo", "How many household members can share Standard?")
+    assert standard.status == "refused", standard.answer
