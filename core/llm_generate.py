@@ -9,10 +9,13 @@ Algorithm:
 2. "NOT_FOUND" (in any position) is a refusal: nothing is generated.
 3. Normalise marker spellings ("[1, 2]" -> "[1][2]") and validate the markers: every
    sentence has one and every marker points to a passage that was given.
-4. On invalid markers retry once with the two top passages and a stricter prompt naming
-   the problems; still invalid, or "NOT_FOUND" from that narrower retry ->
+4. A sentence without a marker gets the marker of the first passage that states it by the
+   deterministic checks (small models often answer right but forget the markers); the
+   claim checks then run as for any answer.
+5. Markers still invalid: retry once with the two top passages and a stricter prompt
+   naming the problems; still invalid, or "NOT_FOUND" from that narrower retry ->
    `InvalidModelOutput`, and the pipeline falls back to the extractive answer.
-5. For each claim and each passage it cites, the quoted evidence is that passage's unit
+6. For each claim and each passage it cites, the quoted evidence is that passage's unit
    (sentence or table row) sharing most words with the claim: the citation's `quote` is
    therefore always an exact substring of the chunk, as for extractive answers.
 """
@@ -27,7 +30,7 @@ from core.generate import GENERATORS, Generation, Selected, heading_of
 from core.lexical import LexicalIndex, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
-from core.verify import split_claims, validate_citations
+from core.verify import DeterministicJudge, split_claims, validate_citations
 
 NOT_FOUND = "NOT_FOUND"
 RETRY_PASSAGES = 2
@@ -101,6 +104,25 @@ def evidence_units(answer: str, passages: list[Candidate]) -> list[Selected]:
     return chosen
 
 
+def attribute(answer: str, passages: list[Candidate]) -> str | None:
+    """Step 4: give each unmarked sentence the marker of the first passage that states it
+    (by the deterministic checks); None when a sentence has no such passage or a marker
+    points nowhere."""
+    judge = DeterministicJudge()
+    out = []
+    for claim, refs in split_claims(answer):
+        if any(not 1 <= r <= len(passages) for r in refs):
+            return None
+        if not refs:
+            refs = next(([n] for n, p in enumerate(passages, start=1)
+                         if judge.judge(p.text, claim).verdict == "supported"), [])
+            if not refs:
+                return None
+        end = "" if claim.rstrip()[-1:] in ".!?" else "."
+        out.append(claim.rstrip() + end + " " + "".join(f"[{r}]" for r in refs))
+    return " ".join(out) if out else None
+
+
 class InvalidModelOutput(LLMUnavailable):
     """The model answered, but broke the citation rules twice; `run` keeps what it said."""
 
@@ -123,6 +145,11 @@ class LLMGenerator:
         tokens = dict(reply.tokens)
         text = normalise_markers(reply.text)
         problems = [] if NOT_FOUND in text else validate_citations(text, len(passages))
+        if problems:
+            repaired = attribute(text, passages)
+            if repaired is not None:
+                text, problems = repaired, []
+                outputs.append(f"(markers added: {repaired})")
         if problems:
             top = passages[:RETRY_PASSAGES]
             allowed = ", ".join(f"[{n}]" for n in range(1, len(top) + 1))

@@ -126,7 +126,7 @@ def test_missing_markers_get_one_stricter_retry(demo_settings):
         if is_judge(request):
             return SUPPORTED
         if len(request["messages"]) == 2:
-            return "The engine oil capacity is 5 quarts."  # no marker
+            return "The engine oil capacity is 5 quarts [9]."  # points to no passage
         return f"The engine oil capacity is 5 quarts [{passage_with(request, '5 quarts')}]."
 
     with ScriptedLLM(script) as llm:
@@ -178,11 +178,34 @@ def test_marker_spellings_and_judge_probabilities():
 
 
 def test_not_found_on_the_narrower_retry_falls_back_to_quotes(demo_settings):
-    # seen with a small local model: an answer without markers, then NOT_FOUND on the retry
+    # seen with a small local model: an answer without valid markers, then NOT_FOUND on the retry
     def script(request):
-        return "The oil capacity is 5 quarts." if len(request["messages"]) == 2 else "NOT_FOUND"
+        return "The oil capacity is 5 quarts [7]." if len(request["messages"]) == 2 else "NOT_FOUND"
 
     with ScriptedLLM(script) as llm:
         a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2
     assert a.status == "fallback" and "5 quarts" in a.answer and a.citations
+
+
+def test_a_right_answer_without_markers_gets_them_from_the_passage_that_states_it(demo_settings):
+    # seen with a 1.5B local model: right facts, no markers (then NOT_FOUND when asked again)
+    def script(request):
+        return SUPPORTED if is_judge(request) else "The engine oil capacity is 5 quarts"
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+    assert a.status == "answered" and a.provider == "llm", a.refusal_reason
+    assert re.fullmatch(r"The engine oil capacity is 5 quarts\. \[\d\]", a.answer)
+    assert "5 quarts" in a.citations[0].quote and len(llm.answers()) == 1  # no retry needed
+    assert "(markers added:" in store.get_trace(demo_settings, "demo", a.trace_id)["raw_output"]
+
+
+def test_an_unmarked_claim_no_passage_states_is_not_given_a_marker(demo_settings):
+    def script(request):
+        return SUPPORTED if is_judge(request) else "The engine takes 6 quarts of oil."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+    assert len(llm.answers()) == 2  # the retry ran
+    assert "6 quarts" not in a.answer and a.status == "fallback"
