@@ -47,6 +47,9 @@ def make_pdf(path: Path) -> Path:
 def expect():
     from playwright.sync_api import expect as _expect
 
+    # 5 s by default: too short for a Streamlit rerun on 2 busy cores (seen when another
+    # process held both cores); a real failure still fails, 30 s later
+    _expect.set_options(timeout=30_000)
     return _expect
 
 
