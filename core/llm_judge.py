@@ -3,8 +3,9 @@
 Algorithm:
 1. Ask, at temperature 0 and with first-token log-probabilities: "Does the passage state
    the claim? Reply SUPPORTED or UNSUPPORTED."
-2. P(supported) = the probability mass of first tokens that begin "SUP" divided by that of
-   tokens beginning "SUP" or "UN"/"NOT" (case-insensitive). An endpoint without logprobs
+2. P(supported) = the probability mass of first tokens that spell the start of
+   "SUPPORTED" (a tokenizer may split it as "S" + "UPPORTED") divided by that of tokens
+   starting either word ("UNS", "UN", "NOT" for the other; case-insensitive). An endpoint without logprobs
    gives 1.0 or 0.0 from the reply's first word.
 3. The claim is supported when P >= the tenant's `judge_threshold`.
 
@@ -30,8 +31,13 @@ Reply with one word: SUPPORTED or UNSUPPORTED."""
 
 def support_probability(probs: dict[str, float], text: str) -> float:
     """Step 2 of the module docstring."""
-    yes = sum(p for t, p in probs.items() if t.strip().upper().startswith("SUP"))
-    no = sum(p for t, p in probs.items() if t.strip().upper().startswith(("UN", "NOT")))
+    yes = no = 0.0
+    for token, p in probs.items():
+        t = token.strip().upper()
+        if t and ("SUPPORTED".startswith(t) or t.startswith("SUPPORT")):
+            yes += p
+        elif t and ("UNSUPPORTED".startswith(t) or t.startswith(("UNSUPPORT", "NOT"))):
+            no += p
     if yes + no > 0:
         return yes / (yes + no)
     return 1.0 if text.strip().upper().startswith("SUP") else 0.0

@@ -173,6 +173,9 @@ def test_injection_in_question_and_documents_is_not_sent_to_the_model(demo_setti
 def test_marker_spellings_and_judge_probabilities():
     assert normalise_markers("Five quarts [1, 2].\n Ok [3]") == "Five quarts [1][2]. Ok [3]"
     assert support_probability({"SUP": 0.6, "UN": 0.2, "The": 0.2}, "") == pytest.approx(0.75)
+    # Qwen2.5's tokenizer splits SUPPORTED as "S" + ...: real first-token alternatives
+    qwen = {"S": 0.48, "UNS": 0.451, "UN": 0.048, " SUPPORT": 0.007, "Support": 0.003}
+    assert support_probability(qwen, "SUPPORTED") == pytest.approx(0.49 / 0.989, abs=1e-3)
     assert support_probability({}, "Supported.") == 1.0
     assert support_probability({}, "Unsupported") == 0.0
 
