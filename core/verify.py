@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from core.analysis import has_negation, identifiers, number_units, proper_names, units
+from core.analysis import Unit, has_negation, identifiers, number_units, proper_names, units
 from core.lexical import tokenize
 from core.schema import Claim
 
@@ -65,14 +65,20 @@ def split_claims(answer: str) -> list[tuple[str, list[int]]]:
     return claims[:MAX_CLAIMS]
 
 
-def _evidence(premise: str, claim: str) -> str:
+def evidence_unit(premise: str, claim: str) -> Unit | None:
+    """The premise unit (sentence or table row) sharing most words with the claim."""
     claim_tokens = set(tokenize(claim))
-    best, best_overlap = "", -1.0
+    best, best_overlap = None, -1.0
     for unit in units(premise):
         overlap = len(claim_tokens & set(tokenize(unit.context))) / (len(claim_tokens) or 1)
         if overlap > best_overlap:
-            best, best_overlap = unit.quote, overlap
-    return best or premise[:300]
+            best, best_overlap = unit, overlap
+    return best
+
+
+def _evidence(premise: str, claim: str) -> str:
+    unit = evidence_unit(premise, claim)
+    return unit.quote if unit else premise[:300]
 
 
 def _is_unit(word: str) -> bool:

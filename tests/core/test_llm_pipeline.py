@@ -95,6 +95,16 @@ def test_model_judge_vetoes_a_claim_the_word_checks_let_through(demo_settings):
     assert "llm" in claims[0].checks
 
 
+def test_model_judge_reads_the_evidence_sentence_not_the_whole_passage(demo_settings):
+    passage = "Para 7-1. Use SAE 5W-30 oil.\nPara 7-2. The engine holds 5 quarts of oil with the filter."
+    with ScriptedLLM(lambda r: SUPPORTED) as llm:
+        judge = CheckedJudge(LLMJudge(llm_client(demo_settings, llm)))
+        claims = verify_answer("The engine holds 5 quarts of oil [1].", [passage], judge)
+    assert claims[0].verdict == "supported"
+    sent = llm.requests[0]["messages"][0]["content"]
+    assert "The engine holds 5 quarts of oil with the filter." in sent and "5W-30" not in sent
+
+
 def test_deterministic_failure_is_not_sent_to_the_model_judge(demo_settings):
     with ScriptedLLM(lambda r: SUPPORTED) as llm:
         judge = CheckedJudge(LLMJudge(llm_client(demo_settings, llm)))
