@@ -450,6 +450,9 @@ INSTRUCTION_RE = re.compile(
     r"\byou are now\b|\btell the (?:user|customer)\b|\bas an ai\b|\bassistant\s*:|"
     r"\binstructions?\s*:|\bsystem prompt\b|\bsystem override\b|\brespond (?:in|with|only)\b|"
     r"\banswer without\b|\bskip the sources\b|\bwithout citations\b|"
+    r"\b(?:note|message|notice|memo)\s+(?:for|to)\s+(?:the\s+)?(?:ai|llm|chatbot|language model|assistant)s?\b|"
+    r"(?:^|[.:;!\[(])\s*always (?:answer|reply|respond)\b|\bnever cite\b|"
+    r"\b(?:заметка|сообщение|примечание) для (?:ии|ai|ассистент\w*|нейросет\w*)|\bвсегда отвечай\b|\bне цитируй\b|"
     r"\bигнорируй\w*\b|\bзабудь\w*\b[^.]{0,40}\bинструкц\w*|\bты теперь\b|\bотвечай без\b",
     re.IGNORECASE,
 )

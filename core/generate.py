@@ -8,8 +8,8 @@ Extractive algorithm:
    the kind of answer it asks for (duration, money, number, date, person, or free-form;
    explicit asks such as "how many days" or "сколько стоит" are hard requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
-3. Hard filters: a unit that addresses a model ("ignore previous instructions", "SYSTEM:")
-   is never quoted; when the question cites a section or paragraph ("para 7-2"), the
+3. Hard filters: a unit that addresses a model ("ignore previous instructions", "SYSTEM:",
+   "note for AI assistants"), or shares its paragraph with such text, is never quoted; when the question cites a section or paragraph ("para 7-2"), the
    unit's own paragraph or section path must carry that number (a line that merely refers
    to para 7-2 is not para 7-2); a unit's context (section path + table header + unit,
    and for identifiers also the head of its paragraph) must hold every identifier of the
@@ -209,7 +209,7 @@ class ExtractiveGenerator:
                 if refs and not all(has_section(r, passage.section, paragraph) for r in refs):
                     reject(unit, "not the section or paragraph asked about")
                     continue  # the question cites para 7-2: quote para 7-2, not a line that refers to it
-                if looks_like_instruction(unit.text):
+                if looks_like_instruction(paragraph):
                     reject(unit, "addresses a model")
                     continue  # text aimed at a model (prompt injection) is never quoted as fact
                 if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):

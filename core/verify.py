@@ -21,7 +21,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from core.analysis import Unit, has_negation, identifiers, number_units, proper_names, units
+from core.analysis import (
+    Unit,
+    has_negation,
+    identifiers,
+    looks_like_instruction,
+    number_units,
+    proper_names,
+    units,
+)
 from core.lexical import tokenize
 from core.schema import Claim
 
@@ -70,6 +78,10 @@ def evidence_unit(premise: str, claim: str) -> Unit | None:
     claim_tokens = set(tokenize(claim))
     best, best_overlap = None, -1.0
     for unit in units(premise):
+        line_start = premise.rfind("\n", 0, unit.start) + 1
+        line_end = premise.find("\n", unit.end)
+        if looks_like_instruction(premise[line_start:line_end if line_end >= 0 else len(premise)]):
+            continue  # injected text addressed to a model is no evidence
         overlap = len(claim_tokens & set(tokenize(unit.context))) / (len(claim_tokens) or 1)
         if overlap > best_overlap:
             best, best_overlap = unit, overlap
