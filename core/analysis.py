@@ -519,6 +519,14 @@ def question_type(question: str) -> tuple[str, bool] | None:
     return None
 
 
+# "Which COMPANY / INSURER / AUTHORITY ...": the answer is an organisation, which a text names
+ORGANISATION_ASKED_RE = re.compile(
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:company|companies|insurer|insurance company|carrier|courier|"
+    r"bank|authority|provider|supplier|manufacturer|partner|firm|agency|organi[sz]ation|regulator)\b|"
+    r"\bкак(?:ая|ой|ие)\s+(?:\w+\s+)?(?:компани\w*|перевозчик\w*|страхов\w+ компани\w*|банк\w*|"
+    r"организаци\w*|ведомств\w*)", re.IGNORECASE)
+
+
 def counts(text: str, noun: str) -> bool:
     """Does the text count `noun` (a stem): a number or number word followed within three
     words by it ("4 transport bolts", "five household members"), or it followed by a colon

@@ -26,7 +26,8 @@ Extractive algorithm:
    MANAGERS", "on the COTTON programme") must be named; "how many BOLTS" needs a number
    that counts bolts ("4 transport bolts", or a row under a "Bolts" header), not some
    other number of the passage; a duration is a number with its time unit ("14 days"),
-   not a rate ("€4.99 per month");
+   not a rate ("€4.99 per month"); "which COMPANY / INSURER / AUTHORITY" needs a name
+   other than the question's own ("...a supervisory authority" names none);
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
@@ -59,6 +60,7 @@ from typing import Any, Protocol
 
 from core.analysis import (
     NUMBER_RE,
+    ORGANISATION_ASKED_RE,
     Unit,
     content_terms,
     contrast_conflict,
@@ -170,6 +172,7 @@ class ExtractiveGenerator:
         focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0 and not is_qualifier(t)]
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
+        org_asked = bool(ORGANISATION_ASKED_RE.search(question))
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
@@ -227,6 +230,9 @@ class ExtractiveGenerator:
                 if not all(quantity_named(t, named_in, unit.text) for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                if org_asked and not proper_names(_without(unit.text, question_names)):
+                    reject(unit, "names no organisation")
+                    continue
                 if counted and not (
                         counts(unit.text, counted) or (unit.kind == "row" and counted in ctx_tokens)):
                     reject(unit, f"does not count the {counted} asked about")

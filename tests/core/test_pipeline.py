@@ -174,3 +174,11 @@ def test_how_many_needs_a_count_of_the_thing_asked_about(demo_settings):
     # the Standard row names Standard and holds numbers, but counts no household members
     standard = ask(demo_settings, "demo", "How many household members can share Standard?")
     assert standard.status == "refused", standard.answer
+
+
+def test_which_company_needs_a_name(demo_settings):
+    named = ask(demo_settings, "demo", "Which company delivers washing machines to customers?")
+    assert named.status in ("answered", "narrowed") and "Nordfracht Logistik" in named.answer
+    # on the topic, names no authority: "...complain to a data protection supervisory authority"
+    a = ask(demo_settings, "demo", "Which supervisory authority can I complain to about Northwind?")
+    assert a.status == "refused" or "Hamburg" in a.answer
