@@ -72,23 +72,12 @@ class LLMClient:
             kwargs.update(logprobs=True, top_logprobs=5)
         try:
             response = self._openai().chat.completions.create(**kwargs)
-        except openai.APITimeoutError:
-            raise self._down(f"The LLM endpoint {self.base_url} did not answer within {self.timeout_s:g} s; "
-                             "check the server or raise GROUNDWORK_LLM_TIMEOUT_S.") from None
-        except openai.APIConnectionError:
-            raise self._down(f"Could not connect to the LLM endpoint {self.base_url}; "
-                             "check that the server is running and the URL is right.") from None
-        except openai.AuthenticationError:
-            raise self._down(f"The LLM endpoint {self.base_url} rejected the API key; "
-                             "set GROUNDWORK_LLM_API_KEY.") from None
-        except openai.NotFoundError:
-            raise self._down(f"The LLM endpoint {self.base_url} does not know the model '{self.model}'; "
-                             "check GROUNDWORK_LLM_MODEL.") from None
-        except openai.APIStatusError as exc:
-            raise LLMUnavailable(f"The LLM endpoint answered with HTTP {exc.status_code}; "
-                                 "see the server's log.") from None
         except openai.OpenAIError as exc:
-            raise LLMUnavailable(f"The LLM call failed: {type(exc).__name__}.") from None
+            reason, endpoint_down = self._explain(exc)
+            if endpoint_down:
+                with _lock:
+                    _failed_at[self.base_url] = (time.monotonic(), reason)
+            raise LLMUnavailable(reason) from None
         choices = getattr(response, "choices", None) or []
         if not choices or choices[0].message is None:
             raise LLMUnavailable("The LLM endpoint returned no answer; see the server's log.")
@@ -99,10 +88,26 @@ class LLMClient:
         return LLMReply(text=choice.message.content or "", model=getattr(response, "model", None) or self.model,
                         tokens=tokens, first_token_probs=_first_token_probs(choice))
 
-    def _down(self, reason: str) -> LLMUnavailable:
-        with _lock:
-            _failed_at[self.base_url] = (time.monotonic(), reason)
-        return LLMUnavailable(reason)
+    def _explain(self, exc: Exception) -> tuple[str, bool]:
+        """One sentence for the failure, and whether the endpoint itself is down or
+        misconfigured (then it gets the cool-down)."""
+        import openai
+
+        url = self.base_url
+        if isinstance(exc, openai.APITimeoutError):  # before APIConnectionError: it is one
+            return (f"The LLM endpoint {url} did not answer within {self.timeout_s:g} s; "
+                    "check the server or raise GROUNDWORK_LLM_TIMEOUT_S.", True)
+        if isinstance(exc, openai.APIConnectionError):
+            return (f"Could not connect to the LLM endpoint {url}; "
+                    "check that the server is running and the URL is right.", True)
+        if isinstance(exc, openai.AuthenticationError):
+            return f"The LLM endpoint {url} rejected the API key; set GROUNDWORK_LLM_API_KEY.", True
+        if isinstance(exc, openai.NotFoundError):
+            return (f"The LLM endpoint {url} does not know the model '{self.model}'; "
+                    "check GROUNDWORK_LLM_MODEL.", True)
+        if isinstance(exc, openai.APIStatusError):
+            return f"The LLM endpoint answered with HTTP {exc.status_code}; see the server's log.", False
+        return f"The LLM call failed: {type(exc).__name__}.", False
 
 
 def reset_cool_down() -> None:

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 
-from core.analysis import looks_like_instruction, units
+from core.analysis import looks_like_instruction
 from core.config import Settings
 from core.generate import GENERATORS, Generation, Selected, heading_of
-from core.lexical import LexicalIndex, tokenize
+from core.lexical import LexicalIndex
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
-from core.verify import DeterministicJudge, split_claims, validate_citations
+from core.verify import DeterministicJudge, evidence_unit, split_claims, validate_citations
 
 NOT_FOUND = "NOT_FOUND"
 RETRY_PASSAGES = 2
@@ -80,25 +80,17 @@ def normalise_markers(text: str) -> str:
 
 
 def evidence_units(answer: str, passages: list[Candidate]) -> list[Selected]:
-    """Step 5: for each claim and cited passage, the unit sharing most words with the claim."""
+    """Step 6: for each claim and cited passage, the unit sharing most words with the claim."""
     chosen: list[Selected] = []
     seen: set[tuple[int, int]] = set()
     for claim, refs in split_claims(answer):
-        claim_tokens = set(tokenize(claim))
         for ref in refs:
             if not 1 <= ref <= len(passages):
                 continue
-            passage = passages[ref - 1]
-            best, best_overlap = None, -1.0
-            for unit in units(passage.text, heading_of(passage)):
-                if unit.kind == "heading":
-                    continue
-                overlap = len(claim_tokens & set(tokenize(unit.context))) / (len(claim_tokens) or 1)
-                if overlap > best_overlap:
-                    best, best_overlap = unit, overlap
-            if best is not None and (ref, best.start) not in seen:
-                seen.add((ref, best.start))
-                chosen.append(Selected(ref, best, round(max(best_overlap, 0.0), 4)))
+            unit, overlap = evidence_unit(passages[ref - 1].text, claim, heading_of(passages[ref - 1]))
+            if unit is not None and (ref, unit.start) not in seen:
+                seen.add((ref, unit.start))
+                chosen.append(Selected(ref, unit, round(overlap, 4)))
     return chosen
 
 

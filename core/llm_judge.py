@@ -72,7 +72,7 @@ class CheckedJudge:
         verdict = self.first.judge(premise, claim)
         if verdict.verdict != "supported":
             return verdict
-        unit = evidence_unit(premise, claim)
+        unit, _ = evidence_unit(premise, claim)
         # the evidence unit, a table row with its header: a 1.5B judge kept 11 of 16 true
         # claims at P >= 0.2 this way, 7 of 16 when it read the whole passage
         focused = (unit.context if unit.kind == "row" else unit.text) if unit else premise

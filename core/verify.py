@@ -73,23 +73,25 @@ def split_claims(answer: str) -> list[tuple[str, list[int]]]:
     return claims[:MAX_CLAIMS]
 
 
-def evidence_unit(premise: str, claim: str) -> Unit | None:
-    """The premise unit (sentence or table row) sharing most words with the claim."""
+def evidence_unit(premise: str, claim: str, heading: str = "") -> tuple[Unit | None, float]:
+    """The premise unit (sentence or table row) sharing most words with the claim, and the
+    share of the claim's words it holds. Text addressed to a model is never evidence."""
     claim_tokens = set(tokenize(claim))
-    best, best_overlap = None, -1.0
-    for unit in units(premise):
+    best, best_overlap = None, 0.0
+    for unit in units(premise, heading):
         line_start = premise.rfind("\n", 0, unit.start) + 1
         line_end = premise.find("\n", unit.end)
-        if looks_like_instruction(premise[line_start:line_end if line_end >= 0 else len(premise)]):
-            continue  # injected text addressed to a model is no evidence
+        if unit.kind == "heading" or looks_like_instruction(
+                premise[line_start:line_end if line_end >= 0 else len(premise)]):
+            continue
         overlap = len(claim_tokens & set(tokenize(unit.context))) / (len(claim_tokens) or 1)
-        if overlap > best_overlap:
+        if best is None or overlap > best_overlap:
             best, best_overlap = unit, overlap
-    return best
+    return best, best_overlap
 
 
 def _evidence(premise: str, claim: str) -> str:
-    unit = evidence_unit(premise, claim)
+    unit, _ = evidence_unit(premise, claim)
     return unit.quote if unit else premise[:300]
 
 
