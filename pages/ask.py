@@ -4,8 +4,9 @@ import streamlit as st
 
 from ui import components, services
 from ui.safe import escape_md
-from ui.state import require_tenant, warm_models
+from ui.state import ensure_navigation, require_tenant, warm_models
 
+ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
 
@@ -29,7 +30,7 @@ for number, answer in enumerate(history, start=1):
         components.render_answer(settings, tenant, answer, key=f"turn{number}",
                                  open_first=number == len(history))
         st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
-                     query_params={"trace": answer.get("trace_id", "")})
+                     query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 
 question = st.chat_input("Ask about your documents…", max_chars=2000)
 if question:

@@ -5,9 +5,10 @@ import streamlit as st
 from ui import components, services
 from ui.docs import documents_frame, filter_documents
 from ui.safe import escape_md
-from ui.state import base_settings, current_tenant, select_tenant_next_run, tenant_settings
+from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
 from ui.upload import upload_panel
 
+ensure_navigation()  # a deep link on a fresh server must still go through app.py
 st.title("Documents")
 tenant = current_tenant()
 

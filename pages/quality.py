@@ -8,8 +8,9 @@ from ui import charts, dashboard, services
 from ui import quality as q
 from ui.format import fmt_time
 from ui.safe import escape_md
-from ui.state import base_settings, current_tenant
+from ui.state import base_settings, current_tenant, ensure_navigation
 
+ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings = base_settings()
 
 

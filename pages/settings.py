@@ -4,8 +4,9 @@ import streamlit as st
 
 from ui import services
 from ui.safe import escape_md
-from ui.state import base_settings, require_tenant
+from ui.state import base_settings, ensure_navigation, require_tenant
 
+ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 defaults = base_settings()
 

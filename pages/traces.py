@@ -7,8 +7,9 @@ import streamlit as st
 from ui import components, services
 from ui.format import ANSWER_STATUSES, fmt_ms, status_badge_md
 from ui.safe import escape_md
-from ui.state import require_tenant
+from ui.state import ensure_navigation, require_tenant
 
+ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 st.title("Traces")
 st.caption("Search past asks; open one to see the candidates and their scores, the gate decision, "

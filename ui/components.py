@@ -414,8 +414,9 @@ def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]]) 
     if st.session_state.get("trace_open") not in ids:
         st.session_state["trace_open"] = ids[0]
     trace_id = st.selectbox("Open a trace", ids, format_func=label, key="trace_open")
-    if trace_id != wanted:
-        st.query_params["trace"] = trace_id
+    if trace_id != wanted or st.query_params.get("tenant") != tenant:
+        # with the tenant, so a copied link opens this trace in a new session too
+        st.query_params.update(trace=trace_id, tenant=tenant)
     st.session_state["_trace_param_seen"] = trace_id
     return trace_id
 

@@ -19,10 +19,12 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
         cols = st.columns(4)
         for col, m in zip(cols, row, strict=False):
             now, old = overall.get(m), (before or {}).get("overall", {}).get(m)
-            unchanged = now is not None and old is not None and abs(now - old) < 1e-9
+            # judged at the shown precision: Streamlit colours "+0 ms" as a rise (red when inverse)
+            unchanged = q.shown_delta(m, now, old) == 0
             col.metric(
                 q.label(m, retrieval_k), q.fmt_value(m, now),
                 delta="no change" if unchanged else q.fmt_delta(m, now, old),
+                # lower is better for hallucination, too_conservative and latencies: a fall is green
                 delta_color="off" if unchanged else ("inverse" if q.lower_is_better(m) else "normal"),
                 delta_arrow="off" if unchanged else "auto", border=True,
                 help=q.HELP.get(m, "") + (f" Compared with run {before['run_id']}." if before

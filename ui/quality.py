@@ -73,15 +73,32 @@ def fmt_value(metric: str, value: Any) -> str:
     return f"{100 * value:.1f}%"
 
 
-def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
+def _delta_format(metric: str) -> tuple[float, int, str]:
+    """(scale, decimals, unit) of a shown change: whole ms, MRR to 0.001, rates in 0.1 points."""
+    if is_latency(metric):
+        return 1.0, 0, " ms"
+    if metric == "mrr":
+        return 1.0, 3, ""
+    return 100.0, 1, " pts"
+
+
+def shown_delta(metric: str, now: Any, before: Any) -> float | None:
+    """now - before in the unit and precision it is shown in. A change too small to show is 0,
+    so a 0.3 ms latency wobble reads as no change instead of "+0 ms" coloured as a regression."""
     if now is None or before is None:
         return None
-    diff = now - before
-    if is_latency(metric):
-        return f"{diff:+.0f} ms"
-    if metric == "mrr":
-        return f"{diff:+.3f}"
-    return f"{100 * diff:+.1f} pts"
+    scale, decimals, _ = _delta_format(metric)
+    return round(scale * (now - before), decimals)
+
+
+def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
+    """"+12 ms", "-50.0 pts", "±0 ms" (a zero change gets no sign, so no direction)."""
+    shown = shown_delta(metric, now, before)
+    if shown is None:
+        return None
+    _, decimals, unit = _delta_format(metric)
+    sign = "±" if shown == 0 else "+" if shown > 0 else "-"
+    return f"{sign}{abs(shown):.{decimals}f}{unit}"
 
 
 CARD_ROWS = (

@@ -12,6 +12,7 @@ import socket
 from urllib.parse import urlparse
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from core import store
 from core.config import Settings, load_settings
@@ -19,6 +20,23 @@ from ui.safe import escape_md
 
 DEMO_TENANT = "demo"
 _PENDING_TENANT = "_select_tenant"  # set by a page, applied before the picker is drawn
+_TENANT_PARAM_SEEN = "_tenant_param_seen"  # the last ?tenant= applied to the picker
+
+
+def ensure_navigation() -> None:
+    """Every page calls this first: rerun through app.py when Streamlit ran the page alone.
+
+    Streamlit (1.67) treats an app with a `pages/` folder beside the entry script as a v1
+    multipage app until `st.navigation` has run once in the process (a class-wide flag,
+    `PagesManager.uses_pages_directory`). So the first request of a fresh server for
+    /traces runs pages/traces.py on its own: no app.py, so Streamlit's auto-discovered page
+    list instead of our grouped navigation, and no tenant picker. Clearing the flag (what
+    app.py's `st.navigation` does) and rerunning sends the same URL, query string kept,
+    through app.py. A no-op once any session has run app.py.
+    """
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def _env_fingerprint() -> tuple[tuple[str, str], ...]:
@@ -83,8 +101,13 @@ def current_tenant() -> str | None:
 
 
 def tenant_picker(settings: Settings) -> str | None:
-    """The sidebar's tenant selectbox; `demo` is the default when it exists."""
+    """The sidebar's tenant selectbox; `demo` is the default when it exists. A new `?tenant=`
+    in the URL (a shared trace link) selects that tenant once; the picker stays free after."""
     tenants = [t["id"] for t in store.list_tenants(settings)]
+    linked = st.query_params.get("tenant")
+    if linked in tenants and st.session_state.get(_TENANT_PARAM_SEEN) != linked:
+        st.session_state["tenant"] = linked
+    st.session_state[_TENANT_PARAM_SEEN] = linked
     pending = st.session_state.pop(_PENDING_TENANT, None)
     if pending in tenants:
         st.session_state["tenant"] = pending
@@ -95,8 +118,11 @@ def tenant_picker(settings: Settings) -> str | None:
     if not tenants:
         st.sidebar.info("No tenant yet. Create one on the **Documents** page.")
         return None
-    return st.sidebar.selectbox("Tenant", tenants, key="tenant",
-                                help="Every page reads and writes this tenant's data only.")
+    chosen = st.sidebar.selectbox("Tenant", tenants, key="tenant",
+                                  help="Every page reads and writes this tenant's data only.")
+    if linked is not None and linked != chosen:
+        st.query_params["tenant"] = chosen  # a reload or a copied link keeps this choice
+    return chosen
 
 
 @st.cache_data(ttl=30, show_spinner=False)

@@ -7,9 +7,10 @@ here is skipped with a clear reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,13 +44,12 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("browser-data")
 
 
-@pytest.fixture(scope="module")
-def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A running console; yields its base URL."""
+@contextlib.contextmanager
+def console(data: Path, log: Path) -> Iterator[str]:
+    """A new console process on GROUNDWORK_DATA=data (output to `log`); yields its base URL."""
     port = free_port()
-    log = tmp_path_factory.mktemp("server") / "streamlit.log"
     with log.open("w") as out:
-        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data_dir), stdout=out,
+        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data), stdout=out,
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -57,6 +57,21 @@ def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield url
     finally:
         stop(proc)
+
+
+@pytest.fixture(scope="module")
+def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A running console shared by a module's tests; yields its base URL."""
+    with console(data_dir, tmp_path_factory.mktemp("server") / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[Path], str]]:
+    """fresh_server(data) -> base URL of a console started for this test alone, so its first
+    request is the test's own (some bugs only show on a new server process)."""
+    with contextlib.ExitStack() as stack:
+        yield lambda data: stack.enter_context(console(data, tmp_path_factory.mktemp("server") / "streamlit.log"))
 
 
 @pytest.fixture(scope="module")

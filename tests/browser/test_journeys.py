@@ -266,3 +266,41 @@ def test_hostile_document_renders_as_text(server, page, shot, tmp_path):
     assert main.locator('a[href^="javascript"]').count() == 0
     assert main.locator(".katex").count() == 0  # no LaTeX rendered from document text
     assert not page.errors, page.errors
+
+
+def test_trace_deep_link_as_the_first_request_of_a_fresh_server(fresh_server, page, shot, tmp_path):
+    """A /traces?trace= link opened before anyone loaded the home page. Streamlit runs a page
+    of pages/ on its own until st.navigation has run once in the process (its v1 page list,
+    no tenant picker: "Pick a tenant"); the page must go through app.py and open the trace."""
+    from core.config import load_settings
+    from core.documents import ingest_file
+    from core.pipeline import ask
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    trace_ids = {}
+    for tenant, name, text, question in (
+            ("demo", "shipping.md", SHIPPING_MD, "How fast do parcels ship?"),
+            ("acme", "engine.md", "# Engine\n\nThe engine oil capacity is 4.5 litres.\n",
+             "What is the engine oil capacity?")):
+        (tmp_path / name).write_text(text)
+        assert ingest_file(settings, tenant, tmp_path / name, uploaded_by="test").status == "ready"
+        trace_ids[tenant] = ask(settings, tenant, question).trace_id
+    url = fresh_server(data)
+
+    page.goto(f"{url}/traces?trace={trace_ids['demo']}")  # the server's very first request
+    expect()(page.get_by_role("heading", name="Traces", level=1)).to_be_visible()
+    expect()(page.get_by_role("heading", name="How fast do parcels ship?")).to_be_visible()
+    expect()(page.get_by_text(f"trace {trace_ids['demo']}")).to_be_visible()
+    nav = page.locator('[data-testid="stSidebarNav"]')
+    expect()(nav).to_contain_text("Domain experts")  # app.py's grouped navigation ...
+    expect()(nav.get_by_role("link", name="app", exact=True)).to_have_count(0)  # ... not pages/ listed
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("demo")  # the default
+    wait_idle(page)
+    shot(page, "10-trace-deep-link-fresh-server")
+
+    page.goto(f"{url}/traces?trace={trace_ids['acme']}&tenant=acme")  # a new session; tenant from the URL
+    expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("acme")
+    expect()(page.get_by_role("heading", name="What is the engine oil capacity?")).to_be_visible()
+    assert not page.errors, page.errors

@@ -43,3 +43,16 @@ def test_no_tenant_yet_points_to_documents(tmp_path, monkeypatch, goto):
     at.button[0].click().run()  # "Create tenant" (form submit)
     assert not at.exception
     assert at.sidebar.selectbox(key="tenant").value == "newco"
+
+
+def test_tenant_from_the_url_then_the_picker_is_free(data_dir, settings):
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "demo")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["tenant"] = "acme"  # a shared trace link names its tenant
+    at.run()
+    assert at.sidebar.selectbox(key="tenant").value == "acme"  # not the default demo
+    at.sidebar.selectbox(key="tenant").select("demo").run()
+    assert at.sidebar.selectbox(key="tenant").value == "demo"
+    assert at.query_params["tenant"] in ("demo", ["demo"])  # the URL follows the picker

@@ -110,3 +110,41 @@ def test_questions_csv_is_formula_safe():
     rep["questions"][0]["question"] = "=HYPERLINK(\"http://evil\")"
     text = questions_csv({**rep, "run_id": "r1"}).decode("utf-8-sig")
     assert "'=HYPERLINK" in text and text.splitlines()[0].startswith("run_id,id,kind")
+
+
+def test_card_deltas_are_coloured_by_which_direction_is_better(app, goto, settings):
+    from streamlit.proto.Metric_pb2 import Metric as MetricProto
+
+    color, arrow = MetricProto.MetricColor, MetricProto.MetricDirection
+    now = time.time()
+    old = report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now - 60)
+    new = report(1.0, 0.0, ["correct", "correct", "refused_ok"], now)
+    old["overall"].update(too_conservative=0.0, latency_p50_ms=120.0, latency_p95_ms=340.0)
+    # p95 moved by a fraction of a millisecond: shown as whole ms that is no change at all
+    new["overall"].update(too_conservative=0.5, latency_p50_ms=95.0, latency_p95_ms=340.3)
+    store.save_eval_run(settings, {**old, "run_id": "run-old"})
+    store.save_eval_run(settings, {**new, "run_id": "run-new"})
+    open_quality(app, goto)
+    cards = {m.label: m for m in app.metric}
+
+    def shown(label):
+        card = cards[label]
+        return card.delta, card.proto.color, card.proto.direction
+
+    assert shown("Latency p95") == ("no change", color.GRAY, arrow.NONE)  # was "+0 ms" in red
+    assert shown("Latency p50") == ("-25 ms", color.GREEN, arrow.DOWN)  # faster is better
+    assert shown("Hallucination") == ("-50.0 pts", color.GREEN, arrow.DOWN)  # lower is better
+    assert shown("Too conservative") == ("+50.0 pts", color.RED, arrow.UP)  # lower is better
+    assert shown("Answer correct") == ("+50.0 pts", color.GREEN, arrow.UP)
+    assert shown("Refusal correct") == ("no change", color.GRAY, arrow.NONE)
+
+
+def test_a_change_too_small_to_show_has_no_sign():
+    from ui.quality import fmt_delta, shown_delta
+
+    assert fmt_delta("latency_p95_ms", 340.3, 340.0) == "±0 ms"
+    assert fmt_delta("latency_p95_ms", 339.8, 340.0) == "±0 ms"  # not "-0 ms"
+    assert shown_delta("latency_p95_ms", 340.3, 340.0) == 0
+    assert fmt_delta("hallucination", 0.1004, 0.1) == "±0.0 pts"
+    assert fmt_delta("mrr", 0.5, 0.75) == "-0.250"
+    assert fmt_delta("latency_p50_ms", 120.0, None) is None
