@@ -27,7 +27,10 @@ Extractive algorithm:
    that counts bolts ("4 transport bolts", or a row under a "Bolts" header), not some
    other number of the passage; a duration is a number with its time unit ("14 days"),
    not a rate ("€4.99 per month"); "which COMPANY / INSURER / AUTHORITY" needs a name
-   other than the question's own ("...a supervisory authority" names none);
+   other than the question's own ("...a supervisory authority" names none); an asked
+   answer form (a telephone number, an e-mail address, a web address, a weight; see
+   core/answer_form.py) must be in the unit itself, and its asking words ("phone
+   number") then count as covered;
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present.
@@ -79,6 +82,7 @@ from core.analysis import (
     section_refs,
     units,
 )
+from core.answer_form import asked_forms, form_words, holds_form
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -173,6 +177,8 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
+        forms = asked_forms(question)
+        asking_words = form_words(question) if forms else set()
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
@@ -230,6 +236,10 @@ class ExtractiveGenerator:
                 if not all(quantity_named(t, named_in, unit.text) for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                missing_form = next((f for f in forms if not holds_form(unit.text, f)), None)
+                if missing_form:
+                    reject(unit, f"holds no {missing_form}")
+                    continue  # "the DPO's telephone number" is not answered by her e-mail address
                 if org_asked and not proper_names(_without(unit.text, question_names)):
                     reject(unit, "names no organisation")
                     continue
@@ -244,13 +254,14 @@ class ExtractiveGenerator:
                         quantities and not NUMBER_RE.search(unit.text)):
                     reject(unit, "does not give the quantity asked about")
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
-                if known and coverage(known, named_in) < MIN_KNOWN_COVERAGE:
+                if known and coverage(known, named_in | asking_words) < MIN_KNOWN_COVERAGE:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
-                parts[id(unit)] = (ctx_cov, unit_cov, prior, 1.0 if type_ok and kind else 0.0)
+                # an asked form (phone number, e-mail...) is the answer's type; every unit left holds it
+                parts[id(unit)] = (ctx_cov, unit_cov, prior, 1.0 if (type_ok and kind) or forms else 0.0)
                 scored.append(Selected(number, unit, round(score, 4)))
         scored.sort(key=lambda s: s.score, reverse=True)
         pool = scored[:SEMANTIC_POOL]

@@ -1,0 +1,82 @@
+"""Answer forms: a question that asks for a telephone number, an e-mail address, a web
+address or a weight is answered only by text that holds one.
+
+Algorithm:
+1. `asked_forms` matches the question against each form's asking patterns ("what phone
+   number", "по какому телефону", "which e-mail address", "how much does X weigh",
+   "сколько весит"). Mentions that do not ask for the form ("my phone was stolen", "can I
+   cancel by e-mail?", "does it weigh the laundry?") match none of them. A weight asked
+   with a capacity word ("how heavy a LOAD") asks for a capacity: any mass answers it.
+2. `holds_form` looks for the form itself in a candidate text: a dialable number of at
+   least seven digits, an address with "@", a URL, a number followed by a mass unit.
+3. The extractive generator drops a unit that lacks an asked form: a sentence about the
+   data protection officer that gives her e-mail does not answer "her telephone number".
+4. A unit that holds the form needs not repeat the asking words: "Telephone: +49 ..."
+   answers "What is the phone NUMBER..." and "write to b2b@..." answers "which E-MAIL
+   ADDRESS", so `form_words` are counted as covered in the topic-word coverage.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.lexical import tokenize
+
+ASKED: dict[str, re.Pattern[str]] = {
+    "phone": re.compile(
+        r"\b(?:tele)?phone\s+(?:number|line)\b|\bhotline\s+number\b|\b(?:what|which)\s+(?:phone\s+|telephone\s+)?"
+        r"number\s+(?:do|should|can|must|to)\b[^?]*\bcall\b|\bnumber\s+(?:do|should|can)\s+I\s+call\b|"
+        r"\bfax\s+number\b|номер\w*\s+телефон\w*|\bпо\s+какому\s+(?:номеру|телефону)\b|\bкакой\s+(?:у\s+\w+\s+)?телефон\b|"
+        r"\bкуда\s+звонить\b", re.IGNORECASE),
+    "email": re.compile(
+        r"\be-?mail\s+address\b|\b(?:what|which)\s+e-?mail\b|\bадрес\w*\s+электронной\s+почты\b|"
+        r"\bкакой\s+(?:адрес\s+)?e-?mail\b", re.IGNORECASE),
+    "url": re.compile(r"\b(?:website|web|internet)\s+address\b|\burl\b|\b(?:what|which)\s+(?:website|web\s*page|site)\b|"
+                      r"\bадрес\w*\s+(?:веб-?)?сайта\b|\bна\s+каком\s+сайте\b", re.IGNORECASE),
+    "mass": re.compile(r"\bhow\s+much\s+(?:does|do|did|will|would|can|could)\b[^?]*\bweigh\b|\bweights?\b|"
+                       r"\bhow\s+heavy\b|\bвесит\b|\bвесят\b|\bвес\b|\bмасс[аыу]\b", re.IGNORECASE),
+}
+
+FORMS: dict[str, re.Pattern[str]] = {
+    "phone": re.compile(r"(?<![\w.])\+?\d(?:[\s()/-]?\d){6,}(?![\w.]*@)"),
+    "email": re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    "url": re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|de|org|net|eu|ru|example)/\S*", re.IGNORECASE),
+    "mass": re.compile(r"\d\s*(?:kg|g|t|lbs?|tonnes?|kilograms?|grams?|кг|г|т)\b", re.IGNORECASE),
+}
+FORMS["load"] = FORMS["mass"]
+
+
+# A mass next to these words is how much an appliance or vehicle takes, not what it weighs.
+CAPACITY_RE = re.compile(r"\b(?:capacity|load|payload|загрузк\w*|вместимост\w*|ёмкост\w*)\b", re.IGNORECASE)
+
+
+def asked_forms(question: str) -> list[str]:
+    """The answer forms the question asks for (step 1). "How heavy a LOAD can it carry?"
+    asks for a capacity: any mass answers it."""
+    forms = [name for name, pattern in ASKED.items() if pattern.search(question)]
+    return ["load" if f == "mass" and CAPACITY_RE.search(question) else f for f in forms]
+
+
+def holds_form(text: str, form: str) -> bool:
+    """Does the text hold the form itself (step 2)? A mass counts only where no capacity
+    word stands in the four words before it or right after it ("8 kg capacity"), nor in
+    the first cell of a table row ("Load capacity; AquaLine 7: 7 kg; ...")."""
+    if form == "mass" and ";" in text and CAPACITY_RE.search(text.split(";", 1)[0]):
+        return False
+    for m in FORMS[form].finditer(text):
+        if form != "mass":
+            return True
+        before = " ".join(text[:m.start()].split()[-4:])
+        after = " ".join(text[m.end():].split()[:1])
+        if not CAPACITY_RE.search(f"{before} {after}"):
+            return True
+    return False
+
+
+def form_words(question: str) -> set[str]:
+    """Stems of the words that ask for a form ("phone number", "e-mail address"), step 4."""
+    out: set[str] = set()
+    for pattern in ASKED.values():
+        for m in pattern.finditer(question):
+            out |= set(tokenize(m.group(0)))
+    return out

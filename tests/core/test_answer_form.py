@@ -1,0 +1,86 @@
+"""Answer forms (core/answer_form.py) and the extractive generator's use of them: a
+question asking for a telephone number, an e-mail address or a weight is answered only by
+text that holds one."""
+
+import pytest
+
+from core.answer_form import asked_forms, form_words, holds_form
+from core.generate import ExtractiveGenerator
+from core.lexical import LexicalIndex
+from core.retrieve import Candidate
+
+
+@pytest.mark.parametrize("question, forms", [
+    ("What is the telephone number of the data protection officer?", ["phone"]),
+    ("What number should I call to cancel my contract?", ["phone"]),
+    ("По какому телефону звонить по вопросам оплаты?", ["phone"]),
+    ("Which e-mail address handles billing questions?", ["email"]),
+    ("Какой адрес электронной почты у отдела доставки?", ["email"]),
+    ("What is the website address of the portal?", ["url"]),
+    ("How much does the AquaLine 9 weigh?", ["mass"]),
+    ("Сколько весит стиральная машина?", ["mass"]),
+    ("How heavy a load can the van carry?", ["load"]),
+    # mentions that do not ask for the form
+    ("What should I do if my phone is stolen?", []),
+    ("Can I cancel by e-mail?", []),
+    ("How long are website server logs kept?", []),
+    ("Does the machine weigh the laundry?", []),
+])
+def test_the_forms_a_question_asks_for(question, forms):
+    assert asked_forms(question) == forms
+
+
+@pytest.mark.parametrize("text, form, held", [
+    ("Call customer service on +49 40 5550 1200.", "phone", True),
+    ("You can contact her at dpo@example.org or by post.", "phone", False),
+    ("You can contact her at dpo@example.org or by post.", "email", True),
+    ("Our Data Protection Officer is Dr. Katrin Vogel.", "email", False),
+    ("Open https://portal.example/report to report a concern.", "url", True),
+    ("Specification: Net weight; AquaLine 7: 63 kg; AquaLine 9: 76 kg", "mass", True),
+    ("Specification: Load capacity; AquaLine 7: 7 kg; AquaLine 9: 9 kg", "mass", False),
+    ("AquaLine 8 Pro: 8 kg capacity, touch display.", "mass", False),
+    ("The maximum payload is 1,150 kg, including the shelving (85 kg).", "mass", True),
+    ("The maximum payload is 1,150 kg.", "load", True),
+    ("Orders over 500 are shipped free.", "phone", False),  # a short number is not dialable
+])
+def test_a_text_holds_the_form_or_not(text, form, held):
+    assert holds_form(text, form) is held
+
+
+def test_the_asking_words_are_the_form_words():
+    assert {"phone", "number"} <= form_words("What is the phone number for the shipping department?")
+    assert "depart" not in form_words("What is the phone number for the shipping department?")
+
+
+PRIVACY = ("Our Data Protection Officer is Dr. Katrin Vogel. You can contact her at "
+           "dpo@northwind.example or by post at Speicherstraße 14, Hamburg.")
+SERVICE = "Customer service is available by telephone on +49 40 5550 1200 from Monday to Friday."
+
+
+def _candidate(i: int, text: str, section: str) -> Candidate:
+    return Candidate(chunk_id=f"d{i}:0", doc_id=f"d{i}", text=text, source=f"doc{i}.md", title=section,
+                     page_start=None, page_end=None, section=section, kind="text", lang="en", ordinal=0, rank=i)
+
+
+@pytest.fixture()
+def passages():
+    return [_candidate(1, PRIVACY, "Data protection officer"), _candidate(2, SERVICE, "Contact")]
+
+
+@pytest.fixture()
+def lexicon():
+    return LexicalIndex.build([("1", PRIVACY), ("2", SERVICE)])
+
+
+def test_an_asked_telephone_number_is_not_answered_by_an_e_mail_address(passages, lexicon):
+    generation = ExtractiveGenerator().generate(
+        "What is the telephone number of the data protection officer?", passages, lexicon)
+    assert generation.text == ""  # the DPO's sentences hold no number; the service line is not hers
+    assert any(r["why"] == "holds no phone" and "dpo@" in r["text"] for r in generation.rejected)
+
+
+def test_an_asked_e_mail_address_is_answered_with_it(passages, lexicon):
+    generation = ExtractiveGenerator().generate(
+        "What e-mail address reaches the data protection officer?", passages, lexicon)
+    assert "dpo@northwind.example" in generation.text
+    assert generation.text.endswith("[1]")
