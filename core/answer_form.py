@@ -6,7 +6,8 @@ Algorithm:
    number", "по какому телефону", "which e-mail address", "how much does X weigh",
    "сколько весит"). Mentions that do not ask for the form ("my phone was stolen", "can I
    cancel by e-mail?", "does it weigh the laundry?") match none of them. A weight asked
-   with a capacity word ("how heavy a LOAD") asks for a capacity: any mass answers it.
+   with a capacity word or verb ("how heavy a LOAD", "how heavy a trailer may it TOW")
+   asks for a capacity: any mass answers it.
 2. `holds_form` looks for the form itself in a candidate text: a dialable number of at
    least seven digits, an address with "@", a URL, a number followed by a mass unit.
 3. The extractive generator drops a unit that lacks an asked form: a sentence about the
@@ -50,11 +51,17 @@ FORMS["load"] = FORMS["mass"]
 CAPACITY_RE = re.compile(r"\b(?:capacity|load|payload|загрузк\w*|вместимост\w*|ёмкост\w*)\b", re.IGNORECASE)
 
 
+# "How heavy a trailer may it TOW?", "how heavy can the shelf HOLD": a limit, i.e. a capacity
+LIMIT_VERB_RE = re.compile(r"\b(?:carry|carries|tow|tows|hold|holds|take|takes|support|supports|bear|lift|"
+                           r"выдерж\w*|букси\w*|перевоз\w*|поднима\w*)\b", re.IGNORECASE)
+
+
 def asked_forms(question: str) -> list[str]:
     """The answer forms the question asks for (step 1). "How heavy a LOAD can it carry?"
     asks for a capacity: any mass answers it."""
     forms = [name for name, pattern in ASKED.items() if pattern.search(question)]
-    return ["load" if f == "mass" and CAPACITY_RE.search(question) else f for f in forms]
+    takes = CAPACITY_RE.search(question) or LIMIT_VERB_RE.search(question)
+    return ["load" if f == "mass" and takes else f for f in forms]
 
 
 def holds_form(text: str, form: str) -> bool:

@@ -84,3 +84,9 @@ def test_an_asked_e_mail_address_is_answered_with_it(passages, lexicon):
         "What e-mail address reaches the data protection officer?", passages, lexicon)
     assert "dpo@northwind.example" in generation.text
     assert generation.text.endswith("[1]")
+
+
+@pytest.mark.parametrize("question", ["How heavy a trailer may the van tow?", "Сколько весит груз, который выдерживает полка?"])
+def test_a_weight_the_thing_can_take_is_a_capacity(question):
+    assert asked_forms(question) == ["load"]
+    assert holds_form("The maximum braked trailer load is 2,000 kg.", "load")
