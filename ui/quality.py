@@ -92,12 +92,14 @@ def shown_delta(metric: str, now: Any, before: Any) -> float | None:
 
 
 def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
-    """"+12 ms", "-50.0 pts", "±0 ms" (a zero change gets no sign, so no direction)."""
+    """"+12 ms", "+4.46 s", "-50.0 pts", "±0 ms" (a zero change gets no sign, so no direction)."""
     shown = shown_delta(metric, now, before)
     if shown is None:
         return None
     _, decimals, unit = _delta_format(metric)
     sign = "±" if shown == 0 else "+" if shown > 0 else "-"
+    if is_latency(metric) and abs(shown) >= 1000:  # in seconds, like the value above it
+        return f"{sign}{abs(shown) / 1000:.2f} s"
     return f"{sign}{abs(shown):.{decimals}f}{unit}"
 
 

@@ -147,4 +147,5 @@ def test_a_change_too_small_to_show_has_no_sign():
     assert shown_delta("latency_p95_ms", 340.3, 340.0) == 0
     assert fmt_delta("hallucination", 0.1004, 0.1) == "±0.0 pts"
     assert fmt_delta("mrr", 0.5, 0.75) == "-0.250"
+    assert fmt_delta("latency_p95_ms", 5000.0, 544.0) == "+4.46 s"  # seconds, like the value
     assert fmt_delta("latency_p50_ms", 120.0, None) is None
