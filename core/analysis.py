@@ -23,7 +23,10 @@ QUESTION_FILLER = frozenset(
         который которая которое которые которых находится нужен нужна нужно обычно
         что какой какая какое какие каков какова кто когда где куда почему зачем как сколько
         скажите расскажите подскажите означает значит сказано говорится указано ли нужно можно
-        мне именно точно точный точная насколько""",
+        мне именно точно точный точная насколько
+        few several whole roughly approximately around about just really actually still already
+        anyway ever also even quite rather basically usually normally typically currently
+        примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то""",
         keep_stopwords=True,
     )
 )
@@ -163,6 +166,8 @@ SLOT_WORDS = {
         keep_stopwords=True)),
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
                                 keep_stopwords=True)),
+    "date": frozenset(tokenize("day days date день дни дата", keep_stopwords=True)),
+    "weekday": frozenset(tokenize("day days week weekday weekdays день дни недели", keep_stopwords=True)),
 }
 
 
@@ -215,6 +220,10 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
     {
         "domestic": re.compile(r"\b(?:domestic|внутренн\w*)\b", re.I),
         "international": re.compile(r"\b(?:international|международн\w*)\b", re.I),
+    },
+    {
+        "inlet": re.compile(r"\b(?:inlet|fill|supply) hoses?\b|\bзаливн\w*|\bналивн\w*", re.I),
+        "drain": re.compile(r"\bdrain(?:age)? hoses?\b|\bсливн\w* шланг\w*", re.I),
     },
     {
         "minimum": re.compile(r"\b(?:minimum|min\.?|at least|no less than|минимальн\w*|не менее|как минимум)\b", re.I),
@@ -485,7 +494,8 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
                 re.IGNORECASE)),
     ("money", re.compile(
         r"\bhow much (?:does|do|is|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price)|"
-        r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat is the (?:price|fee|cost)\b|"
+        r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
+        r"\bhow much (?:is|are) (?:a|an)\b|"
         r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b",
         re.IGNORECASE),
      re.compile(r"\b(?:price|cost|fee|charge)s?\b|\bстоимост\w*\b|\bцен\w\b|\bплат\w+\b", re.IGNORECASE)),
@@ -495,7 +505,10 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\b(?:capacity|torque|temperature|voltage|weight|pressure|speed|limit|maximum|minimum|rpm)\b|"
         r"\bкакова? (?:ёмкость|емкость|вместимость|температура|скорость|мощность)\b|"
         r"\bмаксимальн\w+\b|\bминимальн\w+\b", re.IGNORECASE)),
-    ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
+    ("weekday", re.compile(r"\b(?:what|which) (?:day of the week|weekdays?)\b|\bв как(?:ой|ие) (?:день|дни) недели\b",
+                           re.IGNORECASE), re.compile(r"(?!x)x")),
+    ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b|\b(?:what|which) day\b|"
+                        r"\bв какой день\b", re.IGNORECASE),
      re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
     ("person", re.compile(r"^\s*who\b|^\s*кто\b", re.IGNORECASE),
      re.compile(r"\bwho\b|\bк кому\b|\bкто\b", re.IGNORECASE)),
@@ -503,7 +516,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
 
 
 def expected_type(question: str) -> str | None:
-    """duration | money | number | date | person | None (free-form)."""
+    """duration | money | number | weekday | date | person | None (free-form)."""
     hit = question_type(question)
     return hit[0] if hit else None
 
@@ -542,6 +555,10 @@ def counts(text: str, noun: str) -> bool:
     return False
 
 
+WEEKDAY_RE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|понедельник|вторник|"
+                        r"сред[аыу]|четверг|пятниц|суббот|воскресень)\w*", re.IGNORECASE)
+
+
 def matches_type(text: str, kind: str | None) -> bool:
     """Does this text contain the kind of thing the question asks for?"""
     if kind is None:
@@ -555,11 +572,12 @@ def matches_type(text: str, kind: str | None) -> bool:
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))
     if kind == "number":
         return bool(NUMBER_RE.search(text) or NUMBER_WORD_RE.search(text))
+    if kind == "weekday":
+        return bool(WEEKDAY_RE.search(text))
     if kind == "date":
         low = text.lower()
         return bool(NUMBER_RE.search(text)) or any(m in low for m in MONTHS) or bool(
-            re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|понедельник|"
-                      r"вторник|сред[аы]|четверг|пятниц|суббот|воскресень)\w*", low)
+            WEEKDAY_RE.search(low)
         )
     if kind == "person":
         return bool(proper_names(text)) or bool(

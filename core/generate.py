@@ -19,7 +19,8 @@ Extractive algorithm:
    must hold at least half the weight of the question's topic words that the knowledge
    base contains anywhere (words it never uses may be paraphrases, so they don't count),
    and the attribute asked about ("What is the TORQUE for...") where the knowledge base
-   knows its words, each by name or a synonym (capacity ~ holds); qualifier words in it
+   knows its words, each by name or a synonym (capacity ~ holds), in the unit's context
+   or in its numbered paragraph's caption ("4-1. Tyre size. ..."); qualifier words in it
    ("TOP spin speed") are left to the contrast check; a quantity the question asks
    about (pressure, capacity, мощность) must be named and the unit must give a number;
    a group or programme the question is narrowed to ("for PART-TIME employees", "for
@@ -155,6 +156,15 @@ def _paragraph(text: str, unit: Unit) -> str:
     return text[start:end if end >= 0 else len(text)]
 
 
+CAPTION_RE = re.compile(r"^\s*(?:\d+(?:[.-]\d+)*\.?\s+)?([^\W\d][^.\d]{0,40}?)\.\s")
+
+
+def _caption(paragraph: str) -> str:
+    """The short title a paragraph opens with ("7-2. Engine oil capacity. ..."), or ""."""
+    m = CAPTION_RE.match(paragraph)
+    return m.group(1) if m and len(m.group(1).split()) <= 4 else ""
+
+
 def heading_of(passage: Candidate) -> str:
     return passage.section.split(" > ")[-1] if passage.section else ""
 
@@ -229,7 +239,9 @@ class ExtractiveGenerator:
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
-                ctx_tokens = set(tokenize(context, keep_stopwords=True))
+                # a numbered paragraph's caption ("4-1. Tyre size. The KT-200 uses ...") names
+                # what each of its sentences is about
+                ctx_tokens = set(tokenize(f"{context}\n{_caption(paragraph)}", keep_stopwords=True))
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | passage_tokens if unit.kind == "row" else ctx_tokens

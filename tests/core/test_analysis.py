@@ -1,6 +1,7 @@
 from core.analysis import (
     appendix_refs,
     attribute_named,
+    content_terms,
     contrast_conflict,
     counts,
     determined_words,
@@ -145,3 +146,31 @@ def test_a_duration_is_a_number_with_its_time_unit_not_a_rate():
         assert matches_type(text, "duration"), text
     for text in ("€4.99 per month", "Monthly plan: €49.00 per year", "once every twelve months"):
         assert not matches_type(text, "duration"), text
+
+
+def test_hedges_and_quantifiers_are_not_topic_words():
+    # "a FEW months", "ROUGHLY how long", "a WHOLE year": never what a question is about
+    assert content_terms("Roughly how long before the door opens after a few minutes?") == content_terms(
+        "How long before the door opens after minutes?")
+    assert "примерн" not in content_terms("Сколько примерно длится программа Хлопок?")
+
+
+def test_the_day_of_the_week_is_answered_by_a_weekday():
+    assert question_type("On which day of the week is maintenance done?") == ("weekday", True)
+    assert question_type("В какой день недели проводится обслуживание?") == ("weekday", True)
+    assert question_type("Which day does the sale start?") == ("date", True)
+    assert matches_type("Maintenance normally takes place on Tuesdays between 02:00 and 04:00.", "weekday")
+    assert not matches_type("Maintenance is announced at least 48 hours in advance.", "weekday")
+    # "day" and "week" name the slot, not the topic
+    assert "day" not in content_terms("On which day of the week is maintenance done?")
+
+
+def test_how_much_is_a_thing_asks_for_money():
+    assert question_type("How much is a CarePlus contract?") == ("money", True)
+    assert question_type("What's the price of the Premium plan?") == ("money", True)
+
+
+def test_inlet_and_drain_hoses_are_rivals():
+    assert contrast_conflict("Какой длины может быть заливной шланг?",
+                             "Максимальная общая длина сливного шланга — 2,5 м.") == "drain"
+    assert contrast_conflict("How long may the drain hose be?", "The drain hose may be 2.5 m long.") is None

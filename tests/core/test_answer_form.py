@@ -90,3 +90,15 @@ def test_an_asked_e_mail_address_is_answered_with_it(passages, lexicon):
 def test_a_weight_the_thing_can_take_is_a_capacity(question):
     assert asked_forms(question) == ["load"]
     assert holds_form("The maximum braked trailer load is 2,000 kg.", "load")
+
+
+def test_a_numbered_paragraph_caption_names_the_attribute_of_its_sentences():
+    from core.generate import _caption
+
+    assert _caption("4-1. Tyre size. The van uses 215/65 R16C tyres.") == "Tyre size"
+    assert _caption("The van has a 12 V battery. It sits under the seat.") == ""
+    text = "4-1. Tyre size. The van uses 215/65 R16C tyres on all four wheels."
+    lexicon = LexicalIndex.build([("1", text)])
+    generation = ExtractiveGenerator().generate(
+        "What tyre size does the van need?", [_candidate(1, text, "Tyres")], lexicon)
+    assert "215/65 R16C" in generation.text
