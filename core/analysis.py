@@ -166,7 +166,6 @@ SLOT_WORDS = {
         keep_stopwords=True)),
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
                                 keep_stopwords=True)),
-    "date": frozenset(tokenize("day days date день дни дата", keep_stopwords=True)),
     "weekday": frozenset(tokenize("day days week weekday weekdays день дни недели", keep_stopwords=True)),
 }
 
@@ -507,8 +506,8 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\bмаксимальн\w+\b|\bминимальн\w+\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?:what|which) (?:day of the week|weekdays?)\b|\bв как(?:ой|ие) (?:день|дни) недели\b",
                            re.IGNORECASE), re.compile(r"(?!x)x")),
-    ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b|\b(?:what|which) day\b|"
-                        r"\bв какой день\b", re.IGNORECASE),
+    # "which day" alone may be answered by an ordinal ("from the third day"): not a hard date ask
+    ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
      re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
     ("person", re.compile(r"^\s*who\b|^\s*кто\b", re.IGNORECASE),
      re.compile(r"\bwho\b|\bк кому\b|\bкто\b", re.IGNORECASE)),
