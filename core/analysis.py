@@ -505,7 +505,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\bкакова? (?:ёмкость|емкость|вместимость|температура|скорость|мощность)\b|"
         r"\bмаксимальн\w+\b|\bминимальн\w+\b", re.IGNORECASE)),
     ("weekday", re.compile(r"\b(?:what|which) (?:day of the week|weekdays?)\b|\bв как(?:ой|ие) (?:день|дни) недели\b",
-                           re.IGNORECASE), re.compile(r"(?!x)x")),
+                           re.IGNORECASE), re.compile(r"(?!x)x")),  # never a loose ask: "when" is a date
     # "which day" alone may be answered by an ordinal ("from the third day"): not a hard date ask
     ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
      re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
