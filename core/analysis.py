@@ -26,6 +26,7 @@ QUESTION_FILLER = frozenset(
         мне именно точно точный точная насколько
         few several whole roughly approximately around about just really actually still already
         anyway ever also even quite rather basically usually normally typically currently
+        let know knows today tonight yesterday tomorrow wonder wondering think seems seem woke
         примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то""",
         keep_stopwords=True,
     )

@@ -174,3 +174,8 @@ def test_inlet_and_drain_hoses_are_rivals():
     assert contrast_conflict("Какой длины может быть заливной шланг?",
                              "Максимальная общая длина сливного шланга — 2,5 м.") == "drain"
     assert contrast_conflict("How long may the drain hose be?", "The drain hose may be 2.5 m long.") is None
+
+
+def test_conversational_words_are_not_topic_words():
+    assert sorted(content_terms("I woke ill today - by what time do I let my manager know?")) == sorted(
+        content_terms("By what time ill manager?"))
