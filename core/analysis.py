@@ -323,10 +323,24 @@ ACRONYMS: dict[str, str] = {
 }
 
 
+# Shortened words people type ("the ADMIN fee") for what documents spell out; checked and
+# expanded like the acronyms above.
+ABBREVIATIONS: dict[str, str] = {
+    "admin": "administration", "info": "information", "approx": "approximately", "dept": "department",
+    "qty": "quantity",
+}  # not "min"/"temp": minutes and temporary read the same
+ACRONYMS.update(ABBREVIATIONS)
+_SHORT_RE = re.compile(r"\b[A-Z]{2,4}\b|\b(?:" + "|".join(ABBREVIATIONS) + r")\b", re.IGNORECASE)
+
+
 def expand_acronyms(text: str) -> str:
-    """The text with known acronyms followed by their expansion."""
-    return re.sub(r"\b[A-Z]{2,4}\b", lambda m: f"{m.group(0)} {ACRONYMS[m.group(0).lower()]}"
-                  if m.group(0).lower() in ACRONYMS else m.group(0), text)
+    """The text with known acronyms (CEO) and abbreviations (admin) followed by their expansion."""
+    def expand(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word.lower() in ABBREVIATIONS or (word.isupper() and word.lower() in ACRONYMS):
+            return f"{word} {ACRONYMS[word.lower()]}"
+        return word
+    return _SHORT_RE.sub(expand, text)
 
 
 DETERMINER_NOUN_RE = re.compile(r"\b(?:a|an|the|my|your|our|their|its|this|that|these|those)\s+([a-z][a-z-]{2,})\b",

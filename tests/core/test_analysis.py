@@ -31,6 +31,8 @@ def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
 def test_acronyms_are_spelled_out():
     assert expand_acronyms("Who is the CEO of Globex?") == "Who is the CEO chief executive officer of Globex?"
     assert expand_acronyms("Who is the boss?") == "Who is the boss?"
+    assert expand_acronyms("How big is the admin fee?") == "How big is the admin administration fee?"
+    assert expand_acronyms("Quick 15 min programme, which temp?") == "Quick 15 min programme, which temp?"
 
 
 def test_how_far_in_advance_asks_for_a_duration():
