@@ -274,6 +274,39 @@ def list_feedback(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
+def list_feedback_with_traces(
+    settings: Settings, tenant: str, *, rating: int | None = None, since: float | None = None,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """The tenant's feedback, newest first, each row with the ask it rates.
+
+    Columns: id, trace_id, rating (1 up, -1 down), comment, created_at (when rated), and from
+    the trace: question, status, provider, confidence, asked_at. The join also matches the
+    tenant, so feedback naming another tenant's trace id never shows that tenant's question;
+    feedback whose trace is gone keeps its row with the trace columns None. `rating` keeps
+    one kind, `since` (a timestamp) feedback given at or after it.
+    """
+    if rating is not None and rating not in (-1, 1):
+        raise ValueError("rating must be 1 (up) or -1 (down).")
+    sql = ("SELECT f.id, f.trace_id, f.rating, f.comment, f.created_at, t.question, t.status, "
+           "t.provider, t.confidence, t.created_at AS asked_at "
+           "FROM feedback f LEFT JOIN traces t ON t.trace_id = f.trace_id AND t.tenant = f.tenant "
+           "WHERE f.tenant = ?")
+    args: list[Any] = [tenant]
+    if rating is not None:
+        sql += " AND f.rating = ?"
+        args.append(rating)
+    if since is not None:
+        sql += " AND f.created_at >= ?"
+        args.append(since)
+    sql += " ORDER BY f.created_at DESC, f.id DESC"
+    if limit is not None:
+        sql += " LIMIT ?"
+        args.append(limit)
+    with connect(settings) as conn:
+        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+
+
 # ---- eval runs -----------------------------------------------------------------------------
 
 

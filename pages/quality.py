@@ -1,10 +1,11 @@
 """Quality (managers): run an eval set, metric cards with deltas, breakdowns, history and
-drift, the confidence gate's trade-off, latency, run comparison and CSV export."""
+drift, the confidence gate's trade-off, latency, run comparison and CSV export; and the
+users' 👍/👎 and comments from the Ask page (User feedback), shown even before any run."""
 
 import pandas as pd
 import streamlit as st
 
-from ui import charts, dashboard, services
+from ui import charts, dashboard, feedback, services
 from ui import quality as q
 from ui.format import fmt_time
 from ui.safe import escape_md
@@ -30,6 +31,7 @@ names = list(dict.fromkeys([*sets, *run_names]))
 if not names:
     st.info("No eval sets yet: add one under evals/sets/, or use **Add to eval set** on the Ask page.",
             icon=":material/playlist_add:")
+    feedback.section(settings, current_tenant())
     st.stop()
 set_choice = st.selectbox("Eval set", names, key="quality_set")
 
@@ -72,6 +74,7 @@ with st.expander("Run this set now", expanded=not services.list_eval_runs(settin
 runs = services.list_eval_runs(settings, set_choice)
 if not runs:
     st.info("No stored runs of this set yet: run it above.")
+    feedback.section(settings, current_tenant())
     st.stop()
 
 # ---- which run -----------------------------------------------------------------------------
@@ -98,8 +101,8 @@ drifts = q.drift_alerts(runs, margin, upto=run_id)
 dashboard.drift_banner(drifts, margin, before is not None)
 
 # ---- charts ------------------------------------------------------------------------------
-tab_break, tab_hist, tab_cal, tab_lat, tab_cmp, tab_q = st.tabs(
-    ["Breakdown", "History", "Calibration", "Latency", "Compare runs", "Questions & export"])
+tab_break, tab_hist, tab_cal, tab_lat, tab_cmp, tab_q, tab_fb = st.tabs(
+    ["Breakdown", "History", "Calibration", "Latency", "Compare runs", "Questions & export", "User feedback"])
 rate_metrics = [m for m in metrics if not q.is_latency(m) and m != "mrr"]
 with tab_break:
     shown = st.multiselect("Metrics", rate_metrics, default=[m for m in ("answer_correct", "refusal_correct",
@@ -172,3 +175,5 @@ with tab_q:
     st.download_button("Download this run's questions (CSV)", q.questions_csv(report),
                        file_name=f"{set_choice}-{run_id}.csv", mime="text/csv", icon=":material/download:",
                        on_click="ignore", key="csv_questions")
+with tab_fb:
+    feedback.render(settings, current_tenant())

@@ -131,3 +131,18 @@ def latency_hist(values_ms: list[float], p50: float | None = None, p95: float | 
     fig.update_layout(title="Latency per ask", xaxis_title="ms", yaxis_title="questions",
                       showlegend=False, **{k: v for k, v in _LAYOUT.items() if k != "legend"})
     return fig
+
+
+def feedback_per_day(days: list[dict[str, Any]]) -> go.Figure:
+    """Stacked bars of thumbs up (green) and down (red) per day; `days` rows hold day, up, down."""
+    xs = [d["day"] for d in days]
+    fig = go.Figure()
+    for key, name, color in (("up", "👍 up", "#2da44e"), ("down", "👎 down", "#cf222e")):
+        fig.add_bar(x=xs, y=[d[key] for d in days], name=name, marker_color=color,
+                    hovertemplate="%{x}: %{y}<extra>" + name + "</extra>")
+    fig.update_layout(title="Ratings per day", barmode="stack",
+                      xaxis=dict(type="category", title="day"),
+                      yaxis=dict(title="ratings", rangemode="tozero", dtick=1 if max(
+                          (d["up"] + d["down"] for d in days), default=0) <= 10 else None),
+                      **{**_LAYOUT, "height": 280})
+    return fig

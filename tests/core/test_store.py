@@ -2,6 +2,8 @@ import sqlite3
 import threading
 from dataclasses import replace
 
+import pytest
+
 from core import store
 from core.config import load_settings
 
@@ -39,6 +41,54 @@ def test_feedback_and_eval_runs_round_trip(settings):
     runs = store.list_eval_runs(settings, "demo")
     assert runs[0]["run_id"] == run_id and runs[0]["overall"]["hit_rate@5"] == 0.9
     assert store.get_eval_run(settings, run_id)["set"] == "demo"
+
+
+def test_feedback_with_traces_is_per_tenant_newest_first_and_filterable(settings):
+    def trace(tenant, question, status, confidence):
+        return store.save_trace(settings, {"answer": {"tenant": tenant, "question": question, "status": status,
+                                                      "provider": "extractive", "confidence": confidence,
+                                                      "claims": [], "timings_ms": {"total": 5}}})
+
+    oil = trace("a", "What is the oil capacity?", "answered", 0.9)
+    ceo = trace("a", "Who is the CEO?", "refused", 0.2)
+    secret = trace("b", "b's secret question", "answered", 0.8)
+    store.add_feedback(settings, "a", oil, 1, "good")
+    store.add_feedback(settings, "a", ceo, -1, "wrong")
+    store.add_feedback(settings, "a", secret, -1, "names b's trace")  # a trace id of another tenant
+    store.add_feedback(settings, "b", secret, -1, "b only")
+    day = 86400.0
+    now = 1_800_000_000.0
+    with store.connect(settings) as conn:  # rated on different days, oldest first
+        for comment, when in (("good", now - 3 * day), ("names b's trace", now - 2 * day),
+                              ("wrong", now - day), ("b only", now)):
+            conn.execute("UPDATE feedback SET created_at=? WHERE comment=?", (when, comment))
+        asked = dict(conn.execute("SELECT trace_id, created_at FROM traces").fetchall())
+
+    rows = store.list_feedback_with_traces(settings, "a")
+    assert [r["comment"] for r in rows] == ["wrong", "names b's trace", "good"]  # newest first
+    wrong, foreign, good = rows
+    assert (wrong["trace_id"], wrong["rating"], wrong["question"], wrong["status"], wrong["provider"],
+            wrong["confidence"], wrong["asked_at"]) == (ceo, -1, "Who is the CEO?", "refused", "extractive",
+                                                        0.2, asked[ceo])
+    assert (good["question"], good["status"], good["rating"], good["created_at"]) == \
+        ("What is the oil capacity?", "answered", 1, now - 3 * day)
+    # tenant a's feedback naming b's trace id keeps its row but never shows b's question
+    assert foreign["trace_id"] == secret and foreign["question"] is None and foreign["status"] is None
+    assert all("secret" not in str(v) for r in rows for v in r.values() if v != secret)
+    assert "b only" not in {r["comment"] for r in rows}
+
+    assert [r["comment"] for r in store.list_feedback_with_traces(settings, "a", rating=-1)] == \
+        ["wrong", "names b's trace"]
+    assert [r["comment"] for r in store.list_feedback_with_traces(settings, "a", rating=1)] == ["good"]
+    assert [r["comment"] for r in store.list_feedback_with_traces(settings, "a", since=now - 1.5 * day)] == ["wrong"]
+    assert [r["comment"] for r in store.list_feedback_with_traces(settings, "a", rating=1, since=now - day)] == []
+    assert [r["comment"] for r in store.list_feedback_with_traces(settings, "a", limit=1)] == ["wrong"]
+
+    theirs = store.list_feedback_with_traces(settings, "b")
+    assert [(r["comment"], r["question"]) for r in theirs] == [("b only", "b's secret question")]
+    assert store.list_feedback_with_traces(settings, "c") == []
+    with pytest.raises(ValueError):
+        store.list_feedback_with_traces(settings, "a", rating=0)
 
 
 def test_first_connections_in_parallel_do_not_fail(tmp_path):

@@ -149,3 +149,114 @@ def test_a_change_too_small_to_show_has_no_sign():
     assert fmt_delta("mrr", 0.5, 0.75) == "-0.250"
     assert fmt_delta("latency_p95_ms", 5000.0, 544.0) == "+4.46 s"  # seconds, like the value
     assert fmt_delta("latency_p50_ms", 120.0, None) is None
+
+
+# ---- User feedback tab -----------------------------------------------------------------------
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def seed_feedback(settings):
+    """Two asks of acme rated (up; down with a script in the comment) and one of another tenant."""
+    from core.pipeline import ask
+
+    oil = ask(settings, "acme", "What is the engine oil capacity?")
+    ceo = ask(settings, "acme", "Who is the CEO of Microsoft?")
+    store.add_feedback(settings, "acme", oil.trace_id, 1, "spot on")
+    store.add_feedback(settings, "acme", ceo.trace_id, -1, f"wrong {SCRIPT}")
+    other = store.save_trace(settings, {"answer": {"tenant": "globex", "question": "Globex's own question?",
+                                                   "status": "answered", "claims": [], "timings_ms": {}}})
+    store.add_feedback(settings, "globex", other, -1, "globex comment")
+    return oil, ceo
+
+
+def feedback_table(at):
+    return next(d for d in at.dataframe if "comment" in d.value.columns)
+
+
+def test_user_feedback_tab_cards_chart_table_and_toggle(app, goto, settings, md_bodies):
+    import datetime as dt
+    from urllib.parse import parse_qs, urlparse
+
+    oil, ceo = seed_feedback(settings)
+    store.save_eval_run(settings, {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], time.time()),
+                                   "run_id": "run-1"})
+    open_quality(app, goto)
+    assert "User feedback" in [t.label for t in app.tabs]  # next to the run's tabs
+    assert "Breakdown" in [t.label for t in app.tabs]
+
+    cards = {m.label: m.value for m in app.metric}
+    assert (cards["Answers rated"], cards["Thumbs up"], cards["Thumbs down"], cards["Share positive"]) == \
+        ("2", "1", "1", "50%")
+    days = chart(app, "chart_feedback")
+    by_name = {t["name"]: t for t in days["data"]}
+    week = [(dt.date.today() - dt.timedelta(days=n)).isoformat() for n in range(6, -1, -1)]
+    assert by_name["👍 up"]["x"] == by_name["👎 down"]["x"] == week  # at least a week, up to today
+    assert by_name["👍 up"]["y"] == by_name["👎 down"]["y"] == [0, 0, 0, 0, 0, 0, 1]
+
+    table = feedback_table(app)
+    frame = table.value
+    assert list(frame.columns) == ["when", "rating", "question", "status", "confidence", "comment", "trace"]
+    assert list(frame["question"]) == ["Who is the CEO of Microsoft?", "What is the engine oil capacity?"]
+    assert list(frame["rating"]) == ["👎 down", "👍 up"]
+    assert list(frame["status"]) == [ceo.status, oil.status] == ["refused", "answered"]
+    assert list(frame["comment"]) == [f"wrong {SCRIPT}", "spot on"]  # the script is a plain cell value
+    assert not frame.isin(["globex comment", "Globex's own question?"]).any().any()  # another tenant's
+    assert list(frame["trace"]) == [f"traces?trace={ceo.trace_id}&tenant=acme",
+                                    f"traces?trace={oil.trace_id}&tenant=acme"]
+    config = json.loads(table.proto.columns)
+    assert config["trace"]["type_config"]["type"] == "link"
+
+    # the script never reaches anything that renders Markdown or HTML
+    assert not [b for b in md_bodies(app) if "<script" in b or "alert(1)" in b]
+
+    app.toggle(key="quality_fb_only_down").set_value(True).run()
+    assert not app.exception
+    frame = feedback_table(app).value
+    assert list(frame["rating"]) == ["👎 down"] and list(frame["comment"]) == [f"wrong {SCRIPT}"]
+    assert {m.label: m.value for m in app.metric}["Thumbs up"] == "1"  # the cards count every rating
+
+    app.date_input(key="quality_fb_since").set_value(dt.date.today() + dt.timedelta(days=1)).run()
+    assert any("No feedback since" in i.value for i in app.info)
+    assert not [d for d in app.dataframe if "comment" in d.value.columns]
+
+    # the row's link opens that trace on the Traces page
+    link = urlparse(list(frame["trace"])[0])
+    assert link.path == "traces"
+    for name, values in parse_qs(link.query).items():
+        app.query_params[name] = values[0]
+    goto(app, "pages/traces.py")
+    assert app.subheader[0].value == "Who is the CEO of Microsoft\\?"
+
+
+def test_user_feedback_shows_before_any_run_and_says_when_there_is_none(app, goto, settings):
+    open_quality(app, goto)
+    assert any("No stored runs of this set yet" in i.value for i in app.info)
+    assert "User feedback" in [s.value for s in app.subheader]
+    assert any(i.value.startswith("No feedback yet") for i in app.info)
+    assert not [m for m in app.metric if m.label == "Answers rated"]
+
+    seed_feedback(settings)
+    app.run()
+    cards = {m.label: m.value for m in app.metric}
+    assert (cards["Answers rated"], cards["Thumbs down"]) == ("2", "1")
+    assert len(feedback_table(app).value) == 2
+
+
+def test_feedback_numbers_per_day_and_per_answer():
+    import datetime as dt
+
+    from ui.feedback import per_day, summary, trace_link
+
+    day = dt.datetime(2026, 3, 10, 12).timestamp()
+    rows = [{"trace_id": "t1", "rating": 1, "created_at": day + 10 * 86400},
+            {"trace_id": "t1", "rating": -1, "created_at": day + 10 * 86400 + 60},  # rated twice
+            {"trace_id": "t2", "rating": -1, "created_at": day}]
+    assert summary(rows) == {"rated": 2, "up": 1, "down": 2, "share_up": 1 / 3}
+    assert summary([]) == {"rated": 0, "up": 0, "down": 0, "share_up": None}
+    days = per_day(rows, today=dt.date(2026, 3, 25))
+    assert days[0] == {"day": "2026-03-10", "up": 0, "down": 1}
+    assert days[10] == {"day": "2026-03-20", "up": 1, "down": 1}
+    assert days[-1] == {"day": "2026-03-25", "up": 0, "down": 0} and len(days) == 16  # quiet days shown
+    assert [d["day"] for d in per_day(rows[2:], today=dt.date(2026, 3, 10))][0] == "2026-03-04"  # a week
+    assert trace_link("abc", "acme & co/x") == "traces?trace=abc&tenant=acme+%26+co%2Fx"
