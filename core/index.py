@@ -45,11 +45,20 @@ def _client(path_or_url: str, remote: bool) -> Any:
     return chromadb.PersistentClient(path=path_or_url, settings=chroma_settings)
 
 
+_client_lock = threading.Lock()
+
+
 def chroma_client(settings: Settings) -> Any:
-    """Chroma server when GROUNDWORK_CHROMA_URL is set, else the embedded persistent store."""
-    if settings.chroma_url:
-        return _client(settings.chroma_url, True)
-    return _client(str(Path(settings.data_dir) / "chroma"), False)
+    """Chroma server when GROUNDWORK_CHROMA_URL is set, else the embedded persistent store.
+
+    One client per path or URL, created under a lock: lru_cache alone lets two threads (the
+    console's warm-up and the first question) build two clients of one path at once, and
+    Chroma's shared system then fails one of them ("Could not connect to tenant
+    default_tenant")."""
+    with _client_lock:
+        if settings.chroma_url:
+            return _client(settings.chroma_url, True)
+        return _client(str(Path(settings.data_dir) / "chroma"), False)
 
 
 def collection(settings: Settings, tenant: str) -> Any:

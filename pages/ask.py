@@ -1,5 +1,7 @@
 """Ask (domain experts): chat over the tenant's documents; every answer is checkable."""
 
+import logging
+
 import streamlit as st
 
 from ui import components, services
@@ -43,6 +45,12 @@ if question:
                 result = services.ask(settings, tenant, question)
             except ValueError as exc:  # empty/too long question, bad tenant: one sentence
                 st.error(escape_md(str(exc), inline=True))
+                st.stop()
+            except Exception as exc:  # noqa: BLE001 — an index or disk failure: say so, keep the page
+                logging.getLogger("groundwork").exception("ask failed")
+                st.error("The question could not be answered because of an internal error "
+                         f"({escape_md(type(exc).__name__, inline=True)}). Ask again; if it keeps failing, "
+                         "an admin should check the server log and re-index this tenant's documents.")
                 st.stop()
     history.append(result)
     st.rerun()
