@@ -106,3 +106,18 @@ def test_table_citation_shows_the_table_with_the_quoted_row(app):
     table = next(d.value for d in app.dataframe if "Axle" in d.value.columns)
     assert list(table["Axle"]) == ["Front", "Rear"]
     assert any("quoted row is highlighted" in c.value for c in app.caption)
+
+
+def test_an_internal_failure_is_one_sentence_and_keeps_the_page(app, monkeypatch):
+    from ui import services
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("disk I/O error in /secret/path")
+
+    monkeypatch.setattr(services, "ask", broken)
+    app.chat_input[0].set_value("What is the engine oil capacity?").run()
+    assert not app.exception
+    errors = [e.value for e in app.error]
+    assert errors and "internal error (RuntimeError)" in errors[0] and "re-index" in errors[0]
+    assert "/secret/path" not in errors[0]  # details go to the server log, not the page
+    assert app.session_state["history"]["acme"] == []
