@@ -304,3 +304,27 @@ def test_trace_deep_link_as_the_first_request_of_a_fresh_server(fresh_server, pa
     expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("acme")
     expect()(page.get_by_role("heading", name="What is the engine oil capacity?")).to_be_visible()
     assert not page.errors, page.errors
+
+
+def test_the_first_question_on_a_fresh_console_is_answered(fresh_server, page, tmp_path):
+    """The question typed the moment the Ask page appears races the start-up warm-up thread
+    for the tenant's index; it once failed there ("Could not connect to tenant
+    default_tenant") and the answer stayed blank."""
+    from core.config import load_settings
+    from core.documents import ingest_file
+
+    data = tmp_path / "data"
+    (tmp_path / "shipping.md").write_text(SHIPPING_MD)
+    result = ingest_file(load_settings({"GROUNDWORK_DATA": str(data)}), "demo", tmp_path / "shipping.md",
+                         uploaded_by="test")
+    assert result.status == "ready"
+    url = fresh_server(data)
+
+    page.goto(url)  # the server's first request; warm-up starts now
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill("How fast do parcels ship?")
+    box.press("Enter")
+    answer = page.locator('[data-testid="stChatMessage"]').nth(1)
+    expect()(answer).to_contain_text("answered")
+    expect()(answer).to_contain_text("2 business days")
+    assert not page.errors, page.errors
