@@ -1,11 +1,11 @@
 import sqlite3
-import threading
 from dataclasses import replace
 
 import pytest
 
 from core import store
 from core.config import load_settings
+from tests.threads import run_at_once
 
 
 def test_migrations_are_idempotent(settings):
@@ -97,19 +97,10 @@ def test_first_connections_in_parallel_do_not_fail(tmp_path):
     errors: list[Exception] = []
     for attempt in range(80):
         settings = replace(load_settings({}), data_dir=tmp_path / str(attempt))
-        start = threading.Barrier(12)
 
-        def first_use(settings=settings, start=start) -> None:
-            start.wait()
-            try:
-                with store.connect(settings) as conn:
-                    conn.execute("SELECT count(*) FROM tenants").fetchone()
-            except Exception as exc:  # noqa: BLE001 — collected and asserted below
-                errors.append(exc)
+        def first_use(settings=settings) -> None:
+            with store.connect(settings) as conn:
+                conn.execute("SELECT count(*) FROM tenants").fetchone()
 
-        threads = [threading.Thread(target=first_use) for _ in range(12)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        errors += run_at_once(first_use, 12)[1]
     assert errors == []
