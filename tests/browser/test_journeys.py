@@ -143,6 +143,14 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     expect()(answer.get_by_text("supported").first).to_be_visible()
     shot(page, "03-ask-claims")
 
+    # a thumbs down with a comment: the Quality page's User feedback tab shows it
+    answer.get_by_role("tab", name="Feedback").click()
+    answer.get_by_role("radio", name="Thumbs down").click()
+    answer.get_by_label("Comment (optional)").fill("Should say from the delivery date")
+    answer.get_by_label("Comment (optional)").press("Enter")
+    answer.get_by_role("button", name="Send feedback").click()
+    expect()(answer.get_by_text("Feedback saved (down).")).to_be_visible()
+
     with page.expect_download() as download:
         answer.get_by_role("tab", name=re.compile("Sources")).click()
         answer.get_by_role("button", name=re.compile("Open the original")).click()
@@ -215,6 +223,13 @@ def test_run_an_eval_and_the_charts_render(server, page, shot, data_dir, tmp_pat
     page.get_by_role("tab", name="Calibration").click()
     expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Confidence gate")).to_be_visible()
     shot(page, "07-quality-calibration")
+    # the sidebar tenant (acme) got a thumbs down in the upload journey above
+    page.get_by_role("tab", name="User feedback").click()
+    expect()(page.locator('[data-testid="stMetric"]').filter(has_text="Thumbs down")).to_contain_text("1")
+    feedback = page.locator('[data-testid="stDataFrame"]:visible').last
+    expect()(feedback).to_contain_text("Should say from the delivery date")
+    wait_idle(page)
+    shot(page, "07b-quality-user-feedback")
     assert not page.errors, page.errors
 
 
