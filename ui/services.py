@@ -49,10 +49,9 @@ def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comme
     store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
 
 
-def feedback_with_traces(settings: Settings, tenant: str, *, only_down: bool = False,
-                         since: float | None = None) -> list[dict[str, Any]]:
-    """The tenant's feedback joined with the asks it rates, newest first (thumbs down only on request)."""
-    return store.list_feedback_with_traces(settings, tenant, rating=-1 if only_down else None, since=since)
+def feedback_with_traces(settings: Settings, tenant: str, since: float | None = None) -> list[dict[str, Any]]:
+    """The tenant's feedback joined with the asks it rates, newest first."""
+    return store.list_feedback_with_traces(settings, tenant, since=since)
 
 
 def feedback_set_path(settings: Settings, tenant: str) -> Path:
