@@ -221,6 +221,14 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "domestic": re.compile(r"\b(?:domestic|внутренн\w*)\b", re.I),
         "international": re.compile(r"\b(?:international|международн\w*)\b", re.I),
     },
+    {  # a mode of transport: the mileage rate for a private car is not the one for a motorbike
+        "car": re.compile(r"\b(?:cars?|automobiles?|автомобил\w*|легков\w*)\b", re.I),
+        "motorbike": re.compile(r"\b(?:motorbikes?|motorcycles?|scooters?|мотоцикл\w*|мопед\w*)\b", re.I),
+        "bicycle": re.compile(r"\b(?:bicycles?|bikes?|e-bikes?|cycling|велосипед\w*)\b", re.I),
+        "train": re.compile(r"\b(?:trains?|rail|railway|поезд\w*|ж/д)\b", re.I),
+        "taxi": re.compile(r"\b(?:taxis?|cabs?|такси)\b", re.I),
+        "flight": re.compile(r"\b(?:flights?|planes?|air travel|flying|самол[её]т\w*|авиа\w*|перел[её]т\w*)\b", re.I),
+    },
     {
         "inlet": re.compile(r"\b(?:inlet|fill|supply) hoses?\b|\bзаливн\w*|\bналивн\w*", re.I),
         "drain": re.compile(r"\bdrain(?:age)? hoses?\b|\bсливн\w* шланг\w*", re.I),
@@ -257,6 +265,8 @@ MEASURE_RE = re.compile(
     re.IGNORECASE)
 
 
+MONEY_AMOUNT = r"[€$£₽]\s?\d|\d\s?(?:€|\$|£|₽|eur\b|euros?\b|руб|евро)"
+
 # Units that name a quantity by themselves: "при 90 °C" answers "при какой температуре".
 QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
     stem: re.compile(pattern, re.IGNORECASE) for stem, pattern in {
@@ -269,6 +279,10 @@ QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
         "pressur": r"\d\s*(?:bar|psi|kPa|MPa)\b", "давлени": r"\d\s*(?:бар|МПа|кПа)\b",
         "torqu": r"\d\s*(?:N·m|Nm|lb-ft)\b", "момент": r"\d\s*(?:Н·м|Нм|N·m)",
         "voltag": r"\d\s*V\b", "напряжени": r"\d\s*В\b",
+        # an SAE grade ("5W-30") is a viscosity; an amount of money is a price or a payment
+        "viscos": r"\b\d{1,2}W-?\d{2}\b", "вязкост": r"\b\d{1,2}W-?\d{2}\b",
+        **{money: MONEY_AMOUNT for money in ("price", "cost", "fee", "charg", "reimburs", "allow", "цен",
+                                             "стоимост", "компенсац")},
     }.items()
 }
 

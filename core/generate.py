@@ -65,6 +65,7 @@ from typing import Any, Protocol
 from core.analysis import (
     NUMBER_RE,
     ORGANISATION_ASKED_RE,
+    QUANTITY_UNITS,
     Unit,
     content_terms,
     contrast_conflict,
@@ -94,6 +95,7 @@ SEMANTIC_POOL = 8
 MIN_KNOWN_COVERAGE = 0.5
 LIST_ITEMS = 4  # items taken after a unit that introduces a list
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
+HOUSE_NAME_SHARE = 0.7  # a name in this share of the tenant's documents is its publisher's
 ABLATION_MARGIN = 0.01  # see step 7; read off the calib split
 
 
@@ -193,11 +195,15 @@ class ExtractiveGenerator:
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
         quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0]
+        value_units = [q for q in dict.fromkeys([*focus, *quantities]) if q in QUANTITY_UNITS]
         narrowed_to = required_qualifiers(question)
         question_names = proper_names(question)
         refs = section_refs(question)
         names = [set(tokenize(n, keep_stopwords=True)) for n in question_names]
-        names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)]
+        # the publisher's own name ("Northwind" in nearly every document) is the background
+        # of every passage, stated or not; any other name must be in the unit's passage
+        names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)
+                 and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
         scored: list[Selected] = []
         parts: dict[int, tuple[float, float, float, float]] = {}
         rejected: list[tuple[int, str, str]] = []
@@ -272,8 +278,11 @@ class ExtractiveGenerator:
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
                 unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
-                # an asked form (phone number, e-mail...) is the answer's type; every unit left holds it
-                parts[id(unit)] = (ctx_cov, unit_cov, prior, 1.0 if (type_ok and kind) or forms else 0.0)
+                # an asked form (phone number, e-mail...) is the answer's type; every unit left holds
+                # it; so is the value of an asked quantity in its own unit ("5W-30" for a viscosity)
+                gives_value = any(QUANTITY_UNITS[q].search(unit.text) for q in value_units)
+                parts[id(unit)] = (ctx_cov, unit_cov, prior,
+                                   1.0 if (type_ok and kind) or forms or gives_value else 0.0)
                 scored.append(Selected(number, unit, round(score, 4)))
         scored.sort(key=lambda s: s.score, reverse=True)
         pool = scored[:SEMANTIC_POOL]

@@ -60,11 +60,18 @@ class LexicalIndex:
     """A BM25 index over one tenant's chunks, persisted in its own folder."""
 
     def __init__(
-        self, chunk_ids: list[str], retriever: bm25s.BM25 | None, df: dict[str, int] | None = None
+        self, chunk_ids: list[str], retriever: bm25s.BM25 | None, df: dict[str, int] | None = None,
+        doc_df: dict[str, int] | None = None,
     ) -> None:
         self.chunk_ids = chunk_ids
         self.retriever = retriever
         self.df = df or {}  # document frequency per token, for IDF weights elsewhere
+        self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
+        self.documents = len({cid.split(":")[0] for cid in chunk_ids})
+
+    def document_share(self, token: str) -> float:
+        """The share of the tenant's documents that use the token (0 when unknown)."""
+        return self.doc_df.get(token, 0) / self.documents if self.documents else 0.0
 
     def idf(self, token: str) -> float:
         """Smoothed IDF in [0, ~log N]; unseen tokens get the highest weight."""
@@ -80,10 +87,12 @@ class LexicalIndex:
         retriever = bm25s.BM25()
         retriever.index(corpus, show_progress=False)
         df: dict[str, int] = {}
-        for tokens in corpus:
+        docs: dict[str, set[str]] = {}
+        for (cid, _), tokens in zip(items, corpus):
             for tok in set(tokens):
                 df[tok] = df.get(tok, 0) + 1
-        return cls([cid for cid, _ in items], retriever, df)
+                docs.setdefault(tok, set()).add(cid.split(":")[0])
+        return cls([cid for cid, _ in items], retriever, df, {t: len(d) for t, d in docs.items()})
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         tokens = tokenize(query)
@@ -101,6 +110,7 @@ class LexicalIndex:
         tmp = folder.with_name(folder.name + ".tmp-" + uuid.uuid4().hex[:8])
         tmp.mkdir()
         (tmp / "df.json").write_text(json.dumps(self.df, ensure_ascii=False), encoding="utf-8")
+        (tmp / "doc_df.json").write_text(json.dumps(self.doc_df, ensure_ascii=False), encoding="utf-8")
         (tmp / "ids.json").write_text(json.dumps(self.chunk_ids), encoding="utf-8")
         if self.retriever is not None:
             self.retriever.save(str(tmp), show_progress=False)
@@ -120,4 +130,6 @@ class LexicalIndex:
             return cls([], None)
         df_file = folder / "df.json"
         df = json.loads(df_file.read_text(encoding="utf-8")) if df_file.exists() else {}
-        return cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df)
+        doc_df_file = folder / "doc_df.json"
+        doc_df = json.loads(doc_df_file.read_text(encoding="utf-8")) if doc_df_file.exists() else {}
+        return cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df, doc_df)

@@ -95,6 +95,15 @@ def test_canonical_qualifiers_in_other_words():
     assert contrast_conflict("maximum load", "minimum load 1 kg") == "minimum"
     assert contrast_conflict("a physical gift card", "Digital gift cards are valid for 3 years") == "digital"
     assert contrast_conflict("Что попробовать до вызова мастера?", "Выньте часть белья.") is None
+    assert contrast_conflict("mileage for a private motorbike", "private car: €0.30 per kilometre") == "car"
+    assert contrast_conflict("mileage for my own car", "Employees who use their private car get €0.30") is None
+
+
+def test_a_value_in_its_unit_names_the_quantity():
+    assert quantity_named("viscos", set(), "Use SAE 5W-30 fully synthetic engine oil.")
+    assert not quantity_named("viscos", set(), "Use a fully synthetic engine oil.")
+    assert quantity_named("reimburs", set(), "Employees receive €0.30 per kilometre driven.")
+    assert not quantity_named("reimburs", set(), "Trips of more than 30 km count as business trips.")
 
 
 def test_attribute_synonyms_and_qualifier_words():

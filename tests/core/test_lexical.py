@@ -28,3 +28,19 @@ def test_empty_index_returns_nothing(tmp_path):
     assert idx.search("anything", 5) == []
     idx.save(tmp_path / "x")
     assert LexicalIndex.load(tmp_path / "x").search("anything", 5) == []
+
+
+def test_document_share_counts_documents_not_chunks(tmp_path):
+    idx = LexicalIndex.build([
+        ("d1:0000", "Northwind delivers washing machines."),
+        ("d1:0001", "Northwind collects old appliances."),
+        ("d2:0000", "Northwind HomeHub terms."),
+        ("d3:0000", "Kestrel van manual."),
+    ])
+    northwind, homehub = tokenize("Northwind HomeHub")
+    assert idx.documents == 3
+    assert idx.document_share(northwind) == 2 / 3  # three chunks, two documents
+    assert idx.document_share(homehub) == 1 / 3
+    assert idx.document_share("unknown") == 0.0
+    idx.save(tmp_path / "bm25")
+    assert LexicalIndex.load(tmp_path / "bm25").document_share(northwind) == 2 / 3
