@@ -137,6 +137,12 @@ def lexical_index(settings: Settings, tenant: str) -> LexicalIndex:
         if cached and cached[0] == stamp:
             return cached[1]
     index = LexicalIndex.load(folder)
+    if index.chunk_ids and not (folder / "doc_df.json").exists():
+        # written before document shares were kept: rebuild it once, as a writer would
+        with tenant_lock(settings, tenant):
+            if not (folder / "doc_df.json").exists():
+                rebuild_lexical(settings, tenant)
+        return lexical_index(settings, tenant)
     with _cache_lock:
         _lexical_cache[key] = (stamp, index)
     return index

@@ -144,3 +144,13 @@ def test_concurrent_uploads_keep_index_consistent(settings, write_file):
     assert sorted(r.status for r in results) == ["ready"] * 4
     rows = store.chunk_rows(settings, "acme")
     assert len(index.lexical_index(settings, "acme").chunk_ids) == len(rows) == index.vector_count(settings, "acme")
+
+
+def test_a_bm25_index_without_document_shares_is_rebuilt_on_first_use(settings, write_file):
+    ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    ingest_file(settings, "acme", write_file("oil.md", OIL))
+    folder = index.lexical_dir(settings, "acme")
+    (folder / "doc_df.json").unlink()  # as written before document shares were kept
+    lexicon = index.lexical_index(settings, "acme")
+    assert (folder / "doc_df.json").exists()
+    assert lexicon.documents == 2 and lexicon.document_share("refund") == 0.5
