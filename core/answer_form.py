@@ -1,17 +1,21 @@
 """Answer forms: a question that asks for a telephone number, an e-mail address, a web
-address or a weight is answered only by text that holds one.
+address, a weight or a code is answered only by text that holds one.
 
 Algorithm:
 1. `asked_forms` matches the question against each form's asking patterns ("what phone
    number", "по какому телефону", "which e-mail address", "how much does X weigh",
    "сколько весит"). Mentions that do not ask for the form ("my phone was stolen", "can I
-   cancel by e-mail?", "does it weigh the laundry?") match none of them. A weight asked
+   cancel by e-mail?", "does it weigh the laundry?") match none of them. "Which error
+   code", "какой код", "какая ошибка" ask for a code. A weight asked
    with a capacity word or verb ("how heavy a LOAD", "how heavy a trailer may it TOW")
    asks for a capacity: any mass answers it.
 2. `holds_form` looks for the form itself in a candidate text: a dialable number of at
-   least seven digits, an address with "@", a URL, a number followed by a mass unit.
+   least seven digits, an address with "@", a URL, a number followed by a mass unit, a
+   code of capitals and digits (E20, SK-60).
 3. The extractive generator drops a unit that lacks an asked form: a sentence about the
-   data protection officer that gives her e-mail does not answer "her telephone number".
+   data protection officer that gives her e-mail does not answer "her telephone number",
+   and the sentence about a valve that "does not close" does not answer "which error code
+   shows when the door lock does not close".
 4. A unit that holds the form needs not repeat the asking words: "Telephone: +49 ..."
    answers "What is the phone NUMBER..." and "write to b2b@..." answers "which E-MAIL
    ADDRESS", so `form_words` are counted as covered in the topic-word coverage.
@@ -36,6 +40,9 @@ ASKED: dict[str, re.Pattern[str]] = {
                       r"\bадрес\w*\s+(?:веб-?)?сайта\b|\bна\s+каком\s+сайте\b", re.IGNORECASE),
     "mass": re.compile(r"\bhow\s+much\s+(?:does|do|did|will|would|can|could)\b[^?]*\bweigh\b|\bweights?\b|"
                        r"\bhow\s+heavy\b|\bвесит\b|\bвесят\b|\bвес\b|\bмасс[аыу]\b", re.IGNORECASE),
+    "code": re.compile(r"\b(?:what|which)\s+(?:error\s+|fault\s+)?code\b|\b(?:what|which)\s+(?:error|fault)\s+"
+                       r"(?:is|does|do|will|appears?|shows?)\b|\bкак(?:ой|ая|ие)\s+(?:код\w*|ошибк\w*)\b|"
+                       r"\bкак(?:ую|ой)\s+ошибк\w*\b", re.IGNORECASE),
 }
 
 FORMS: dict[str, re.Pattern[str]] = {
@@ -44,6 +51,7 @@ FORMS: dict[str, re.Pattern[str]] = {
     "url": re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|de|org|net|eu|ru|example)/\S*", re.IGNORECASE),
     "mass": re.compile(r"\d\s*(?:kg|g|t|lbs?|tonnes?|kilograms?|grams?|кг|г|т)\b", re.IGNORECASE),
 }
+FORMS["code"] = re.compile(r"\b[A-ZА-ЯЁ]{1,4}-?\d{1,5}\b")  # capitals then digits: E20, SK-60
 FORMS["load"] = FORMS["mass"]
 
 

@@ -20,11 +20,15 @@ from core.retrieve import Candidate
     ("How much does the AquaLine 9 weigh?", ["mass"]),
     ("Сколько весит стиральная машина?", ["mass"]),
     ("How heavy a load can the van carry?", ["load"]),
+    ("Which error code shows when the door lock does not close?", ["code"]),
+    ("Какой код ошибки показывает машина, если не закрывается замок дверцы?", ["code"]),
+    ("Какая ошибка появляется при засоре фильтра?", ["code"]),
     # mentions that do not ask for the form
     ("What should I do if my phone is stolen?", []),
     ("Can I cancel by e-mail?", []),
     ("How long are website server logs kept?", []),
     ("Does the machine weigh the laundry?", []),
+    ("What does error code E20 mean?", []),
 ])
 def test_the_forms_a_question_asks_for(question, forms):
     assert asked_forms(question) == forms
@@ -42,6 +46,9 @@ def test_the_forms_a_question_asks_for(question, forms):
     ("The maximum payload is 1,150 kg, including the shelving (85 kg).", "mass", True),
     ("The maximum payload is 1,150 kg.", "load", True),
     ("Orders over 500 are shipped free.", "phone", False),  # a short number is not dialable
+    ("Код E20 означает проблему слива.", "code", True),
+    ("Use the stacking kit SK-60.", "code", True),
+    ("Причина — неисправный заливной клапан, который не закрывается.", "code", False),
 ])
 def test_a_text_holds_the_form_or_not(text, form, held):
     assert holds_form(text, form) is held
