@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from core.ingest.sentences import split_sentences
-from core.lexical import tokenize
+from core.lexical import STOPWORDS, tokenize
 
 # Words that carry the question's form, not its topic.
 QUESTION_FILLER = frozenset(
@@ -361,10 +361,23 @@ DETERMINER_NOUN_RE = re.compile(r"\b(?:a|an|the|my|your|our|their|its|this|that|
                                 re.IGNORECASE)
 
 
+AUXILIARY_END_RE = re.compile(r"\b(?:do|does|did|can|could|will|would|should|shall|must|may|might|is|are|was|"
+                              r"were|has|have|had)\s*$", re.IGNORECASE)
+
+
 def determined_words(question: str) -> list[str]:
     """English words right after an article or possessive ("a DISHWASHER", "the GEARBOX"):
     nouns or their adjectives, so the thing asked about rather than the asking."""
-    return [m.group(1) for m in DETERMINER_NOUN_RE.finditer(question)]
+    out = []
+    for m in DETERMINER_NOUN_RE.finditer(question):
+        out.append(m.group(1))
+        nxt = re.match(r"\s+([a-z][a-z-]{2,})\b", question[m.end():])
+        # "an old FRIDGE": the noun after its adjective; but in "does the door UNLOCK" the
+        # subject after an auxiliary is followed by the verb
+        after_auxiliary = AUXILIARY_END_RE.search(question[:m.start()])
+        if nxt and nxt.group(1).lower() not in STOPWORDS and not after_auxiliary:
+            out.append(nxt.group(1))
+    return out
 
 
 def is_qualifier(stem: str) -> bool:

@@ -117,6 +117,10 @@ def test_attribute_synonyms_and_qualifier_words():
 
 def test_words_after_articles_are_the_things_asked_about():
     assert determined_words("What does the crew charge to install a dishwasher?") == ["crew", "dishwasher"]
+    # the noun after its adjective, but not the verb after a subject
+    assert determined_words("What does Northwind charge for recycling an old fridge?") == ["old", "fridge"]
+    assert determined_words("How long after the end of a programme does the door unlock?") == [
+        "end", "programme", "door"]
     assert determined_words("Какая мощность?") == []
 
 

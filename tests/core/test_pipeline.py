@@ -201,3 +201,11 @@ def test_a_value_in_its_own_unit_answers_the_quantity_asked(demo_settings):
     # the €0.30 is for a car: a motorbike is a different mode of transport
     bike = ask(demo_settings, "demo", "How much does Northwind pay per kilometre for a private motorbike?")
     assert bike.status == "refused", bike.answer
+
+
+def test_an_unknown_noun_after_its_adjective_is_a_new_topic(demo_settings):
+    # the take-back of "an old appliance of the same type" says nothing about fridges
+    a = ask(demo_settings, "demo", "Is it free to hand in an old fridge when I buy a new appliance?")
+    assert a.status == "refused" and "fridge" in a.refusal_reason
+    known = ask(demo_settings, "demo", "Do you take back an old washing machine when delivering a new one?")
+    assert known.status == "answered" and "take back an old appliance" in known.answer
