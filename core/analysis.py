@@ -230,8 +230,8 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "flight": re.compile(r"\b(?:flights?|planes?|air travel|flying|самол[её]т\w*|авиа\w*|перел[её]т\w*)\b", re.I),
     },
     {
-        "inlet": re.compile(r"\b(?:inlet|fill|supply) hoses?\b|\bзаливн\w*|\bналивн\w*", re.I),
-        "drain": re.compile(r"\bdrain(?:age)? hoses?\b|\bсливн\w* шланг\w*", re.I),
+        "inlet": re.compile(r"\b(?:inlet|fill|supply) (?:hoses?|filters?|valves?)\b|\bзаливн\w*|\bналивн\w*", re.I),
+        "drain": re.compile(r"\bdrain(?:age)? (?:hoses?|filters?|pumps?)\b|\bсливн\w* (?:шланг|фильтр|насос)\w*", re.I),
     },
     {
         "minimum": re.compile(r"\b(?:minimum|min\.?|at least|no less than|минимальн\w*|не менее|как минимум)\b", re.I),

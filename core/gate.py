@@ -82,6 +82,10 @@ def passage_tokens(c: Candidate) -> set[str]:
     return set(tokenize(f"{c.section}\n{c.title}\n{c.text}", keep_stopwords=True))
 
 
+RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
+                             re.IGNORECASE)
+
+
 def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     """Two adjacent topic words that no passage of the tenant contains ("flux capacitor",
     "bug bounty"): the question is about something the documents never name."""
@@ -93,6 +97,11 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
         if not all(stems) or any(s[0] in QUESTION_FILLER for s in stems):
             continue
         if all(lexicon.df.get(s[0], 0) == 0 for s in stems):
+            return f"{first} {second}"
+        # "СУШИЛЬНОЙ машины": an adjective the documents never use makes a known noun a
+        # thing they never name (a dryer is not a washing machine)
+        if RU_ADJECTIVE_RE.search(first) and lexicon.df.get(stems[0][0], 0) == 0 \
+                and lexicon.df.get(stems[1][0], 0) > 0:
             return f"{first} {second}"
     return None
 

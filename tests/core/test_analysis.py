@@ -96,6 +96,8 @@ def test_canonical_qualifiers_in_other_words():
     assert contrast_conflict("a physical gift card", "Digital gift cards are valid for 3 years") == "digital"
     assert contrast_conflict("Что попробовать до вызова мастера?", "Выньте часть белья.") is None
     assert contrast_conflict("mileage for a private motorbike", "private car: €0.30 per kilometre") == "car"
+    assert contrast_conflict("Как часто чистить сливной фильтр?", "Чистка фильтра-сетки заливного шланга") == "inlet"
+    assert contrast_conflict("How often is the drain filter cleaned?", "Clean the drain filter monthly.") is None
     assert contrast_conflict("mileage for my own car", "Employees who use their private car get €0.30") is None
 
 
