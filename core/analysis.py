@@ -343,15 +343,30 @@ ABBREVIATIONS: dict[str, str] = {
     "admin": "administration", "info": "information", "approx": "approximately", "dept": "department",
     "qty": "quantity",
 }  # not "min"/"temp": minutes and temporary read the same
+# Everyday words for what policies and manuals say in their own terms ("get my MONEY BACK"
+# is a refund, the BUYER of a machine its new owner): the question is searched and checked
+# with the document word added, as with the acronyms above.
+EVERYDAY_WORDS: dict[str, str] = {
+    "money back": "refund", "pay back": "refund reimburse", "send back": "return", "give back": "return",
+    "buyer": "new owner", "pass on": "transfer", "hand over": "transfer", "supplier": "business partner",
+    "vendor": "business partner", "fix": "repair", "mend": "repair", "broken": "defect", "boss": "manager",
+    "sick": "illness", "kids": "children", "repairman": "engineer", "technician": "engineer",
+    "вернуть деньги": "возврат", "техник": "инженер",
+    "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
+}
 ACRONYMS.update(ABBREVIATIONS)
-_SHORT_RE = re.compile(r"\b[A-Z]{2,4}\b|\b(?:" + "|".join(ABBREVIATIONS) + r")\b", re.IGNORECASE)
+ACRONYMS.update(EVERYDAY_WORDS)
+_SHORT_RE = re.compile(r"\b(?:" + "|".join(
+    re.escape(w) for w in sorted([*ABBREVIATIONS, *EVERYDAY_WORDS], key=len, reverse=True)) + r")\b|\b[A-Z]{2,4}\b",
+    re.IGNORECASE)
 
 
 def expand_acronyms(text: str) -> str:
     """The text with known acronyms (CEO) and abbreviations (admin) followed by their expansion."""
     def expand(m: re.Match[str]) -> str:
         word = m.group(0)
-        if word.lower() in ABBREVIATIONS or (word.isupper() and word.lower() in ACRONYMS):
+        if word.lower() in ABBREVIATIONS or word.lower() in EVERYDAY_WORDS or (
+                word.isupper() and word.lower() in ACRONYMS):
             return f"{word} {ACRONYMS[word.lower()]}"
         return word
     return _SHORT_RE.sub(expand, text)

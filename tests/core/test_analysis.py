@@ -30,9 +30,18 @@ def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
 
 def test_acronyms_are_spelled_out():
     assert expand_acronyms("Who is the CEO of Globex?") == "Who is the CEO chief executive officer of Globex?"
-    assert expand_acronyms("Who is the boss?") == "Who is the boss?"
+    assert expand_acronyms("Who is the owner?") == "Who is the owner?"
     assert expand_acronyms("How big is the admin fee?") == "How big is the admin administration fee?"
     assert expand_acronyms("Quick 15 min programme, which temp?") == "Quick 15 min programme, which temp?"
+
+
+def test_everyday_words_get_the_documents_word_added():
+    assert expand_acronyms("Can I get my money back?") == "Can I get my money back refund?"
+    assert expand_acronyms("Can I pass it on to the buyer?") == "Can I pass it on to the buyer new owner?"
+    assert expand_acronyms("Pass on the contract") == "Pass on transfer the contract"
+    assert expand_acronyms("Какой артикул у комплекта?") == "Какой артикул номер код у комплекта?"
+    assert expand_acronyms("Can I fix it myself?") == "Can I fix repair it myself?"
+    assert expand_acronyms("Is the prefix known?") == "Is the prefix known?"  # whole words only
 
 
 def test_how_far_in_advance_asks_for_a_duration():

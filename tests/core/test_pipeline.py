@@ -218,3 +218,11 @@ def test_an_unknown_russian_adjective_makes_a_known_noun_a_new_thing(demo_settin
     known = ask(demo_settings, "demo", "Как часто чистить сливной фильтр стиральной машины?")
     assert known.status == "answered" and "каждые 3 месяца" in known.answer
     assert "заливного шланга" not in known.answer  # the inlet filter is a rival of the drain filter
+
+
+def test_everyday_words_find_the_documents_terms(demo_settings):
+    # "buyer" is a word the demo documents never use; they say "the new owner"
+    a = ask(demo_settings, "demo", "Can the buyer of my washing machine take over my CarePlus contract?")
+    assert a.status == "answered" and "transferred to the new owner" in a.answer
+    annual = ask(demo_settings, "demo", "Can I get my money back for an annual HomeHub plan?")
+    assert annual.status == "refused" or "Non-refundable" in annual.answer
