@@ -27,7 +27,10 @@ QUESTION_FILLER = frozenset(
         few several whole roughly approximately around about just really actually still already
         anyway ever also even quite rather basically usually normally typically currently
         let know knows today tonight yesterday tomorrow wonder wondering think seems seem woke
-        примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то""",
+        примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то
+        want wants wanted wish would like guys mine went ran bought got sometimes mind ago since
+        хочу хотел хотела хотим хотят живу живём передумал передумала
+        смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам""",
         keep_stopwords=True,
     )
 )
@@ -193,6 +196,7 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "monthly": re.compile(r"\b(?:monthly|per month|a month|month by month|ежемесячн\w*|в месяц)\b", re.I),
         "quarterly": re.compile(r"\b(?:quarterly|per quarter|ежеквартальн\w*)\b", re.I),
         "annual": re.compile(r"\b(?:annual|annually|yearly|per (?:calendar )?year|a year|each year|"
+                             r"(?:a |one |the )?(?:whole|full|entire) year|12 months|год вперёд|за год|"
                              r"годов\w*|ежегодн\w*|в год)\b", re.I),
     },
     {
@@ -359,6 +363,16 @@ ACRONYMS.update(EVERYDAY_WORDS)
 _SHORT_RE = re.compile(r"\b(?:" + "|".join(
     re.escape(w) for w in sorted([*ABBREVIATIONS, *EVERYDAY_WORDS], key=len, reverse=True)) + r")\b|\b[A-Z]{2,4}\b",
     re.IGNORECASE)
+
+
+def everyday_terms(question: str) -> list[tuple[set[str], set[str]]]:
+    """(stems of the everyday phrase, stems of the documents' words) for each everyday
+    phrase of the question, whether or not it was already expanded."""
+    out = []
+    for phrase, doc_words in EVERYDAY_WORDS.items():
+        if re.search(rf"\b{re.escape(phrase)}\b", question, re.IGNORECASE):
+            out.append((set(tokenize(phrase, keep_stopwords=True)), set(tokenize(doc_words, keep_stopwords=True))))
+    return out
 
 
 def expand_acronyms(text: str) -> str:

@@ -70,6 +70,7 @@ from core.analysis import (
     content_terms,
     contrast_conflict,
     counts,
+    everyday_terms,
     focus_terms,
     has_section,
     identifiers,
@@ -191,6 +192,7 @@ class ExtractiveGenerator:
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
+        everyday = everyday_terms(question)
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
@@ -272,7 +274,9 @@ class ExtractiveGenerator:
                         quantities and not NUMBER_RE.search(unit.text)):
                     reject(unit, "does not give the quantity asked about")
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
-                if known and coverage(known, named_in | asking_words) < MIN_KNOWN_COVERAGE:
+                # an everyday phrase ("money back") is covered by the documents' word ("refund")
+                said_otherwise = {t for words, doc_words in everyday if doc_words & named_in for t in words}
+                if known and coverage(known, named_in | asking_words | said_otherwise) < MIN_KNOWN_COVERAGE:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0

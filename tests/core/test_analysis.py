@@ -44,6 +44,23 @@ def test_everyday_words_get_the_documents_word_added():
     assert expand_acronyms("Is the prefix known?") == "Is the prefix known?"  # whole words only
 
 
+def test_everyday_phrases_and_the_documents_words():
+    from core.analysis import everyday_terms
+
+    assert everyday_terms("Can I get my money back?") == [({"money", "back"}, {"refund"})]
+    # found again in the expanded question, once
+    assert everyday_terms(expand_acronyms("Can I get my money back?")) == [({"money", "back"}, {"refund"})]
+    assert everyday_terms("When is the refund paid?") == []
+
+
+def test_conversational_framing_is_not_a_topic():
+    terms = content_terms("I want to quit my plan. Хочу докупить шланг, мой сосед передумал")
+    assert "want" not in terms and "хоч" not in terms and "передума" not in terms
+    assert "plan" in terms and "шланг" in terms
+    # a whole year paid up front is the annual plan
+    assert contrast_conflict("I prepaid a whole year of Premium", "Refunds are paid within 5 days") == "unstated"
+
+
 def test_how_far_in_advance_asks_for_a_duration():
     assert question_type("How far in advance must flights be booked?") == ("duration", True)
 

@@ -224,5 +224,8 @@ def test_everyday_words_find_the_documents_terms(demo_settings):
     # "buyer" is a word the demo documents never use; they say "the new owner"
     a = ask(demo_settings, "demo", "Can the buyer of my washing machine take over my CarePlus contract?")
     assert a.status == "answered" and "transferred to the new owner" in a.answer
+    # "money back" is covered by the refund row, which never says "money" or "back"
+    monthly = ask(demo_settings, "demo", "I started a monthly HomeHub plan ten days ago. Can I still get my money back?")
+    assert monthly.status == "answered" and "14 days" in monthly.answer
     annual = ask(demo_settings, "demo", "Can I get my money back for an annual HomeHub plan?")
     assert annual.status == "refused" or "Non-refundable" in annual.answer
