@@ -159,6 +159,7 @@ def _paragraph(text: str, unit: Unit) -> str:
     return text[start:end if end >= 0 else len(text)]
 
 
+STEP_NUMBER_RE = re.compile(r"^\s*\d{1,2}[.)]\s+")
 CAPTION_RE = re.compile(r"^\s*(?:\d+(?:[.-]\d+)*\.?\s+)?([^\W\d][^.\d]{0,40}?)\.\s")
 
 
@@ -243,7 +244,9 @@ class ExtractiveGenerator:
                     reject(unit, "restates the question or is a caption")
                     continue  # restates the question or is a caption ("Engine oil capacity.")
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
-                type_ok = matches_type(_without(unit.text, question_names), kind)
+                # a step's own number ("3. Pull out the hose...") is no value
+                said = STEP_NUMBER_RE.sub("", unit.text, count=1)
+                type_ok = matches_type(_without(said, question_names), kind)
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
@@ -271,7 +274,7 @@ class ExtractiveGenerator:
                     reject(unit, "does not name the group the question is narrowed to")
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
                 if any(not quantity_named(m, ctx_tokens, unit.text) for m in quantities) or (
-                        quantities and not NUMBER_RE.search(unit.text)):
+                        quantities and not NUMBER_RE.search(said)):
                     reject(unit, "does not give the quantity asked about")
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
                 # an everyday phrase ("money back") is covered by the documents' word ("refund")

@@ -46,3 +46,22 @@ def test_paraphrases_and_known_words_pass(lexicon, embedder, question, unit):
 
 def test_a_russian_word_against_an_english_sentence_is_a_translation(lexicon, embedder):
     assert unaddressed_words("Какая грузоподъёмность у Kestrel van?", TEXTS[0], lexicon, embedder) == []
+
+
+def _passage(text: str, section: str):
+    from core.retrieve import Candidate
+
+    return Candidate(chunk_id="d1:0", doc_id="d1", text=text, source="guide.md", title="Guide", page_start=None,
+                     page_end=None, section=section, kind="text", lang="ru", ordinal=0, rank=1)
+
+
+def test_a_steps_own_number_is_not_the_quantity_asked():
+    from core.generate import ExtractiveGenerator
+
+    steps = ("Слив воды\n\n2. Откройте лючок в правом нижнем углу.\n\n"
+             "3. Вытащите аварийный шланг и слейте воду в ёмкость.")
+    lexicon = LexicalIndex.build([("1", steps), ("2", "Ёмкость бака 50 литров.")])
+    generation = ExtractiveGenerator().generate(
+        "Какой ёмкости должна быть посуда для слива воды через аварийный шланг?", [_passage(steps, "Слив воды")], lexicon)
+    assert generation.text == ""  # "3." numbers the step; no sentence gives a volume
+    assert any(r["why"] == "does not give the quantity asked about" for r in generation.rejected)
