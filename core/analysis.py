@@ -563,10 +563,11 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
      re.compile(r"\bhow (?:soon|fast|quickly)\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",
                 re.IGNORECASE)),
     ("money", re.compile(
-        r"\bhow much (?:does|do|is|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price)|"
+        r"\bhow much (?:does|do|is|are|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price|reimburs\w*|allowance)|"
         r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
         r"\bhow much (?:is|are) (?:a|an)\b|"
-        r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b",
+        r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
+        r"\bсколько (?:\w+ )?(?:возмеща\w*|компенсиру\w*|доплачива\w*)",
         re.IGNORECASE),
      re.compile(r"\b(?:price|cost|fee|charge)s?\b|\bстоимост\w*\b|\bцен\w\b|\bплат\w+\b", re.IGNORECASE)),
     ("number", re.compile(r"\bhow many\b|\bwhat (?:percentage|percent)\b|\bсколько\b", re.IGNORECASE),

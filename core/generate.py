@@ -169,6 +169,16 @@ def _caption(paragraph: str) -> str:
     return m.group(1) if m and len(m.group(1).split()) <= 4 else ""
 
 
+def lead_in_tokens(passage: Candidate, row: Unit) -> set[str]:
+    """Tokens of what stands above a table row's table (section, title, lead-in text): they
+    name what every row is about. Text after the table speaks of something else."""
+    before = passage.text[:row.start]
+    lines = before.rstrip("\n").split("\n")
+    while lines and lines[-1].strip().startswith("|"):
+        lines.pop()
+    return set(tokenize(f"{passage.section}\n{passage.title}\n" + "\n".join(lines), keep_stopwords=True))
+
+
 def heading_of(passage: Candidate) -> str:
     return passage.section.split(" > ")[-1] if passage.section else ""
 
@@ -255,7 +265,7 @@ class ExtractiveGenerator:
                 ctx_tokens = set(tokenize(f"{context}\n{_caption(paragraph)}", keep_stopwords=True))
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
-                named_in = ctx_tokens | passage_tokens if unit.kind == "row" else ctx_tokens
+                named_in = ctx_tokens | lead_in_tokens(passage, unit) if unit.kind == "row" else ctx_tokens
                 if not all(quantity_named(t, named_in, unit.text) for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here

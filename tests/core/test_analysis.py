@@ -65,6 +65,12 @@ def test_how_far_in_advance_asks_for_a_duration():
     assert question_type("How far in advance must flights be booked?") == ("duration", True)
 
 
+def test_how_much_is_reimbursed_asks_for_money():
+    assert question_type("How much is reimbursed for laundry on a long trip?") == ("money", True)
+    assert question_type("Сколько возмещают за километр?") == ("money", True)
+    assert question_type("How much is refunded if I cancel?") != ("money", True)  # "a full refund" answers it
+
+
 def test_question_types_explicit_and_loose():
     assert question_type("How many days do I have to return it?") == ("duration", True)
     assert question_type("Сколько стоит доставка?") == ("money", True)

@@ -65,3 +65,17 @@ def test_a_steps_own_number_is_not_the_quantity_asked():
         "Какой ёмкости должна быть посуда для слива воды через аварийный шланг?", [_passage(steps, "Слив воды")], lexicon)
     assert generation.text == ""  # "3." numbers the step; no sentence gives a volume
     assert any(r["why"] == "does not give the quantity asked about" for r in generation.rejected)
+
+
+def test_a_table_row_is_named_by_its_lead_in_not_by_text_after_the_table():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("Approvals\n\nTrips are approved as follows.\n\n| Trip | Approved by |\n|---|---|\n"
+             "| Any trip above €2,500 | Head of Finance |\n\n"
+             "Laundry costs are reimbursed for trips of more than 5 consecutive nights.")
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "Hotels in Zurich: €240 per night.")])
+    passage = _passage(chunk, "Approvals")
+    generation = ExtractiveGenerator().generate("How much is reimbursed for laundry on a long trip?", [passage], lexicon)
+    assert generation.text == ""  # the laundry sentence gives no amount; the row is not about laundry
+    approval = ExtractiveGenerator().generate("Who approves a trip above €2,500?", [passage], lexicon)
+    assert "Head of Finance" in approval.text
