@@ -114,7 +114,7 @@ def unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str] = frozen
     if word.lower() in ACRONYMS:  # "the CEO": known if the documents spell it out
         stems = tokenize(ACRONYMS[word.lower()])
     return bool(stems) and stems[0] not in QUESTION_FILLER and stems[0] not in slot \
-        and all(lexicon.df.get(t, 0) == 0 for t in stems)
+        and not any(lexicon.knows_family(t) for t in stems)
 
 
 def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateResult:

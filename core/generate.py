@@ -266,7 +266,10 @@ class ExtractiveGenerator:
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | lead_in_tokens(passage, unit) if unit.kind == "row" else ctx_tokens
-                if not all(quantity_named(t, named_in, unit.text) for t in focus):
+                # the head of a many-word attribute must be named here; its modifiers
+                # ("SUPERVISORY authority") may stand in the passage around it
+                if not all(quantity_named(t, named_in if t == focus[-1] else named_in | passage_tokens, unit.text)
+                           for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
                 missing_form = next((f for f in forms if not holds_form(unit.text, f)), None)

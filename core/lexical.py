@@ -56,6 +56,9 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     return out
 
 
+FAMILY_PREFIX = 6  # shorter stems begin too many unrelated words
+
+
 class LexicalIndex:
     """A BM25 index over one tenant's chunks, persisted in its own folder."""
 
@@ -68,6 +71,18 @@ class LexicalIndex:
         self.df = df or {}  # document frequency per token, for IDF weights elsewhere
         self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
         self.documents = len({cid.split(":")[0] for cid in chunk_ids})
+        self._family: dict[str, bool] = {}
+
+    def knows_family(self, token: str) -> bool:
+        """Is the token, or for a long English stem a word it begins ("complain" ->
+        "complaint", which the stemmer keeps apart), in the index?"""
+        if self.df.get(token, 0) > 0:
+            return True
+        if len(token) < FAMILY_PREFIX or not token.isascii() or not token.isalpha():
+            return False
+        if token not in self._family:
+            self._family[token] = any(t.startswith(token) for t in self.df)
+        return self._family[token]
 
     def document_share(self, token: str) -> float:
         """The share of the tenant's documents that use the token (0 when unknown)."""

@@ -44,3 +44,11 @@ def test_document_share_counts_documents_not_chunks(tmp_path):
     assert idx.document_share("unknown") == 0.0
     idx.save(tmp_path / "bm25")
     assert LexicalIndex.load(tmp_path / "bm25").document_share(northwind) == 2 / 3
+
+
+def test_a_long_english_stem_is_known_through_the_words_it_begins():
+    idx = LexicalIndex.build([("d1:0000", "You may lodge a complaint with the authority.")])
+    complain, = tokenize("complain")
+    assert idx.df.get(complain, 0) == 0 and idx.knows_family(complain)
+    assert not idx.knows_family(tokenize("comply")[0])  # too short a stem to guess its family
+    assert not idx.knows_family(tokenize("жалоба")[0])  # Latin letters only

@@ -229,3 +229,10 @@ def test_everyday_words_find_the_documents_terms(demo_settings):
     assert monthly.status == "answered" and "14 days" in monthly.answer
     annual = ask(demo_settings, "demo", "Can I get my money back for an annual HomeHub plan?")
     assert annual.status == "refused" or "Non-refundable" in annual.answer
+
+
+def test_a_modifier_of_the_attribute_may_stand_in_the_passage(demo_settings):
+    # "SUPERVISORY" is in the sentence before "The authority responsible for Northwind is ...";
+    # "complain" is known through "complaint", which the stemmer keeps apart
+    a = ask(demo_settings, "demo", "To which supervisory authority do I complain about how Northwind uses my data?")
+    assert a.status == "answered" and "Hamburg Commissioner" in a.answer
