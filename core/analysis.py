@@ -274,7 +274,9 @@ MONEY_AMOUNT = r"[€$£₽]\s?\d|\d\s?(?:€|\$|£|₽|eur\b|euros?\b|руб|е
 # Units that name a quantity by themselves: "при 90 °C" answers "при какой температуре".
 QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
     stem: re.compile(pattern, re.IGNORECASE) for stem, pattern in {
-        "rate": r"\d\s*%", "percentag": r"\d\s*%", "ставк": r"\d\s*%",
+        # a rate is a percentage or an amount per something ("€0.30 per kilometre")
+        "rate": r"\d\s*%|(?:" + MONEY_AMOUNT + r")[\d.,]*\s*(?:€|eur\w*\s*)?(?:per|a|an|each|/)\s",
+        "percentag": r"\d\s*%", "ставк": r"\d\s*%",
         "temperatur": r"\d\s*°\s*[CF]\b", "температур": r"\d\s*°\s*[CF]\b",
         "capac": r"\d\s*(?:l|litres?|liters?|quarts?|kg)\b", "емкост": r"\d\s*(?:л|литр\w*|кг)\b",
         "weight": r"\d\s*kg\b", "вес": r"\d\s*кг\b",

@@ -207,7 +207,9 @@ class ExtractiveGenerator:
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
-        quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0]
+        # a question asking for an address or a number to call is not asking for a volume
+        quantities = [m for m in measures(question) if lexicon.df.get(m, 0) > 0] \
+            if not set(forms) - {"mass", "load"} else []
         value_units = [q for q in dict.fromkeys([*focus, *quantities]) if q in QUANTITY_UNITS]
         narrowed_to = required_qualifiers(question)
         question_names = proper_names(question)

@@ -138,6 +138,9 @@ def test_a_value_in_its_unit_names_the_quantity():
     assert not quantity_named("viscos", set(), "Use a fully synthetic engine oil.")
     assert quantity_named("reimburs", set(), "Employees receive €0.30 per kilometre driven.")
     assert not quantity_named("reimburs", set(), "Trips of more than 30 km count as business trips.")
+    assert quantity_named("rate", set(), "Employees receive €0.30 per kilometre driven.")
+    assert quantity_named("rate", set(), "Interest of 5% applies.")
+    assert not quantity_named("rate", set(), "The call-out costs €89.")
 
 
 def test_attribute_synonyms_and_qualifier_words():

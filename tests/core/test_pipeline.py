@@ -236,3 +236,11 @@ def test_a_modifier_of_the_attribute_may_stand_in_the_passage(demo_settings):
     # "complain" is known through "complaint", which the stemmer keeps apart
     a = ask(demo_settings, "demo", "To which supervisory authority do I complain about how Northwind uses my data?")
     assert a.status == "answered" and "Hamburg Commissioner" in a.answer
+
+
+def test_an_amount_per_kilometre_is_a_rate_and_an_address_is_no_volume(demo_settings):
+    a = ask(demo_settings, "demo", "What rate per kilometre is paid for a private car?")
+    assert a.status == "answered" and "€0.30 per kilometre" in a.answer
+    # "volume offer" names no physical volume: the question asks for an e-mail address
+    b = ask(demo_settings, "demo", "To get a volume offer, what e-mail address should a business write to?")
+    assert b.status == "answered" and "b2b@northwind-appliances.example" in b.answer
