@@ -632,11 +632,18 @@ WEEKDAY_RE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday
                         r"сред[аыу]|четверг|пятниц|суббот|воскресень)\w*", re.IGNORECASE)
 
 
-def matches_type(text: str, kind: str | None) -> bool:
+TIME_COUNT_ASKED_RE = re.compile(
+    r"\bhow many (?:\w+ )?(?:days|weeks|months|years|hours|minutes)\b|"
+    r"\bсколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|суток)\b", re.IGNORECASE)
+
+
+def matches_type(text: str, kind: str | None, question: str = "") -> bool:
     """Does this text contain the kind of thing the question asks for?"""
     if kind is None:
         return True
     if kind == "duration":
+        if TIME_COUNT_ASKED_RE.search(question):  # "how many days": "immediately" is no count
+            return bool(DURATION_RE.search(text))
         return bool(DURATION_RE.search(text)) or bool(
             re.search(r"\b(?:immediately|same day|next day|немедленно|сразу)\b", text, re.IGNORECASE)
         )

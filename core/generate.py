@@ -94,6 +94,7 @@ RUNNER_UP = 0.85
 MAX_UNITS = 3
 SEMANTIC_POOL = 8
 MIN_KNOWN_COVERAGE = 0.5
+MIN_PINNED_COVERAGE = 0.35
 LIST_ITEMS = 4  # items taken after a unit that introduces a list
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
 HOUSE_NAME_SHARE = 0.7  # a name in this share of the tenant's documents is its publisher's
@@ -258,7 +259,7 @@ class ExtractiveGenerator:
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
                 # a step's own number ("3. Pull out the hose...") is no value
                 said = STEP_NUMBER_RE.sub("", unit.text, count=1)
-                type_ok = matches_type(_without(said, question_names), kind)
+                type_ok = matches_type(_without(said, question_names), kind, question)
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
@@ -294,7 +295,10 @@ class ExtractiveGenerator:
                     continue  # "What tyre PRESSURE...": the unit must name it and give a number
                 # an everyday phrase ("money back") is covered by the documents' word ("refund")
                 said_otherwise = {t for words, doc_words in everyday if doc_words & named_in for t in words}
-                if known and coverage(known, named_in | asking_words | said_otherwise) < MIN_KNOWN_COVERAGE:
+                # an identifier the unit's context holds (E10, 7-2) already pins the topic down;
+                # with the kind of answer asked (a duration...) a third of the other words will do
+                needed = MIN_PINNED_COVERAGE if ids and explicit and type_ok else MIN_KNOWN_COVERAGE
+                if known and coverage(known, named_in | asking_words | said_otherwise) < needed:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0

@@ -65,6 +65,12 @@ def test_how_far_in_advance_asks_for_a_duration():
     assert question_type("How far in advance must flights be booked?") == ("duration", True)
 
 
+def test_a_count_of_days_is_not_answered_by_immediately():
+    assert matches_type("Close the tap immediately.", "duration")
+    assert not matches_type("Close the tap immediately.", "duration", "How many days until the engineer comes?")
+    assert matches_type("The engineer comes within 3 business days.", "duration", "How many days until he comes?")
+
+
 def test_how_much_is_reimbursed_asks_for_money():
     assert question_type("How much is reimbursed for laundry on a long trip?") == ("money", True)
     assert question_type("Сколько возмещают за километр?") == ("money", True)

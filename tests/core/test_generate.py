@@ -79,3 +79,28 @@ def test_a_table_row_is_named_by_its_lead_in_not_by_text_after_the_table():
     assert generation.text == ""  # the laundry sentence gives no amount; the row is not about laundry
     approval = ExtractiveGenerator().generate("Who approves a trip above €2,500?", [passage], lexicon)
     assert "Head of Finance" in approval.text
+
+
+def test_an_identifier_and_the_asked_kind_pin_the_topic_down():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("E10 — нет воды\n\nКод E10 появляется, если машина не начала набирать воду в течение 4 минут "
+             "после запуска программы.")
+    others = "Дисплей показывает оставшееся время. Набор воды идёт через клапан. Оставшееся время на дисплее."
+    lexicon = LexicalIndex.build([("1", chunk), ("2", others), ("3", "Стиральная машина AquaLine.")])
+    passage = _passage(chunk, "E10 — нет воды")
+    question = "Через сколько минут без набора воды машина показывает E10?"
+    generation = ExtractiveGenerator().generate(question, [passage], lexicon)
+    assert "4 минут" in generation.text  # "набора" and "показывает" are said otherwise
+    # without an identifier the same words are too few
+    assert ExtractiveGenerator().generate(question.replace(" E10", ""), [passage], lexicon).text == ""
+
+
+def test_how_many_days_is_not_answered_by_immediately():
+    from core.generate import ExtractiveGenerator
+
+    chunk = "E12 — перелив\n\nНемедленно закройте водопроводный кран и вызовите сервисного инженера."
+    lexicon = LexicalIndex.build([("1", chunk)])
+    generation = ExtractiveGenerator().generate(
+        "Сколько дней ждать инженера при ошибке E12?", [_passage(chunk, "E12 — перелив")], lexicon)
+    assert generation.text == ""
