@@ -3,9 +3,14 @@
 1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
-   that appear nowhere in the tenant's documents ("flux capacitor"); an asked attribute
+   that appear nowhere in the tenant's documents ("flux capacitor"), or a Russian
+   adjective they never use before a noun they do ("ПОСУДОМОЕЧНОЙ машины": a dishwasher
+   is not a washing machine); an asked attribute
    or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."),
-   or a word after an article the documents never use ("install a DISHWASHER"); a cited
+   or a word after an article (or after its adjective: "an old FRIDGE") the documents
+   never use ("install a DISHWASHER"); a long English stem counts as used when a word
+   it begins is ("complain" -> "complaint"), and an everyday word when its document
+   word is ("buyer" -> "new owner", core/analysis.py EVERYDAY_WORDS); a cited
    section, paragraph or clause number ("section 14", "пункт 9.3") that no retrieved
    passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a

@@ -17,24 +17,35 @@ Extractive algorithm:
    place (monthly vs annual) nor leave such a qualifier unstated; it must say more than
    the question's own words (a title such as "Engine oil capacity." is not an answer); it
    must hold at least half the weight of the question's topic words that the knowledge
-   base contains anywhere (words it never uses may be paraphrases, so they don't count),
-   and the attribute asked about ("What is the TORQUE for...") where the knowledge base
-   knows its words, each by name or a synonym (capacity ~ holds), in the unit's context
-   or in its numbered paragraph's caption ("4-1. Tyre size. ..."); qualifier words in it
+   base contains anywhere (words it never uses may be paraphrases, so they don't count;
+   an everyday phrase such as "money back" counts as held when its document word
+   "refund" is; when the unit's context holds the question's identifier and the asked
+   kind of answer, a third will do: "E10" and "how many minutes" pin the topic down);
+   a table row is read with what stands above its table (section, title, lead-in), not
+   with text after the table; the attribute asked about ("What is the TORQUE for...")
+   where the knowledge base knows its words, each by name, a synonym (capacity ~ holds)
+   or a value in its own unit ("5W-30" is a viscosity, "€0.30 per km" a rate, "€89" a
+   price), in the unit's context or in its numbered paragraph's caption ("4-1. Tyre
+   size. ..."); of a many-word attribute only the head must stand there, its modifiers
+   ("SUPERVISORY authority") may stand elsewhere in the passage; qualifier words in it
    ("TOP spin speed") are left to the contrast check; a quantity the question asks
-   about (pressure, capacity, мощность) must be named and the unit must give a number;
+   about (pressure, capacity, мощность) must be named and the unit must give a number
+   (a step's own number, "3. Pull out the hose", is none; a question asking for an
+   address or a number to call asks for no quantity, whatever "volume offer" says);
    a group or programme the question is narrowed to ("for PART-TIME employees", "for
    MANAGERS", "on the COTTON programme") must be named; "how many BOLTS" needs a number
    that counts bolts ("4 transport bolts", or a row under a "Bolts" header), not some
    other number of the passage; a duration is a number with its time unit ("14 days"),
-   not a rate ("€4.99 per month"); "which COMPANY / INSURER / AUTHORITY" needs a name
+   not a rate ("€4.99 per month"), and "how many days" is not answered by
+   "immediately"; "which COMPANY / INSURER / AUTHORITY" needs a name
    other than the question's own ("...a supervisory authority" names none); an asked
-   answer form (a telephone number, an e-mail address, a web address, a weight; see
+   answer form (a telephone number, an e-mail address, a web address, a weight, a code; see
    core/answer_form.py) must be in the unit itself, and its asking words ("phone
    number") then count as covered;
    for an explicit ask the unit must hold that kind of thing.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
-   (1/rank), coverage being the IDF-weighted share of topic words present.
+   (1/rank), coverage being the IDF-weighted share of topic words present. The loose
+   type match of step 5 also holds for a unit giving the asked quantity in its unit.
 5. The best `SEMANTIC_POOL` units are re-scored with their dense similarity to the
    question (e5, rescaled to [0, 1]) so paraphrases count:
    support = 0.35 * context coverage + 0.15 * unit coverage + 0.30 * similarity
@@ -53,7 +64,9 @@ Extractive algorithm:
    same-language pairs; unanswerable topics: +0.011 to +0.032).
 
 A name in the question (Globex, Austria) must also appear in the unit's passage, not
-merely somewhere in the knowledge base.
+merely somewhere in the knowledge base, unless it is the publisher's own name: one found
+in `HOUSE_NAME_SHARE` of the tenant's documents ("Northwind" in the demo) is the
+background of every passage, stated or not.
 """
 
 from __future__ import annotations
