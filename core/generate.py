@@ -22,7 +22,8 @@ Extractive algorithm:
    "refund" is; when the unit's context holds the question's identifier and the asked
    kind of answer, a third will do: "E10" and "how many minutes" pin the topic down);
    a table row is read with what stands above its table (section, title, lead-in), not
-   with text after the table; the attribute asked about ("What is the TORQUE for...")
+   with text after the table, and a numbered step with the steps just before and after
+   it ("2. Put a flat container under it" with "3. ...drain the water into it"); the attribute asked about ("What is the TORQUE for...")
    where the knowledge base knows its words, each by name, a synonym (capacity ~ holds)
    or a value in its own unit ("5W-30" is a viscosity, "€0.30 per km" a rate, "€89" a
    price), in the unit's context or in its numbered paragraph's caption ("4-1. Tyre
@@ -183,6 +184,16 @@ def _caption(paragraph: str) -> str:
     return m.group(1) if m and len(m.group(1).split()) <= 4 else ""
 
 
+def neighbour_step_tokens(text: str, step: str) -> set[str]:
+    """Tokens of the numbered steps just before and after this one: "2. Put a flat container
+    under it" is read with "3. ...drain the rest of the water into the container"."""
+    steps = [line.strip() for line in text.split("\n") if STEP_NUMBER_RE.match(line)]
+    at = next((i for i, line in enumerate(steps) if line == step.strip()), None)
+    if at is None:
+        return set()
+    return set(tokenize("\n".join(steps[max(at - 1, 0):at] + steps[at + 1:at + 2]), keep_stopwords=True))
+
+
 def lead_in_tokens(passage: Candidate, row: Unit) -> set[str]:
     """Tokens of what stands above a table row's table (section, title, lead-in text): they
     name what every row is about. Text after the table speaks of something else."""
@@ -282,6 +293,8 @@ class ExtractiveGenerator:
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | lead_in_tokens(passage, unit) if unit.kind == "row" else ctx_tokens
+                if STEP_NUMBER_RE.match(paragraph):  # a numbered step is read with the steps around it
+                    named_in = named_in | neighbour_step_tokens(passage.text, paragraph)
                 # the head of a many-word attribute must be named here; its modifiers
                 # ("SUPERVISORY authority") may stand in the passage around it
                 if not all(quantity_named(t, named_in if t == focus[-1] else named_in | passage_tokens, unit.text)

@@ -104,3 +104,20 @@ def test_how_many_days_is_not_answered_by_immediately():
     generation = ExtractiveGenerator().generate(
         "Сколько дней ждать инженера при ошибке E12?", [_passage(chunk, "E12 — перелив")], lexicon)
     assert generation.text == ""
+
+
+def test_a_numbered_step_is_read_with_the_steps_around_it():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("Слив воды\n\n1. Освободите проход: ширина коридора не менее 70 см.\n\n"
+             "2. Подставьте плоскую ёмкость объёмом не менее 2 литров.\n\n"
+             "3. Вытащите аварийный шланг и слейте остатки воды в ёмкость.\n\n"
+             "4. В доме без лифта укажите этаж при заказе.")
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "Этаж и лифт."), ("3", "Ширина машины 60 см."),
+                                  ("4", "Ширина двери 80 см.")])
+    passage = _passage(chunk, "Слив воды")
+    generation = ExtractiveGenerator().generate(
+        "Какую ёмкость подставить, чтобы слить остатки воды через аварийный шланг?", [passage], lexicon)
+    assert "не менее 2 литров" in generation.text  # step 2, read with step 3's hose and water
+    # step 1 is not read with step 4: the corridor width is no answer about the lift
+    assert ExtractiveGenerator().generate("Какой ширины должен быть лифт?", [passage], lexicon).text == ""
