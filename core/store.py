@@ -257,9 +257,13 @@ def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] 
 
 
 def add_feedback(settings: Settings, tenant: str, trace_id: str, rating: int, comment: str = "") -> None:
+    """Rate one of the tenant's answers. A trace id of another tenant, or of no ask at all,
+    is refused: feedback always rates an answer the tenant itself was given."""
     if rating not in (-1, 1):
         raise ValueError("rating must be 1 (up) or -1 (down).")
     with connect(settings) as conn:
+        if conn.execute("SELECT 1 FROM traces WHERE trace_id=? AND tenant=?", (trace_id, tenant)).fetchone() is None:
+            raise LookupError("That answer is not in this tenant's history, so it cannot be rated; ask again and rate the new answer.")
         conn.execute(
             "INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
             (trace_id, tenant, rating, comment, time.time()),

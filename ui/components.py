@@ -252,9 +252,13 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
         rating = st.feedback("thumbs", key=f"{key}_thumbs")
         comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000)
         if st.button("Send feedback", key=f"{key}_send", disabled=rating is None):
-            services.add_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
-            sent[trace_id] = "up" if rating == 1 else "down"
-            st.toast("Feedback saved.", icon=":material/thumb_up:")
+            try:
+                services.add_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
+            except LookupError as exc:  # the answer's trace is gone (another data folder, a reset)
+                st.error(str(exc))
+            else:
+                sent[trace_id] = "up" if rating == 1 else "down"
+                st.toast("Feedback saved.", icon=":material/thumb_up:")
         if trace_id in sent:
             st.caption(f"Feedback saved ({sent[trace_id]}).")
     with right:

@@ -34,7 +34,9 @@ def test_traces_are_per_tenant_and_filterable(settings):
 
 
 def test_feedback_and_eval_runs_round_trip(settings):
-    store.add_feedback(settings, "a", "t1", 1, "good")
+    t1 = store.save_trace(settings, {"answer": {"tenant": "a", "question": "q", "status": "answered",
+                                                "claims": [], "timings_ms": {"total": 5}}})
+    store.add_feedback(settings, "a", t1, 1, "good")
     assert store.list_feedback(settings, "a")[0]["comment"] == "good"
     assert store.list_feedback(settings, "b") == []
     run_id = store.save_eval_run(settings, {"set": "demo", "overall": {"hit_rate@5": 0.9}, "questions": []})
@@ -54,7 +56,13 @@ def test_feedback_with_traces_is_per_tenant_newest_first_and_filterable(settings
     secret = trace("b", "b's secret question", "answered", 0.8)
     store.add_feedback(settings, "a", oil, 1, "good")
     store.add_feedback(settings, "a", ceo, -1, "wrong")
-    store.add_feedback(settings, "a", secret, -1, "names b's trace")  # a trace id of another tenant
+    with pytest.raises(LookupError):  # a trace id of another tenant cannot be rated
+        store.add_feedback(settings, "a", secret, -1, "names b's trace")
+    with pytest.raises(LookupError):  # nor one of no ask at all
+        store.add_feedback(settings, "a", "no-such-trace", 1, "made up")
+    with store.connect(settings) as conn:  # a row written before that check existed
+        conn.execute("INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
+                     (secret, "a", -1, "names b's trace", 0.0))
     store.add_feedback(settings, "b", secret, -1, "b only")
     day = 86400.0
     now = 1_800_000_000.0

@@ -75,6 +75,17 @@ def test_feedback_is_stored(app, settings):
     assert rows[0]["rating"] == -1
 
 
+def test_feedback_on_an_answer_whose_trace_is_gone_says_so(app, settings):
+    ask(app, "What is the engine oil capacity?")
+    trace_id = app.session_state["history"]["acme"][0]["trace_id"]
+    with store.connect(settings) as conn:  # e.g. the data folder was reset under a running console
+        conn.execute("DELETE FROM traces WHERE trace_id=?", (trace_id,))
+    app.feedback[0].set_value(1).run()
+    app.button(key="turn1_send").click().run()
+    assert store.list_feedback(settings, "acme") == []
+    assert any("cannot be rated" in e.value for e in app.error)
+
+
 def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
     ask(app, "What is the engine oil capacity?")
     submit = next(b for b in app.button if b.label == "Add to eval set")
