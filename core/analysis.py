@@ -334,60 +334,6 @@ def required_qualifiers(question: str) -> list[set[str]]:
     return out
 
 
-# Acronyms a question may use for words the documents spell out ("the CEO" for "Chief
-# Executive Officer"): checked by their expansion.
-ACRONYMS: dict[str, str] = {
-    "ceo": "chief executive officer", "cfo": "chief financial officer", "cto": "chief technology officer",
-    "coo": "chief operating officer", "dpo": "data protection officer", "hr": "human resources",
-    "faq": "frequently asked questions", "vat": "value added tax", "sla": "service level agreement",
-}
-
-
-# Shortened words people type ("the ADMIN fee") for what documents spell out; checked and
-# expanded like the acronyms above.
-ABBREVIATIONS: dict[str, str] = {
-    "admin": "administration", "info": "information", "approx": "approximately", "dept": "department",
-    "qty": "quantity",
-}  # not "min"/"temp": minutes and temporary read the same
-# Everyday words for what policies and manuals say in their own terms ("get my MONEY BACK"
-# is a refund, the BUYER of a machine its new owner): the question is searched and checked
-# with the document word added, as with the acronyms above.
-EVERYDAY_WORDS: dict[str, str] = {
-    "money back": "refund", "pay back": "refund reimburse", "send back": "return", "give back": "return",
-    "buyer": "new owner", "pass on": "transfer", "hand over": "transfer", "supplier": "business partner",
-    "vendor": "business partner", "fix": "repair", "mend": "repair", "broken": "defect", "boss": "manager",
-    "sick": "illness", "kids": "children", "repairman": "engineer", "technician": "engineer",
-    "вернуть деньги": "возврат", "техник": "инженер",
-    "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
-}
-ACRONYMS.update(ABBREVIATIONS)
-ACRONYMS.update(EVERYDAY_WORDS)
-_SHORT_RE = re.compile(r"\b(?:" + "|".join(
-    re.escape(w) for w in sorted([*ABBREVIATIONS, *EVERYDAY_WORDS], key=len, reverse=True)) + r")\b|\b[A-Z]{2,4}\b",
-    re.IGNORECASE)
-
-
-def everyday_terms(question: str) -> list[tuple[set[str], set[str]]]:
-    """(stems of the everyday phrase, stems of the documents' words) for each everyday
-    phrase of the question, whether or not it was already expanded."""
-    out = []
-    for phrase, doc_words in EVERYDAY_WORDS.items():
-        if re.search(rf"\b{re.escape(phrase)}\b", question, re.IGNORECASE):
-            out.append((set(tokenize(phrase, keep_stopwords=True)), set(tokenize(doc_words, keep_stopwords=True))))
-    return out
-
-
-def expand_acronyms(text: str) -> str:
-    """The text with known acronyms (CEO) and abbreviations (admin) followed by their expansion."""
-    def expand(m: re.Match[str]) -> str:
-        word = m.group(0)
-        if word.lower() in ABBREVIATIONS or word.lower() in EVERYDAY_WORDS or (
-                word.isupper() and word.lower() in ACRONYMS):
-            return f"{word} {ACRONYMS[word.lower()]}"
-        return word
-    return _SHORT_RE.sub(expand, text)
-
-
 DETERMINER_NOUN_RE = re.compile(r"\b(?:a|an|the|my|your|our|their|its|this|that|these|those)\s+([a-z][a-z-]{2,})\b",
                                 re.IGNORECASE)
 

@@ -10,7 +10,7 @@
    or a word after an article (or after its adjective: "an old FRIDGE") the documents
    never use ("install a DISHWASHER"); a long English stem counts as used when a word
    it begins is ("complain" -> "complaint"), and an everyday word when its document
-   word is ("buyer" -> "new owner", core/analysis.py EVERYDAY_WORDS); a cited
+   word is ("buyer" -> "new owner", core/expand.py); a cited
    section, paragraph or clause number ("section 14", "пункт 9.3") that no retrieved
    passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
@@ -35,7 +35,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.analysis import (
-    ACRONYMS,
     ANSWER_FORM_WORDS,
     QUESTION_FILLER,
     SLOT_WORDS,
@@ -52,6 +51,7 @@ from core.analysis import (
     proper_names,
     section_refs,
 )
+from core.expand import ACRONYMS
 from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 

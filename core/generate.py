@@ -84,7 +84,6 @@ from core.analysis import (
     content_terms,
     contrast_conflict,
     counts,
-    everyday_terms,
     focus_terms,
     has_section,
     identifiers,
@@ -100,6 +99,7 @@ from core.analysis import (
     units,
 )
 from core.answer_form import asked_forms, form_words, holds_form
+from core.expand import everyday_terms
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import index, store
-from core.analysis import expand_acronyms, strip_instructions
+from core.analysis import strip_instructions
 from core.config import Settings
+from core.expand import expand_question
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
@@ -43,7 +44,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
     #    ("ignore previous instructions") are not part of what is asked; known acronyms are
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
-    asked = expand_acronyms(strip_instructions(question))
+    asked = expand_question(strip_instructions(question))
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top

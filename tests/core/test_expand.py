@@ -1,0 +1,26 @@
+"""Question words documents spell otherwise (core/expand.py)."""
+
+from core.expand import everyday_terms, expand_question
+
+
+def test_acronyms_are_spelled_out():
+    assert expand_question("Who is the CEO of Globex?") == "Who is the CEO chief executive officer of Globex?"
+    assert expand_question("Who is the owner?") == "Who is the owner?"
+    assert expand_question("How big is the admin fee?") == "How big is the admin administration fee?"
+    assert expand_question("Quick 15 min programme, which temp?") == "Quick 15 min programme, which temp?"
+
+
+def test_everyday_words_get_the_documents_word_added():
+    assert expand_question("Can I get my money back?") == "Can I get my money back refund?"
+    assert expand_question("Can I pass it on to the buyer?") == "Can I pass it on to the buyer new owner?"
+    assert expand_question("Pass on the contract") == "Pass on transfer the contract"
+    assert expand_question("Какой артикул у комплекта?") == "Какой артикул номер код у комплекта?"
+    assert expand_question("Can I fix it myself?") == "Can I fix repair it myself?"
+    assert expand_question("Is the prefix known?") == "Is the prefix known?"  # whole words only
+
+
+def test_everyday_phrases_and_the_documents_words():
+    assert everyday_terms("Can I get my money back?") == [({"money", "back"}, {"refund"})]
+    # found again in the expanded question, once
+    assert everyday_terms(expand_question("Can I get my money back?")) == [({"money", "back"}, {"refund"})]
+    assert everyday_terms("When is the refund paid?") == []
