@@ -1,6 +1,6 @@
 """Quality (managers): run an eval set, metric cards with deltas, breakdowns, history and
 drift, the confidence gate's trade-off, latency, run comparison and CSV export; and the
-users' 👍/👎 and comments from the Ask page (User feedback), shown even before any run."""
+users' thumbs up/down and comments from the Ask page (User feedback), shown even before any run."""
 
 import pandas as pd
 import streamlit as st

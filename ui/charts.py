@@ -137,7 +137,7 @@ def feedback_per_day(days: list[dict[str, Any]]) -> go.Figure:
     """Stacked bars of thumbs up (green) and down (red) per day; `days` rows hold day, up, down."""
     xs = [d["day"] for d in days]
     fig = go.Figure()
-    for key, name, color in (("up", "👍 up", "#2da44e"), ("down", "👎 down", "#cf222e")):
+    for key, name, color in (("up", "thumbs up", "#2da44e"), ("down", "thumbs down", "#cf222e")):
         fig.add_bar(x=xs, y=[d[key] for d in days], name=name, marker_color=color,
                     hovertemplate="%{x}: %{y}<extra>" + name + "</extra>")
     fig.update_layout(title="Ratings per day", barmode="stack",

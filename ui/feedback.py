@@ -21,7 +21,7 @@ from ui.format import fmt_pct, fmt_time
 from ui.safe import clean, clip, escape_md
 
 # words beside the emoji: a browser without an emoji font still shows which is which
-RATING_TEXT = {1: "👍 up", -1: "👎 down"}
+RATING_TEXT = {1: "up", -1: "down"}  # words, not emoji: a browser may lack an emoji font
 MIN_DAYS = 7  # the chart spans at least a week, so one busy day is not a single wall of colour
 TABLE_COLUMNS = ["when", "rating", "question", "status", "confidence", "comment", "trace"]
 
@@ -128,7 +128,7 @@ def render(settings: Settings, tenant: str | None) -> None:
     rows = services.feedback_with_traces(settings, tenant, since=since_ts)
     if not rows:
         st.info("No feedback since that day." if since else
-                "No feedback yet: users rate answers with 👍/👎 on the **Ask** page (Feedback tab of an answer).",
+                "No feedback yet: users rate answers with thumbs up or down on the **Ask** page (Feedback tab of an answer).",
                 icon=":material/reviews:")
         return
     metric_cards(rows)

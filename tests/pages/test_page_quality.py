@@ -191,14 +191,14 @@ def test_user_feedback_tab_cards_chart_table_and_toggle(app, goto, settings, md_
     days = chart(app, "chart_feedback")
     by_name = {t["name"]: t for t in days["data"]}
     week = [(dt.date.today() - dt.timedelta(days=n)).isoformat() for n in range(6, -1, -1)]
-    assert by_name["👍 up"]["x"] == by_name["👎 down"]["x"] == week  # at least a week, up to today
-    assert by_name["👍 up"]["y"] == by_name["👎 down"]["y"] == [0, 0, 0, 0, 0, 0, 1]
+    assert by_name["thumbs up"]["x"] == by_name["thumbs down"]["x"] == week  # at least a week, up to today
+    assert by_name["thumbs up"]["y"] == by_name["thumbs down"]["y"] == [0, 0, 0, 0, 0, 0, 1]
 
     table = feedback_table(app)
     frame = table.value
     assert list(frame.columns) == ["when", "rating", "question", "status", "confidence", "comment", "trace"]
     assert list(frame["question"]) == ["Who is the CEO of Microsoft?", "What is the engine oil capacity?"]
-    assert list(frame["rating"]) == ["👎 down", "👍 up"]
+    assert list(frame["rating"]) == ["down", "up"]
     assert list(frame["status"]) == [ceo.status, oil.status] == ["refused", "answered"]
     assert list(frame["comment"]) == [f"wrong {SCRIPT}", "spot on"]  # the script is a plain cell value
     assert not frame.isin(["globex comment", "Globex's own question?"]).any().any()  # another tenant's
@@ -213,7 +213,7 @@ def test_user_feedback_tab_cards_chart_table_and_toggle(app, goto, settings, md_
     app.toggle(key="quality_fb_only_down").set_value(True).run()
     assert not app.exception
     frame = feedback_table(app).value
-    assert list(frame["rating"]) == ["👎 down"] and list(frame["comment"]) == [f"wrong {SCRIPT}"]
+    assert list(frame["rating"]) == ["down"] and list(frame["comment"]) == [f"wrong {SCRIPT}"]
     assert {m.label: m.value for m in app.metric}["Thumbs up"] == "1"  # the cards count every rating
 
     app.date_input(key="quality_fb_since").set_value(dt.date.today() + dt.timedelta(days=1)).run()
