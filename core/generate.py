@@ -194,14 +194,17 @@ def neighbour_step_tokens(text: str, step: str) -> set[str]:
     return set(tokenize("\n".join(steps[max(at - 1, 0):at] + steps[at + 1:at + 2]), keep_stopwords=True))
 
 
-def lead_in_tokens(passage: Candidate, row: Unit) -> set[str]:
+def lead_in_tokens(passage: Candidate, row: Unit, seen: dict[tuple[str, int], set[str]]) -> set[str]:
     """Tokens of what stands above a table row's table (section, title, lead-in text): they
-    name what every row is about. Text after the table speaks of something else."""
-    before = passage.text[:row.start]
-    lines = before.rstrip("\n").split("\n")
+    name what every row is about. Text after the table speaks of something else. `seen`
+    keeps them per table, as every row of a table asks the same."""
+    lines = passage.text[:row.start].rstrip("\n").split("\n")
     while lines and lines[-1].strip().startswith("|"):
         lines.pop()
-    return set(tokenize(f"{passage.section}\n{passage.title}\n" + "\n".join(lines), keep_stopwords=True))
+    key = (passage.chunk_id, len(lines))
+    if key not in seen:
+        seen[key] = set(tokenize(f"{passage.section}\n{passage.title}\n" + "\n".join(lines), keep_stopwords=True))
+    return seen[key]
 
 
 def heading_of(passage: Candidate) -> str:
@@ -245,6 +248,7 @@ class ExtractiveGenerator:
         names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)
                  and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
         scored: list[Selected] = []
+        lead_ins: dict[tuple[str, int], set[str]] = {}
         parts: dict[int, tuple[float, float, float, float]] = {}
         rejected: list[tuple[int, str, str]] = []
         self.rejected = rejected  # (passage, unit text, why): shown in the trace
@@ -292,7 +296,7 @@ class ExtractiveGenerator:
                 ctx_tokens = set(tokenize(f"{context}\n{_caption(paragraph)}", keep_stopwords=True))
                 # a table's caption or lead-in sentence sits in the same chunk: it names the
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
-                named_in = ctx_tokens | lead_in_tokens(passage, unit) if unit.kind == "row" else ctx_tokens
+                named_in = ctx_tokens | lead_in_tokens(passage, unit, lead_ins) if unit.kind == "row" else ctx_tokens
                 if STEP_NUMBER_RE.match(paragraph):  # a numbered step is read with the steps around it
                     named_in = named_in | neighbour_step_tokens(passage.text, paragraph)
                 # the head of a many-word attribute must be named here; its modifiers
