@@ -23,10 +23,10 @@ Extractive algorithm:
    kind of answer, a third will do: "E10" and "how many minutes" pin the topic down);
    a table row is read with what stands above its table (section, title, lead-in), not
    with text after the table, and a numbered step with the steps just before and after
-   it ("2. Put a flat container under it" with "3. ...drain the water into it"); the attribute asked about ("What is the TORQUE for...")
-   where the knowledge base knows its words, each by name, a synonym (capacity ~ holds)
-   or a value in its own unit ("5W-30" is a viscosity, "€0.30 per km" a rate, "€89" a
-   price), in the unit's context or in its numbered paragraph's caption ("4-1. Tyre
+   it ("2. Put a flat container under it" with "3. ...drain the water into it"); the
+   attribute asked about ("What is the TORQUE for...") where the knowledge base knows its
+   words, each by name, a synonym (capacity ~ holds) or a value in its own unit ("5W-30"
+   is a viscosity, "€0.30 per km" a rate, "€89" a price), in the unit's context or in its numbered paragraph's caption ("4-1. Tyre
    size. ..."); of a many-word attribute only the head must stand there, its modifiers
    ("SUPERVISORY authority") may stand elsewhere in the passage; qualifier words in it
    ("TOP spin speed") are left to the contrast check; a quantity the question asks
@@ -184,14 +184,17 @@ def _caption(paragraph: str) -> str:
     return m.group(1) if m and len(m.group(1).split()) <= 4 else ""
 
 
-def neighbour_step_tokens(text: str, step: str) -> set[str]:
+def neighbour_step_tokens(passage: Candidate, step: str, seen: dict[tuple[str, str], set[str]]) -> set[str]:
     """Tokens of the numbered steps just before and after this one: "2. Put a flat container
-    under it" is read with "3. ...drain the rest of the water into the container"."""
-    steps = [line.strip() for line in text.split("\n") if STEP_NUMBER_RE.match(line)]
-    at = next((i for i, line in enumerate(steps) if line == step.strip()), None)
-    if at is None:
-        return set()
-    return set(tokenize("\n".join(steps[max(at - 1, 0):at] + steps[at + 1:at + 2]), keep_stopwords=True))
+    under it" is read with "3. ...drain the rest of the water into the container". `seen`
+    keeps them per step, as every sentence of a step asks the same."""
+    key = (passage.chunk_id, step.strip())
+    if key not in seen:
+        steps = [line.strip() for line in passage.text.split("\n") if STEP_NUMBER_RE.match(line)]
+        at = next((i for i, line in enumerate(steps) if line == key[1]), None)
+        around = [] if at is None else steps[max(at - 1, 0):at] + steps[at + 1:at + 2]
+        seen[key] = set(tokenize("\n".join(around), keep_stopwords=True))
+    return seen[key]
 
 
 def lead_in_tokens(passage: Candidate, row: Unit, seen: dict[tuple[str, int], set[str]]) -> set[str]:
@@ -249,6 +252,7 @@ class ExtractiveGenerator:
                  and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
         scored: list[Selected] = []
         lead_ins: dict[tuple[str, int], set[str]] = {}
+        steps_around: dict[tuple[str, str], set[str]] = {}
         parts: dict[int, tuple[float, float, float, float]] = {}
         rejected: list[tuple[int, str, str]] = []
         self.rejected = rejected  # (passage, unit text, why): shown in the trace
@@ -298,7 +302,7 @@ class ExtractiveGenerator:
                 # attribute for every row ("Hotels ... maximum rates per night" over the rows)
                 named_in = ctx_tokens | lead_in_tokens(passage, unit, lead_ins) if unit.kind == "row" else ctx_tokens
                 if STEP_NUMBER_RE.match(paragraph):  # a numbered step is read with the steps around it
-                    named_in = named_in | neighbour_step_tokens(passage.text, paragraph)
+                    named_in = named_in | neighbour_step_tokens(passage, paragraph, steps_around)
                 # the head of a many-word attribute must be named here; its modifiers
                 # ("SUPERVISORY authority") may stand in the passage around it
                 if not all(quantity_named(t, named_in if t == focus[-1] else named_in | passage_tokens, unit.text)
