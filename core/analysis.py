@@ -260,6 +260,21 @@ def contrast_conflict(question: str, unit_text: str) -> str | None:
     return None
 
 
+def value_conflict(question: str, context: str) -> str | None:
+    """A condition value of the question ("at 40 °C", "over 3.5 t") that the unit's
+    context gives only other values of, in the same unit ("2 h 59 min at 60 °C"): the
+    unit is about another case. The rival value is returned; a context silent about that
+    unit is no conflict."""
+    there = number_units(context)
+    for number, unit in number_units(question):
+        if not unit or not re.search(r"[^\W\d_]", unit):
+            continue
+        same_unit = {n for n, u in there if u == unit}
+        if same_unit and number not in same_unit:
+            return f"{sorted(same_unit)[0]} {unit}"
+    return None
+
+
 # Quantities a question can ask for ("What tyre PRESSURE...", "Какая МОЩНОСТЬ..."): the
 # answer must name the quantity (or a synonym) and give a number.
 MEASURE_RE = re.compile(
@@ -507,7 +522,8 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\bhow (?:long|many (?:business )?(?:days|weeks|months|years|hours|minutes))\b|\bwithin how\b|"
         r"\bhow (?:far|long|many days|early) in advance\b|\bhow early\b|\bзаранее\b|\bза сколько\b|"
         r"сколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|времени)\b|\bв течение какого\b|"
-        r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b", re.IGNORECASE),
+        r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b|\bсколько (?:\w+ )?(?:длит\w*|продолжа\w*)",
+        re.IGNORECASE),
      re.compile(r"\bhow (?:soon|fast|quickly)\b|\b(?:window|period|deadline|timeframe|time frame)\b|\bкакой срок\b|\bсрок\w*\b",
                 re.IGNORECASE)),
     ("money", re.compile(
@@ -612,3 +628,22 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
                       r"специалист|инженер|получател|покупател|клиент|перевозчик)\w*", text, re.IGNORECASE)
         )
     return True
+
+
+CLAUSE_SPLIT_RE = re.compile(r"[,;:()\u2014\u2013]\s|\s[\u2014\u2013-]\s|;")
+
+
+def value_anchored(unit: Unit, kind: str | None, anchors: set[str]) -> bool:
+    """Is a value of the asked kind said of something the question names? The clause (or
+    table cell) holding the value, with a row's first cell (what the row is about), must
+    hold one of `anchors` (the question's topic stems): "Included: ...; cycle history for
+    90 days" gives a duration of the cycle history, not of a refund."""
+    pattern = {"duration": DURATION_RE, "money": re.compile(MONEY_AMOUNT, re.IGNORECASE)}.get(kind or "")
+    if pattern is None or not anchors:
+        return True
+    parts = CLAUSE_SPLIT_RE.split(unit.text) if unit.kind != "row" else unit.text.split("; ")
+    subject = parts[0] if unit.kind == "row" else ""
+    valued = [p for p in parts if pattern.search(p)]
+    if not valued:
+        return True  # "free of charge", "immediately": nothing to anchor
+    return any(anchors & set(tokenize(f"{subject} {p}", keep_stopwords=True)) for p in valued)

@@ -80,6 +80,7 @@ from core.analysis import (
     NUMBER_RE,
     ORGANISATION_ASKED_RE,
     QUANTITY_UNITS,
+    SLOT_WORDS,
     Unit,
     content_terms,
     contrast_conflict,
@@ -97,6 +98,8 @@ from core.analysis import (
     required_qualifiers,
     section_refs,
     units,
+    value_anchored,
+    value_conflict,
 )
 from core.answer_form import asked_forms, form_words, holds_form
 from core.expand import everyday_terms
@@ -235,6 +238,10 @@ class ExtractiveGenerator:
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
         everyday = everyday_terms(question)
+        # what a value must be said of: the question's topic words the KB knows, or the
+        # documents' words for its everyday phrases ("money back" -> refund)
+        anchors = {t for t in known if t not in SLOT_WORDS.get(kind or "", frozenset())} | {
+            t for _, doc_words in everyday for t in doc_words}
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None
@@ -279,6 +286,9 @@ class ExtractiveGenerator:
                 if contrast_conflict(question, context):
                     reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
+                if value_conflict(question, context):
+                    reject(unit, "gives the asked value for another condition")
+                    continue  # "at 40 °C" is not answered by the row for 60 °C
                 if refs and not all(has_section(r, passage.section, paragraph) for r in refs):
                     reject(unit, "not the section or paragraph asked about")
                     continue  # the question cites para 7-2: quote para 7-2, not a line that refers to it
@@ -295,6 +305,9 @@ class ExtractiveGenerator:
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
+                if explicit and not ids and not value_anchored(unit, kind, anchors):
+                    reject(unit, f"gives a {kind} of something else")
+                    continue  # "cycle history for 90 days" is no refund period (an E30 pins it)
                 # a numbered paragraph's caption ("4-1. Tyre size. The KT-200 uses ...") names
                 # what each of its sentences is about
                 ctx_tokens = set(tokenize(f"{context}\n{_caption(paragraph)}", keep_stopwords=True))

@@ -136,10 +136,15 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_I
                  and not any(_center_inside(ln.bbox, zone) for zone in table_zones)]
         texts.extend(_Item(page=number, bbox=_union(run), lines=run)
                      for run in _split_on_size(lines))
-    # Put each table where it sits: after the last block (in reading order) above it.
+    # Put each table where it sits: at the place in reading order with the fewest blocks
+    # out of place (above it but after, or below it but before). PyMuPDF lists text in
+    # drawing order, and a running head or footer drawn first or last must not drag a
+    # table past the page's later headings into the wrong section.
     for table in sorted(tables, key=lambda t: t.bbox[1]):
-        above = [i for i, t in enumerate(texts) if t.bbox[3] <= table.bbox[1] + 2]
-        texts.insert(above[-1] + 1 if above else 0, table)
+        above = [t.bbox[3] <= table.bbox[1] + 2 for t in texts]
+        below = [t.bbox[1] >= table.bbox[3] - 2 for t in texts]
+        misplaced = [sum(below[:i]) + sum(above[i:]) for i in range(len(texts) + 1)]
+        texts.insert(misplaced.index(min(misplaced)), table)
     return texts
 
 

@@ -19,7 +19,10 @@ from core.analysis import (
     required_qualifiers,
     section_refs,
     units,
+    value_anchored,
+    value_conflict,
 )
+from core.lexical import tokenize
 
 
 def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
@@ -211,3 +214,36 @@ def test_inlet_and_drain_hoses_are_rivals():
 def test_conversational_words_are_not_topic_words():
     assert sorted(content_terms("I woke ill today - by what time do I let my manager know?")) == sorted(
         content_terms("By what time ill manager?"))
+
+
+def test_how_long_a_programme_lasts_in_russian_asks_for_a_duration():
+    assert question_type("Сколько длится программа «Хлопок» при 40 °C?") == ("duration", True)
+    assert question_type("Сколько продолжается гарантия?") == ("duration", True)
+
+
+def test_a_condition_value_the_unit_gives_only_other_values_of_is_a_conflict():
+    question = "How long does the Cotton programme take at 40 °C?"
+    assert value_conflict(question, "Programme: Cotton; Duration: 2 h 59 min at 60 °C") == "60 c"
+    assert value_conflict(question, "Programme: Synthetics; Duration: 1 h 52 min at 40 °C") is None
+    assert value_conflict(question, "The Cotton programme takes 3 hours.") is None  # silent: no rival
+    assert value_conflict("How long is the E20 drain?", "Wait 20 minutes at 60 °C.") is None
+
+
+def _row(text: str):
+    return units("| Tier | Included |\n|---|---|\n" + text, "")[0]
+
+
+def test_a_value_must_be_said_of_something_the_question_names():
+    anchors = set(tokenize("refund annual plan", keep_stopwords=True))
+    other = _row("| Standard | Remote start; cycle history for 90 days |")
+    assert other.kind == "row"
+    assert not value_anchored(other, "duration", anchors)
+    sentence = units("Annual plans can be refunded within 30 days of purchase.", "")[0]
+    assert value_anchored(sentence, "duration", anchors)
+    elsewhere = units("Approved refunds are paid, and cycle history is kept for 90 days.", "")[0]
+    assert not value_anchored(elsewhere, "duration", anchors)
+    # the row's first cell says what it is about
+    assert value_anchored(_row("| Annual plan | 90 days of history |"), "duration", anchors)
+    # nothing to anchor, or a kind this check leaves alone
+    assert value_anchored(units("Refunds are paid immediately.", "")[0], "duration", anchors)
+    assert value_anchored(other, "number", anchors)

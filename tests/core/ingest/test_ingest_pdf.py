@@ -130,3 +130,27 @@ def test_chapter_running_heads_are_dropped_even_when_their_text_changes(tmp_path
     parsed = parse_file(path)
     assert "Chapter" not in parsed.text
     assert all(f"Body text of page {n + 1} stays." in parsed.text for n in range(6))
+
+
+def test_table_keeps_its_section_when_the_running_head_is_drawn_last(tmp_path):
+    """PyMuPDF lists text in drawing order; a running head drawn after the body is "above"
+    every table, and must not drag the tables behind the page's later headings."""
+    doc = pymupdf.open()
+    for number in (1, 2):
+        page = doc.new_page()
+        page.insert_text((72, 80), f"{number}. Programmes" if number == 1 else "3. Care", fontsize=16,
+                         fontname="hebo")
+        page.insert_text((72, 110), "The table lists every plan with its rating.", fontsize=10)
+        bottom = draw_table(page, 130, TABLE_ROWS)
+        page.insert_text((72, bottom + 40), f"{number + 1}. Connection data", fontsize=16, fontname="hebo")
+        page.insert_text((72, bottom + 70), "The hose is 1.5 m long.", fontsize=10)
+        page.insert_text((72, 40), "Technical Specifications", fontsize=8)  # running head, drawn last
+    path = tmp_path / "specs.pdf"
+    doc.save(path)
+
+    parsed = parse_file(path)
+    tables = [b for b in parsed.blocks if b.kind == "table"]
+    assert [t.section_path[-1] for t in tables] == ["1. Programmes", "3. Care"]
+    order = [b.text for b in parsed.blocks if b.page == 1]
+    assert order.index("The table lists every plan with its rating.") < order.index(tables[0].text) \
+        < order.index("2. Connection data")
