@@ -480,6 +480,34 @@ def model_names(question: str) -> list[str]:
     return out
 
 
+MODEL_ALIAS_RE = re.compile(
+    r"\b([A-Z][\w-]*[a-z][\w-]*\s+\d{1,4}(?:\s+[A-Z][a-z]+)?)\s*\(([A-Z]{1,5}-?\d+[A-Z\d]*)\)")
+
+
+def model_aliases(text: str) -> list[set[str]]:
+    """Models the text names twice, by name and by code ("AquaLine 7 (WM-700)"): each a
+    set of its lowercased spellings ({"aqualine 7", "wm-700"})."""
+    return [{" ".join(m.group(1).lower().split()), m.group(2).lower()} for m in MODEL_ALIAS_RE.finditer(text)]
+
+
+def other_model(question: str, context: str, aliases: list[set[str]]) -> str | None:
+    """The model a unit is about when it is another one than the question's: "Maximum
+    load (WM-910)" does not answer a question about the AquaLine 7 (WM-700). Only models
+    the passages name both ways count; a unit naming the question's model, or none, is
+    fine."""
+    asked = [n.lower() for n in model_names(question)] + sorted(identifiers(question))
+    if not asked or not aliases:
+        return None
+    def names(model: set[str], text: str) -> bool:
+        return any(re.search(rf"(?<![\w-]){re.escape(spelling)}(?![\w-])", text) for spelling in model)
+    mine = [m for m in aliases if any(a == s or s.startswith(a + " ") for a in asked for s in m)]
+    low = " ".join(context.lower().split())
+    there = [m for m in aliases if names(m, low)]
+    if not mine or not there or any(names(m, low) for m in mine):
+        return None
+    return sorted(there[0])[-1]
+
+
 def has_section(ref: str, section_path: str, text: str) -> bool:
     """Is `ref` the number of a heading on this path, or of a numbered paragraph in the text?"""
     pattern = re.compile(rf"(?:^|> |\n)(?:(?:chapter|section|глава|раздел|para)\s+)?{re.escape(ref)}(?:[.\s)]|$)",

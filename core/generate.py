@@ -92,6 +92,8 @@ from core.analysis import (
     looks_like_instruction,
     matches_type,
     measures,
+    model_aliases,
+    other_model,
     proper_names,
     quantity_named,
     question_type,
@@ -258,6 +260,7 @@ class ExtractiveGenerator:
         names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)
                  and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
         scored: list[Selected] = []
+        aliases = [m for p in passages for m in model_aliases(p.text)]
         lead_ins: dict[tuple[str, int], set[str]] = {}
         steps_around: dict[tuple[str, str], set[str]] = {}
         parts: dict[int, tuple[float, float, float, float]] = {}
@@ -286,6 +289,9 @@ class ExtractiveGenerator:
                 if contrast_conflict(question, context):
                     reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
+                if other_model(question, context, aliases):
+                    reject(unit, "is about another model")
+                    continue  # "Maximum load (WM-910)" is not the AquaLine 7's
                 if value_conflict(question, context):
                     reject(unit, "gives the asked value for another condition")
                     continue  # "at 40 °C" is not answered by the row for 60 °C

@@ -12,7 +12,9 @@ from core.analysis import (
     looks_like_instruction,
     matches_type,
     measures,
+    model_aliases,
     model_names,
+    other_model,
     page_refs,
     quantity_named,
     question_type,
@@ -247,3 +249,15 @@ def test_a_value_must_be_said_of_something_the_question_names():
     # nothing to anchor, or a kind this check leaves alone
     assert value_anchored(units("Refunds are paid immediately.", "")[0], "duration", anchors)
     assert value_anchored(other, "number", anchors)
+
+
+def test_a_unit_about_another_model_does_not_answer_for_this_one():
+    aliases = model_aliases("| Spec | AquaLine 7 (WM-700) | AquaLine 8 Pro (WM-820) | AquaLine 9 Steam (WM-910) |")
+    assert aliases == [{"aqualine 7", "wm-700"}, {"aqualine 8 pro", "wm-820"}, {"aqualine 9 steam", "wm-910"}]
+    question = "What is the maximum load for Synthetics on the AquaLine 7?"
+    assert other_model(question, "Programme: Synthetics; Maximum load (WM-910): 4 kg", aliases) == "wm-910"
+    assert other_model(question, "Load; AquaLine 7 (WM-700): 7 kg; AquaLine 9 Steam (WM-910): 9 kg", aliases) is None
+    assert other_model("How deep is the WM-820?", "Depth; AquaLine 8 Pro (WM-820): 590 mm", aliases) is None
+    assert other_model("Is the AquaLine 8 quiet?", "The WM-910 runs at 71 dB.", aliases) == "wm-910"
+    assert other_model(question, "Delay start: up to 24 hours on all models.", aliases) is None  # names none
+    assert other_model("How loud is the spin?", "The WM-910 runs at 71 dB.", aliases) is None  # no model asked
