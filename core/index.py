@@ -19,7 +19,7 @@ import numpy as np
 
 from core import store
 from core.config import Settings
-from core.lexical import LexicalIndex
+from core.lexical import TOKENIZER_VERSION, LexicalIndex
 from core.schema import Chunk
 from core.tenants import collection_name, tenant_dir
 
@@ -137,15 +137,21 @@ def lexical_index(settings: Settings, tenant: str) -> LexicalIndex:
         if cached and cached[0] == stamp:
             return cached[1]
     index = LexicalIndex.load(folder)
-    if index.chunk_ids and not (folder / "doc_df.json").exists():
-        # written before document shares were kept: rebuild it once, as a writer would
+    if index.chunk_ids and _outdated(index, folder):
+        # written by an older tokenizer, or before document shares were kept: rebuild it
+        # once, as a writer would, so the query's tokens and the index's agree
         with tenant_lock(settings, tenant):
-            if not (folder / "doc_df.json").exists():
+            if _outdated(LexicalIndex.load(folder), folder):
                 rebuild_lexical(settings, tenant)
         return lexical_index(settings, tenant)
     with _cache_lock:
         _lexical_cache[key] = (stamp, index)
     return index
+
+
+def _outdated(index: LexicalIndex, folder: Path) -> bool:
+    return bool(index.chunk_ids) and (
+        index.tokenizer_version != TOKENIZER_VERSION or not (folder / "doc_df.json").exists())
 
 
 def lexical_search(settings: Settings, tenant: str, query: str, k: int) -> list[tuple[str, float]]:

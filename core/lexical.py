@@ -42,6 +42,21 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(lang)
 
 
+# Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
+# on first use (core/index.py), so queries and index always agree.
+TOKENIZER_VERSION = 2
+
+# Russian imperatives keep their ending through the Snowball stemmer ("подготовьте" ->
+# "подготовьт"), while questions use the infinitive ("что подготовить" -> "подготов"), and
+# instructions are written in the imperative. Read them as the infinitive first.
+RU_IMPERATIVE_RE = re.compile(r"(?<=[а-яё]{3})(?:уйте|ьте|йте)$")
+_INFINITIVE_ENDING = {"уйте": "овать", "ьте": "ить", "йте": "ть"}  # используйте, оставьте, открывайте
+
+
+def _as_infinitive(word: str) -> str:
+    return RU_IMPERATIVE_RE.sub(lambda m: _INFINITIVE_ENDING[m.group(0)], word)
+
+
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
     out: list[str] = []
@@ -50,8 +65,10 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
         if not keep_stopwords and tok in STOPWORDS:
             continue
         if tok.isalpha():
-            lang = "russian" if CYRILLIC_RE.search(tok) else "english"
-            tok = _stemmer(lang).stemWord(tok)
+            if CYRILLIC_RE.search(tok):
+                tok = _stemmer("russian").stemWord(_as_infinitive(tok))
+            else:
+                tok = _stemmer("english").stemWord(tok)
         out.append(tok)
     return out
 
@@ -72,6 +89,7 @@ class LexicalIndex:
         self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
         self.documents = len({cid.split(":")[0] for cid in chunk_ids})
         self._family: dict[str, bool] = {}
+        self.tokenizer_version = TOKENIZER_VERSION  # as loaded from disk (1: written before versions)
 
     def knows_family(self, token: str) -> bool:
         """Is the token, or for a long English stem a word it begins ("complain" ->
@@ -127,6 +145,7 @@ class LexicalIndex:
         (tmp / "df.json").write_text(json.dumps(self.df, ensure_ascii=False), encoding="utf-8")
         (tmp / "doc_df.json").write_text(json.dumps(self.doc_df, ensure_ascii=False), encoding="utf-8")
         (tmp / "ids.json").write_text(json.dumps(self.chunk_ids), encoding="utf-8")
+        (tmp / "tokenizer.txt").write_text(str(TOKENIZER_VERSION), encoding="utf-8")
         if self.retriever is not None:
             self.retriever.save(str(tmp), show_progress=False)
         old = folder.with_name(folder.name + ".old-" + uuid.uuid4().hex[:8])
@@ -147,4 +166,7 @@ class LexicalIndex:
         df = json.loads(df_file.read_text(encoding="utf-8")) if df_file.exists() else {}
         doc_df_file = folder / "doc_df.json"
         doc_df = json.loads(doc_df_file.read_text(encoding="utf-8")) if doc_df_file.exists() else {}
-        return cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df, doc_df)
+        index = cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df, doc_df)
+        version_file = folder / "tokenizer.txt"
+        index.tokenizer_version = int(version_file.read_text()) if version_file.exists() else 1
+        return index

@@ -6,6 +6,7 @@ import pytest
 
 from core import documents, index, store
 from core.documents import delete_document, ingest_file, list_documents
+from core.lexical import TOKENIZER_VERSION, LexicalIndex
 from core.models import get_embedder
 
 REFUNDS = """# Refund policy
@@ -154,3 +155,14 @@ def test_a_bm25_index_without_document_shares_is_rebuilt_on_first_use(settings, 
     lexicon = index.lexical_index(settings, "acme")
     assert (folder / "doc_df.json").exists()
     assert lexicon.documents == 2 and lexicon.document_share("refund") == 0.5
+
+
+def test_a_bm25_index_from_an_older_tokenizer_is_rebuilt_on_first_use(settings, write_file):
+    ingest_file(settings, "acme", write_file("care.md", "# Уход\n\nПодготовьте контейнер и слейте воду.\n"))
+    folder = index.lexical_dir(settings, "acme")
+    (folder / "tokenizer.txt").unlink()  # as written before the tokenizer had versions
+    assert LexicalIndex.load(folder).tokenizer_version == 1
+    lexicon = index.lexical_index(settings, "acme")
+    assert lexicon.tokenizer_version == TOKENIZER_VERSION
+    assert (folder / "tokenizer.txt").read_text() == str(TOKENIZER_VERSION)
+    assert lexicon.search("что подготовить", 1)  # the imperative is indexed as the infinitive

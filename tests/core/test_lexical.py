@@ -52,3 +52,12 @@ def test_a_long_english_stem_is_known_through_the_words_it_begins():
     assert idx.df.get(complain, 0) == 0 and idx.knows_family(complain)
     assert not idx.knows_family(tokenize("comply")[0])  # too short a stem to guess its family
     assert not idx.knows_family(tokenize("жалоба")[0])  # Latin letters only
+
+
+def test_russian_imperatives_read_as_their_infinitive():
+    # instructions say "подготовьте", questions "что подготовить"
+    assert tokenize("Подготовьте") == tokenize("подготовить")
+    assert tokenize("оставьте") == tokenize("оставить")
+    assert tokenize("используйте") == tokenize("использовать")
+    assert tokenize("открывайте") == tokenize("открывать")
+    assert tokenize("дверь модель") == ["двер", "модел"]  # nouns in -ь are left alone
