@@ -249,14 +249,20 @@ def _qualifiers(group: dict[str, re.Pattern[str]], text: str) -> set[str]:
     return {name for name, pattern in group.items() if pattern.search(text)}
 
 
-def contrast_conflict(question: str, unit_text: str) -> str | None:
+def contrast_conflict(question: str, unit_text: str, around: str = "") -> str | None:
     """A qualifier the question sets (annual, express, international) that the unit does
     not state: either a rival stands in its place, or the unit does not say which kind
-    it is about — a general sentence is not an answer about the annual plan."""
+    it is about — a general sentence is not an answer about the annual plan. Unless the
+    text `around` it (its passage) names the asked kind and no rival: a passage on the
+    drain filter alone need not repeat "drain" in every sentence."""
     for group in CONTRAST_GROUPS:
         asked, there = _qualifiers(group, question), _qualifiers(group, unit_text)
         if asked and not (asked & there):
-            return sorted(there)[0] if there else "unstated"
+            if there:
+                return sorted(there)[0]
+            nearby = _qualifiers(group, around)
+            if not (nearby & asked) or nearby - asked:
+                return "unstated"
     return None
 
 

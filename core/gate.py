@@ -94,8 +94,11 @@ RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|е�
 def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     """Two adjacent topic words that no passage of the tenant contains ("flux capacitor",
     "bug bounty"): the question is about something the documents never name."""
-    words = re.findall(r"[^\W\d_]{3,}", question)
-    for first, second in zip(words, words[1:]):
+    # adjacent means only a space between: "vacation in August", "ждать, прежде" are no phrase
+    found = list(re.finditer(r"[^\W\d_]+", question))
+    pairs = [(a.group(0), b.group(0)) for a, b in zip(found, found[1:])
+             if question[a.end():b.start()].isspace() and len(a.group(0)) >= 3 and len(b.group(0)) >= 3]
+    for first, second in pairs:
         if first.lower() in STOPWORDS or second.lower() in STOPWORDS:
             continue  # STOPWORDS holds surface forms ("чтобы"), not stems
         stems = [tokenize(w, keep_stopwords=True) for w in (first, second)]

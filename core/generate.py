@@ -286,7 +286,7 @@ class ExtractiveGenerator:
                 if any(i not in f"{context}\n{paragraph}".lower() for i in ids):
                     reject(unit, "an identifier of the question is missing")
                     continue
-                if contrast_conflict(question, context):
+                if contrast_conflict(question, context, passage.text):
                     reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
                 if other_model(question, context, aliases):

@@ -71,6 +71,17 @@ def test_contrast_qualifiers():
     assert contrast_conflict("refund for plans", "Monthly: refund within 14 days") is None
 
 
+def test_an_unstated_qualifier_is_fine_when_the_passage_speaks_of_that_kind_alone():
+    question = "How long to wait before opening the drain filter?"
+    sentence = "Let the water cool for 20 minutes before opening the filter."
+    assert contrast_conflict(question, sentence) == "unstated"
+    assert contrast_conflict(question, sentence, "E20. Clean the drain filter.\n" + sentence) is None
+    # a passage naming the rival too leaves the sentence ambiguous
+    both = "Clean the drain filter and the inlet filter.\n" + sentence
+    assert contrast_conflict(question, sentence, both) == "unstated"
+    assert contrast_conflict(question, sentence, "Clean the inlet filter.\n" + sentence) == "unstated"
+
+
 def test_focus_terms():
     assert focus_terms("What is the torque for the drum bolts?") == ["torqu"]
     assert focus_terms("Какой уровень шума у машины?") == ["уровен", "шум"]
