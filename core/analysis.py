@@ -633,13 +633,27 @@ TIME_COUNT_ASKED_RE = re.compile(
     r"\bсколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|суток)\b", re.IGNORECASE)
 
 
+SHORT_TIME_RE = re.compile(r"(?:second|minute|hour|секунд|минут|час)\w*\s*$", re.IGNORECASE)
+LONG_TIME_RE = re.compile(r"(?:day|week|month|year|дн|день|дня|недел|месяц|год|лет|сут)\w*\s*$", re.IGNORECASE)
+
+
+def _time_scale(duration: str) -> str | None:
+    """"short" (seconds to hours) or "long" (days to years): how many minutes is not
+    answered by months."""
+    if SHORT_TIME_RE.search(duration):
+        return "short"
+    return "long" if LONG_TIME_RE.search(duration) else None
+
+
 def matches_type(text: str, kind: str | None, question: str = "") -> bool:
     """Does this text contain the kind of thing the question asks for?"""
     if kind is None:
         return True
     if kind == "duration":
-        if TIME_COUNT_ASKED_RE.search(question):  # "how many days": "immediately" is no count
-            return bool(DURATION_RE.search(text))
+        asked = TIME_COUNT_ASKED_RE.search(question)
+        if asked:  # "how many days": "immediately" is no count, nor "20 minutes" (another scale)
+            scale = _time_scale(asked.group(0))
+            return any(_time_scale(m.group(0)) in (scale, None) for m in DURATION_RE.finditer(text))
         return bool(DURATION_RE.search(text)) or bool(
             re.search(r"\b(?:immediately|same day|next day|немедленно|сразу)\b", text, re.IGNORECASE)
         )

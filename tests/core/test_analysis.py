@@ -50,6 +50,14 @@ def test_a_count_of_days_is_not_answered_by_immediately():
     assert matches_type("The engineer comes within 3 business days.", "duration", "How many days until he comes?")
 
 
+def test_a_count_of_minutes_is_not_answered_in_months():
+    question = "Сколько минут ждать, прежде чем открывать фильтр?"
+    assert not matches_type("Чистите его каждые 3 месяца.", "duration", question)
+    assert matches_type("Дайте воде остыть не менее 20 минут.", "duration", question)
+    assert matches_type("Wait 2 weeks.", "duration", "How many days until the refund?")  # same scale
+    assert not matches_type("Wait 24 hours.", "duration", "How many days until the refund?")
+
+
 def test_how_much_is_reimbursed_asks_for_money():
     assert question_type("How much is reimbursed for laundry on a long trip?") == ("money", True)
     assert question_type("Сколько возмещают за километр?") == ("money", True)
