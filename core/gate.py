@@ -3,7 +3,8 @@
 1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
    retrieved passage contains; a name in the question that the tenant's documents never
    mention at all (another company, a product we don't have); two adjacent topic words
-   that appear nowhere in the tenant's documents ("flux capacitor"), or a Russian
+   (only a space between them) that appear nowhere in the tenant's documents ("flux
+   capacitor"; "vacation in August" is no phrase), or a Russian
    adjective they never use before a noun they do ("ПОСУДОМОЕЧНОЙ машины": a dishwasher
    is not a washing machine); an asked attribute
    or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."),

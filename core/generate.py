@@ -14,7 +14,12 @@ Extractive algorithm:
    to para 7-2 is not para 7-2); a unit's context (section path + table header + unit,
    and for identifiers also the head of its paragraph) must hold every identifier of the
    question; it must not name a rival of a question's qualifier in its
-   place (monthly vs annual) nor leave such a qualifier unstated; it must say more than
+   place (monthly vs annual) nor leave such a qualifier unstated (unless its passage
+   speaks of the asked kind alone: a passage on the drain filter need not repeat
+   "drain"); it must not be about another model than the question's, as the passages
+   name models by name and code ("Maximum load (WM-910)" is not the AquaLine 7's, "AquaLine
+   7 (WM-700)"); it must not give a condition value of the question only for another case
+   ("at 40 °C" against "2 h 59 min at 60 °C"); it must say more than
    the question's own words (a title such as "Engine oil capacity." is not an answer); it
    must hold at least half the weight of the question's topic words that the knowledge
    base contains anywhere (words it never uses may be paraphrases, so they don't count;
@@ -43,7 +48,11 @@ Extractive algorithm:
    answer form (a telephone number, an e-mail address, a web address, a weight, a code; see
    core/answer_form.py) must be in the unit itself, and its asking words ("phone
    number") then count as covered;
-   for an explicit ask the unit must hold that kind of thing.
+   for an explicit ask the unit must hold that kind of thing ("how many minutes" in
+   minutes or hours, not months), and a duration or an amount of money must be said of
+   something the question names: the clause or table cell holding it (with the row's
+   first cell) must hold one of the question's topic words ("cycle history for 90 days"
+   is no refund period), unless an identifier of the question pins the unit down.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present. The loose
    type match of step 5 also holds for a unit giving the asked quantity in its unit.
