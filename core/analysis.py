@@ -266,6 +266,12 @@ def contrast_conflict(question: str, unit_text: str, around: str = "") -> str | 
     return None
 
 
+# Units of measurement (as number_units() reads them) whose value can set a condition
+MEASUREMENT_UNITS = frozenset(
+    "c f kg g t km m cm mm l litr ml bar mpa psi w kw kwh v hz rpm n nm db mph kmh "
+    "градус кг г т км м см мм л литр мл бар вт квт в гц".split())
+
+
 def value_conflict(question: str, context: str) -> str | None:
     """A condition value of the question ("at 40 °C", "over 3.5 t") that the unit's
     context gives only other values of, in the same unit ("2 h 59 min at 60 °C"): the
@@ -273,8 +279,8 @@ def value_conflict(question: str, context: str) -> str | None:
     unit is no conflict."""
     there = number_units(context)
     for number, unit in number_units(question):
-        if not unit or not re.search(r"[^\W\d_]", unit):
-            continue
+        if unit not in MEASUREMENT_UNITS:
+            continue  # "per 100 Eco 40-60 cycles": a programme's name is no condition value
         same_unit = {n for n, u in there if u == unit}
         if same_unit and number not in same_unit:
             return f"{sorted(same_unit)[0]} {unit}"

@@ -248,6 +248,9 @@ def test_a_condition_value_the_unit_gives_only_other_values_of_is_a_conflict():
     assert value_conflict(question, "Programme: Synthetics; Duration: 1 h 52 min at 40 °C") is None
     assert value_conflict(question, "The Cotton programme takes 3 hours.") is None  # silent: no rival
     assert value_conflict("How long is the E20 drain?", "Wait 20 minutes at 60 °C.") is None
+    # only units of measurement set a condition: "Eco 40-60" is a programme's name
+    assert value_conflict("How much energy per 100 Eco 40-60 cycles?", "Energy per 100 cycles (Eco 40-60): 49 kWh") \
+        is None
 
 
 def _row(text: str):
