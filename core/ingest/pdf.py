@@ -7,7 +7,10 @@
    drawings look like a grid (several horizontal and vertical rules, or cell boxes).
    Cell text is the page's words whose centre lies in the cell (`Table.extract()`
    garbles decimals; `get_textbox` per cell is correct but ~15 ms a cell),
-   and text blocks inside a table are skipped so the table is not duplicated.
+   and text blocks inside a table are skipped so the table is not duplicated. A table goes
+   where the fewest text blocks end up out of place around it: PyMuPDF lists blocks in
+   drawing order, and a running head drawn last must not drag a table into the next
+   section.
 3. Text in the top/bottom 10% of pages that repeats on half the pages or on 3 pages
    (digits ignored, so "Page 3" repeats; or one short line at the same height) is a running
    header/footer and is dropped, as are bare page numbers there.
