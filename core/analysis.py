@@ -520,6 +520,30 @@ def other_model(question: str, context: str, aliases: list[set[str]]) -> str | N
     return sorted(there[0])[-1]
 
 
+def rival_names(name: str, text: str) -> set[str]:
+    """Names the text sets side by side with `name` ("two tiers, Standard and Premium",
+    "Standard or Premium"): alternatives to it, lowercased."""
+    joiner = r"(?:,|\s+and|\s+or|\s+и|\s+или|\s*/)\s+"
+    other = r"([A-ZА-ЯЁ][\w-]+)"
+    n = re.escape(name)
+    found = re.findall(rf"\b{n}{joiner}{other}", text) + re.findall(rf"{other}{joiner}{n}\b", text)
+    return {f.lower() for f in found if f.lower() != name.lower()}
+
+
+def names_rival(question_names: set[str], context: str, passages: str) -> str | None:
+    """A rival of a name of the question (see rival_names) that the unit's context names
+    while it does not name the question's own: "With Premium, ... 5 household members"
+    does not answer for Standard."""
+    low = context.lower()
+    for name in question_names:
+        if re.search(rf"\b{re.escape(name.lower())}\b", low):
+            continue
+        rival = next((r for r in sorted(rival_names(name, passages)) if re.search(rf"\b{re.escape(r)}\b", low)), None)
+        if rival:
+            return rival
+    return None
+
+
 def has_section(ref: str, section_path: str, text: str) -> bool:
     """Is `ref` the number of a heading on this path, or of a numbered paragraph in the text?"""
     pattern = re.compile(rf"(?:^|> |\n)(?:(?:chapter|section|глава|раздел|para)\s+)?{re.escape(ref)}(?:[.\s)]|$)",

@@ -18,7 +18,9 @@ Extractive algorithm:
    speaks of the asked kind alone: a passage on the drain filter need not repeat
    "drain"); it must not be about another model than the question's, as the passages
    name models by name and code ("Maximum load (WM-910)" is not the AquaLine 7's, "AquaLine
-   7 (WM-700)"); it must not give a condition value of the question only for another case
+   7 (WM-700)"), nor name a rival of a name in the question where the question's own name
+   is absent (the passages set "Standard and Premium" side by side, so "With Premium, ..."
+   does not answer for Standard); it must not give a condition value of the question only for another case
    ("at 40 °C" against "2 h 59 min at 60 °C"); it must say more than
    the question's own words (a title such as "Engine oil capacity." is not an answer); it
    must hold at least half the weight of the question's topic words that the knowledge
@@ -102,6 +104,7 @@ from core.analysis import (
     matches_type,
     measures,
     model_aliases,
+    names_rival,
     other_model,
     proper_names,
     quantity_named,
@@ -270,6 +273,7 @@ class ExtractiveGenerator:
                  and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
         scored: list[Selected] = []
         aliases = [m for p in passages for m in model_aliases(p.text)]
+        all_text = "\n".join(p.text for p in passages)  # where rival names stand side by side
         lead_ins: dict[tuple[str, int], set[str]] = {}
         steps_around: dict[tuple[str, str], set[str]] = {}
         parts: dict[int, tuple[float, float, float, float]] = {}
@@ -298,6 +302,9 @@ class ExtractiveGenerator:
                 if contrast_conflict(question, context, passage.text):
                     reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
+                if names_rival(question_names, context, all_text):
+                    reject(unit, "names a rival of a name in the question")
+                    continue  # "With Premium, ..." does not answer for Standard
                 if other_model(question, context, aliases):
                     reject(unit, "is about another model")
                     continue  # "Maximum load (WM-910)" is not the AquaLine 7's

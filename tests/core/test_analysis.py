@@ -14,6 +14,7 @@ from core.analysis import (
     measures,
     model_aliases,
     model_names,
+    names_rival,
     other_model,
     page_refs,
     quantity_named,
@@ -283,3 +284,12 @@ def test_a_unit_about_another_model_does_not_answer_for_this_one():
     assert other_model("Is the AquaLine 8 quiet?", "The WM-910 runs at 71 dB.", aliases) == "wm-910"
     assert other_model(question, "Delay start: up to 24 hours on all models.", aliases) is None  # names none
     assert other_model("How loud is the spin?", "The WM-910 runs at 71 dB.", aliases) is None  # no model asked
+
+
+def test_a_unit_naming_a_rival_of_the_questions_name_does_not_answer_for_it():
+    passages = "HomeHub is available in two tiers, Standard and Premium.\nWith Premium, members can share."
+    assert names_rival({"Standard"}, "With Premium, up to 5 household members can share.", passages) == "premium"
+    assert names_rival({"Premium"}, "With Premium, up to 5 household members can share.", passages) is None
+    assert names_rival({"Standard"}, "Standard and Premium include remote start.", passages) is None
+    # a name never set side by side with the question's is no rival
+    assert names_rival({"Standard"}, "Northwind answers within 5 days.", passages) is None
