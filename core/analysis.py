@@ -7,6 +7,7 @@ of answer a question asks for.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -520,14 +521,15 @@ def other_model(question: str, context: str, aliases: list[set[str]]) -> str | N
     return sorted(there[0])[-1]
 
 
-def rival_names(name: str, text: str) -> set[str]:
+@functools.lru_cache(maxsize=64)  # asked once per unit, with the same passages each time
+def rival_names(name: str, text: str) -> frozenset[str]:
     """Names the text sets side by side with `name` ("two tiers, Standard and Premium",
     "Standard or Premium"): alternatives to it, lowercased."""
     joiner = r"(?:,|\s+and|\s+or|\s+и|\s+или|\s*/)\s+"
     other = r"([A-ZА-ЯЁ][\w-]+)"
     n = re.escape(name)
     found = re.findall(rf"\b{n}{joiner}{other}", text) + re.findall(rf"{other}{joiner}{n}\b", text)
-    return {f.lower() for f in found if f.lower() != name.lower()}
+    return frozenset(f.lower() for f in found if f.lower() != name.lower())
 
 
 def names_rival(question_names: set[str], context: str, passages: str) -> str | None:
@@ -711,12 +713,15 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
 CLAUSE_SPLIT_RE = re.compile(r"[,;:()\u2014\u2013]\s|\s[\u2014\u2013-]\s|;")
 
 
+_ANCHORED_VALUES = {"duration": DURATION_RE, "money": re.compile(MONEY_AMOUNT, re.IGNORECASE)}
+
+
 def value_anchored(unit: Unit, kind: str | None, anchors: set[str]) -> bool:
     """Is a value of the asked kind said of something the question names? The clause (or
     table cell) holding the value, with a row's first cell (what the row is about), must
     hold one of `anchors` (the question's topic stems): "Included: ...; cycle history for
     90 days" gives a duration of the cycle history, not of a refund."""
-    pattern = {"duration": DURATION_RE, "money": re.compile(MONEY_AMOUNT, re.IGNORECASE)}.get(kind or "")
+    pattern = _ANCHORED_VALUES.get(kind or "")
     if pattern is None or not anchors:
         return True
     parts = CLAUSE_SPLIT_RE.split(unit.text) if unit.kind != "row" else unit.text.split("; ")
