@@ -246,6 +246,29 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
 ]
 
 
+# What is done to a part: a text that only INSPECTS the hoses does not say when they are
+# REPLACED. Unlike the groups above, a unit that names no action is no conflict (a schedule
+# row "Hoses | every 6 months" may sit under any of them), only one that names a rival.
+ACTION_GROUPS: list[dict[str, re.Pattern[str]]] = [
+    {
+        "inspect": re.compile(r"\b(?:inspect\w*|examin\w*|осмотр\w*|осматрива\w*|проверк\w*|проверя\w*)", re.I),
+        "replace": re.compile(r"\b(?:replac\w*|renew\w*|замен\w*|меня(?:ть|ют|йте|ется|ются)\b|сменит\w*)", re.I),
+        "clean": re.compile(r"\b(?:clean\w*|rins\w*|flush\w*|descal\w*|чистк\w*|очист\w*|почист\w*|чистит\w*|"
+                            r"промы\w*|промыв\w*)", re.I),
+    },
+]
+
+
+def action_conflict(question: str, unit_text: str) -> str | None:
+    """An action the question asks about (replace) where the unit names only a rival one
+    (inspect): the rival is returned."""
+    for group in ACTION_GROUPS:
+        asked, there = _qualifiers(group, question), _qualifiers(group, unit_text)
+        if asked and there and not (asked & there):
+            return sorted(there)[0]
+    return None
+
+
 def _qualifiers(group: dict[str, re.Pattern[str]], text: str) -> set[str]:
     return {name for name, pattern in group.items() if pattern.search(text)}
 
@@ -595,11 +618,15 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     ("money", re.compile(
         r"\bhow much (?:does|do|is|are|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price|reimburs\w*|allowance)|"
         r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
-        r"\bhow much (?:is|are) (?:a|an)\b|"
+        r"\bhow much (?:is|are) (?:a|an)\b|\bup to what (?:price|amount|value)\b|\bat what price\b|"
         r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
         r"\bсколько (?:\w+ )?(?:возмеща\w*|компенсиру\w*|доплачива\w*)",
         re.IGNORECASE),
      re.compile(r"\b(?:price|cost|fee|charge)s?\b|\bстоимост\w*\b|\bцен\w\b|\bплат\w+\b", re.IGNORECASE)),
+    # "how often": an interval ("every 6 months", "after each wash", "at 60,000 km"), not any number
+    ("frequency", re.compile(r"\bhow (?:often|frequently|regularly)\b|\bat what intervals?\b|\bкак часто\b|"
+                             r"\bс какой (?:периодичностью|частотой)\b|\bкак регулярно\b", re.IGNORECASE),
+     re.compile(r"(?!x)x")),
     ("number", re.compile(r"\bhow many\b|\bwhat (?:percentage|percent)\b|\bсколько\b", re.IGNORECASE),
      re.compile(
         r"\bhow (?:much|often|far|old|big|heavy|high|large|deep|wide)\b|"
@@ -660,6 +687,18 @@ WEEKDAY_RE = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday
                         r"сред[аыу]|четверг|пятниц|суббот|воскресень)\w*", re.IGNORECASE)
 
 
+# An interval: "every 6 months", "once a year", "after each wash", "daily", "at 60,000 km",
+# or a schedule row whose header names it ("Interval: 12 months", «Как часто: ...»). Not
+# "each van", nor "intervals" said in passing ("the manual sets out intervals")
+_TIME_NOUN = (r"(?:\d|other\b|day|week|month|year|hour|time|morning|evening|night|wash|cycle|use|service|shift|"
+              r"trip|quarter|season|дн|день|недел|месяц|год|час|раз|утр|вечер|смен|стирк|поездк|сезон)")
+FREQUENCY_RE = re.compile(
+    rf"\b(?:every|each|кажд\w+)\s+{_TIME_NOUN}|\b(?:after|после) (?:every|each|кажд\w+)\b|"
+    r"\b(?:once|twice|\d+ times|times a|daily|weekly|monthly|quarterly|annually|yearly|раза? в|ежедневн\w*|"
+    r"еженедельн\w*|ежемесячн\w*|ежеквартальн\w*|ежегодн\w*)\b|\d[\d,.]*\s?(?:km|miles|км)\b|"
+    r"\b(?:interval|frequency|как часто|периодичность)\w*:\s*\S*\d", re.IGNORECASE)
+
+
 TIME_COUNT_ASKED_RE = re.compile(
     r"\bhow many (?:\w+ )?(?:days|weeks|months|years|hours|minutes)\b|"
     r"\bсколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|суток)\b", re.IGNORECASE)
@@ -694,6 +733,8 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))
     if kind == "number":
         return bool(NUMBER_RE.search(text) or NUMBER_WORD_RE.search(text))
+    if kind == "frequency":
+        return bool(FREQUENCY_RE.search(text))
     if kind == "weekday":
         return bool(WEEKDAY_RE.search(text))
     if kind == "date":

@@ -14,7 +14,8 @@ Extractive algorithm:
    to para 7-2 is not para 7-2); a unit's context (section path + table header + unit,
    and for identifiers also the head of its paragraph) must hold every identifier of the
    question; it must not name a rival of a question's qualifier in its
-   place (monthly vs annual) nor leave such a qualifier unstated (unless its passage
+   place (monthly vs annual), nor only another action than the asked one (the hoses
+   INSPECTED every year say nothing of when they are REPLACED), nor leave such a qualifier unstated (unless its passage
    speaks of the asked kind alone: a passage on the drain filter need not repeat
    "drain"); it must not be about another model than the question's, as the passages
    name models by name and code ("Maximum load (WM-910)" is not the AquaLine 7's, "AquaLine
@@ -51,7 +52,8 @@ Extractive algorithm:
    core/answer_form.py) must be in the unit itself, and its asking words ("phone
    number") then count as covered;
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
-   minutes or hours, not months), and a duration or an amount of money must be said of
+   minutes or hours, not months; "how often" an interval such as "every 2 years", not
+   "each van"), and a duration or an amount of money must be said of
    something the question names: the clause or table cell holding it (with the row's
    first cell) must hold one of the question's topic words ("cycle history for 90 days"
    is no refund period), unless an identifier of the question pins the unit down.
@@ -93,6 +95,7 @@ from core.analysis import (
     QUANTITY_UNITS,
     SLOT_WORDS,
     Unit,
+    action_conflict,
     content_terms,
     contrast_conflict,
     counts,
@@ -302,6 +305,9 @@ class ExtractiveGenerator:
                 if contrast_conflict(question, context, passage.text):
                     reject(unit, "names a rival qualifier or leaves one unstated")
                     continue
+                if action_conflict(question, context):
+                    reject(unit, "names another action than the one asked about")
+                    continue  # "The hoses are INSPECTED every year" is no replacement interval
                 if names_rival(question_names, context, all_text):
                     reject(unit, "names a rival of a name in the question")
                     continue  # "With Premium, ..." does not answer for Standard

@@ -1,4 +1,5 @@
 from core.analysis import (
+    action_conflict,
     appendix_refs,
     attribute_named,
     content_terms,
@@ -293,3 +294,27 @@ def test_a_unit_naming_a_rival_of_the_questions_name_does_not_answer_for_it():
     assert names_rival({"Standard"}, "Standard and Premium include remote start.", passages) is None
     # a name never set side by side with the question's is no rival
     assert names_rival({"Standard"}, "Northwind answers within 5 days.", passages) is None
+
+
+def test_how_often_asks_for_an_interval_not_any_number():
+    assert question_type("How often is the fire extinguisher replaced?") == ("frequency", True)
+    assert question_type("Как часто чистить фильтр?") == ("frequency", True)
+    for text in ("The fire extinguisher is inspected every 2 years.", "Как часто: каждые 6 месяцев",
+                 "После каждой стирки протирайте уплотнитель.", "Replace the spark plugs at 60,000 km.",
+                 "Service: Interval: 12 months"):
+        assert matches_type(text, "frequency"), text
+    for text in ("Each van carries a 2 kg powder fire extinguisher.", "Каждый фургон оснащён аптечкой.",
+                 "This manual sets out the maintenance procedures, intervals and limits."):
+        assert not matches_type(text, "frequency"), text
+
+
+def test_up_to_what_price_asks_for_money():
+    assert question_type("Up to what price can the leased bicycle be?") == ("money", True)
+
+
+def test_a_unit_naming_only_another_action_does_not_answer_for_the_asked_one():
+    assert action_conflict("How often are the hoses replaced?", "The hoses are inspected every year.") == "inspect"
+    assert action_conflict("Как часто менять шланги?", "Осмотр шлангов: каждые 12 месяцев") == "inspect"
+    # naming no action, or the asked one beside another, is no conflict
+    assert action_conflict("How often are the hoses replaced?", "Hoses: every 5 years") is None
+    assert action_conflict("How often is the filter replaced?", "Inspect and replace the filter yearly.") is None
