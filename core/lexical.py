@@ -25,7 +25,7 @@ STOPWORDS = frozenset(
     """a an the of to in on at for by with from and or but is are was were be been being it its
     this that these those what which who whom whose when where why how do does did can could
     should would will shall may might must i you he she we they me my your our their as if
-    than then there here about into over under not no any some all each per vs
+    than then there here about into over under not no any some all each per vs have has had am
     и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
     мне было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был
     него до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
@@ -44,7 +44,26 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 2
+TOKENIZER_VERSION = 3
+
+# English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
+# got" has no word "ve", "Northwind's" is Northwind
+_CONTRACTIONS = [
+    (re.compile(r"\b(ca|wo)n['’]t\b", re.I), lambda m: {"ca": "can", "wo": "will"}[m.group(1).lower()] + " not"),
+    (re.compile(r"n['’]t\b", re.I), lambda m: " not"),
+    (re.compile(r"\b(what|that|it|there|here|who|where|how|when|which|he|she)['’]s\b", re.I), lambda m: m.group(1) + " is"),
+    (re.compile(r"(?<=[A-Za-z])['’](ve|m|re|ll|d|s)\b", re.I),
+     lambda m: {"ve": " have", "m": " am", "re": " are", "ll": " will", "d": " would", "s": ""}[m.group(1).lower()]),
+]
+
+
+def expand_contractions(text: str) -> str:
+    """English contractions written out ("wouldn't" -> "would not", "I've" -> "I")."""
+    if "'" not in text and "’" not in text:
+        return text
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    return text
 
 # Russian imperatives keep their ending through the Snowball stemmer ("подготовьте" ->
 # "подготовьт"), while questions use the infinitive ("что подготовить" -> "подготов"), and
@@ -60,7 +79,7 @@ def _as_infinitive(word: str) -> str:
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
     out: list[str] = []
-    for raw in TOKEN_RE.findall(text):
+    for raw in TOKEN_RE.findall(expand_contractions(text)):
         tok = raw.lower().replace(",", ".")
         if not keep_stopwords and tok in STOPWORDS:
             continue

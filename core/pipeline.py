@@ -14,6 +14,7 @@ from core.expand import expand_question
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
+from core.lexical import expand_contractions
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
@@ -44,7 +45,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
     #    ("ignore previous instructions") are not part of what is asked; known acronyms are
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
-    asked = expand_question(strip_instructions(question))
+    asked = expand_question(expand_contractions(strip_instructions(question)))
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top

@@ -1,4 +1,4 @@
-from core.lexical import LexicalIndex, tokenize
+from core.lexical import LexicalIndex, expand_contractions, tokenize
 
 
 def test_tokenize_stems_by_script_and_keeps_identifiers():
@@ -61,3 +61,9 @@ def test_russian_imperatives_read_as_their_infinitive():
     assert tokenize("используйте") == tokenize("использовать")
     assert tokenize("открывайте") == tokenize("открывать")
     assert tokenize("дверь модель") == ["двер", "модел"]  # nouns in -ь are left alone
+
+
+def test_english_contractions_are_written_out_not_read_as_words():
+    assert expand_contractions("My app wouldn't load - I've got 500 washes") == "My app would not load - I have got 500 washes"
+    assert expand_contractions("What's the price? Northwind's policy, can't") == "What is the price? Northwind policy, can not"
+    assert "wouldn" not in tokenize("It wouldn’t start") and "ve" not in tokenize("I've")
