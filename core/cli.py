@@ -170,23 +170,39 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
         for key in required:
             if key not in row:
                 raise UserError(f"{path}:{n} has no '{key}' field.")
+            if key != "id" and not (isinstance(row[key], str) and row[key].strip()):
+                raise UserError(f"{path}:{n} has an empty '{key}'; give it text or remove the row.")
         rows.append(row)
     return rows
+
+
+def _require_tenant(settings: Settings, tenant: str) -> None:
+    """A typo in the tenant name must not look like a refusal ("no passages to search")."""
+    from core import store
+
+    if not store.tenant_exists(settings, tenant):
+        raise UserError(f"No tenant named '{tenant}'; see `tenants list`, or ingest documents into it first.")
 
 
 def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     from core.pipeline import ask
 
+    _require_tenant(settings, args.tenant)
     if args.batch:
         if not args.out:
             raise UserError("--batch needs --out FILE.")
-        rows = _read_jsonl(args.batch, ("id", "question"))
+        rows = _read_jsonl(args.batch, ("id", "question"))  # every row checked before the first ask
+        failed = 0
         with open(args.out, "w", encoding="utf-8") as out:
             for row in rows:
-                answer = ask(settings, args.tenant, row["question"])
-                out.write(json.dumps({"id": row["id"], **answer.to_dict()}, ensure_ascii=False) + "\n")
-        print(f"wrote {len(rows)} answers to {args.out}")
-        return 0
+                try:
+                    record = {"id": row["id"], **ask(settings, args.tenant, row["question"]).to_dict()}
+                except Exception as exc:  # one bad row must not lose the answers of the others
+                    failed += 1
+                    record = {"id": row["id"], "error": f"{type(exc).__name__}: {exc}"}
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        print(f"wrote {len(rows)} answers to {args.out}" + (f"; {failed} failed (see their 'error')" if failed else ""))
+        return 1 if failed else 0
     if not args.question:
         raise UserError("Give a question, or --batch FILE --out FILE.")
     answer = ask(settings, args.tenant, args.question)

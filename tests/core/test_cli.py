@@ -116,3 +116,17 @@ def test_verify_with_the_model_judge(tmp_path, write_file):
     assert verdicts["vetoed"]["verdict"] == "unsupported" and verdicts["vetoed"]["score"] == 0.2
     assert verdicts["wrong"]["verdict"] == "contradicted"
     assert len(llm.requests) == 2  # the contradicted claim never reaches the model
+
+
+def test_ask_checks_the_tenant_and_every_batch_row_first(tmp_path, write_file):
+    data = tmp_path / "data"
+    run(data, "ingest", "--tenant", "acme", str(write_file("oil.md", "# Oil\n\nThe oil capacity is 5 quarts.\n")))
+    typo = run(data, "ask", "--tenant", "acmee", "What is the oil capacity?")
+    assert typo.returncode == 2 and typo.stderr.startswith("error: No tenant named 'acmee'")
+
+    questions = write_file("q.jsonl", '{"id": "q1", "question": "What is the oil capacity?"}\n'
+                                      '{"id": "q2", "question": "  "}\n')
+    out = tmp_path / "answers.jsonl"
+    res = run(data, "ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out))
+    assert res.returncode == 2 and "q.jsonl:2 has an empty 'question'" in res.stderr
+    assert not out.exists()  # nothing half-written: the rows are checked before the first ask
