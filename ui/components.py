@@ -76,6 +76,9 @@ def _page_png(path: str, mtime: float, page: int, rects: tuple[tuple[float, ...]
 
 
 def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | None:
+    merged = citation.get("span")  # several quotes of one passage: from the first to the last
+    if merged and 0 <= merged[0] < merged[1] <= len(chunk_text):
+        return merged[0], merged[1]
     quote = citation.get("quote") or ""
     start, end = citation.get("char_start", -1), citation.get("char_end", -1)
     if quote and 0 <= start < end <= len(chunk_text) and chunk_text[start:end] == quote:
@@ -87,9 +90,29 @@ def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | 
     return None
 
 
+def merge_by_index(citations: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """One entry per marker [n]: an answer may quote several sentences of one passage, all
+    marked [n]; opening [n] highlights every one of them (all their rectangles on the PDF
+    page, and the passage text from the first quote to the last)."""
+    merged: dict[int, dict[str, Any]] = {}
+    for c in citations:
+        first = merged.get(c["index"])
+        if first is None:
+            merged[c["index"]] = dict(c)
+            continue
+        first["quote"] = f"{first.get('quote', '')} … {c.get('quote', '')}"
+        first["rects"] = [*(first.get("rects") or []), *(c.get("rects") or [])]
+        starts = [x.get("char_start", -1) for x in (first, c)]
+        ends = [first.get("span", (0, first.get("char_end", -1)))[1], c.get("char_end", -1)]
+        if min(starts) >= 0 and c.get("chunk_id") == first.get("chunk_id"):
+            first["char_start"] = min(starts)
+            first["span"] = (min(starts), max(ends))
+    return merged
+
+
 def citation_pills(answer: dict[str, Any], key: str, default_first: bool) -> dict[str, Any] | None:
     """Pills `[1] source · p. 3`; returns the selected citation (or None)."""
-    citations = {c["index"]: c for c in answer.get("citations", [])}
+    citations = merge_by_index(answer.get("citations", []))
     if not citations:
         return None
     options = sorted(citations)
