@@ -175,6 +175,16 @@ SLOT_WORDS = {
 }
 
 
+def asking_part(question: str) -> str:
+    """The sentences of a question that ask (end in "?"), when others only set the scene:
+    "I'm moving to a new FLAT next month. Do I get paid time off for the move?" asks about
+    time off for a move; the flat is the user's situation, not a topic the documents must
+    name. A question of one sentence, or none ending in "?", is asked whole."""
+    sentences = [s for s in re.split(r"(?<=[.!?…])\s+", question.strip()) if s]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return " ".join(asking) if len(sentences) > 1 and asking else question
+
+
 def content_terms(question: str) -> list[str]:
     """Stemmed topic words of a question (question words, fillers and the words that name
     the answer slot removed), in order."""

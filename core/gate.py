@@ -40,6 +40,7 @@ from core.analysis import (
     QUESTION_FILLER,
     SLOT_WORDS,
     appendix_refs,
+    asking_part,
     content_terms,
     determined_words,
     expected_type,
@@ -154,9 +155,11 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # there, a word the documents never use is a translation, not a new topic.
     cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
-    unknown_phrase = None if cross_language else _unknown_phrase(question, lexicon) or next(
-        (t for t in [*focus_terms(question), *measures(question)] if lexicon.df.get(t, 0) == 0), None) or next(
-        (w for w in determined_words(question) if unknown_word(w, lexicon, slot)), None)
+    # words the documents never use count where the question asks, not in the scene it sets
+    asked = asking_part(question)
+    unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
+        (t for t in [*focus_terms(asked), *measures(asked)] if lexicon.df.get(t, 0) == 0), None) or next(
+        (w for w in determined_words(asked) if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]

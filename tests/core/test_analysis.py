@@ -1,5 +1,6 @@
 from core.analysis import (
     action_conflict,
+    asking_part,
     appendix_refs,
     attribute_named,
     content_terms,
@@ -318,3 +319,11 @@ def test_a_unit_naming_only_another_action_does_not_answer_for_the_asked_one():
     # naming no action, or the asked one beside another, is no conflict
     assert action_conflict("How often are the hoses replaced?", "Hoses: every 5 years") is None
     assert action_conflict("How often is the filter replaced?", "Inspect and replace the filter yearly.") is None
+
+
+def test_the_asking_part_leaves_out_the_scene_the_question_sets():
+    assert asking_part("I'm moving to a new flat next month. Do I get paid time off for the move?") == \
+        "Do I get paid time off for the move?"
+    assert asking_part("What torque for the flux capacitor bolts?") == "What torque for the flux capacitor bolts?"
+    assert asking_part("Машину привезли, но не хватает деталей. Куда писать?") == "Куда писать?"
+    assert asking_part("Tell me the oil capacity. Thanks.") == "Tell me the oil capacity. Thanks."  # nothing asks
