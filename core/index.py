@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -71,17 +72,26 @@ def collection(settings: Settings, tenant: str) -> Any:
     )
 
 
+def vector_store(settings: Settings, tenant: str) -> Any:
+    """The tenant's collection as a LlamaIndex `ChromaVectorStore`: chunks go in as
+    `TextNode`s with our own vectors, and come back with their similarity."""
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
+    return ChromaVectorStore(chroma_collection=collection(settings, tenant))
+
+
 def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: np.ndarray) -> None:
     if not chunks:
         return
-    col = collection(settings, tenant)
-    for start in range(0, len(chunks), 256):
-        part = chunks[start : start + 256]
-        col.add(
-            ids=[c.chunk_id for c in part],
-            embeddings=[v.tolist() for v in vectors[start : start + 256]],
-            metadatas=[{"tenant": tenant, "doc_id": c.doc_id} for c in part],
-        )
+    from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+
+    nodes = [
+        TextNode(id_=c.chunk_id, text=c.text, embedding=v.tolist(), metadata={"tenant": tenant},
+                 relationships={NodeRelationship.SOURCE: RelatedNodeInfo(node_id=c.doc_id)})
+        for c, v in zip(chunks, vectors)
+    ]
+    # the node's source document becomes the "doc_id" metadata that delete filters on
+    vector_store(settings, tenant).add(nodes)
 
 
 def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> None:
@@ -102,15 +112,16 @@ def vector_count(settings: Settings, tenant: str, doc_id: str | None = None) -> 
 
 def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
     """(chunk_id, cosine similarity) best first, from the tenant's collection only."""
-    col = collection(settings, tenant)
-    n = col.count()
+    from llama_index.core.vector_stores.types import VectorStoreQuery
+
+    store_ = vector_store(settings, tenant)
+    n = store_.client.count()
     if n == 0:
         return []
-    res = col.query(
-        query_embeddings=[query_vec.tolist()], n_results=min(k, n),
-        where={"tenant": tenant}, include=["distances"],
-    )
-    return [(cid, 1.0 - float(d)) for cid, d in zip(res["ids"][0], res["distances"][0])]
+    res = store_.query(VectorStoreQuery(query_embedding=[float(x) for x in query_vec], similarity_top_k=min(k, n)),
+                       where={"tenant": tenant})
+    # ChromaVectorStore reports exp(-distance); the gate is calibrated on cosine = 1 - distance
+    return [(cid, 1.0 + math.log(sim)) for cid, sim in zip(res.ids or [], res.similarities or [])]
 
 
 # ---- lexical -----------------------------------------------------------------------------
