@@ -102,6 +102,32 @@ def cmd_tenants_create(settings: Settings, args: argparse.Namespace) -> int:
 # ---- documents ---------------------------------------------------------------------------
 
 
+PROGRESS_AFTER_S = 5.0  # a file taking longer than this gets progress lines on stderr
+PROGRESS_EVERY_S = 10.0  # at most this often per stage (embedding a big file takes minutes)
+_STAGE_WORDS = {"parse": "reading", "chunk": "chunking", "embed": "embedding", "index": "indexing"}
+
+
+def _progress_printer(name: str) -> Any:
+    """A progress callback for one file: silent for quick files, so stdout stays one line a
+    file and stderr shows only that a long file is still moving."""
+    import time
+
+    started = time.monotonic()
+    last: dict[str, Any] = {"stage": None, "at": 0.0}
+
+    def report(stage: str, fraction: float) -> None:
+        now = time.monotonic()
+        if stage not in _STAGE_WORDS or now - started < PROGRESS_AFTER_S:
+            return
+        if stage == last["stage"] and now - last["at"] < PROGRESS_EVERY_S:
+            return
+        last.update(stage=stage, at=now)
+        print(f"  {name}: {_STAGE_WORDS[stage]} {fraction:.0%} ({now - started:.0f}s)", file=sys.stderr,
+              flush=True)
+
+    return report
+
+
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     from core.documents import ensure_tenant, ingest_file, iter_files
 
@@ -114,7 +140,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         raise UserError("No supported files found (PDF, DOCX, Markdown, HTML, text).")
     failed = 0
     for path in files:
-        result = ingest_file(settings, args.tenant, path, uploaded_by=args.by)
+        result = ingest_file(settings, args.tenant, path, uploaded_by=args.by,
+                             progress=_progress_printer(path.name))
         if result.status == "failed":
             failed += 1
             print(f"failed     {path.name}: {result.error}", flush=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 # Knobs a tenant may override (stored in <data>/tenants/<key>/settings.json).
 TENANT_KNOBS = ("gate_threshold", "top_k", "strict_mode", "provider", "candidates", "chunk_tokens",
-                "judge_threshold")
+                "judge_threshold", "max_chunks_per_doc")
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Settings:
     chunk_tokens: int = 220
     chunk_overlap: int = 40
     max_file_mb: int = 50
+    # embedding costs ~0.25 s a chunk on 2 cores: 1500 chunks is ~6 minutes for one file
+    max_chunks_per_doc: int = 1500
     # retrieval
     candidates: int = 20
     top_k: int = 5
@@ -113,6 +115,10 @@ def validate_overrides(values: dict[str, Any]) -> dict[str, Any]:
             value = int(value)
             if not 60 <= value <= 500:
                 raise ValueError("chunk_tokens must be between 60 and 500.")
+        elif key == "max_chunks_per_doc":
+            value = int(value)
+            if value < 1:
+                raise ValueError("max_chunks_per_doc must be at least 1.")
         elif key == "strict_mode":
             value = value if isinstance(value, bool) else _env_bool(str(value))
         elif key == "provider":

@@ -2,7 +2,9 @@
 
 Ingest steps: read + hash -> parse -> chunk -> embed -> add vectors -> register chunks
 (one SQLite transaction) -> rebuild BM25. Any failure undoes every step already taken,
-so no chunk of a failed document stays in Chroma, BM25 or the registry.
+so no chunk of a failed document stays in Chroma, BM25 or the registry, and what the
+commit replaced (an older version, or the document being re-indexed under its own doc_id)
+is put back as it was.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from core import index, store
-from core.config import Settings
-from core.ingest import IngestError, parse_file
+from core.config import Settings, load_tenant_overrides
+from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.chunk import chunk_document
 from core.models import get_embedder
 from core.tenants import collection_name, tenant_dir, tenant_key, validate_tenant
@@ -26,6 +28,9 @@ from core.tenants import collection_name, tenant_dir, tenant_key, validate_tenan
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text")
+# The kept original is named by what its bytes are (see detect_format), so the console never
+# serves a text file named .pdf as a PDF, and a re-index detects the same format again.
+KEPT_SUFFIXES = {"pdf": ".pdf", "docx": ".docx", "markdown": ".md", "html": ".html", "text": ".txt"}
 
 
 @dataclass
@@ -58,9 +63,17 @@ def ingest_file(
     uploaded_by: str = "cli", progress: Progress | None = None,
 ) -> IngestResult:
     """Index one file for a tenant. Never raises for a bad file: the result says why."""
-    started = time.perf_counter()
     path = Path(path)
-    file_name = file_name or path.name
+    return _ingest(settings, tenant, path, file_name or path.name, uploaded_by, progress, reindex=False)
+
+
+def _ingest(
+    settings: Settings, tenant: str, path: Path, file_name: str, uploaded_by: str,
+    progress: Progress | None, *, reindex: bool,
+) -> IngestResult:
+    """`ingest_file`; a re-index indexes the same bytes again on purpose, and when it fails it
+    records no 'failed' row: the document stays live as it was and the result says why."""
+    started = time.perf_counter()
     report = progress or (lambda stage, frac: None)
     ensure_tenant(settings, tenant)
     try:
@@ -72,19 +85,17 @@ def ingest_file(
 
     with index.tenant_lock(settings, tenant):
         same = [d for d in store.find_documents(settings, tenant, sha256=sha) if d["status"] == "ready"]
-        if same:
+        if same and not reindex:
             doc = same[0]
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
                                 time.perf_counter() - started)
         try:
             result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report)
-        except IngestError as exc:
-            _record_failure(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, str(exc))
-            return IngestResult(file_name, "failed", doc_id, error=str(exc),
-                                seconds=time.perf_counter() - started)
-        except Exception as exc:  # noqa: BLE001 - anything else is our bug; keep the index whole
-            msg = f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again."
-            _record_failure(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, msg)
+        except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
+            msg = str(exc) if isinstance(exc, IngestError) else (
+                f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again.")
+            if not reindex:
+                _record_failure(settings, tenant, file_name, sha, len(data), uploaded_by, msg)
             return IngestResult(file_name, "failed", doc_id, error=msg,
                                 seconds=time.perf_counter() - started)
     result.seconds = time.perf_counter() - started
@@ -103,6 +114,10 @@ def _index_new(
         )
     report("parse", 0.05)
     t = time.perf_counter()
+    # Record what the bytes are: a text file named .pdf is indexed and recorded as text, as
+    # the user uploaded it to be searchable and its text reads fine; refusing it over its name
+    # would help nobody, while calling it "pdf" would make the console treat it as one.
+    fmt = detect_format(path)
     parsed = parse_file(path, settings)
     timings["parse"] = time.perf_counter() - t
 
@@ -112,6 +127,7 @@ def _index_new(
     timings["chunk"] = time.perf_counter() - t
     if not chunks:
         raise IngestError("The file holds no text to index; check that it is the document you meant.")
+    _check_chunk_limit(settings, tenant, file_name, len(chunks))
 
     t = time.perf_counter()
     embedder = get_embedder(num_threads=settings.embed_threads)
@@ -128,19 +144,23 @@ def _index_new(
     report("index", 0.92)
     t = time.perf_counter()
     previous = [d for d in store.find_documents(settings, tenant, file_name=file_name) if d["doc_id"] != doc_id]
-    kept = _keep_original(settings, tenant, path, doc_id)
+    before = _snapshot(settings, tenant, doc_id, previous)
+    kept = tenant_dir(settings, tenant) / "files" / f"{doc_id}{KEPT_SUFFIXES[fmt]}"
     try:
-        index.delete_vectors(settings, tenant, doc_id)  # leftovers of a crashed attempt
+        _keep_original(path, kept)
+        # a crashed attempt's leftovers, or (re-index: same bytes, same doc_id) the live vectors
+        index.delete_vectors(settings, tenant, doc_id)
         index.add_vectors(settings, tenant, chunks, matrix)
         _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
-                  chunks, kept, timings, previous)
+                  chunks, kept, fmt, timings, previous)
         index.rebuild_lexical(settings, tenant)
     except BaseException:
-        _undo(settings, tenant, doc_id, kept, previous)
+        _restore(settings, tenant, doc_id, kept, before)
         raise
-    for old in previous:  # the new version is live; now drop the old one's vectors and file
-        index.delete_vectors(settings, tenant, old["doc_id"])
-        if old.get("path"):
+    for old in before.documents:  # the new version is live; now drop what only the old one used
+        if old["doc_id"] != doc_id:
+            index.delete_vectors(settings, tenant, old["doc_id"])
+        if old.get("path") and old["path"] != str(kept):
             Path(old["path"]).unlink(missing_ok=True)
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
@@ -148,19 +168,31 @@ def _index_new(
                         replaced=replaced)
 
 
-def _keep_original(settings: Settings, tenant: str, path: Path, doc_id: str) -> Path:
-    folder = tenant_dir(settings, tenant) / "files"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{doc_id}{path.suffix.lower()[:10]}"
+def _check_chunk_limit(settings: Settings, tenant: str, file_name: str, count: int) -> None:
+    """Fail before embedding (~0.25 s a chunk on 2 cores): a huge file would otherwise run for
+    many minutes with no result."""
+    overrides = load_tenant_overrides(settings, tenant)
+    limit = int(overrides.get("max_chunks_per_doc", settings.max_chunks_per_doc))
+    if count > limit:
+        knob = ("the tenant's max_chunks_per_doc setting" if "max_chunks_per_doc" in overrides
+                else "GROUNDWORK_MAX_CHUNKS_PER_DOC")
+        raise IngestError(f"{file_name} is too long to index: {count:,} chunks, the limit is {limit:,} per "
+                          f"document; split it into smaller files or raise {knob}.")
+
+
+def _keep_original(path: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
-    shutil.copyfile(path, tmp)
-    tmp.replace(target)
-    return target
+    try:
+        shutil.copyfile(path, tmp)
+        tmp.replace(target)  # atomic: a re-index rewrites the live original with the same bytes
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _register(
     settings: Settings, tenant: str, doc_id: str, file_name: str, sha: str, size: int,
-    uploaded_by: str, pages: int | None, chunks: list, kept: Path, timings: dict,
+    uploaded_by: str, pages: int | None, chunks: list, kept: Path, fmt: str, timings: dict,
     previous: list[dict],
 ) -> None:
     langs = [c.lang for c in chunks]
@@ -176,7 +208,7 @@ def _register(
             " error, uploaded_at, uploaded_by, format, lang, path, timings)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (doc_id, tenant, file_name, sha, size, pages, len(chunks), "ready", None, time.time(),
-             uploaded_by, kept.suffix.lstrip("."), lang, str(kept), json.dumps(timings)),
+             uploaded_by, fmt, lang, str(kept), json.dumps(timings)),
         )
         conn.executemany(
             "INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta) VALUES (?,?,?,?,?,?)",
@@ -190,24 +222,69 @@ def _meta(chunk: Any) -> dict[str, Any]:
     return meta
 
 
-def _undo(settings: Settings, tenant: str, doc_id: str, kept: Path, previous: list[dict]) -> None:
-    """Remove every trace of a half-indexed document; the previous version stays live."""
+@dataclass
+class _Before:
+    """What committing a document may overwrite, kept so that a failure puts it back exactly."""
+
+    documents: list[dict[str, Any]]  # registry rows of the replaced (or re-indexed) versions
+    chunks: list[dict[str, Any]]
+    vectors: dict[str, Any]  # Chroma get() of the re-indexed document (its ids are reused)
+
+
+def _snapshot(settings: Settings, tenant: str, doc_id: str, previous: list[dict]) -> _Before:
+    ids = [doc_id, *(d["doc_id"] for d in previous)]
+    marks = ",".join("?" * len(ids))
+    with store.connect(settings) as conn:
+        docs = conn.execute(f"SELECT * FROM documents WHERE tenant=? AND doc_id IN ({marks})", (tenant, *ids))
+        documents = [dict(r) for r in docs]
+        rows = conn.execute(f"SELECT * FROM chunks WHERE tenant=? AND doc_id IN ({marks})", (tenant, *ids))
+        chunks = [dict(r) for r in rows]
+    vectors: dict[str, Any] = {"ids": []}
+    if any(d["doc_id"] == doc_id for d in documents):  # a re-index replaces the live vectors in place
+        vectors = index.collection(settings, tenant).get(where={"doc_id": doc_id},
+                                                         include=["embeddings", "metadatas"])
+    return _Before(documents, chunks, vectors)
+
+
+def _restore(settings: Settings, tenant: str, doc_id: str, kept: Path, before: _Before) -> None:
+    """Remove every trace of a half-indexed document and put back what it replaced: the
+    previous version (or the re-indexed document itself) stays live exactly as it was."""
     try:
         index.delete_vectors(settings, tenant, doc_id)
+        _put_back_vectors(settings, tenant, before.vectors)
     finally:
-        with store.connect(settings) as conn:
-            conn.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
-            conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
-        if not any(str(kept) == d.get("path") for d in previous):
+        ids = [(i,) for i in {doc_id, *(d["doc_id"] for d in before.documents)}]
+        with store.connect(settings) as conn:  # one transaction: the registry is never half-restored
+            conn.executemany("DELETE FROM chunks WHERE doc_id=?", ids)
+            conn.executemany("DELETE FROM documents WHERE doc_id=?", ids)
+            _insert_rows(conn, "documents", before.documents)
+            _insert_rows(conn, "chunks", before.chunks)
+        if not any(str(kept) == d.get("path") for d in before.documents):
             kept.unlink(missing_ok=True)
         index.rebuild_lexical(settings, tenant)
 
 
+def _put_back_vectors(settings: Settings, tenant: str, got: dict[str, Any]) -> None:
+    ids = list(got.get("ids") or [])
+    col = index.collection(settings, tenant)
+    for start in range(0, len(ids), 256):
+        end = start + 256
+        col.add(ids=ids[start:end], embeddings=[[float(x) for x in e] for e in got["embeddings"][start:end]],
+                metadatas=got["metadatas"][start:end])
+
+
+def _insert_rows(conn: Any, table: str, rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        conn.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                     tuple(row.values()))
+
+
 def _record_failure(
-    settings: Settings, tenant: str, doc_id: str, file_name: str, sha: str, size: int,
-    uploaded_by: str, error: str,
+    settings: Settings, tenant: str, file_name: str, sha: str, size: int, uploaded_by: str, error: str,
 ) -> None:
-    """A failed file is listed with its reason; it never replaces a working version."""
+    """A failed file is listed with its reason; it never replaces a working version. The row's
+    id includes the file name: files with identical bytes each keep their own record."""
+    failure_id = "f" + hashlib.sha256(f"{tenant_key(tenant)}:{file_name}:{sha}".encode()).hexdigest()[:15]
     with store.connect(settings) as conn:
         conn.execute(
             "DELETE FROM documents WHERE tenant=? AND file_name=? AND status='failed'", (tenant, file_name)
@@ -215,8 +292,7 @@ def _record_failure(
         conn.execute(
             "INSERT OR REPLACE INTO documents (doc_id, tenant, file_name, sha256, size, pages, chunks,"
             " status, error, uploaded_at, uploaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            ("f" + doc_id[1:], tenant, file_name, sha, size, None, 0, "failed", error, time.time(),
-             uploaded_by),
+            (failure_id, tenant, file_name, sha, size, None, 0, "failed", error, time.time(), uploaded_by),
         )
 
 
@@ -255,26 +331,20 @@ def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
 
 
 def reindex_document(settings: Settings, tenant: str, doc_id: str, progress: Progress | None = None) -> IngestResult:
-    """Parse, chunk and embed a kept original again (e.g. after a chunker change)."""
+    """Parse, chunk and embed a kept original again (e.g. after a chunker change). The same
+    bytes keep the same doc_id; if any step fails the document stays live exactly as it was."""
     doc = store.get_document(settings, tenant, doc_id)
     if doc is None or not doc.get("path") or not Path(doc["path"]).exists():
         return IngestResult(doc["file_name"] if doc else doc_id, "failed",
                             error="The original file is not kept; upload it again.")
     original = Path(doc["path"])
     tmp = original.with_name(original.name + ".reindex" + original.suffix)
-    shutil.copyfile(original, tmp)
+    shutil.copyfile(original, tmp)  # the ingest rewrites the kept original itself
     try:
-        with index.tenant_lock(settings, tenant):
-            with store.connect(settings) as conn:  # same bytes: clear so ingest does not skip it
-                conn.execute("UPDATE documents SET status='reindexing' WHERE doc_id=?", (doc_id,))
-        result = ingest_file(settings, tenant, tmp, file_name=doc["file_name"],
-                             uploaded_by=doc.get("uploaded_by") or "reindex", progress=progress)
+        return _ingest(settings, tenant, tmp, doc["file_name"], doc.get("uploaded_by") or "reindex",
+                       progress, reindex=True)
     finally:
         tmp.unlink(missing_ok=True)
-    if result.status == "failed":
-        with store.connect(settings) as conn:
-            conn.execute("UPDATE documents SET status='ready' WHERE doc_id=?", (doc_id,))
-    return result
 
 
 def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:

@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 from core.config import Settings
-from core.ingest.base import SUPPORTED_HINT, IngestError, Parser
+from core.ingest.base import NOT_DOCX, NOT_PDF, SUPPORTED_HINT, IngestError, Parser
 from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
@@ -47,6 +47,9 @@ MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 _TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES
 _SNIFF_BYTES = 65536
+# A name that promises a binary format: when the bytes are read as text instead and fail,
+# the file is a damaged PDF/DOCX, and "not text" would only confuse the user.
+_NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX)}
 _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
@@ -87,9 +90,9 @@ def detect_format(path: Path) -> str:
         )
     if looks_binary(head):
         if suffix == ".pdf":
-            raise IngestError("The file is not a valid PDF (it may be corrupt).")
+            raise IngestError(NOT_PDF)
         if suffix == ".docx":
-            raise IngestError("The file is not a valid DOCX (it may be corrupt).")
+            raise IngestError(NOT_DOCX)
         if suffix in _TEXT_SUFFIXES and suffix:
             raise IngestError(
                 f"The file is named '{suffix}' but contains binary data; {SUPPORTED_HINT}."
@@ -126,6 +129,9 @@ def parse_file(path: Path, settings: Settings | None = None) -> ParsedDocument:
     try:
         parsed = PARSERS[fmt].parse(path)
     except IngestError:
+        named, damaged = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))
+        if named != fmt:
+            raise IngestError(damaged) from None
         raise
     except MemoryError:
         raise IngestError("The file is too large to process; split it and upload the parts.") \
@@ -146,12 +152,12 @@ def _sniff_zip(path: Path, suffix: str) -> str:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError):
         if suffix == ".docx":
-            raise IngestError("The file is not a valid DOCX (it may be corrupt).") from None
+            raise IngestError(NOT_DOCX) from None
         return _unsupported(suffix or ".zip")
     if "word/document.xml" in names:
         return "docx"
     if suffix == ".docx":
-        raise IngestError("The file is not a valid DOCX (it may be corrupt).")
+        raise IngestError(NOT_DOCX)
     return _unsupported(suffix or ".zip")
 
 

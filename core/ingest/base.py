@@ -11,6 +11,9 @@ from typing import Protocol
 from core.schema import ParsedDocument
 
 SUPPORTED_HINT = "upload PDF, DOCX, Markdown, HTML or text"
+NOT_PDF = "The file is not a valid PDF (it may be corrupt)."
+NOT_DOCX = ("The file is not a valid Word document (DOCX); it may be damaged, so open it in Word, "
+            "save it again and upload it.")
 
 
 class IngestError(Exception):

@@ -19,7 +19,7 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from core.ingest.base import IngestError
+from core.ingest.base import NOT_DOCX, IngestError
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.schema import Block, ParsedDocument
 
@@ -36,7 +36,7 @@ class DocxParser:
         try:
             document = docx.Document(str(path))
         except Exception as exc:  # noqa: BLE001 - python-docx raises many kinds on bad input
-            raise IngestError("The file is not a valid DOCX (it may be corrupt).") from exc
+            raise IngestError(NOT_DOCX) from exc
         blocks = list(_body_blocks(document))
         title = (document.core_properties.title or "").strip()
         title = title or first_heading(blocks) or path.stem
@@ -49,11 +49,11 @@ def check_archive(path: Path) -> None:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError):
-        raise IngestError("The file is not a valid DOCX (it may be corrupt).") from None
+        raise IngestError(NOT_DOCX) from None
     total = sum(info.file_size for info in infos)
     document_xml = next((i for i in infos if i.filename == "word/document.xml"), None)
     if document_xml is None:
-        raise IngestError("The file is not a valid DOCX (it may be corrupt).")
+        raise IngestError(NOT_DOCX)
     if total > MAX_UNPACKED_BYTES or document_xml.file_size > MAX_DOCUMENT_XML_BYTES:
         raise IngestError(
             f"The DOCX unpacks to {total // (1024 * 1024)} MB (a zip bomb?); "

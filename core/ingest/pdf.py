@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pymupdf
 
-from core.ingest.base import IngestError
+from core.ingest.base import NOT_PDF, IngestError
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.text import LIST_MARKER, join_lines
 from core.schema import Block, ParsedDocument
@@ -82,38 +82,50 @@ class PdfParser:
         try:
             items: list[_Item] = []
             heights: dict[int, float] = {}
+            skipped = 0
             for index in range(doc.page_count):
                 try:
                     page = doc.load_page(index)
                     heights[index + 1] = page.rect.height
                     items.extend(_page_items(page, index + 1, warnings))
                 except Exception:  # noqa: BLE001 - one broken page must not lose the rest
+                    skipped += 1
                     warnings.append(f"Page {index + 1} could not be read and was skipped.")
             pages = doc.page_count
             meta_title = (doc.metadata or {}).get("title") or ""
+            # MuPDF repairs a truncated or corrupt file on open and then finds little or
+            # no text in it: that is damage, not a scan, and OCR would not help
+            damaged = doc.is_repaired or skipped == pages
         finally:
             doc.close()
         if not any(item.rows or item.lines for item in items):
-            raise IngestError(
-                "This PDF has no text layer (scanned?); run OCR on it first and upload "
-                "the result."
-            )
+            raise _no_text(damaged)
         items = _drop_running_text(items, heights, pages)
         blocks = _classify(items)
         if not blocks:
-            raise IngestError(
-                "This PDF has no text layer (scanned?); run OCR on it first and upload "
-                "the result."
-            )
+            raise _no_text(damaged)
+        if damaged:
+            warnings.append("The PDF is damaged (MuPDF repaired it); some of its text may be missing.")
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         return finish(blocks, pages=pages, title=title, warnings=warnings)
+
+
+def _no_text(damaged: bool) -> IngestError:
+    if damaged:
+        return IngestError(
+            "This PDF is damaged (truncated or corrupt) and no text could be read from it; "
+            "get an intact copy of the file and upload it again."
+        )
+    return IngestError(
+        "This PDF has no text layer (scanned?); run OCR on it first and upload the result."
+    )
 
 
 def _open(path: Path) -> pymupdf.Document:
     try:
         doc = pymupdf.open(str(path), filetype="pdf")
     except Exception:  # noqa: BLE001 - MuPDF raises FileDataError, RuntimeError, ...
-        raise IngestError("The file is not a valid PDF (it may be corrupt).") from None
+        raise IngestError(NOT_PDF) from None
     if doc.needs_pass and not doc.authenticate(""):
         doc.close()
         raise IngestError(

@@ -66,6 +66,27 @@ def test_user_errors_are_one_sentence(tmp_path):
     assert res.returncode == 2 and "Traceback" not in res.stderr
 
 
+def test_ingest_over_the_chunk_limit_fails_in_one_line(tmp_path, write_file):
+    many = write_file("many.md", "".join(f"# Part {n}\n\nPart {n} covers topic {n}.\n\n" for n in range(1, 6)))
+    env = {**os.environ, "GROUNDWORK_DATA": str(tmp_path / "data"), "GROUNDWORK_MAX_CHUNKS_PER_DOC": "2"}
+    res = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "acme", str(many)], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.stdout.startswith("failed     many.md: many.md is too long to index: ")
+    assert res.stdout.rstrip().endswith("raise GROUNDWORK_MAX_CHUNKS_PER_DOC.") and len(res.stdout.splitlines()) == 1
+
+
+def test_ingest_reports_progress_of_long_files_on_stderr(settings, write_file, monkeypatch, capsys):
+    from core import cli
+
+    monkeypatch.setattr(cli, "PROGRESS_AFTER_S", 0.0)  # every file counts as long here
+    many = write_file("many.md", "".join(f"# Part {n}\n\nPart {n} covers topic {n}.\n\n" for n in range(1, 6)))
+    assert cli.main(["ingest", "--tenant", "acme", str(many)]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and out.startswith("ready      many.md")  # stdout: one line a file
+    assert "many.md: embedding" in err and "%" in err
+
+
 def test_batch_ask_and_verify(tmp_path, write_file):
     data = tmp_path / "data"
     run(data, "ingest", "--tenant", "acme",

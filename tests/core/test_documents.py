@@ -1,13 +1,18 @@
 """Ingest lifecycle: all-or-nothing, re-upload, replace, delete, tenant isolation."""
 
+import re
 import threading
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from core import documents, index, store
+from core.config import load_settings, save_tenant_overrides
 from core.documents import delete_document, ingest_file, list_documents
 from core.lexical import TOKENIZER_VERSION, LexicalIndex
 from core.models import get_embedder
+from core.tenants import tenant_dir
 
 REFUNDS = """# Refund policy
 
@@ -166,3 +171,145 @@ def test_a_bm25_index_from_an_older_tokenizer_is_rebuilt_on_first_use(settings, 
     assert lexicon.tokenizer_version == TOKENIZER_VERSION
     assert (folder / "tokenizer.txt").read_text() == str(TOKENIZER_VERSION)
     assert lexicon.search("что подготовить", 1)  # the imperative is indexed as the infinitive
+
+
+# ---- a failure leaves the previous state exactly as it was -------------------------------
+
+
+def _state(settings, tenant):
+    """Everything the live documents consist of: registry rows, chunks, vectors, BM25, files."""
+    got = index.collection(settings, tenant).get(include=["embeddings", "metadatas"])
+    folder = tenant_dir(settings, tenant) / "files"
+    return {
+        "documents": [d for d in list_documents(settings, tenant) if d["status"] != "failed"],
+        "chunks": store.chunk_rows(settings, tenant),
+        "vectors": dict(zip(got["ids"], got["metadatas"])),
+        "embeddings": dict(zip(got["ids"], got["embeddings"])),
+        "bm25": sorted(index.lexical_index(settings, tenant).chunk_ids),
+        "files": {p.name: p.read_bytes() for p in folder.iterdir()},
+    }
+
+
+def _assert_same_state(after, before):
+    """Equal, except that Chroma may store a re-added float32 vector one unit in the last
+    place away (~7e-9), which changes no search."""
+    embeddings = after.pop("embeddings"), before.pop("embeddings")
+    assert after == before
+    assert all(np.allclose(embeddings[0][cid], vec, rtol=0, atol=1e-6) for cid, vec in embeddings[1].items())
+
+
+def _inject_failure(monkeypatch, step):
+    def boom(*args, **kwargs):
+        raise RuntimeError("injected failure")
+
+    if step in ("keep", "register"):
+        monkeypatch.setattr(documents, "_keep_original" if step == "keep" else "_register", boom)
+    elif step == "add_vectors":
+        real = index.add_vectors
+
+        def half_then_boom(settings_, tenant, chunks, vectors):  # some vectors land, then failure
+            real(settings_, tenant, chunks[:1], vectors[:1])
+            raise RuntimeError("injected failure")
+
+        monkeypatch.setattr(index, "add_vectors", half_then_boom)
+    else:
+        calls = {"n": 0}
+        real_rebuild = index.rebuild_lexical
+
+        def fail_first(*args, **kwargs):
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise RuntimeError("injected failure")
+            return real_rebuild(*args, **kwargs)
+
+        monkeypatch.setattr(index, "rebuild_lexical", fail_first)
+
+
+STEPS = ["keep", "add_vectors", "register", "rebuild_lexical"]
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_failed_reindex_leaves_the_live_document_as_it_was(settings, write_file, monkeypatch, step):
+    ingest_file(settings, "acme", write_file("oil.md", OIL))
+    live = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    before = _state(settings, "acme")
+    listed = list_documents(settings, "acme")
+    _inject_failure(monkeypatch, step)
+
+    result = documents.reindex_document(settings, "acme", live.doc_id)
+    assert result.status == "failed" and "injected failure" in result.error
+    monkeypatch.undo()
+    _assert_same_state(_state(settings, "acme"), before)
+    assert list_documents(settings, "acme") == listed  # no 'failed' row for a working document
+    assert documents.original_path(settings, "acme", live.doc_id).read_text(encoding="utf-8") == REFUNDS
+    assert index.lexical_search(settings, "acme", "refund within 14 days", 3)
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_failed_new_version_leaves_the_old_version_as_it_was(settings, write_file, monkeypatch, step):
+    old = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    before = _state(settings, "acme")
+    _inject_failure(monkeypatch, step)
+
+    newer = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS.replace("14 days", "21 days")))
+    assert newer.status == "failed" and "injected failure" in newer.error
+    monkeypatch.undo()
+    _assert_same_state(_state(settings, "acme"), before)
+    failed = [d for d in list_documents(settings, "acme") if d["status"] == "failed"]
+    assert [d["file_name"] for d in failed] == ["refunds.md"]  # the upload says why it failed
+    assert store.get_document(settings, "acme", old.doc_id)["status"] == "ready"
+
+
+def test_successful_reindex_keeps_one_document_and_its_file(settings, write_file):
+    live = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    again = documents.reindex_document(settings, "acme", live.doc_id)
+    assert again.status == "ready" and again.doc_id == live.doc_id
+    assert [d["doc_id"] for d in list_documents(settings, "acme")] == [live.doc_id]
+    assert _everywhere(settings, "acme", live.doc_id) == {
+        "registry": True, "chunks": live.chunks, "vectors": live.chunks, "bm25": live.chunks}
+    assert [p.name for p in (tenant_dir(settings, "acme") / "files").iterdir()] == [f"{live.doc_id}.md"]
+
+
+# ---- limits and honest outcomes ----------------------------------------------------------
+
+MANY = "".join(f"# Part {n}\n\nPart {n} explains topic number {n} in one sentence.\n\n" for n in range(1, 6))
+
+
+def test_too_many_chunks_fail_before_embedding(settings, write_file, monkeypatch):
+    def no_embedding(*args, **kwargs):
+        raise AssertionError("embedding must not start")
+
+    monkeypatch.setattr(documents, "get_embedder", no_embedding)
+    result = ingest_file(replace(settings, max_chunks_per_doc=2), "acme", write_file("many.md", MANY))
+    assert result.status == "failed"
+    assert re.fullmatch(r"many\.md is too long to index: \d+ chunks, the limit is 2 per document; split it "
+                        r"into smaller files or raise GROUNDWORK_MAX_CHUNKS_PER_DOC\.", result.error)
+    assert index.vector_count(settings, "acme") == 0 and store.chunk_rows(settings, "acme") == []
+
+
+def test_chunk_limit_comes_from_the_environment_and_the_tenant(settings, write_file):
+    assert settings.max_chunks_per_doc == 1500
+    assert load_settings({"GROUNDWORK_MAX_CHUNKS_PER_DOC": "4000"}).max_chunks_per_doc == 4000
+    save_tenant_overrides(settings, "acme", {"max_chunks_per_doc": 2})
+    assert ingest_file(settings, "acme", write_file("many.md", MANY)).status == "failed"
+    assert ingest_file(settings, "globex", write_file("many.md", MANY)).status == "ready"
+
+
+def test_format_is_what_the_bytes_are(settings, write_file):
+    result = ingest_file(settings, "acme", write_file("notes.pdf", "Plain text named like a PDF.\n"))
+    assert result.status == "ready"
+    doc = store.get_document(settings, "acme", result.doc_id)
+    assert doc["format"] == "text" and doc["file_name"] == "notes.pdf"
+    assert documents.original_path(settings, "acme", result.doc_id).suffix == ".txt"  # never served as a PDF
+    assert store.get_document(settings, "acme", ingest_file(settings, "acme", write_file("oil.md", OIL)).doc_id)[
+        "format"] == "markdown"
+
+
+def test_failed_files_with_identical_bytes_keep_their_own_records(settings, write_file):
+    broken = b"%PDF-1.7\n garbage \x00\x01\x02"
+    first = ingest_file(settings, "acme", write_file("a.pdf", broken))
+    second = ingest_file(settings, "acme", write_file("b.pdf", broken))
+    assert first.status == second.status == "failed"
+    failed = {d["file_name"]: d for d in list_documents(settings, "acme") if d["status"] == "failed"}
+    assert set(failed) == {"a.pdf", "b.pdf"} and failed["a.pdf"]["doc_id"] != failed["b.pdf"]["doc_id"]
+    assert all(d["error"] for d in failed.values())

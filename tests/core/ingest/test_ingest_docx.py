@@ -53,8 +53,23 @@ def test_docx_merged_cells_appear_once(tmp_path):
 def test_corrupt_docx(tmp_path):
     path = tmp_path / "broken.docx"
     path.write_bytes(b"PK\x03\x04 this is not really a zip archive")
-    with pytest.raises(IngestError, match="not a valid DOCX"):
+    with pytest.raises(IngestError, match=r"not a valid Word document \(DOCX\)"):
         parse_file(path)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe" + b"\x13\x37\x00\x00\xab\xcd" * 300,  # a UTF-16 mark, then junk with NULs
+        b"a" * 70_000 + b"\x00junk",  # binary only past the sniffed head
+    ],
+)
+def test_garbage_named_docx_says_not_a_word_document(tmp_path, content):
+    path = tmp_path / "report.docx"
+    path.write_bytes(content)
+    with pytest.raises(IngestError, match=r"^The file is not a valid Word document \(DOCX\)") as info:
+        parse_file(path)
+    assert "NUL" not in str(info.value) and str(info.value).endswith(".")
 
 
 def test_zip_bomb_is_refused(handbook_docx, monkeypatch):

@@ -94,6 +94,32 @@ def test_image_only_pdf_says_no_text_layer(tmp_path):
         parse_file(path)
 
 
+def _three_page_pdf() -> bytes:
+    doc = pymupdf.open()
+    for n in range(3):
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 200, 520, 600),
+                                      f"Section {n}. Monthly plans can be refunded within 14 days. " * 20)
+    return doc.tobytes()
+
+
+def test_truncated_pdf_says_damaged_not_scanned(tmp_path):
+    data = _three_page_pdf()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(data[: data.find(b"stream") + 16])  # cut inside the first page's text
+    with pytest.raises(IngestError, match=r"^This PDF is damaged \(truncated or corrupt\)") as info:
+        parse_file(path)
+    assert "scanned" not in str(info.value) and str(info.value).endswith(".")
+
+
+def test_truncated_pdf_with_some_text_warns_that_text_may_be_missing(tmp_path):
+    data = _three_page_pdf()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(data[: data.find(b"endstream") + 19])  # the first page survives
+    parsed = parse_file(path)
+    assert "Section 0." in parsed.text and "Section 2." not in parsed.text
+    assert any("damaged" in w for w in parsed.warnings)
+
+
 def test_corrupt_pdf_bytes(tmp_path):
     path = tmp_path / "broken.pdf"
     path.write_bytes(b"%PDF-1.7\n garbage \x00\x01\x02 not an object")
