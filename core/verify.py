@@ -1,18 +1,40 @@
 """Citation validation, claim verification and the guard policy.
 
-Deterministic judge (always runs; `DeterministicJudge.judge(premise, claim)`):
-1. Evidence: the premise unit (sentence or table row) sharing most words with the claim.
-2. Numbers: every number in the claim must appear in the premise. A number that does not,
-   where the evidence holds a different number with the same unit (or no unit on either
-   side), is a contradiction ("5-6 quarts" vs "5 quarts"; "30 days" vs "14 days");
-   otherwise it is unsupported.
-3. Identifiers (E20, 7-2, 12.4) and names (capitalised words inside a sentence) of the
-   claim must appear in the premise, else unsupported.
-4. Content words: at least 75% of the claim's topic words (stemmed) must be in the premise.
-5. Negation: a claim and its evidence that disagree on negation ("refundable" vs
-   "non-refundable") are contradicted.
-6. score = 1.0 when supported; the share of passed checks otherwise (0 for contradictions).
-A model judge (NLI or LLM) can be registered in JUDGES and runs after this one.
+Deterministic judge (always runs; `DeterministicJudge.judge(premise, claim)`). A claim is
+checked against its evidence span, never against the whole passage: a number, code or name
+that the passage states only about another subject supports nothing.
+1. Units: the passage's sentences and table rows. A unit's scope is the unit with what
+   gives it its subject: the passage's heading (its first line when that is a title) and,
+   for a row, the table's header row. Text addressed to a model is never evidence.
+2. A claim is supported when one unit's scope passes every check below (so a verbatim
+   sentence or a row quoted as "Header: value; Header: value" always is), else when a
+   sentence and the next one of its paragraph do together, the next one taking its subject
+   from it ("It does not apply to renewals."), and neither disagrees with the claim (step 4).
+3. Checks, against the scope:
+   - Numbers: every number of the claim must be there, with the claim's unit. A number
+     that is not, where the scope holds a different number with the same unit (or no unit
+     on either side), is a contradiction ("5-6 quarts" vs "5 quarts"; "30 days" vs
+     "14 days"); otherwise it is unsupported.
+   - Identifiers (E20, 7-2, 12.4) and names (capitalised words inside a sentence) of the
+     claim must be there, else unsupported.
+   - Content: at least 75% of the claim's topic words (stemmed; not the words that only
+     give a sentence its form: means, takes, has) must be there, and a
+     missing one may not come from another unit that disagrees with the claim (the claim
+     took its subject from there: "Annual" from "Annual plans are non-refundable").
+   - Qualifiers: a claim about the annual plan (express delivery, replacing a part) is not
+     supported by a unit that names only a rival one (monthly, standard, inspecting).
+   - Negation: a claim and the unit's own words that disagree on negation ("refundable"
+     vs "non-refundable") are contradicted.
+4. Disagreement (for step 2 and the content check): a rival number with the claim's unit,
+   a code of the claim's shape other than the claim's (E20 for E30), a rival qualifier,
+   and, for a single unit, negation.
+5. Not supported: the verdict and evidence of the unit sharing most words with the claim;
+   score = the share of passed checks (0 for contradictions); 1.0 when supported.
+A model judge (NLI or LLM) can be registered in JUDGES and runs after this one, reading
+`Verdict.focus` (the evidence span; a row with its header).
+
+Answers are verified up to MAX_CLAIMS claims (DESIGN, Ask step 5); a claim past the limit is
+not checked and counts as unsupported, so the guard narrows (one) or refuses (two or more).
 """
 
 from __future__ import annotations
@@ -22,7 +44,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from core.analysis import (
+    QUESTION_FILLER,
     Unit,
+    action_conflict,
+    contrast_conflict,
     has_negation,
     identifiers,
     looks_like_instruction,
@@ -36,6 +61,12 @@ from core.schema import Claim
 MARKER_RE = re.compile(r"\s*((?:\[\d+\])+)")
 MAX_CLAIMS = 10
 CONTENT_SHARE = 0.75
+HEADING_WORDS = 12  # a passage's first line longer than this is text, not its heading
+# a sentence that takes its subject from the one before: "It does not apply to renewals."
+ANAPHORA_RE = re.compile(
+    r"^(?:it|its|they|their|them|this|these|those|that|such|he|she|his|her|both|either|neither|"
+    r"он|она|оно|они|его|её|ее|их|это|этот|эта|эти|этого|этой|такой|такая|такие|там|тогда)\b",
+    re.IGNORECASE)
 
 
 @dataclass
@@ -45,6 +76,7 @@ class Verdict:
     evidence: str = ""
     checks: list[str] = field(default_factory=list)
     reason: str = ""
+    focus: str = ""  # the evidence span as a model judge should read it (a row with its header)
 
 
 class Judge(Protocol):
@@ -56,7 +88,8 @@ def strip_markers(text: str) -> str:
 
 
 def split_claims(answer: str) -> list[tuple[str, list[int]]]:
-    """Claims = the text segments each closed by [n] markers; trailing uncited text too."""
+    """Claims = the text segments each closed by [n] markers; trailing uncited text too.
+    All of them: `verify_answer` applies the MAX_CLAIMS limit."""
     claims: list[tuple[str, list[int]]] = []
     pos = 0
     for m in MARKER_RE.finditer(answer):
@@ -70,7 +103,7 @@ def split_claims(answer: str) -> list[tuple[str, list[int]]]:
     rest = answer[pos:].strip().lstrip(".;,").strip()
     if rest and re.search(r"\w", rest):
         claims.append((rest, []))
-    return claims[:MAX_CLAIMS]
+    return claims
 
 
 def evidence_unit(premise: str, claim: str, heading: str = "") -> tuple[Unit | None, float]:
@@ -79,10 +112,7 @@ def evidence_unit(premise: str, claim: str, heading: str = "") -> tuple[Unit | N
     claim_tokens = set(tokenize(claim))
     best, best_overlap = None, 0.0
     for unit in units(premise, heading):
-        line_start = premise.rfind("\n", 0, unit.start) + 1
-        line_end = premise.find("\n", unit.end)
-        if unit.kind == "heading" or looks_like_instruction(
-                premise[line_start:line_end if line_end >= 0 else len(premise)]):
+        if unit.kind == "heading" or looks_like_instruction(_line(premise, unit)):
             continue
         overlap = len(claim_tokens & set(tokenize(unit.context))) / (len(claim_tokens) or 1)
         if best is None or overlap > best_overlap:
@@ -90,9 +120,21 @@ def evidence_unit(premise: str, claim: str, heading: str = "") -> tuple[Unit | N
     return best, best_overlap
 
 
-def _evidence(premise: str, claim: str) -> str:
-    unit, _ = evidence_unit(premise, claim)
-    return unit.quote if unit else premise[:300]
+def _line(text: str, unit: Unit) -> str:
+    start = text.rfind("\n", 0, unit.start) + 1
+    end = text.find("\n", unit.end)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def passage_heading(premise: str) -> str:
+    """The passage's first line when it is a title (chunks begin with their section's
+    heading): short, not a table row, not ending like a sentence, with text after it."""
+    first, _, rest = premise.partition("\n")
+    first = first.strip()
+    if (not first or not rest.strip() or first.startswith("|") or len(first.split()) > HEADING_WORDS
+            or (first[-1] in ".!?;:," and not first.startswith("#"))):
+        return ""
+    return first
 
 
 def _is_unit(word: str) -> bool:
@@ -110,61 +152,192 @@ def _norm_num(n: str) -> set[str]:
     return parts
 
 
+def _id_shape(ident: str) -> str:
+    return re.sub(r"\d+", "0", ident)
+
+
+@dataclass
+class _Span:
+    """Evidence: one unit, or two adjacent sentences, with what gives them their subject."""
+
+    scope: str  # heading (+ table header) + the unit(s): what the checks read
+    said: str  # the unit(s)' own words: negation is read here, not in a heading
+    quote: str  # exact substring of the premise
+    focus: str  # what a model judge reads
+    start: int
+    end: int
+    paragraph: int  # index of the premise line; -1 for a table row
+    kind: str
+
+    def __post_init__(self) -> None:
+        self.tokens = set(tokenize(self.scope, keep_stopwords=True))
+        self.nums = number_units(self.scope)
+        self.ids = identifiers(self.scope)
+        self.low = self.scope.lower()
+
+
+@dataclass
+class _Facts:
+    """What the claim asserts, computed once."""
+
+    text: str
+    tokens: set[str]
+    nums: list[tuple[str, str]]
+    ids: set[str]
+    names: set[str]
+    words: list[str]
+    negated: bool
+
+    @classmethod
+    def of(cls, claim: str) -> _Facts:
+        return cls(claim, set(tokenize(claim)), number_units(claim), identifiers(claim), proper_names(claim),
+                   [t for t in tokenize(claim) if len(t) >= 4 and not t[0].isdigit() and t not in QUESTION_FILLER],
+                   has_negation(claim))
+
+
+def _spans(premise: str) -> list[_Span]:
+    heading = passage_heading(premise)
+    out = []
+    for unit in units(premise, heading):
+        if looks_like_instruction(_line(premise, unit)):
+            continue
+        paragraph = premise.count("\n", 0, unit.start)
+        if unit.kind == "row":
+            out.append(_Span(f"{unit.context}\n{unit.text}", unit.text, unit.quote, unit.context,
+                             unit.start, unit.end, -1, "row"))
+        else:
+            out.append(_Span(unit.context, unit.text, unit.quote, unit.text, unit.start, unit.end,
+                             paragraph, unit.kind))
+    return out
+
+
+def _joined(premise: str, a: _Span, b: _Span) -> _Span:
+    heading = passage_heading(premise)
+    said = premise[a.start : b.end]
+    return _Span(f"{heading}\n{said}", said, said, said, a.start, b.end, a.paragraph, "sentences")
+
+
+def _overlap(facts: _Facts, span: _Span) -> float:
+    return len(facts.tokens & span.tokens) / (len(facts.tokens) or 1)
+
+
+def _rival_number(facts: _Facts, span: _Span, num: str, unit: str) -> str | None:
+    """A different number with the claim's unit (or no unit on either side) in the span."""
+    rivals = [n for n, u in span.nums if n != num and (u == unit or not u or not unit)]
+    if rivals and not (_norm_num(num) & {p for r in rivals for p in _norm_num(r)} and "-" not in num):
+        return rivals[0]
+    return None
+
+
+def _disagreement(facts: _Facts, span: _Span, negation: bool) -> str | None:
+    """Step 4 of the module docstring: why the span says something else than the claim."""
+    values = {n for n, _ in span.nums}
+    for num, unit in facts.nums:
+        if num not in values:
+            rival = _rival_number(facts, span, num, unit)
+            if rival:
+                return f"The claim says {num} {unit}".rstrip() + f" but the source says {rival}."
+    for ident in facts.ids:
+        if ident not in span.low:
+            rival = next((i for i in sorted(span.ids) if _id_shape(i) == _id_shape(ident)
+                          and i not in facts.ids), None)
+            if rival:
+                return f"The claim names {ident.upper()} but the source's sentence is about {rival.upper()}."
+    rival = contrast_conflict(facts.text, span.scope) or action_conflict(facts.text, span.scope)
+    if rival and rival != "unstated":
+        return f"The source's sentence is about {rival}, not what the claim names."
+    if negation and facts.negated != has_negation(span.said):
+        return "The claim and the source disagree on negation."
+    return None
+
+
+def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None, list[str], list[str]]:
+    """(contradiction, failures, checks) of the claim against one span (step 3)."""
+    checks: list[str] = []
+    failures: list[str] = []
+    contradiction: str | None = None
+
+    values = {n for n, _ in span.nums}
+    for num, unit in facts.nums:
+        checks.append("numbers")
+        if num in values:
+            units_there = {u for n, u in span.nums if n == num and u}
+            if unit and units_there and unit not in units_there and _is_unit(unit):
+                failures.append(f"{num} {unit} (the source has {num} {sorted(units_there)[0]})")
+            continue
+        rival = _rival_number(facts, span, num, unit)
+        if rival:
+            contradiction = contradiction or f"The claim says {num} {unit}".rstrip() + f" but the source says {rival}."
+        else:
+            failures.append(f"{num} {unit}".strip())
+
+    for ident in sorted(facts.ids):
+        checks.append("identifiers")
+        if ident not in span.low:
+            rival = next((i for i in sorted(span.ids) if _id_shape(i) == _id_shape(ident)
+                          and i not in facts.ids), None)
+            failures.append(ident.upper() + (f" (the sentence is about {rival.upper()})" if rival else ""))
+    for name in sorted(facts.names):
+        checks.append("entities")
+        if not set(tokenize(name, keep_stopwords=True)) <= span.tokens:
+            failures.append(name)
+
+    if facts.words:
+        checks.append("content")
+        missing = [t for t in facts.words if t not in span.tokens]
+        share = 1 - len(missing) / len(facts.words)
+        if share < CONTENT_SHARE:
+            failures.append(f"{round((1 - share) * 100)}% of its words")
+        borrowed = next((t for t in missing for o in others
+                         if t in o.tokens and _disagreement(facts, o, negation=True)), None)
+        if borrowed:
+            failures.append(f"“{borrowed}”, which the passage says of something else")
+
+    rival = contrast_conflict(facts.text, span.scope) or action_conflict(facts.text, span.scope)
+    if rival and rival != "unstated":
+        checks.append("qualifiers")
+        failures.append(f"what it is about (the source's sentence is about {rival})")
+
+    checks.append("negation")
+    if facts.negated != has_negation(span.said):
+        contradiction = contradiction or "The claim and the source disagree on negation."
+    return contradiction, failures, sorted(set(checks))
+
+
 class DeterministicJudge:
     def judge(self, premise: str, claim: str) -> Verdict:
         claim = strip_markers(claim)
-        evidence = _evidence(premise, claim)
-        checks: list[str] = []
-        failures: list[str] = []
-        contradiction: str | None = None
-
-        premise_nums = number_units(premise)
-        premise_values = {n for n, _ in premise_nums}
-        evidence_nums = number_units(evidence)
-        for num, unit in number_units(claim):
-            checks.append("numbers")
-            if num in premise_values:
-                units_there = {u for n, u in premise_nums if n == num and u}
-                if unit and units_there and unit not in units_there and _is_unit(unit):
-                    failures.append(f"{num} {unit} (the source has {num} {sorted(units_there)[0]})")
+        facts = _Facts.of(claim)
+        spans = _spans(premise)
+        if not spans:
+            return Verdict("unsupported", 0.0, premise[:300], ["content"], "The cited text states nothing.")
+        spans.sort(key=lambda s: -_overlap(facts, s))  # stable: ties keep the passage's order
+        results = []
+        for span in spans:  # step 2: one unit that states it all
+            others = [o for o in spans if o is not span]
+            contradiction, failures, checks = _check(facts, span, others)
+            if not contradiction and not failures:
+                return Verdict("supported", 1.0, span.quote, checks, "", span.focus)
+            results.append((span, contradiction, failures, checks))
+        ordered = sorted(spans, key=lambda s: s.start)
+        for a, b in zip(ordered, ordered[1:]):  # two adjacent sentences of one paragraph
+            if (a.kind != "sentence" or b.kind != "sentence" or a.paragraph != b.paragraph
+                    or not ANAPHORA_RE.match(b.said.lstrip("\"'“«( "))):
                 continue
-            rivals = [n for n, u in evidence_nums if n != num and (u == unit or not u or not unit)]
-            if rivals and not (_norm_num(num) & {p for r in rivals for p in _norm_num(r)} and "-" not in num):
-                contradiction = f"The claim says {num} {unit}".rstrip() + f" but the source says {rivals[0]}."
-            else:
-                failures.append(f"{num} {unit}".strip())
-
-        low_premise = premise.lower()
-        for ident in identifiers(claim):
-            checks.append("identifiers")
-            if ident not in low_premise:
-                failures.append(ident.upper())
-        premise_tokens = set(tokenize(premise, keep_stopwords=True))
-        for name in proper_names(claim):
-            checks.append("entities")
-            if not set(tokenize(name, keep_stopwords=True)) <= premise_tokens:
-                failures.append(name)
-
-        words = [t for t in tokenize(claim) if len(t) >= 4 and not t[0].isdigit()]
-        if words:
-            checks.append("content")
-            share = sum(1 for t in words if t in premise_tokens) / len(words)
-            if share < CONTENT_SHARE:
-                failures.append(f"{round((1 - share) * 100)}% of its words")
-
-        checks.append("negation")
-        if has_negation(claim) != has_negation(evidence):
-            contradiction = contradiction or "The claim and the source disagree on negation."
-
-        checks = sorted(set(checks))
+            if _disagreement(facts, a, negation=False) or _disagreement(facts, b, negation=False):
+                continue
+            pair = _joined(premise, a, b)
+            others = [o for o in spans if o is not a and o is not b]
+            contradiction, failures, checks = _check(facts, pair, others)
+            if not contradiction and not failures:
+                return Verdict("supported", 1.0, pair.quote, checks, "", pair.focus)
+        # step 5: the verdict of the closest unit (the first: sorted by overlap)
+        span, contradiction, failures, checks = results[0]
         if contradiction:
-            return Verdict("contradicted", 0.0, evidence, checks, contradiction)
-        if failures:
-            score = round(1 - len(failures) / (len(failures) + len(checks)), 3)
-            return Verdict(
-                "unsupported", score, evidence, checks, "Not in the cited text: " + ", ".join(failures) + "."
-            )
-        return Verdict("supported", 1.0, evidence, checks, "")
+            return Verdict("contradicted", 0.0, span.quote, checks, contradiction, span.focus)
+        score = round(1 - len(failures) / (len(failures) + len(checks)), 3)
+        return Verdict("unsupported", score, span.quote, checks,
+                       "Not in the cited text: " + ", ".join(failures) + ".", span.focus)
 
 
 JUDGES: dict[str, type] = {"deterministic": DeterministicJudge}
@@ -186,10 +359,16 @@ def validate_citations(answer: str, n_passages: int) -> list[str]:
 
 
 def verify_answer(answer: str, passages: list[str], judge: Judge | None = None) -> list[Claim]:
-    """Split an answer into claims and check each against the passage(s) it cites."""
+    """Split an answer into claims and check each against the passage(s) it cites; claims
+    past MAX_CLAIMS are not checked and count as unsupported (the guard then narrows or
+    refuses: nothing reaches the user unchecked)."""
     judge = judge or DeterministicJudge()
     claims: list[Claim] = []
-    for text, refs in split_claims(answer):
+    for i, (text, refs) in enumerate(split_claims(answer)):
+        if i >= MAX_CLAIMS:
+            claims.append(Claim(text, refs, "unsupported", 0.0, "", ["limit"],
+                                f"Not checked: an answer is verified up to {MAX_CLAIMS} claims."))
+            continue
         cited = [passages[r - 1] for r in refs if 1 <= r <= len(passages)]
         if not cited:
             claims.append(Claim(text, refs, "unsupported", 0.0, "", ["citation"], "No valid citation."))
