@@ -1,7 +1,7 @@
 from core.analysis import (
     action_conflict,
-    asking_part,
     appendix_refs,
+    asking_part,
     attribute_named,
     content_terms,
     contrast_conflict,
