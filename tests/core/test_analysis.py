@@ -327,3 +327,8 @@ def test_the_asking_part_leaves_out_the_scene_the_question_sets():
     assert asking_part("What torque for the flux capacitor bolts?") == "What torque for the flux capacitor bolts?"
     assert asking_part("Машину привезли, но не хватает деталей. Куда писать?") == "Куда писать?"
     assert asking_part("Tell me the oil capacity. Thanks.") == "Tell me the oil capacity. Thanks."  # nothing asks
+
+
+def test_how_big_is_the_thing_asks_about_that_thing():
+    assert focus_terms("How big is the door opening on the AquaLine 9 Steam?") == ["door", "open"]
+    assert focus_terms("How long is the drain hose of the WM-820?") == ["drain", "hose"]
