@@ -54,6 +54,17 @@ MIGRATIONS: list[str] = [
         overall TEXT NOT NULL, report TEXT NOT NULL);
     CREATE INDEX eval_runs_set ON eval_runs(set_name, created_at);
     """,
+    # 4: eval runs: what makes two runs comparable (mode, --limit, the tenants asked), and
+    # reads scoped by the tenant a run belongs to. Older runs: mode from their report
+    # ("calibration" or a plain run), tenants from their per-tenant breakdown, limit unknown.
+    """
+    ALTER TABLE eval_runs ADD COLUMN mode TEXT NOT NULL DEFAULT 'run';
+    ALTER TABLE eval_runs ADD COLUMN run_limit INTEGER;
+    ALTER TABLE eval_runs ADD COLUMN tenants TEXT NOT NULL DEFAULT '';
+    UPDATE eval_runs SET mode = coalesce(json_extract(report, '$.mode'), 'run'),
+        tenants = coalesce((SELECT group_concat(key, ',') FROM json_each(report, '$.by_tenant')), '');
+    CREATE INDEX eval_runs_tenant ON eval_runs(tenant, set_name, created_at);
+    """,
 ]
 
 
@@ -314,30 +325,54 @@ def list_feedback_with_traces(
 # ---- eval runs -----------------------------------------------------------------------------
 
 
+def eval_run_tenants(report: dict[str, Any]) -> list[str]:
+    """The tenants a run asked (sorted): `tenants_asked`, else its per-tenant breakdown, else
+    its questions' tenants."""
+    asked = report.get("tenants_asked") or list(report.get("by_tenant") or {}) or \
+        [q.get("tenant") for q in report.get("questions") or []]
+    return sorted({str(t) for t in asked if t})
+
+
 def save_eval_run(settings: Settings, report: dict[str, Any]) -> str:
-    """Store a runner report (see DESIGN.md); returns its run_id."""
+    """Store a runner report (see DESIGN.md); returns its run_id.
+
+    `report["tenant"]` is the tenant the run belongs to (None: a run of several tenants
+    stored for none of them); only reads for that tenant see it. `mode` ("run" or
+    "calibration"), `limit` and the tenants asked are kept beside it, so history and drift
+    compare only runs that can be compared.
+    """
     run_id = report.get("run_id") or uuid.uuid4().hex[:12]
     report["run_id"] = run_id
     with connect(settings) as conn:
         conn.execute(
-            "INSERT OR REPLACE INTO eval_runs VALUES (?,?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO eval_runs (run_id, set_name, created_at, git_commit, tenant, split, "
+            "settings, overall, report, mode, run_limit, tenants) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run_id, report.get("set", ""), report.get("created_at", time.time()),
                 report.get("git_commit"), report.get("tenant"), report.get("split"),
                 json.dumps(report.get("settings", {}), default=str),
                 json.dumps(report.get("overall", {})), json.dumps(report, default=str),
+                report.get("mode") or "run", report.get("limit"), ",".join(eval_run_tenants(report)),
             ),
         )
     return run_id
 
 
-def list_eval_runs(settings: Settings, set_name: str | None = None) -> list[dict[str, Any]]:
-    """Run summaries (no per-question data), oldest first."""
-    sql = "SELECT run_id, set_name, created_at, git_commit, tenant, split, settings, overall FROM eval_runs"
-    args: tuple[Any, ...] = ()
+def list_eval_runs(settings: Settings, set_name: str | None = None, *, tenant: str | None = None,
+                   ) -> list[dict[str, Any]]:
+    """The runs that belong to `tenant` (optionally of one set), as summaries without
+    per-question data, oldest first. tenant=None reads only the runs stored for no tenant
+    (several tenants asked from the command line), never every tenant's runs.
+
+    Each summary: run_id, set_name, created_at, git_commit, tenant, split, settings,
+    overall, mode, limit, tenants (the tenants asked, a list).
+    """
+    sql = ("SELECT run_id, set_name, created_at, git_commit, tenant, split, settings, overall, mode, "
+           "run_limit, tenants FROM eval_runs WHERE tenant IS ?")
+    args: tuple[Any, ...] = (tenant,)
     if set_name:
-        sql += " WHERE set_name=?"
-        args = (set_name,)
+        sql += " AND set_name=?"
+        args += (set_name,)
     with connect(settings) as conn:
         rows = conn.execute(sql + " ORDER BY created_at", args).fetchall()
     out = []
@@ -345,11 +380,16 @@ def list_eval_runs(settings: Settings, set_name: str | None = None) -> list[dict
         item = dict(r)
         item["settings"] = json.loads(item["settings"])
         item["overall"] = json.loads(item["overall"])
+        item["limit"] = item.pop("run_limit")
+        item["tenants"] = [t for t in (item["tenants"] or "").split(",") if t]
         out.append(item)
     return out
 
 
-def get_eval_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
+def get_eval_run(settings: Settings, run_id: str, *, tenant: str | None = None) -> dict[str, Any] | None:
+    """The full report of a run that belongs to `tenant` (None for another tenant's run;
+    tenant=None reads only runs stored for no tenant)."""
     with connect(settings) as conn:
-        row = conn.execute("SELECT report FROM eval_runs WHERE run_id=?", (run_id,)).fetchone()
+        row = conn.execute("SELECT report FROM eval_runs WHERE run_id=? AND tenant IS ?",
+                           (run_id, tenant)).fetchone()
     return json.loads(row["report"]) if row else None

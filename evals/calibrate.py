@@ -14,7 +14,10 @@ Chooses the confidence gate's threshold from an eval set's calib split:
      pipeline's own refusals already exceed the limit, the threshold can only trade
      hallucinations against further refusals, and grounded_only weighs both.
   5. Store the curve with the run (report["calibration"]); `--apply` saves the recommended
-     threshold as the tenant's gate_threshold override.
+     threshold as the gate_threshold override of --tenant (or of the set's own tenants).
+     It refuses, before asking anything, a run with fewer than MIN_APPLY_QUESTIONS
+     questions or without an unanswerable or misleading one: with nothing to refuse the
+     sweep recommends 0.00, which switches the gate off.
 """
 
 from __future__ import annotations
@@ -27,19 +30,34 @@ from typing import Any
 
 from core.config import Settings, load_settings, save_tenant_overrides
 from evals.metrics import Row, compute
+from evals.metrics.base import NOT_ANSWERABLE
 from evals.run import (
     SPLITS,
+    EvalSetError,
     Log,
     Progress,
     add_common_args,
     build_report,
     collect,
+    load_set,
     run_with_progress,
+    select_rows,
     write_json,
 )
 
 CURVE_METRICS = ("refusal_correct", "too_conservative", "answer_correct", "hallucination", "grounded_only")
 MAX_TOO_CONSERVATIVE = 0.10
+MIN_APPLY_QUESTIONS = 30
+
+
+def apply_problem(questions: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a threshold chosen on these questions must not be saved (None when it may be)."""
+    refusable = sum(1 for q in questions if q.get("kind") in NOT_ANSWERABLE)
+    if len(questions) >= MIN_APPLY_QUESTIONS and refusable:
+        return None
+    return (f"--apply refused: the run has {len(questions)} questions, {refusable} of them unanswerable or "
+            f"misleading, and a threshold is saved only from at least {MIN_APPLY_QUESTIONS} questions that "
+            "include some to refuse (drop --limit or pick a larger split).")
 
 
 def default_thresholds() -> list[float]:
@@ -47,9 +65,10 @@ def default_thresholds() -> list[float]:
 
 
 def gate(answer: Mapping[str, Any], threshold: float) -> Mapping[str, Any]:
-    """The answer as the pipeline would return it with the gate at `threshold`."""
+    """The answer as the pipeline would return it with the gate at `threshold`. A refusal
+    stays one; an ask that raised (status `error`) stays a failure, never a refusal."""
     confidence = float(answer.get("confidence") or 0.0)
-    if answer.get("status") == "refused" or confidence >= threshold:
+    if answer.get("status") in ("refused", "error") or confidence >= threshold:
         return answer
     return {**answer, "status": "refused", "citations": [], "claims": [],
             "refusal_reason": f"simulated gate: confidence {confidence:.2f} < {threshold:.2f}"}
@@ -98,13 +117,13 @@ def run_calibration(settings: Settings, set_path: str | Path, *, split: str = "c
                     tenant: str | None = None, ingest: bool = False, progress: Progress | None = None,
                     limit: int | None = None, max_too_conservative: float = MAX_TOO_CONSERVATIVE,
                     thresholds: Sequence[float] | None = None, save: bool = True, log: Log | None = None,
-                    ) -> dict[str, Any]:
+                    owner: str | None = None) -> dict[str, Any]:
     """Run the set with the gate open, sweep thresholds, and return the report with
     report["calibration"] = {"thresholds", "curve", "recommended", "max_too_conservative"}."""
     from core import store
 
     collected = collect(settings, set_path, split=split, tenant=tenant, ingest=ingest,
-                        progress=progress, limit=limit, pins={"gate_threshold": 0.0}, log=log)
+                        progress=progress, limit=limit, pins={"gate_threshold": 0.0}, log=log, owner=owner)
     report = build_report(collected)
     report["mode"] = "calibration"
     curve = calibration_curve(collected.rows, thresholds, collected.chunk_texts)
@@ -141,18 +160,28 @@ def main(argv: list[str] | None = None) -> int:
     add_common_args(p)
     p.add_argument("--split", default="calib", choices=["all", *SPLITS])
     p.add_argument("--apply", action="store_true",
-                   help="save the recommended threshold for --tenant (or every tenant of the set)")
+                   help=f"save the recommended threshold for --tenant (or every tenant of the set); needs at "
+                        f"least {MIN_APPLY_QUESTIONS} questions including unanswerable or misleading ones")
     p.add_argument("--max-too-conservative", type=float, default=MAX_TOO_CONSERVATIVE)
     p.add_argument("--out", type=Path, help="write the curve (JSON) here")
     p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
     args = p.parse_args(argv)
     settings = load_settings()
+    if args.apply:
+        try:
+            problem = apply_problem(select_rows(load_set(args.set), split=args.split, tenant=args.tenant,
+                                                limit=args.limit))
+        except EvalSetError as exc:
+            problem = str(exc)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     report, code = run_with_progress(
         f"calibrating ({args.set.name})",
         lambda progress, log: run_calibration(
             settings, args.set, split=args.split, tenant=args.tenant, ingest=args.ingest,
             progress=progress, limit=args.limit, max_too_conservative=args.max_too_conservative,
-            save=not args.no_store, log=log))
+            save=not args.no_store, log=log, owner=args.owner))
     if report is None:
         return code
     cal = report["calibration"]
@@ -169,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                               **cal})
         print(f"curve written to {args.out}")
     if args.apply:
-        tenants = [args.tenant] if args.tenant else list(cal["current_thresholds"])
+        # the set's own tenants, not the eval tenants an --ingest run asked
+        tenants = [args.tenant] if args.tenant else sorted(report.get("tenant_map") or cal["current_thresholds"])
         for t in tenants:
             save_tenant_overrides(settings, t, {"gate_threshold": rec["threshold"]})
             print(f"applied: tenant {t} gate_threshold = {rec['threshold']:.2f}")

@@ -1,12 +1,14 @@
-"""`python -m evals.compare RUN_A RUN_B` — what changed between two eval runs.
+"""`python -m evals.compare RUN_A RUN_B [--tenant T]` — what changed between two eval runs.
 
-RUN_A / RUN_B are run ids stored in SQLite (`python -m evals.run` prints them) or paths to
-report JSON files. The comparison:
+RUN_A / RUN_B are run ids stored in SQLite (`python -m evals.run` prints them and the tenant
+each run is stored for) or paths to report JSON files. Stored runs are read for --tenant
+only (without it: runs stored for no tenant), like every other read. The comparison:
   1. Overall metrics side by side with B − A; `better` says whether the change is an
      improvement (hallucination, too_conservative and latencies improve downwards).
   2. The same per kind, per category, per tenant and per language.
   3. Questions (matched by id) whose outcome flipped, each marked improved, regressed or
-     changed; outcome quality: correct = refused_ok > too_conservative > wrong = hallucinated.
+     changed; outcome quality: correct = refused_ok > too_conservative > wrong = hallucinated
+     = error (an ask that raised).
   4. Questions present in only one of the runs.
 """
 
@@ -23,12 +25,13 @@ from core.config import Settings, load_settings
 from evals.metrics import GROUPS, LOWER_IS_BETTER, METRICS
 from evals.run import fmt
 
-OUTCOME_QUALITY = {"correct": 2, "refused_ok": 2, "too_conservative": 1, "wrong": 0, "hallucinated": 0}
+OUTCOME_QUALITY = {"correct": 2, "refused_ok": 2, "too_conservative": 1, "wrong": 0, "hallucinated": 0,
+                   "error": 0}
 
 
 def metric_deltas(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     out = {}
-    for name in [*METRICS, "n"]:
+    for name in [*METRICS, "n", "errors"]:
         va, vb = a.get(name), b.get(name)
         if va is None and vb is None:
             continue
@@ -74,8 +77,8 @@ def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
     return result
 
 
-def load_report(settings: Settings, ref: str) -> dict[str, Any]:
-    """A report from a JSON file path or a stored run id; ValueError if neither."""
+def load_report(settings: Settings, ref: str, tenant: str | None = None) -> dict[str, Any]:
+    """A report from a JSON file path or a run id stored for `tenant`; ValueError if neither."""
     from core import store
 
     path = Path(ref)
@@ -86,9 +89,10 @@ def load_report(settings: Settings, ref: str) -> dict[str, Any]:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ValueError(f"{ref} is not a JSON report ({exc.msg}).") from None
-    report = store.get_eval_run(settings, ref)
+    report = store.get_eval_run(settings, ref, tenant=tenant)
     if report is None:
-        raise ValueError(f"No stored eval run '{ref}' (and no such file).")
+        owner = f"tenant '{tenant}'" if tenant else "no tenant (pass --tenant T for a run stored for T)"
+        raise ValueError(f"No stored eval run '{ref}' for {owner}, and no such file.")
     return report
 
 
@@ -127,11 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evals.compare", description="Compare two eval runs.")
     p.add_argument("run_a", help="run id or report JSON path (the baseline)")
     p.add_argument("run_b", help="run id or report JSON path (the candidate)")
+    p.add_argument("--tenant", help="the tenant the stored runs belong to (evals.run prints it)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     args = p.parse_args(argv)
     settings = load_settings()
     try:
-        cmp = compare_reports(load_report(settings, args.run_a), load_report(settings, args.run_b))
+        cmp = compare_reports(load_report(settings, args.run_a, args.tenant),
+                              load_report(settings, args.run_b, args.tenant))
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

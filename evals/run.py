@@ -1,4 +1,4 @@
-"""`python -m evals.run --set FILE [--tenant T] [--split calib|test|all] [--ingest] [--out report.json] [--limit N]`
+"""`python -m evals.run --set FILE [--tenant T] [--split calib|test|all] [--ingest] [--out report.json] [--limit N] [--owner T]`
 
 Asks every question of an eval set through `core.pipeline.ask`, scores the answers with
 `evals.metrics`, prints a table, writes the JSON report and stores the run in SQLite.
@@ -6,6 +6,17 @@ Asks every question of an eval set through `core.pipeline.ask`, scores the answe
 An eval set is JSON lines: {"id", "tenant", "question", "kind", "expected_answer",
 "gold_source", "gold_quote", "category", "lang", "split"}. Beside it, NAME.corpus.json maps
 each tenant to the corpus folders (relative to the repository root) `--ingest` indexes.
+
+Tenants:
+  1. Each question is asked as its row's tenant, or as --tenant T for every row.
+  2. With --ingest, that tenant is replaced by an eval tenant `eval-<set>-<tenant>`
+     (`eval_tenant`), emptied and filled afresh from the manifest's corpora. An eval
+     never writes a user's tenant; a set that needs two tenants (the cross-tenant probes)
+     gets two eval tenants.
+  3. The run belongs to one tenant, whose Quality page shows it: --owner (the console
+     passes the tenant picked in the sidebar), else --tenant, else the one tenant asked.
+     A run asking several tenants without --owner belongs to none (command line only).
+     A run stored for a tenant may read only that tenant or the eval tenants it built.
 """
 
 from __future__ import annotations
@@ -28,6 +39,8 @@ ANSWERABLE_REQUIRED = ("expected_answer", "gold_source", "gold_quote")
 KINDS = ("answerable", "unanswerable", "misleading")
 SPLITS = ("calib", "test")
 MAX_QUESTION_CHARS = 2000
+EVAL_TENANT_PREFIX = "eval-"
+EVAL_UPLOADER = "evals"
 
 Progress = Callable[[int, int], None]
 Log = Callable[[str], None]
@@ -171,28 +184,61 @@ class Collected:
     set_name: str
     set_path: str
     split: str
-    tenant: str | None
+    tenant: str | None  # the tenant the run belongs to (its owner)
     settings: Settings
     rows: list[tuple[dict[str, Any], dict[str, Any]]]
     chunk_texts: dict[str, str]
     ingest: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    tenant_map: dict[str, str] = field(default_factory=dict)  # set's tenant -> tenant asked
+    limit: int | None = None
 
 
-def ingest_corpora(settings: Settings, set_path: str | Path, tenants: Sequence[str],
+def eval_tenant(set_name: str, tenant: str) -> str:
+    """The tenant an --ingest run builds for `tenant` of set `set_name`: `eval-<set>-<tenant>`."""
+    return f"{EVAL_TENANT_PREFIX}{set_name}-{tenant}"
+
+
+def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -> int:
+    """Empty an eval tenant (documents, vectors, lexical index, kept files, settings
+    overrides) so it is built afresh; returns the documents removed. Refuses a tenant that
+    is not named like an eval tenant or holds a document an eval did not put there."""
+    from core.config import tenant_settings_path
+    from core.documents import delete_document, list_documents
+
+    if not tenant.startswith(EVAL_TENANT_PREFIX):
+        raise EvalSetError(f"Tenant '{tenant}' is not an eval tenant; an eval only empties tenants "
+                           f"named {EVAL_TENANT_PREFIX}<set>-<tenant>.")
+    docs = list_documents(settings, tenant)
+    foreign = [d["file_name"] for d in docs if d.get("uploaded_by") != EVAL_UPLOADER]
+    if foreign:
+        raise EvalSetError(f"Tenant '{tenant}' holds documents not added by an eval ({', '.join(foreign[:3])}), "
+                           "so it is left alone; rename that tenant or run without --ingest.")
+    for d in docs:
+        delete_document(settings, tenant, d["doc_id"])
+    tenant_settings_path(settings, tenant).unlink(missing_ok=True)
+    if log and docs:
+        log(f"emptied   {tenant}: {len(docs)} documents")
+    return len(docs)
+
+
+def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping[str, str],
                    tenant: str | None = None, log: Log | None = None) -> dict[str, Any]:
-    """Index the manifest's corpora (into `tenant` if given); unchanged files are no-ops."""
+    """Empty the eval tenants of `tenant_map` (set's tenant -> eval tenant) and index the
+    manifest's corpora into them (every corpus into the one of `tenant` if given)."""
     from core.documents import ingest_file, iter_files
 
     manifest = load_manifest(set_path)
-    summary: dict[str, Any] = {"ready": 0, "unchanged": 0, "failed": []}
+    for target in sorted(set(tenant_map.values())):
+        reset_eval_tenant(settings, target, log)
+    summary: dict[str, Any] = {"ready": 0, "unchanged": 0, "failed": [], "tenants": sorted(set(tenant_map.values()))}
     for corpus_tenant, folders in manifest.items():
-        target = tenant or corpus_tenant
-        if target not in tenants:
+        target = tenant_map.get(tenant or corpus_tenant)
+        if target is None:
             continue
         for path in iter_files(folders):
-            result = ingest_file(settings, target, path, uploaded_by="evals")
+            result = ingest_file(settings, target, path, uploaded_by=EVAL_UPLOADER)
             if result.status == "failed":
                 summary["failed"].append({"tenant": target, "file": str(path), "error": result.error})
             else:
@@ -244,29 +290,53 @@ def cited_chunk_texts(settings: Settings, rows: Sequence[tuple[Mapping[str, Any]
     return out
 
 
+def plan_tenants(set_name: str, rows: Sequence[dict[str, Any]], *, tenant: str | None = None,
+                 ingest: bool = False, owner: str | None = None) -> tuple[dict[str, str], str | None]:
+    """({set's tenant: tenant asked}, the tenant the run belongs to): steps 1-3 of the module
+    docstring. Raises EvalSetError when a run stored for `owner` would read another tenant."""
+    wanted = sorted({r["tenant"] for r in rows})
+    tenant_map = {t: eval_tenant(set_name, t) if ingest else t for t in wanted}
+    asked = sorted(set(tenant_map.values()))
+    owner = owner or tenant or (asked[0] if len(asked) == 1 else None)
+    others = [t for t in asked if t != owner]
+    if owner and others and not ingest:
+        raise EvalSetError(f"This set asks tenant {', '.join(others)} besides '{owner}', and a run stored for "
+                           f"'{owner}' may read only its own documents: ask every question as '{owner}' "
+                           "or run the set on its own corpus in eval tenants (--ingest).")
+    return tenant_map, owner
+
+
 def collect(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
             ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
-            pins: Mapping[str, Any] | None = None, log: Log | None = None) -> Collected:
+            pins: Mapping[str, Any] | None = None, log: Log | None = None, owner: str | None = None,
+            ) -> Collected:
     """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring."""
     from core import store
 
     started = time.perf_counter()
     set_path = Path(set_path)
+    set_name = set_path.name.removesuffix(".jsonl")
     rows = select_rows(load_set(set_path), split=split, tenant=tenant, limit=limit)
-    tenants = sorted({r["tenant"] for r in rows})
+    tenant_map, owner = plan_tenants(set_name, rows, tenant=tenant, ingest=ingest, owner=owner)
+    for r in rows:
+        r["tenant"] = tenant_map[r["tenant"]]
+    tenants = sorted(set(tenant_map.values()))
     settings = pin_settings(settings, pins)
-    ingest_summary = ingest_corpora(settings, set_path, tenants, tenant, log) if ingest else {}
+    ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log) if ingest else {}
     warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
                 for f in ingest_summary.get("failed", [])]
     for t in tenants:
         if not any(d["status"] == "ready" for d in store.list_documents(settings, t)):
             warnings.append(f"Tenant '{t}' has no indexed documents; run with --ingest.")
+    if owner is None:
+        warnings.append(f"This run asks several tenants ({', '.join(tenants)}) and belongs to none of them, so "
+                        "no tenant's Quality page shows it; --owner T stores it for tenant T.")
     answered, ask_warnings = ask_rows(settings, rows, progress)
     return Collected(
-        set_name=set_path.name.removesuffix(".jsonl"), set_path=str(set_path), split=split,
-        tenant=tenant or (tenants[0] if len(tenants) == 1 else None), settings=settings,
+        set_name=set_name, set_path=str(set_path), split=split, tenant=owner, settings=settings,
         rows=answered, chunk_texts=cited_chunk_texts(settings, answered), ingest=ingest_summary,
         warnings=warnings + ask_warnings, seconds=time.perf_counter() - started,
+        tenant_map=tenant_map, limit=limit,
     )
 
 
@@ -285,6 +355,10 @@ def build_report(collected: Collected) -> dict[str, Any]:
         "run_id": None,
         "split": collected.split,
         "tenant": collected.tenant,
+        "tenants_asked": tenants,
+        "tenant_map": collected.tenant_map,
+        "mode": "run",
+        "limit": collected.limit,
         "settings": {**settings.public_dict(),
                      "pins": dict(getattr(settings, "pins", ())),
                      "tenant_overrides": {t: load_tenant_overrides(settings, t) for t in tenants}},
@@ -306,16 +380,17 @@ def build_report(collected: Collected) -> dict[str, Any]:
 def run_set(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
             ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
             pins: Mapping[str, Any] | None = None, save: bool = True, log: Log | None = None,
-            ) -> dict[str, Any]:
+            owner: str | None = None) -> dict[str, Any]:
     """Run an eval set end to end and return the report (stored via store.save_eval_run).
 
     progress(done, total) is called before the first and after every question.
     `pins` fixes settings for the run over any tenant override (e.g. {"gate_threshold": 0}).
+    `owner` is the tenant the run belongs to (see the module docstring, "Tenants").
     """
     from core import store
 
     collected = collect(settings, set_path, split=split, tenant=tenant, ingest=ingest,
-                        progress=progress, limit=limit, pins=pins, log=log)
+                        progress=progress, limit=limit, pins=pins, log=log, owner=owner)
     report = build_report(collected)
     if save:
         report["run_id"] = store.save_eval_run(settings, report)
@@ -353,7 +428,7 @@ def _common_dir(git: Path) -> Path:
 # ---- printing ---------------------------------------------------------------------------------
 
 COLUMNS = [  # (metric, header)
-    ("n", "n"), ("answer_correct", "correct"), ("answer_correct_lenient", "lenient"),
+    ("n", "n"), ("errors", "errors"), ("answer_correct", "correct"), ("answer_correct_lenient", "lenient"),
     ("citation_accuracy", "cited"), ("refusal_correct", "refuse_ok"), ("too_conservative", "too_cons"),
     ("hallucination", "halluc"), ("grounded_only", "grounded"), ("faithfulness", "faithful"),
     ("hit_rate", "hit@k"), ("mrr", "mrr"), ("latency_p50_ms", "p50 ms"), ("latency_p95_ms", "p95 ms"),
@@ -363,7 +438,7 @@ COLUMNS = [  # (metric, header)
 def fmt(metric: str, value: Any) -> str:
     if value is None:
         return "—"
-    if metric == "n":
+    if metric in ("n", "errors"):
         return str(value)
     if metric.endswith("_ms"):
         return f"{value:.0f}"
@@ -399,9 +474,11 @@ def summary_lines(report: Mapping[str, Any]) -> list[str]:
     counts: dict[str, int] = {}
     for q in report["questions"]:
         counts[q["outcome"]] = counts.get(q["outcome"], 0) + 1
+    asked = ", ".join(report.get("tenants_asked") or []) or "?"
     return [
         f"set {report['set']} · split {report['split']} · {len(report['questions'])} questions · "
         f"run {report.get('run_id')} · {report.get('duration_s', 0):.1f} s",
+        f"asked as {asked} · stored for {report.get('tenant') or 'no tenant'}",
         "outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
     ]
 
@@ -432,8 +509,11 @@ def tqdm_progress(desc: str) -> tuple[Progress, Callable[[], None]]:
 def add_common_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", required=True, type=Path, help="eval set (JSON lines)")
     p.add_argument("--tenant", help="ask every question of this tenant instead of the row's own")
-    p.add_argument("--ingest", action="store_true", help="index the set's corpus manifest first")
+    p.add_argument("--ingest", action="store_true",
+                   help="build fresh eval tenants eval-<set>-<tenant> from the set's corpus manifest and ask "
+                        "them (a user's tenant is never written)")
     p.add_argument("--limit", type=int, help="only the first N questions")
+    p.add_argument("--owner", help="the tenant the run is stored for (default: --tenant, or the one tenant asked)")
 
 
 def run_with_progress(label: str, job) -> tuple[dict | None, int]:
@@ -468,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
         f"asking ({args.set.name})",
         lambda progress, log: run_set(settings, args.set, split=args.split, tenant=args.tenant,
                                       ingest=args.ingest, progress=progress, limit=args.limit,
-                                      save=not args.no_store, log=log))
+                                      save=not args.no_store, log=log, owner=args.owner))
     if report is None:
         return code
     print("\n".join(summary_lines(report)))

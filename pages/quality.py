@@ -1,6 +1,10 @@
 """Quality (managers): run an eval set, metric cards with deltas, breakdowns, history and
 drift, the confidence gate's trade-off, latency, run comparison and CSV export; and the
-users' thumbs up/down and comments from the Ask page (User feedback), shown even before any run."""
+users' thumbs up/down and comments from the Ask page (User feedback), shown even before any run.
+
+Only the runs stored for the tenant picked in the sidebar are shown, and a run started here
+is stored for it. Cards, history, drift and compare use one comparable series of runs: same
+set, split, tenants asked, mode and question limit."""
 
 import pandas as pd
 import streamlit as st
@@ -13,6 +17,7 @@ from ui.state import base_settings, current_tenant, ensure_navigation
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings = base_settings()
+tenant = current_tenant()
 
 
 @st.cache_data(max_entries=16, show_spinner="Simulating the gate at every threshold…")
@@ -25,18 +30,22 @@ st.caption("Eval runs are stored with their settings, so any two can be compared
            "Rates are over the set's questions; see the metric table in docs/architecture.md.")
 
 # ---- run a set ---------------------------------------------------------------------------------
+if tenant is None:
+    st.info("Pick a tenant in the sidebar: eval runs are stored and shown per tenant.",
+            icon=":material/person_search:")
+    st.stop()
 sets = {services.set_name(p): p for p in services.eval_sets(settings)}
-run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings)})
+run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings, tenant)})
 names = list(dict.fromkeys([*sets, *run_names]))
 if not names:
     st.info("No eval sets yet: add one under evals/sets/, or use **Add to eval set** on the Ask page.",
             icon=":material/playlist_add:")
-    feedback.section(settings, current_tenant())
+    feedback.section(settings, tenant)
     st.stop()
 set_choice = st.selectbox("Eval set", names, key="quality_set")
+all_runs = services.list_eval_runs(settings, tenant, set_choice)
 
-with st.expander("Run this set now", expanded=not services.list_eval_runs(settings, set_choice),
-                 icon=":material/play_circle:"):
+with st.expander("Run this set now", expanded=not all_runs, icon=":material/play_circle:"):
     missing = services.evals_available()
     if set_choice not in sets:
         st.caption("This set's file is not on this machine; only its stored runs can be shown.")
@@ -47,23 +56,36 @@ with st.expander("Run this set now", expanded=not services.list_eval_runs(settin
         c1, c2, c3 = st.columns([1, 1, 1], vertical_alignment="bottom")
         split = c1.selectbox("Split", ["all", *splits], index=(1 + splits.index("test")) if "test" in splits else 0,
                              key="quality_split")
-        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {current_tenant() or '—'}"],
-                                   key="quality_tenant", disabled=current_tenant() is None)
+        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant")
         can_ingest = services.has_corpus_manifest(sets[set_choice])
-        wants_ingest = c3.toggle("Ingest the set's corpus first", value=can_ingest, disabled=not can_ingest,
-                                 key=f"quality_ingest_{set_choice}",
-                                 help="Idempotent: files already indexed with the same bytes are skipped."
-                                 if can_ingest else "This set has no NAME.corpus.json beside it.")
+        wants_ingest = c3.toggle("Ingest the set's corpus into eval tenants", value=can_ingest,
+                                 disabled=not can_ingest, key=f"quality_ingest_{set_choice}",
+                                 help="Builds fresh tenants eval-<set>-<tenant> from the set's corpus and asks "
+                                      "them; no user's tenant is written." if can_ingest
+                                 else "This set has no NAME.corpus.json beside it.")
         ingest = can_ingest and wants_ingest
-        if st.button("Run eval", type="primary", icon=":material/play_arrow:", key="quality_run_btn"):
+        mapped = tenant if tenant_mode.startswith("current") else None
+        try:
+            plan = services.eval_plan(sets[set_choice], owner=tenant, split=split, tenant=mapped, ingest=ingest)
+            problem = None
+        except (ValueError, OSError) as exc:
+            plan, problem = {}, str(exc)
+        if problem:
+            st.warning(escape_md(problem, inline=True), icon=":material/block:")
+        else:
+            asked = sorted(set(plan.values()))
+            st.caption(("Fresh eval tenants " if ingest else "Asks ") + ", ".join(f"`{t}`" for t in asked)
+                       + (" are built from the set's corpus and asked" if ingest else "")
+                       + "; the run is stored for " + escape_md(tenant, inline=True) + ".")
+        if st.button("Run eval", type="primary", icon=":material/play_arrow:", key="quality_run_btn",
+                     disabled=problem is not None):
             bar = st.progress(0.0, text="starting…")
 
             def progress(done: int, total: int) -> None:
                 bar.progress(done / total if total else 1.0, text=f"{done} of {total} questions")
 
-            tenant = current_tenant() if tenant_mode.startswith("current") else None
             try:
-                report = services.run_eval(settings, sets[set_choice], split=split, tenant=tenant,
+                report = services.run_eval(settings, sets[set_choice], owner=tenant, split=split, tenant=mapped,
                                            ingest=ingest, progress=progress)
             except (ValueError, OSError) as exc:
                 st.error(escape_md(str(exc), inline=True))
@@ -71,28 +93,40 @@ with st.expander("Run this set now", expanded=not services.list_eval_runs(settin
             st.session_state["quality_pick"] = report["run_id"]
             st.rerun()
 
-runs = services.list_eval_runs(settings, set_choice)
-if not runs:
-    st.info("No stored runs of this set yet: run it above.")
-    feedback.section(settings, current_tenant())
+if not all_runs:
+    st.info("No stored runs of this set yet for tenant " + escape_md(tenant, inline=True) + ": run it above.")
+    feedback.section(settings, tenant)
     st.stop()
 
-# ---- which run -----------------------------------------------------------------------------
+# ---- which runs can be compared, and which run ------------------------------------------------
+series = q.group_series(all_runs)
+keys = list(series)
+pick = st.session_state.pop("quality_pick", None)
+picked_key = next((k for k, rs in series.items() if pick in {r["run_id"] for r in rs}), None)
+if picked_key is not None or st.session_state.get("quality_series") not in keys:
+    st.session_state["quality_series"] = picked_key or keys[0]
+series_key = st.selectbox(
+    "Series", keys, key="quality_series",
+    format_func=lambda k: f"{q.series_label(k)} · {len(series[k])} run{'s' if len(series[k]) != 1 else ''}",
+    help="History, drift and deltas compare only runs of the same set, split, tenants asked, mode (a calibration "
+         "run has the gate open) and question limit.")
+runs = series[series_key]
 ids = [r["run_id"] for r in runs][::-1]  # newest first
 by_id = {r["run_id"]: r for r in runs}
 pick_col, margin_col = st.columns([3, 1], vertical_alignment="bottom")
-pick = st.session_state.pop("quality_pick", None)
 if pick in ids or st.session_state.get("quality_run") not in ids:
     st.session_state["quality_run"] = pick if pick in ids else ids[0]
 run_id = pick_col.selectbox(
     "Run", ids, key="quality_run",
-    format_func=lambda i: f"{fmt_time(by_id[i]['created_at'])} · {i} · split {by_id[i].get('split') or 'all'}"
-                          f" · tenant {by_id[i].get('tenant') or 'per set'}")
+    format_func=lambda i: f"{fmt_time(by_id[i]['created_at'])} · {i} · commit {(by_id[i].get('git_commit') or '?')[:8]}")
 margin = margin_col.number_input("Drift margin (points)", min_value=0.0, max_value=50.0, value=5.0, step=0.5,
                                  key="quality_margin") / 100
-report = services.get_eval_run(settings, run_id) or {}
+report = services.get_eval_run(settings, tenant, run_id) or {}
 overall = report.get("overall") or by_id[run_id].get("overall") or {}
 before = q.previous_run(runs, run_id)
+if overall.get("errors"):
+    st.warning(f"{overall['errors']} of {overall.get('n', '?')} questions failed with an error in this run; they "
+               "count as failures (never as refusals) in every metric.", icon=":material/error:")
 
 # ---- metric cards + drift ------------------------------------------------------------------
 metrics = q.headline_metrics(overall)
@@ -129,7 +163,7 @@ with tab_hist:
         st.plotly_chart(charts.history_lines(q.history_rows(runs, rates), drifted), width="stretch", key="chart_history")
     if lats:
         st.plotly_chart(charts.history_lines(q.history_rows(runs, lats)), width="stretch", key="chart_history_latency")
-    st.download_button("Download all runs (CSV)", q.runs_csv(runs), file_name=f"{set_choice}-runs.csv",
+    st.download_button("Download all runs (CSV)", q.runs_csv(all_runs), file_name=f"{set_choice}-runs.csv",
                        mime="text/csv", icon=":material/download:", on_click="ignore", key="csv_runs")
 with tab_cal:
     points = cached_curve(run_id, report)
@@ -153,15 +187,15 @@ with tab_lat:
         st.caption("This run has no per-question timings.")
 with tab_cmp:
     if len(ids) < 2:
-        st.caption("Compare needs two runs of this set.")
+        st.caption("Compare needs two comparable runs of this set.")
     else:
         a_col, b_col = st.columns(2)
         run_a = a_col.selectbox("Run A (before)", ids, index=min(1, len(ids) - 1), key="quality_cmp_a",
                                 format_func=lambda i: f"{fmt_time(by_id[i]['created_at'])} · {i}")
         run_b = b_col.selectbox("Run B (after)", ids, index=ids.index(run_id), key="quality_cmp_b",
                                 format_func=lambda i: f"{fmt_time(by_id[i]['created_at'])} · {i}")
-        comparison = services.compare_runs(services.get_eval_run(settings, run_a) or {},
-                                           services.get_eval_run(settings, run_b) or {})
+        comparison = services.compare_runs(services.get_eval_run(settings, tenant, run_a) or {},
+                                           services.get_eval_run(settings, tenant, run_b) or {})
         st.dataframe(pd.DataFrame(q.delta_rows(comparison)), hide_index=True, width="stretch")
         flips = q.flip_rows(comparison)
         st.markdown(f"**{len(flips)} questions flipped** between A and B: "
@@ -176,4 +210,4 @@ with tab_q:
                        file_name=f"{set_choice}-{run_id}.csv", mime="text/csv", icon=":material/download:",
                        on_click="ignore", key="csv_questions")
 with tab_fb:
-    feedback.render(settings, current_tenant())
+    feedback.render(settings, tenant)

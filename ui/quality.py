@@ -16,7 +16,8 @@ from typing import Any
 from ui.safe import clean, csv_cell
 
 # Metrics where a smaller number is better (deltas and drift flip their sign).
-LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms")
+LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors")
+COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
     "grounded_only": "Grounded only", "answer_correct": "Answer correct",
     "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
@@ -121,8 +122,35 @@ def headline_metrics(overall: dict[str, Any]) -> list[str]:
     return [m for row in card_rows(overall) for m in row]
 
 
+# ---- which runs can be compared ------------------------------------------------------------
+
+
+def series_key(run: dict[str, Any]) -> tuple[Any, ...]:
+    """What must match for two runs to be compared: set, split, tenants asked, mode (a
+    calibration run has the gate pinned open) and question limit. Runs are already of one
+    tenant (the one picked in the sidebar)."""
+    return (run.get("set_name") or run.get("set"), run.get("split") or "all",
+            tuple(run.get("tenants") or ()), run.get("mode") or "run", run.get("limit"))
+
+
+def series_label(key: tuple[Any, ...]) -> str:
+    _, split, tenants, mode, limit = key
+    return (f"split {split} · asked as {', '.join(tenants) or '?'} · "
+            f"{'calibration (gate open)' if mode == 'calibration' else 'run'} · "
+            f"{f'first {limit} questions' if limit is not None else 'all questions'}")
+
+
+def group_series(runs: list[dict[str, Any]]) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
+    """Runs (oldest first) grouped by `series_key`; the group with the newest run first."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for r in runs:
+        groups.setdefault(series_key(r), []).append(r)
+    order = sorted(groups, key=lambda k: max(r.get("created_at") or 0 for r in groups[k]), reverse=True)
+    return {k: groups[k] for k in order}
+
+
 def previous_run(runs: list[dict[str, Any]], run_id: str) -> dict[str, Any] | None:
-    """The run stored just before `run_id` for the same set (runs are oldest first)."""
+    """The run stored just before `run_id` among `runs` (one comparable series, oldest first)."""
     ids = [r["run_id"] for r in runs]
     if run_id not in ids:
         return None
@@ -154,7 +182,9 @@ class Drift:
 def drift_alerts(runs: list[dict[str, Any]], margin: float, upto: str | None = None) -> list[Drift]:
     """Rate metrics that got worse by more than `margin` (absolute, e.g. 0.05 = 5 points)
     from the previous run to the latest (or to run `upto`). Latencies are not alerted on:
-    they depend on the machine more than on the system."""
+    they depend on the machine more than on the system. `runs` must be one comparable
+    series (`group_series`): a calib run against a test run, or a calibration run with the
+    gate open against a normal one, is no drift."""
     if upto is not None:
         ids = [r["run_id"] for r in runs]
         runs = runs[: ids.index(upto) + 1] if upto in ids else runs
@@ -164,7 +194,7 @@ def drift_alerts(runs: list[dict[str, Any]], margin: float, upto: str | None = N
     out = []
     for metric, value in (now.get("overall") or {}).items():
         old = (before.get("overall") or {}).get(metric)
-        if metric == "n":
+        if metric in COUNTS:
             continue
         if not (is_rate(metric, value) and is_rate(metric, old)):
             continue
@@ -267,14 +297,15 @@ def questions_csv(report: dict[str, Any]) -> bytes:
 
 
 def runs_csv(runs: list[dict[str, Any]]) -> bytes:
-    """One row per run: id, time, tenant, split, then every overall metric."""
+    """One row per run: id, time, tenant, split, tenants asked, mode, limit, then every overall metric."""
     metrics = list(dict.fromkeys(m for r in runs for m in (r.get("overall") or {})))
     buf = io.StringIO()
     writer = csv.writer(buf)
-    writer.writerow(["run_id", "set", "created_at", "tenant", "split", *metrics])
+    writer.writerow(["run_id", "set", "created_at", "tenant", "split", "tenants_asked", "mode", "limit", *metrics])
     for r in runs:
         when = dt.datetime.fromtimestamp(r.get("created_at") or 0).isoformat(timespec="seconds")
-        writer.writerow([csv_cell(x) for x in (r["run_id"], r.get("set_name"), when, r.get("tenant"), r.get("split"))]
+        writer.writerow([csv_cell(x) for x in (r["run_id"], r.get("set_name"), when, r.get("tenant"), r.get("split"),
+                                               " ".join(r.get("tenants") or []), r.get("mode"), r.get("limit"))]
                         + [(r.get("overall") or {}).get(m) for m in metrics])
     return ("\ufeff" + buf.getvalue()).encode("utf-8")
 

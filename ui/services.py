@@ -238,16 +238,30 @@ def has_corpus_manifest(set_path: Path) -> bool:
     return manifest_path(set_path).is_file()
 
 
-def run_eval(settings: Settings, set_path: Path, *, split: str = "all", tenant: str | None = None,
+def eval_plan(set_path: Path, *, owner: str, split: str = "all", tenant: str | None = None,
+              ingest: bool = False) -> dict[str, str]:
+    """{set's tenant: tenant asked} for a run stored for `owner` (`evals.run.plan_tenants`):
+    with `ingest`, fresh eval tenants `eval-<set>-<tenant>`. Raises ValueError with one
+    sentence for a bad set or split, or when the run would read a tenant other than `owner`."""
+    from evals.run import load_set, plan_tenants, select_rows
+
+    rows = select_rows(load_set(set_path), split=split or "all", tenant=tenant)
+    tenant_map, _ = plan_tenants(set_name(set_path), rows, tenant=tenant, ingest=ingest, owner=owner)
+    return tenant_map
+
+
+def run_eval(settings: Settings, set_path: Path, *, owner: str, split: str = "all", tenant: str | None = None,
              ingest: bool = False, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Run an eval set through `evals.run.run_set` (which stores the run); returns the report.
+    """Run an eval set through `evals.run.run_set` (which stores the run for `owner`, the
+    tenant picked in the sidebar); returns the report. With `ingest` the set's corpus goes
+    into fresh eval tenants, never into a user's tenant.
 
     Raises ValueError (EvalSetError) with one sentence for a bad set, split or manifest.
     """
     from evals.run import run_set
 
     return run_set(settings, Path(set_path), split=split or "all", tenant=tenant, ingest=ingest,
-                   progress=progress)
+                   progress=progress, owner=owner)
 
 
 def calibration_points(report: dict[str, Any], step: float = 0.02) -> list[dict[str, Any]]:
@@ -273,12 +287,14 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return compare_reports(a, b)
 
 
-def list_eval_runs(settings: Settings, name: str | None = None) -> list[dict[str, Any]]:
-    return store.list_eval_runs(settings, name)
+def list_eval_runs(settings: Settings, tenant: str, name: str | None = None) -> list[dict[str, Any]]:
+    """The tenant's stored runs (of set `name`), oldest first."""
+    return store.list_eval_runs(settings, name, tenant=tenant)
 
 
-def get_eval_run(settings: Settings, run_id: str) -> dict[str, Any] | None:
-    return store.get_eval_run(settings, run_id)
+def get_eval_run(settings: Settings, tenant: str, run_id: str) -> dict[str, Any] | None:
+    """A run's full report, if it belongs to the tenant."""
+    return store.get_eval_run(settings, run_id, tenant=tenant)
 
 
 def settings_rows(defaults: Settings, overrides: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,6 +14,11 @@ Every metric is `fn(rows, chunk_texts=None) -> MetricResult`; rows are
 citation's quote stands verbatim in its chunk. Rates are fractions in [0, 1]; a metric whose
 denominator is empty is None.
 
+An ask that raised is recorded by the runner with status `error`. It is its own outcome
+(`error`), counted beside `n` as `errors`, and a failure in every metric it could flatter:
+never correct, never a correct refusal, never grounded; a hit of too_conservative and of
+hallucination (the lower-is-better rates).
+
 Example:
     >>> q = {"id": "q1", "kind": "answerable", "expected_answer": "28 days",
     ...      "gold_source": "faq.md", "gold_quote": "within 28 days of delivery"}
@@ -46,6 +51,7 @@ from evals.metrics.base import (
     MetricResult,
     Row,
     is_answerable,
+    is_error,
     is_refused,
     qid,
 )
@@ -73,20 +79,23 @@ METRICS: dict[str, Metric] = {
     "latency_p95_ms": latency_p95_ms,
 }
 # Metrics where a smaller number is better (for comparisons and arrows in tables).
-LOWER_IS_BETTER = frozenset({"too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms"})
+LOWER_IS_BETTER = frozenset({"too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors"})
 
-OUTCOMES = ("correct", "wrong", "refused_ok", "too_conservative", "hallucinated")
+OUTCOMES = ("correct", "wrong", "refused_ok", "too_conservative", "hallucinated", "error")
 GROUPS = {"by_kind": "kind", "by_category": "category", "by_tenant": "tenant", "by_lang": "lang"}
 GROUP_DEFAULTS = {"kind": "unknown", "category": "uncategorised", "tenant": "unknown", "lang": "unknown"}
 
 
 def outcome(question: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
-    """correct | wrong | too_conservative (answerable); refused_ok | hallucinated (the rest).
+    """correct | wrong | too_conservative (answerable); refused_ok | hallucinated (the rest);
+    error (any kind) when the ask raised.
 
-    `wrong` (an answerable question answered without the expected answer) and
-    `hallucinated` (an answer where the knowledge base has none) together make up the
-    hallucination metric.
+    `wrong` (an answerable question answered without the expected answer),
+    `hallucinated` (an answer where the knowledge base has none) and `error` together make
+    up the hallucination metric; `error` is never a refusal.
     """
+    if is_error(answer):
+        return "error"
     if is_answerable(question):
         if is_refused(answer):
             return "too_conservative"
@@ -105,10 +114,16 @@ def compute(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None,
     return {name: METRICS[name](rows, chunk_texts=chunk_texts) for name in (names or METRICS)}
 
 
-def values(results: Mapping[str, MetricResult], n: int) -> dict[str, Any]:
+def values(results: Mapping[str, MetricResult], n: int, errors: int = 0) -> dict[str, Any]:
+    """Rounded metric values plus `n` (questions) and `errors` (asks that raised)."""
     out: dict[str, Any] = {name: _round(r.value) for name, r in results.items()}
     out["n"] = n
+    out["errors"] = errors
     return out
+
+
+def count_errors(rows: Sequence[Row]) -> int:
+    return sum(1 for _, a in rows if is_error(a))
 
 
 def judge_question(question: Mapping[str, Any], answer: Mapping[str, Any],
@@ -119,6 +134,7 @@ def judge_question(question: Mapping[str, Any], answer: Mapping[str, Any],
         **{f: group_key(question, f) for f in ("kind", "category", "lang", "tenant")},
         "outcome": outcome(question, answer),
         "refused": is_refused(answer),
+        "error": is_error(answer),
     }
     if is_answerable(question):
         out["correct"] = is_correct(question, answer)
@@ -134,19 +150,20 @@ def judge_question(question: Mapping[str, Any], answer: Mapping[str, Any],
 def score(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -> dict[str, Any]:
     """All metrics overall and per kind, category, tenant and language, plus per-question outcomes.
 
-    Returns {"overall": {metric: value, "n"}, "by_kind": {kind: {...}}, "by_category",
+    Returns {"overall": {metric: value, "n", "errors"}, "by_kind": {kind: {...}}, "by_category",
     "by_tenant", "by_lang", "questions": [per-question judgement], "evidence":
     {metric: MetricResult dict (overall)}, "warnings": [...]}.
     """
     rows = list(rows)
     overall = compute(rows, chunk_texts)
-    out: dict[str, Any] = {"overall": values(overall, len(rows))}
+    out: dict[str, Any] = {"overall": values(overall, len(rows), count_errors(rows))}
     for group_name, field in GROUPS.items():
         buckets: dict[str, list[Row]] = {}
         for q, a in rows:
             buckets.setdefault(group_key(q, field), []).append((q, a))
         order = sorted(buckets, key=lambda k: (KINDS.index(k) if k in KINDS else len(KINDS), k))
-        out[group_name] = {k: values(compute(buckets[k], chunk_texts), len(buckets[k])) for k in order}
+        out[group_name] = {k: values(compute(buckets[k], chunk_texts), len(buckets[k]), count_errors(buckets[k]))
+                           for k in order}
     out["questions"] = [judge_question(q, a, chunk_texts) for q, a in rows]
     out["evidence"] = {name: r.to_dict() for name, r in overall.items()}
     out["warnings"] = sorted({w for r in overall.values() for w in r.warnings})

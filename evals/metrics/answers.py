@@ -2,8 +2,9 @@
 
 answer_correct — over answerable questions:
   1. Keep the questions of kind `answerable`; they form the denominator.
-  2. A question counts if its answer is not refused (status answered, narrowed or fallback)
-     and the expected answer, normalised, lies in the answer text, normalised.
+  2. A question counts if its answer is an answer (status answered, narrowed or fallback;
+     a refusal or a failed ask, status `error`, never counts) and the expected answer,
+     normalised, lies in the answer text, normalised.
      Normalised = Unicode NFKC, typographic quotes/dashes to ASCII, lowercase, `[n]`
      citation markers removed, whitespace collapsed; the expected answer's leading and
      trailing punctuation is trimmed. A list of expected answers counts if any matches.
@@ -28,7 +29,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evals.metrics.base import ChunkTexts, MetricResult, Row, is_answerable, is_refused, qid, rate
+from evals.metrics.base import (
+    ChunkTexts,
+    MetricResult,
+    Row,
+    is_answer,
+    is_answerable,
+    is_error,
+    is_refused,
+    qid,
+    rate,
+)
 from evals.metrics.text import contains, token_f1
 
 LENIENT_F1 = 0.5
@@ -44,8 +55,8 @@ def expected_answers(question: Mapping[str, Any]) -> list[str]:
 
 
 def is_correct(question: Mapping[str, Any], answer: Mapping[str, Any]) -> bool:
-    """Strict: answerable, not refused, an expected answer inside the answer text."""
-    if not is_answerable(question) or is_refused(answer):
+    """Strict: answerable, an answer (not refused, not failed), an expected answer inside its text."""
+    if not is_answerable(question) or not is_answer(answer):
         return False
     text = answer.get("answer") or ""
     return any(contains(text, exp) for exp in expected_answers(question))
@@ -57,7 +68,7 @@ def best_f1(question: Mapping[str, Any], answer: Mapping[str, Any]) -> float:
 
 
 def is_correct_lenient(question: Mapping[str, Any], answer: Mapping[str, Any]) -> bool:
-    if not is_answerable(question) or is_refused(answer):
+    if not is_answerable(question) or not is_answer(answer):
         return False
     return is_correct(question, answer) or best_f1(question, answer) >= LENIENT_F1
 
@@ -92,7 +103,8 @@ def answer_correct(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -
     answerable = [(q, a) for q, a in rows if is_answerable(q)]
     for q, a in answerable:
         ok = is_correct(q, a)
-        evidence[qid(q)] = {"correct": ok, "refused": is_refused(a), "expected": q.get("expected_answer")}
+        evidence[qid(q)] = {"correct": ok, "refused": is_refused(a), "error": is_error(a),
+                            "expected": q.get("expected_answer")}
         if ok:
             hits.append(qid(q))
     return rate("answer_correct", len(hits), len(answerable), hits, evidence)
@@ -103,8 +115,9 @@ def answer_correct_lenient(rows: Sequence[Row], chunk_texts: ChunkTexts | None =
     answerable = [(q, a) for q, a in rows if is_answerable(q)]
     for q, a in answerable:
         strict, f1 = is_correct(q, a), best_f1(q, a)
-        ok = not is_refused(a) and (strict or f1 >= LENIENT_F1)
-        evidence[qid(q)] = {"correct": ok, "strict": strict, "f1": round(f1, 4), "refused": is_refused(a)}
+        ok = is_answer(a) and (strict or f1 >= LENIENT_F1)
+        evidence[qid(q)] = {"correct": ok, "strict": strict, "f1": round(f1, 4), "refused": is_refused(a),
+                            "error": is_error(a)}
         if ok:
             hits.append(qid(q))
     return rate("answer_correct_lenient", len(hits), len(answerable), hits, evidence)

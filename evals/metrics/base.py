@@ -12,8 +12,10 @@ ChunkTexts = Mapping[str, str]  # chunk_id -> chunk text, for checking citation 
 
 KINDS = ("answerable", "unanswerable", "misleading")
 NOT_ANSWERABLE = ("unanswerable", "misleading")
-# Statuses that are not an answer. "error" is the runner's record of an ask that raised.
-REFUSED_STATUSES = ("refused", "error")
+# A refusal is the pipeline's deliberate "not in the documents". The runner records an ask
+# that raised as status "error": neither an answer nor a refusal, and never a success.
+REFUSED_STATUSES = ("refused",)
+ERROR_STATUS = "error"
 
 
 @dataclass
@@ -48,8 +50,18 @@ def qid(question: Mapping[str, Any]) -> str:
 
 
 def is_refused(answer: Mapping[str, Any]) -> bool:
-    """`refused` is a refusal; answered, narrowed and fallback are answers."""
+    """`refused` is a refusal; answered, narrowed and fallback are answers; `error` is neither."""
     return answer.get("status") in REFUSED_STATUSES
+
+
+def is_error(answer: Mapping[str, Any]) -> bool:
+    """The ask raised instead of returning an Answer (recorded by the runner)."""
+    return answer.get("status") == ERROR_STATUS
+
+
+def is_answer(answer: Mapping[str, Any]) -> bool:
+    """A reply that states something: neither a refusal nor an error."""
+    return not is_refused(answer) and not is_error(answer)
 
 
 def is_answerable(question: Mapping[str, Any]) -> bool:

@@ -4,7 +4,8 @@
   2. A question counts if either
      a. it is answerable, answered correctly (strict answer_correct) and the answer has a
         supporting citation (as in citation_accuracy), or
-     b. it is unanswerable or misleading and the answer is refused.
+     b. it is unanswerable or misleading and the answer is refused (an ask that failed,
+        status `error`, is no refusal and never counts).
   3. value = counted / denominator (None for an empty set).
 """
 

@@ -5,7 +5,9 @@
      a. it is `unanswerable` or `misleading` and the answer is not refused (answered,
         narrowed or fallback all assert something the documents do not hold), or
      b. it is `answerable`, the answer is not refused, and it is not correct (strict
-        answer_correct: the expected answer is not in the answer text).
+        answer_correct: the expected answer is not in the answer text), or
+     c. the ask failed (status `error`), whatever the kind: a crash proves nothing was
+        made up, so it counts as a failure rather than flattering the rate.
   3. value = counted / denominator (None for an empty set). Lower is better.
 """
 
@@ -15,10 +17,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evals.metrics.answers import is_correct
-from evals.metrics.base import ChunkTexts, MetricResult, Row, is_answerable, is_refused, qid, rate
+from evals.metrics.base import ChunkTexts, MetricResult, Row, is_answerable, is_error, is_refused, qid, rate
 
 
 def is_hallucination(question: Mapping[str, Any], answer: Mapping[str, Any]) -> bool:
+    if is_error(answer):
+        return True
     if is_refused(answer):
         return False
     return not is_answerable(question) or not is_correct(question, answer)
@@ -28,7 +32,8 @@ def hallucination(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) ->
     hits, evidence = [], {}
     for q, a in rows:
         bad = is_hallucination(q, a)
-        evidence[qid(q)] = {"hallucinated": bad, "kind": q.get("kind"), "status": a.get("status")}
+        evidence[qid(q)] = {"hallucinated": bad, "error": is_error(a), "kind": q.get("kind"),
+                            "status": a.get("status")}
         if bad:
             hits.append(qid(q))
     return rate("hallucination", len(hits), len(rows), hits, evidence)

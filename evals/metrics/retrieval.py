@@ -11,7 +11,8 @@ hit_rate@k:
      a fallback on word tokens only so markup the parser dropped does not decide it.
   3. The question is a hit if any of its top-k passages is a gold passage.
   4. value = hits / denominator (None without answerable questions). An answer without a
-     `retrieved` list counts as a miss and raises a warning.
+     `retrieved` list counts as a miss and raises a warning; a failed ask (status `error`)
+     carries an empty list, so it is a miss too.
 
 mrr:
   1. Same denominator and matching as hit_rate@k.

@@ -75,3 +75,13 @@ def test_gate_simulation_leaves_other_answers_alone():
     assert refused["status"] == "refused" and refused["citations"] == [] and a["status"] == "answered"
     already = make_a(status="refused", confidence=0.0)
     assert gate(already, 0.9) is already
+
+
+def test_gate_simulation_keeps_a_failed_ask_a_failure():
+    """An ask that raised has confidence 0: the simulated gate used to turn it into a refusal,
+    so the curve scored crashes on unanswerable questions as correct refusals."""
+    error = make_a(status="error", confidence=0.0)
+    assert gate(error, 0.5) is error
+    rows = [(make_q("u1", kind="unanswerable"), error)]
+    curve = {p["threshold"]: p for p in calibration_curve(rows, [0.0, 0.5])}
+    assert curve[0.5]["refusal_correct"] == 0.0 and curve[0.5]["hallucination"] == 1.0

@@ -167,8 +167,43 @@ def test_refusal_hallucination_grounded_modules_directly(mixed_rows):
     assert too_conservative(mixed_rows).denominator == 4
     assert hallucination(mixed_rows).denominator == 6
     assert grounded_only(mixed_rows).evidence["m1"]["grounded"] is False
-    error = [(make_q("u1", kind="unanswerable"), make_a(status="error"))]
-    assert refusal_correct(error).value == 1.0  # an ask that raised asserted nothing
+
+
+def test_a_failed_ask_is_its_own_outcome_and_a_failure_in_every_metric():
+    """Status "error" (the runner's record of an ask that raised) used to count as a correct
+    refusal: a crash on an unanswerable question scored as a success."""
+    rows = [(make_q("u1", kind="unanswerable"), make_a(status="error", total=5)),
+            (make_q("m1", kind="misleading"), make_a(status="refused")),
+            (make_q("a1", expected="14 days", source="s.md", quote="14 days"),
+             make_a(status="error", retrieved=[], total=5)),
+            (make_q("a2", expected="14 days", source="s.md", quote="14 days"),
+             make_a(text="Within 14 days [1].", citations=[cite("s:1", "within 14 days")],
+                    retrieved=[passage("s:1", "s.md", "Refunds within 14 days.", 1)]))]
+    assert [outcome(q, a) for q, a in rows] == ["error", "refused_ok", "error", "correct"]
+    assert "error" in OUTCOMES
+    r = compute(rows)
+    assert r["refusal_correct"].value == 0.5 and r["refusal_correct"].hits == ["m1"]
+    assert r["too_conservative"].value == 0.5 and r["too_conservative"].hits == ["a1"]
+    assert r["hallucination"].value == 0.5 and r["hallucination"].hits == ["u1", "a1"]
+    assert r["grounded_only"].value == 0.5 and r["grounded_only"].hits == ["m1", "a2"]
+    assert r["answer_correct"].value == 0.5 and r["answer_correct_lenient"].value == 0.5
+    assert r["hit_rate"].value == 0.5
+    s = score(rows)
+    assert s["overall"]["errors"] == 2 and s["overall"]["n"] == 4
+    assert s["by_kind"]["unanswerable"]["errors"] == 1 and s["by_kind"]["misleading"]["errors"] == 0
+    assert {q["id"]: q["error"] for q in s["questions"]} == {"u1": True, "m1": False, "a1": True, "a2": False}
+
+
+def test_the_printed_table_counts_errors():
+    from evals.run import format_table
+
+    rows = [(make_q("u1", kind="unanswerable"), make_a(status="error")),
+            (make_q("u2", kind="unanswerable"), make_a(status="refused"))]
+    table = format_table({**score(rows), "retrieval_k": 5}).splitlines()
+    header = table[0].split()
+    assert header[:3] == ["group", "n", "errors"]
+    overall = next(line.split() for line in table if line.startswith("overall"))
+    assert overall[1:3] == ["2", "1"]
 
 
 def test_latency_percentiles():

@@ -58,7 +58,11 @@ def test_run_calibrate_compare(settings, tiny_set, tmp_path, capsys):
                 "by_category", "by_tenant", "by_lang", "questions"):
         assert key in report, key
     assert report["set"] == "tiny" and report["split"] == "all" and report["ingest"]["ready"] == 2
+    # --ingest asks a fresh eval tenant, and the run is stored for it
+    assert report["tenant_map"] == {"shop": "eval-tiny-shop"} and report["tenant"] == "eval-tiny-shop"
+    assert store.list_documents(settings, "shop") == []
     assert set(METRICS) <= set(report["overall"]) and report["overall"]["n"] == 4
+    assert report["overall"]["errors"] == 0
     assert set(report["by_kind"]) == {"answerable", "unanswerable", "misleading"}
     assert set(report["by_category"]) == {"returns", "maintenance", "other"}
     assert report["overall"]["latency_p50_ms"] > 0
@@ -69,33 +73,73 @@ def test_run_calibrate_compare(settings, tiny_set, tmp_path, capsys):
     assert questions["u1"]["outcome"] == "refused_ok"
     assert report["overall"]["hit_rate"] == 1.0
 
-    stored = store.get_eval_run(settings, report["run_id"])
+    stored = store.get_eval_run(settings, report["run_id"], tenant="eval-tiny-shop")
     assert stored is not None and stored["overall"] == report["overall"]
-    assert [r["run_id"] for r in store.list_eval_runs(settings, set_name="tiny")] == [report["run_id"]]
+    runs = store.list_eval_runs(settings, set_name="tiny", tenant="eval-tiny-shop")
+    assert [r["run_id"] for r in runs] == [report["run_id"]]
+    assert (runs[0]["mode"], runs[0]["limit"], runs[0]["tenants"]) == ("run", None, ["eval-tiny-shop"])
 
     # the command line: split, tenant mapping, --out, table on stdout
     out = tmp_path / "report.json"
-    assert run.main(["--set", str(tiny_set), "--split", "test", "--tenant", "shop", "--out", str(out)]) == 0
+    assert run.main(["--set", str(tiny_set), "--split", "test", "--tenant", "eval-tiny-shop",
+                     "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "kind: answerable" in printed and "category: maintenance" in printed and "overall" in printed
+    assert "stored for eval-tiny-shop" in printed
     second = json.loads(out.read_text(encoding="utf-8"))
     assert [q["id"] for q in second["questions"]] == ["a2", "m1"] and second["split"] == "test"
 
-    # calibration: gate pinned open, curve stored, threshold applied
+    # calibration: gate pinned open, curve stored; four questions are too few to --apply
     curve_path = tmp_path / "curve.json"
-    assert calibrate.main(["--set", str(tiny_set), "--split", "all", "--apply", "--tenant", "shop",
+    assert calibrate.main(["--set", str(tiny_set), "--split", "all", "--tenant", "eval-tiny-shop",
                            "--out", str(curve_path)]) == 0
     assert "recommended gate_threshold" in capsys.readouterr().out
     curve = json.loads(curve_path.read_text(encoding="utf-8"))
     assert len(curve["curve"]) == 101
-    assert load_tenant_overrides(settings, "shop")["gate_threshold"] == curve["recommended"]["threshold"]
-    cal_run = store.get_eval_run(settings, curve["run_id"])
+    cal_run = store.get_eval_run(settings, curve["run_id"], tenant="eval-tiny-shop")
     assert cal_run["mode"] == "calibration" and cal_run["settings"]["gate_threshold"] == 0.0
     assert len(cal_run["calibration"]["curve"]) == 101
 
     # comparison of the first run with the stored report file
-    assert compare.main([report["run_id"], str(out)]) == 0
+    assert compare.main([report["run_id"], str(out), "--tenant", "eval-tiny-shop"]) == 0
     assert "outcome flips" in capsys.readouterr().out
+    assert compare.main([report["run_id"], str(out), "--tenant", "shop"]) == 2  # not shop's run
+    assert "No stored eval run" in capsys.readouterr().err
+
+
+def test_calibrate_apply_refuses_a_run_that_cannot_choose_a_threshold(settings, tiny_set, tmp_path, capsys):
+    """`calibrate --limit 12 --apply` on twelve answerable questions recommended 0.00 and saved it,
+    switching the gate off."""
+    answerable = tmp_path / "sets" / "answerable.jsonl"
+    rows = [dict(QUESTIONS[i % 2], id=f"a{i}") for i in range(40)]
+    answerable.write_text("".join(json.dumps(q) + "\n" for q in rows), encoding="utf-8")
+    assert calibrate.main(["--set", str(answerable), "--apply", "--tenant", "shop", "--split", "all"]) == 2
+    err = capsys.readouterr().err
+    assert "--apply refused" in err and "0 of them unanswerable or misleading" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    # too few questions, although the set has every kind
+    assert calibrate.main(["--set", str(tiny_set), "--apply", "--tenant", "shop", "--split", "all"]) == 2
+    assert "the run has 4 questions" in capsys.readouterr().err
+    assert "gate_threshold" not in load_tenant_overrides(settings, "shop")
+    assert store.list_eval_runs(settings, tenant="shop") == []  # refused before asking anything
+
+
+def test_calibrate_apply_on_enough_questions(settings, tiny_set, tmp_path, capsys):
+    big = tiny_set.with_name("big.jsonl")
+    rows = [dict(q, id=f"{q['id']}-{i}") for i in range(8) for q in QUESTIONS]  # 32, every kind
+    big.write_text("".join(json.dumps(q) + "\n" for q in rows), encoding="utf-8")
+    big.with_name("big.corpus.json").write_text(tiny_set.with_name("tiny.corpus.json").read_text())
+    curve_path = tmp_path / "curve.json"
+    assert calibrate.main(["--set", str(big), "--split", "all", "--ingest", "--apply", "--tenant", "shop",
+                           "--out", str(curve_path)]) == 0
+    out = capsys.readouterr().out
+    curve = json.loads(curve_path.read_text(encoding="utf-8"))
+    assert f"applied: tenant shop gate_threshold = {curve['recommended']['threshold']:.2f}" in out
+    assert load_tenant_overrides(settings, "shop")["gate_threshold"] == curve["recommended"]["threshold"]
+    # calibrated on its own eval tenant, stored for shop, and shop's documents untouched
+    assert store.list_documents(settings, "shop") == []
+    cal_run = store.get_eval_run(settings, curve["run_id"], tenant="shop")
+    assert cal_run["tenants_asked"] == ["eval-big-shop"] and cal_run["mode"] == "calibration"
 
 
 def test_cli_user_errors(settings, tmp_path, capsys):
@@ -108,3 +152,98 @@ def test_cli_user_errors(settings, tmp_path, capsys):
     good.write_text(json.dumps(QUESTIONS[2]) + "\n", encoding="utf-8")
     assert run.main(["--set", str(good), "--ingest"]) == 2
     assert "No corpus manifest good.corpus.json" in capsys.readouterr().err
+
+
+TWO_TENANTS = [
+    {"id": "s1", "tenant": "shop", "question": "Within how many days can I return an unused appliance?",
+     "kind": "answerable", "expected_answer": "28 days", "gold_source": "returns.md",
+     "gold_quote": "within 28 days of delivery", "category": "returns", "lang": "en", "split": "test"},
+    {"id": "x1", "tenant": "shop", "question": "What is the codename of the Rival Corp merger project?",
+     "kind": "unanswerable", "expected_answer": None, "gold_source": None, "gold_quote": None,
+     "category": "cross_tenant", "lang": "en", "split": "test"},
+    {"id": "r1", "tenant": "rival", "question": "What is the codename of the Rival Corp merger project?",
+     "kind": "answerable", "expected_answer": "Bluefin", "gold_source": "rival.md",
+     "gold_quote": "The merger project is codenamed Bluefin", "category": "cross_tenant", "lang": "en",
+     "split": "test"},
+]
+
+
+@pytest.fixture
+def two_tenant_set(tmp_path: Path, tiny_set: Path) -> Path:
+    rival = tmp_path / "rival"
+    rival.mkdir()
+    (rival / "rival.md").write_text("# Rival Corp\n\nThe merger project is codenamed Bluefin and stays "
+                                    "confidential until the announcement.\n", encoding="utf-8")
+    path = tiny_set.with_name("two.jsonl")
+    path.write_text("".join(json.dumps(q) + "\n" for q in TWO_TENANTS), encoding="utf-8")
+    corpus = json.loads(tiny_set.with_name("tiny.corpus.json").read_text())["shop"]
+    path.with_name("two.corpus.json").write_text(json.dumps({"shop": corpus, "rival": [str(rival)]}))
+    return path
+
+
+def _docs(settings, tenant):
+    from core.documents import list_documents
+
+    return sorted((d["file_name"], d["uploaded_by"], d["sha256"]) for d in list_documents(settings, tenant))
+
+
+def test_ingest_builds_fresh_eval_tenants_and_never_writes_a_users_tenant(settings, two_tenant_set, tmp_path):
+    """`evals.run --set probes --ingest` used to index the injection document into the live
+    `demo` tenant. Now each of the set's tenants gets its own eval tenant, built afresh."""
+    from core.documents import ingest_file
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nOur own notes about the shop.\n", encoding="utf-8")
+    for user_tenant in ("shop", "rival"):
+        assert ingest_file(settings, user_tenant, notes, uploaded_by="alice").status == "ready"
+    before = {t: _docs(settings, t) for t in ("shop", "rival")}
+
+    report = run.run_set(settings, two_tenant_set, ingest=True, owner="shop")
+    assert {t: _docs(settings, t) for t in ("shop", "rival")} == before  # the users' tenants untouched
+    assert report["tenant_map"] == {"rival": "eval-two-rival", "shop": "eval-two-shop"}
+    assert [d[0] for d in _docs(settings, "eval-two-shop")] == ["oil.md", "returns.md"]
+    assert [d[0] for d in _docs(settings, "eval-two-rival")] == ["rival.md"]
+    outcomes = {q["id"]: (q["tenant"], q["outcome"]) for q in report["questions"]}
+    # the cross-tenant probe still has a second tenant to reach for, and is refused
+    assert outcomes == {"s1": ("eval-two-shop", "correct"), "x1": ("eval-two-shop", "refused_ok"),
+                        "r1": ("eval-two-rival", "correct")}
+    assert report["tenant"] == "shop" and store.get_eval_run(settings, report["run_id"], tenant="shop")
+
+    # fresh every time: whatever an earlier run left in the eval tenant is gone
+    stale = tmp_path / "stale.md"
+    stale.write_text("# Stale\n\nReturns are accepted within 99 days.\n", encoding="utf-8")
+    ingest_file(settings, "eval-two-shop", stale, uploaded_by="evals")
+    again = run.run_set(settings, two_tenant_set, ingest=True)
+    assert [d[0] for d in _docs(settings, "eval-two-shop")] == ["oil.md", "returns.md"]
+    assert again["ingest"]["ready"] == 3 and again["tenant"] is None  # two tenants asked, no owner
+    assert any("belongs to none of them" in w for w in again["warnings"])
+
+
+def test_an_eval_tenant_holding_someone_elses_documents_is_left_alone(settings, tiny_set, tmp_path, capsys):
+    from core.documents import ingest_file
+
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nA user's own document.\n", encoding="utf-8")
+    ingest_file(settings, "eval-tiny-shop", notes, uploaded_by="alice")
+    assert run.main(["--set", str(tiny_set), "--ingest"]) == 2
+    assert "holds documents not added by an eval (notes.md)" in capsys.readouterr().err
+    assert [d[0] for d in _docs(settings, "eval-tiny-shop")] == ["notes.md"]
+    with pytest.raises(run.EvalSetError):
+        run.reset_eval_tenant(settings, "shop")  # not an eval tenant
+
+
+def test_a_run_stored_for_a_tenant_reads_no_other_tenant(settings, two_tenant_set):
+    with pytest.raises(run.EvalSetError, match="asks tenant rival besides 'shop'"):
+        run.run_set(settings, two_tenant_set, owner="shop")
+    # every question asked as the owner itself is fine
+    rows = run.select_rows(TWO_TENANTS, tenant="shop")
+    assert run.plan_tenants("two", rows, tenant="shop", owner="shop") == ({"shop": "shop"}, "shop")
+
+
+def test_the_bundled_probes_get_two_eval_tenants():
+    probes = run.ROOT / "evals" / "sets" / "probes.jsonl"
+    rows = run.load_set(probes)
+    tenant_map, owner = run.plan_tenants("probes", rows, ingest=True)
+    assert tenant_map == {"demo": "eval-probes-demo", "globex": "eval-probes-globex"} and owner is None
+    assert set(run.load_manifest(probes)) == set(tenant_map)
+    assert all(not t.startswith("eval-") for t in tenant_map)  # the manifest names the set's tenants

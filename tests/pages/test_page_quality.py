@@ -51,11 +51,11 @@ def test_run_a_tiny_eval_from_the_page(app, goto, settings):
     assert app.toggle(key="quality_ingest_tiny").disabled  # no corpus manifest beside the tiny set
     app.button(key="quality_run_btn").click().run()
     assert not app.exception, [e.value for e in app.exception]
-    runs = store.list_eval_runs(settings, "tiny")
+    runs = store.list_eval_runs(settings, "tiny", tenant="acme")
     assert len(runs) == 1 and runs[0]["overall"]["n"] == 3
     labels = [m.label for m in app.metric]
     assert {"Grounded only", "Answer correct", "Hallucination", "Latency p95"} <= set(labels)
-    full = store.get_eval_run(settings, runs[0]["run_id"])
+    full = store.get_eval_run(settings, runs[0]["run_id"], tenant="acme")
     kind = chart(app, "chart_kind")
     assert {x for trace in kind["data"] for x in trace["x"]} == {"answerable", "unanswerable"}
     answer_correct = next(t for t in kind["data"] if t["name"] == "Answer correct")
@@ -67,7 +67,7 @@ def test_run_a_tiny_eval_from_the_page(app, goto, settings):
 
     app.button(key="quality_run_btn").click().run()  # a second run: deltas appear
     assert not app.exception
-    assert len(store.list_eval_runs(settings, "tiny")) == 2
+    assert len(store.list_eval_runs(settings, "tiny", tenant="acme")) == 2
     assert any(m.delta for m in app.metric)
 
 
@@ -260,3 +260,94 @@ def test_feedback_numbers_per_day_and_per_answer():
     assert days[-1] == {"day": "2026-03-25", "up": 0, "down": 0} and len(days) == 16  # quiet days shown
     assert [d["day"] for d in per_day(rows[2:], today=dt.date(2026, 3, 10))][0] == "2026-03-04"  # a week
     assert trace_link("abc", "acme & co/x") == "traces?trace=abc&tenant=acme+%26+co%2Fx"
+
+
+# ---- tenancy, comparable series, eval tenants ---------------------------------------------------
+
+
+def test_only_the_sidebar_tenants_runs_are_shown(app, goto, settings):
+    """Every tenant's runs used to be listed, their questions' retrieved chunk text included."""
+    now = time.time()
+    own = report(1.0, 0.0, ["correct", "correct", "refused_ok"], now - 60)
+    other = report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now)
+    other["tenant"] = "globex"
+    for qq in other["questions"]:
+        qq["tenant"] = "globex"
+        qq["retrieved"] = [{"chunk_id": "g:1", "source": "secret.md", "rank": 1, "text": "Codename Bluefin."}]
+    store.save_eval_run(settings, {**own, "run_id": "run-acme"})
+    store.save_eval_run(settings, {**other, "run_id": "run-globex"})
+    store.save_eval_run(settings, {**other, "set": "globex-only", "run_id": "run-globex-set"})
+    open_quality(app, goto)
+    shown = app.selectbox(key="quality_run").options
+    assert len(shown) == 1 and "run-acme" in shown[0]
+    assert "globex-only" not in app.selectbox(key="quality_set").options
+    assert not [e for e in app.error if e.value.startswith("Drift")]  # no comparison with globex's run
+    assert store.get_eval_run(settings, "run-globex", tenant="acme") is None
+    assert [r["run_id"] for r in store.list_eval_runs(settings, "tiny", tenant="globex")] == ["run-globex"]
+
+
+def test_history_and_drift_compare_only_comparable_runs(app, goto, settings):
+    """calib, test, --limit and calibration runs (gate at 0) used to share one history, so a
+    full test run after a 12-question run raised a false drift alert."""
+    now = time.time()
+    full_a = report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now - 180)
+    calibration = {**report(0.2, 0.8, ["wrong", "wrong", "hallucinated"], now - 120), "split": "calib",
+                   "mode": "calibration", "settings": {"gate_threshold": 0.0}}
+    limited = {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], now - 60), "limit": 12}
+    full_b = report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now)
+    for run_id, rep in (("full-a", full_a), ("calibration", calibration), ("limited", limited), ("full-b", full_b)):
+        store.save_eval_run(settings, {**rep, "run_id": run_id})
+    open_quality(app, goto)
+    series = app.selectbox(key="quality_series")
+    labels = series.options  # as shown
+    assert len(labels) == 3
+    assert any("split all" in x and "all questions" in x and "2 runs" in x for x in labels)
+    assert any("first 12 questions" in x for x in labels)
+    assert any("split calib" in x and "calibration" in x for x in labels)
+    assert [o.split(" · ")[1] for o in app.selectbox(key="quality_run").options] == ["full-b", "full-a"]
+    assert not [e for e in app.error if e.value.startswith("Drift")]  # full-a -> full-b: no change
+    history = chart(app, "chart_history")
+    correct = next(t for t in history["data"] if t.get("name", "").startswith("Answer correct"))
+    assert correct["y"] == [50.0, 50.0]
+    cards = {m.label: m for m in app.metric}
+    assert cards["Answer correct"].delta == "no change"
+
+    series.set_value(("tiny", "calib", ("acme",), "calibration", None)).run()
+    assert not app.exception
+    assert [o.split(" · ")[1] for o in app.selectbox(key="quality_run").options] == ["calibration"]
+    assert not [e for e in app.error if e.value.startswith("Drift")]
+
+
+def test_ingest_from_the_page_builds_eval_tenants_not_the_users(app, goto, settings, data_dir, tmp_path):
+    """The page's ingest toggle (on by default) used to index the set's corpus into the tenant."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "engine.md").write_text("# Engine manual\n\nThe engine oil capacity is 4.5 litres.\n", encoding="utf-8")
+    (data_dir / "eval_sets" / "tiny.corpus.json").write_text(json.dumps({"acme": [str(corpus)]}), encoding="utf-8")
+    before = sorted((d["file_name"], d["sha256"]) for d in store.list_documents(settings, "acme"))
+    open_quality(app, goto)
+    toggle = app.toggle(key="quality_ingest_tiny")
+    assert toggle.value and not toggle.disabled
+    assert any("eval-tiny-acme" in c.value for c in app.caption)
+    app.button(key="quality_run_btn").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert sorted((d["file_name"], d["sha256"]) for d in store.list_documents(settings, "acme")) == before
+    assert [d["file_name"] for d in store.list_documents(settings, "eval-tiny-acme")] == ["engine.md"]
+    runs = store.list_eval_runs(settings, "tiny", tenant="acme")
+    assert len(runs) == 1 and runs[0]["tenants"] == ["eval-tiny-acme"]
+
+
+def test_a_set_of_another_tenant_runs_only_as_the_current_tenant(app, goto, settings, data_dir):
+    rows = [{"id": "g1", "tenant": "globex", "question": "What is the engine oil capacity?", "kind": "answerable",
+             "expected_answer": "4.5 litres", "gold_source": "engine.md",
+             "gold_quote": "The engine oil capacity is 4.5 litres.", "category": "maintenance"}]
+    (data_dir / "eval_sets" / "other.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    open_quality(app, goto, "other")
+    assert any("asks tenant globex besides" in w.value for w in app.warning)
+    assert app.button(key="quality_run_btn").disabled
+    app.selectbox(key="quality_tenant").select("current: acme").run()
+    assert not app.button(key="quality_run_btn").disabled
+    app.button(key="quality_run_btn").click().run()
+    assert not app.exception
+    runs = store.list_eval_runs(settings, "other", tenant="acme")
+    assert len(runs) == 1 and runs[0]["tenants"] == ["acme"]
