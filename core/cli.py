@@ -162,7 +162,7 @@ def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         keep = ("doc_id", "file_name", "sha256", "size", "pages", "chunks", "status", "error",
                 "uploaded_at", "uploaded_by", "format", "lang")
-        print(json.dumps([{k: d.get(k) for k in keep} for d in docs], ensure_ascii=False, indent=2))
+        print(json.dumps([{"tenant": args.tenant, **{k: d.get(k) for k in keep}} for d in docs], ensure_ascii=False, indent=2))
         return 0
     for d in docs:
         pages = "-" if d["pages"] is None else d["pages"]

@@ -116,6 +116,12 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     return None
 
 
+def _as_written(stem: str, question: str) -> str:
+    """The question's own word for a stem: a refusal says "capacitor", not "capacit"."""
+    return next((w for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", question)
+                 if tokenize(w, keep_stopwords=True)[:1] == [stem]), stem)
+
+
 def unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str] = frozenset()) -> bool:
     """A topic word the tenant's documents never use. Filler words do not count, nor the
     answer's own slot ("the DEADLINE", "the phone NUMBER": documents state it as a value);
@@ -158,7 +164,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # words the documents never use count where the question asks, not in the scene it sets
     asked = asking_part(question)
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
-        (t for t in [*focus_terms(asked), *measures(asked)] if lexicon.df.get(t, 0) == 0), None) or next(
+        (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)] if lexicon.df.get(t, 0) == 0),
+        None) or next(
         (w for w in determined_words(asked) if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]

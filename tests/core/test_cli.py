@@ -39,6 +39,7 @@ def test_ingest_list_ask_delete(tmp_path, write_file):
     listed = json.loads(run(data, "docs", "list", "--tenant", "acme", "--json").stdout)
     ready = [d for d in listed if d["status"] == "ready"]
     assert len(ready) == 1 and ready[0]["chunks"] == 1 and ready[0]["file_name"] == "oil.md"
+    assert ready[0]["tenant"] == "acme"
 
     ans = run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?", "--json")
     assert ans.returncode == 0, ans.stderr
@@ -98,6 +99,8 @@ def test_batch_ask_and_verify(tmp_path, write_file):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [r["id"] for r in rows] == ["q1", "q2"]
     assert rows[0]["status"] == "answered" and rows[1]["status"] == "refused"
+    # every stage is reported, also for a refusal that never reached generation
+    assert all(set(r["timings_ms"]) >= {"retrieve", "generate", "verify", "total"} for r in rows)
 
     claims = write_file("c.jsonl", json.dumps({"id": "c1", "premise": "Capacity is 5 quarts.",
                                                "claim": "Capacity is 6 quarts."}) + "\n")

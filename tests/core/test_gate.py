@@ -1,4 +1,4 @@
-from core.gate import _unknown_phrase
+from core.gate import _as_written, _unknown_phrase
 from core.lexical import LexicalIndex
 
 
@@ -15,3 +15,9 @@ def test_words_apart_by_a_preposition_or_punctuation_are_no_phrase():
     assert _unknown_phrase("Three weeks of vacation in August: how far in advance?", lexicon) is None
     assert _unknown_phrase("Если зимой в помещении, что делать?", lexicon) is None
     assert _unknown_phrase("Сколько ждать, прежде чем открывать?", lexicon) is None
+
+
+def test_a_refusal_names_the_word_as_the_user_wrote_it():
+    assert _as_written("capacit", "What is the capacitance of the flux capacitor?") == "capacitance"
+    assert _as_written("мощност", "Какова мощность нагрева?") == "мощность"
+    assert _as_written("zzz", "No such word here") == "zzz"  # nothing to map back: the stem itself
