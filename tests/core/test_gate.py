@@ -21,3 +21,15 @@ def test_a_refusal_names_the_word_as_the_user_wrote_it():
     assert _as_written("capacit", "What is the capacitance of the flux capacitor?") == "capacitance"
     assert _as_written("мощност", "Какова мощность нагрева?") == "мощность"
     assert _as_written("zzz", "No such word here") == "zzz"  # nothing to map back: the stem itself
+
+
+def test_an_everyday_phrase_is_known_through_the_documents_word():
+    from core.gate import _without_known_everyday
+
+    lexicon = LexicalIndex.build([("a:0", "Monthly plans can be refunded within 14 days.")])
+    asked = "Can I still get my money back refund?"  # as expand_question writes it
+    assert _unknown_phrase(_without_known_everyday(asked, lexicon), lexicon) is None
+    assert _unknown_phrase(asked, lexicon) == "money back"
+    # a tenant that never speaks of refunds does not know the phrase either
+    other = LexicalIndex.build([("a:0", "Torque the bolts to 120 N·m.")])
+    assert "money back" in _without_known_everyday(asked, other)
