@@ -1,12 +1,13 @@
 """Answer forms: a question that asks for a telephone number, an e-mail address, a web
-address, a weight or a code is answered only by text that holds one.
+address, a weight, a code or a version is answered only by text that holds one.
 
 Algorithm:
 1. `asked_forms` matches the question against each form's asking patterns ("what phone
    number", "по какому телефону", "which e-mail address", "how much does X weigh",
    "сколько весит"). Mentions that do not ask for the form ("my phone was stolen", "can I
    cancel by e-mail?", "does it weigh the laundry?") match none of them. "Which error
-   code", "какой код", "какая ошибка" ask for a code. A weight asked
+   code", "какой код", "какая ошибка" ask for a code; "which app version / release",
+   «в какой версии» for a version number (5.4.0, "Version 5"). A weight asked
    with a capacity word or verb ("how heavy a LOAD", "how heavy a trailer may it TOW")
    asks for a capacity: any mass answers it.
 2. `holds_form` looks for the form itself in a candidate text: a dialable number of at
@@ -43,6 +44,10 @@ ASKED: dict[str, re.Pattern[str]] = {
     "code": re.compile(r"\b(?:what|which)\s+(?:error\s+|fault\s+)?code\b|\b(?:what|which)\s+(?:error|fault)\s+"
                        r"(?:is|does|do|will|appears?|shows?)\b|\bкак(?:ой|ая|ие)\s+(?:код\w*|ошибк\w*)\b|"
                        r"\bкак(?:ую|ой)\s+ошибк\w*\b", re.IGNORECASE),
+    # "Which app VERSION added ...", «в какой версии»: a version number
+    "version": re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)\b|"
+                          r"\bsince\s+which\s+(?:[\w-]+\s+)?(?:version|release)\b|"
+                          r"\b[вс]\s+какой\s+(?:\w+\s+)?версии\b|\bкакая\s+(?:\w+\s+)?версия\b", re.IGNORECASE),
 }
 
 FORMS: dict[str, re.Pattern[str]] = {
@@ -53,6 +58,8 @@ FORMS: dict[str, re.Pattern[str]] = {
 }
 FORMS["code"] = re.compile(r"\b[A-ZА-ЯЁ]{1,4}-?\d{1,5}\b")  # capitals then digits: E20, SK-60
 FORMS["load"] = FORMS["mass"]
+FORMS["version"] = re.compile(r"\b\d+\.\d+\.\d+\b|\b(?:version|release|версия|версии)\s+\d+(?:\.\d+)*\b",
+                              re.IGNORECASE)
 
 
 # A mass next to these words is how much an appliance or vehicle takes, not what it weighs.

@@ -48,9 +48,10 @@ Extractive algorithm:
    not a rate ("€4.99 per month"), and "how many days" is not answered by
    "immediately"; "which COMPANY / INSURER / AUTHORITY" needs a name
    other than the question's own ("...a supervisory authority" names none); an asked
-   answer form (a telephone number, an e-mail address, a web address, a weight, a code; see
-   core/answer_form.py) must be in the unit itself, and its asking words ("phone
-   number") then count as covered;
+   answer form (a telephone number, an e-mail address, a web address, a weight, a code, a
+   version; see core/answer_form.py) must be in the unit itself (a version may stand in
+   the heading above it, as release notes write it: that heading is then quoted too), and
+   its asking words ("phone number") then count as covered;
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
    minutes or hours, not months; "how often" an interval such as "every 2 years", not
    "each van"), and a duration or an amount of money must be said of
@@ -350,7 +351,9 @@ class ExtractiveGenerator:
                            for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
-                missing_form = next((f for f in forms if not holds_form(unit.text, f)), None)
+                # release notes put the version in the heading over its changes
+                missing_form = next((f for f in forms if not holds_form(unit.text, f) and not (
+                    f == "version" and holds_form(heading_of(passage), f))), None)
                 if missing_form:
                     reject(unit, f"holds no {missing_form}")
                     continue  # "the DPO's telephone number" is not answered by her e-mail address
@@ -430,9 +433,27 @@ class ExtractiveGenerator:
                 have = {(c.passage, c.unit.start) for c in chosen}
                 chosen += [Selected(sel.passage, u, sel.score) for u in after[:LIST_ITEMS]
                            if (sel.passage, u.start) not in have]
+        chosen += _version_headings(question, chosen, passages)
         chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
         return Generation(text, chosen, support=best.score)
+
+
+def _version_headings(question: str, chosen: list[Selected], passages: list[Candidate]) -> list[Selected]:
+    """For "which version ...", the heading that holds the version ("Version 5.4.0 (14 May
+    2024)") of a chosen change that does not state it, quoted with it."""
+    if "version" not in asked_forms(question):
+        return []
+    out: list[Selected] = []
+    for sel in chosen:
+        if holds_form(sel.unit.text, "version") or any(o.passage == sel.passage for o in out):
+            continue
+        passage = passages[sel.passage - 1]
+        head = next((u for u in units(passage.text, heading_of(passage))
+                     if u.kind == "heading" and u.start < sel.unit.start and holds_form(u.text, "version")), None)
+        if head is not None:
+            out.append(Selected(sel.passage, head, sel.score))
+    return out
 
 
 def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embedder: Any) -> list[str]:

@@ -109,3 +109,17 @@ def test_a_numbered_paragraph_caption_names_the_attribute_of_its_sentences():
     generation = ExtractiveGenerator().generate(
         "What tyre size does the van need?", [_candidate(1, text, "Tyres")], lexicon)
     assert "215/65 R16C" in generation.text
+
+
+def test_which_version_is_answered_with_the_version_its_heading_gives():
+    notes = ("Version 5.4.0 (14 May 2024)\n\nNew: dark mode, following the phone's system setting.\n\n"
+             "New: monthly energy report for each appliance.")
+    lexicon = LexicalIndex.build([("1", notes)])
+    assert asked_forms("Which release of the app brought in dark mode?") == ["version"]
+    assert holds_form("Version 5.4.0 (14 May 2024)", "version") and not holds_form("New: dark mode.", "version")
+    generation = ExtractiveGenerator().generate(
+        "Which app version added dark mode?", [_candidate(1, notes, "Version 5.4.0 (14 May 2024)")], lexicon)
+    assert generation.text.startswith("Version 5.4.0 (14 May 2024) [1] New: dark mode")
+    # without a version above it, a change answers no "which version"
+    bare = _candidate(1, "New: dark mode, following the phone's system setting.", "What is new")
+    assert ExtractiveGenerator().generate("Which app version added dark mode?", [bare], lexicon).text == ""
