@@ -52,31 +52,7 @@ def test_ingest_registers_everywhere(settings, write_file):
 def test_failure_mid_document_leaves_nothing(settings, write_file, monkeypatch, step):
     ingest_file(settings, "acme", write_file("oil.md", OIL))
     before = store.chunk_rows(settings, "acme")
-
-    def boom(*args, **kwargs):
-        raise RuntimeError("injected failure")
-
-    if step == "register":
-        monkeypatch.setattr(documents, "_register", boom)
-    elif step == "add_vectors":
-        real = index.add_vectors
-
-        def half_then_boom(settings_, tenant, chunks, vectors):  # some vectors land, then failure
-            real(settings_, tenant, chunks[:1], vectors[:1])
-            raise RuntimeError("injected failure")
-
-        monkeypatch.setattr(index, "add_vectors", half_then_boom)
-    else:
-        calls = {"n": 0}
-        real_rebuild = index.rebuild_lexical
-
-        def fail_first(*args, **kwargs):
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise RuntimeError("injected failure")
-            return real_rebuild(*args, **kwargs)
-
-        monkeypatch.setattr(index, "rebuild_lexical", fail_first)
+    _inject_failure(monkeypatch, step)
 
     result = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
     assert result.status == "failed" and "injected failure" in result.error
