@@ -455,6 +455,9 @@ _FOCUS_PATTERNS = [
     re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+"
                r"(?:of|for|on|in|at|to|with|per|when|if|from)\b", re.IGNORECASE),
     re.compile(r"\bhow\s+(?:many|much)\s+(?P<focus>\w+)\s+(?:of|does|do|is|are)\b", re.IGNORECASE),
+    # "Who is the DATA PROTECTION OFFICER at ...": the role asked about must be named
+    re.compile(r"^\s*who\s+(?:is|are|was|were)\s+(?:the\s+|your\s+|our\s+)?(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+"
+               r"(?:at|of|for|in|on)\b", re.IGNORECASE),
     # "How big is the DOOR OPENING on the AquaLine 9?": the measured thing, not the model
     re.compile(r"^\s*how\s+(?:big|large|wide|long|tall|high|deep|heavy|thick|strong)\s+(?:is|are)\s+(?:the\s+|an?\s+)?"
                r"(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:of|for|on|in|at)\b", re.IGNORECASE),

@@ -126,6 +126,13 @@ def _without_known_everyday(text: str, lexicon: LexicalIndex) -> str:
     return text
 
 
+def _spelled_out(word: str, lexicon: LexicalIndex) -> bool:
+    """An acronym or everyday word whose documents' words the tenant uses ("the CEO" of a
+    tenant whose documents say "Chief Executive Officer")."""
+    expansion = ACRONYMS.get(word.lower())
+    return bool(expansion) and all(lexicon.df.get(t, 0) > 0 for t in tokenize(expansion))
+
+
 def _as_written(stem: str, question: str) -> str:
     """The question's own word for a stem: a refusal says "capacitor", not "capacit"."""
     return next((w for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", question)
@@ -174,7 +181,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # words the documents never use count where the question asks, not in the scene it sets
     asked = _without_known_everyday(asking_part(question), lexicon)
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
-        (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)] if lexicon.df.get(t, 0) == 0),
+        (w for w in (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)]
+                     if lexicon.df.get(t, 0) == 0) if not _spelled_out(w, lexicon)),
         None) or next(
         (w for w in determined_words(asked) if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)

@@ -332,3 +332,8 @@ def test_the_asking_part_leaves_out_the_scene_the_question_sets():
 def test_how_big_is_the_thing_asks_about_that_thing():
     assert focus_terms("How big is the door opening on the AquaLine 9 Steam?") == ["door", "open"]
     assert focus_terms("How long is the drain hose of the WM-820?") == ["drain", "hose"]
+
+
+def test_who_is_the_role_at_a_company_names_the_role_asked_about():
+    assert focus_terms("Who is the data protection officer at Nordfracht Logistik?") == ["data", "protect", "offic"]
+    assert focus_terms("Who is responsible for approving travel?") == ["respons"]

@@ -33,3 +33,11 @@ def test_an_everyday_phrase_is_known_through_the_documents_word():
     # a tenant that never speaks of refunds does not know the phrase either
     other = LexicalIndex.build([("a:0", "Torque the bolts to 120 N·m.")])
     assert "money back" in _without_known_everyday(asked, other)
+
+
+def test_an_acronym_is_known_when_the_documents_spell_it_out():
+    from core.gate import _spelled_out
+
+    lexicon = LexicalIndex.build([("a:0", "Margaret Okafor has been Chief Executive Officer since 2019.")])
+    assert _spelled_out("CEO", lexicon) and not _spelled_out("CFO", lexicon)
+    assert not _spelled_out("Okafor", lexicon)  # no acronym at all
