@@ -30,6 +30,7 @@ QUESTION_FILLER = frozenset(
         let know knows today tonight yesterday tomorrow wonder wondering think seems seem woke
         примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то
         want wants wanted wish would like guys mine went ran bought got sometimes mind ago since
+        ask asks asking asked
         хочу хотел хотела хотим хотят живу живём передумал передумала
         смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам""",
         keep_stopwords=True,
@@ -185,13 +186,47 @@ def asking_part(question: str) -> str:
     return " ".join(asking) if len(sentences) > 1 and asking else question
 
 
+# "Can I EXTEND my contract...?", "Можно ли ПОДКЛЮЧИТЬ машину...?": a question whether one
+# may do something is answered only by a text that speaks of doing it
+PERMISSION_RE = re.compile(
+    r"(?:^|[,;:.?!]\s*|\b(?:and|so|but|then|а|и|но|тогда)\s+)(?:(?:can|could|may|must|should)\s+(?:i|we|you|they|customers?|employees?|staff|one)"
+    r"|(?:am\s+i|are\s+we|is\s+it|are\s+customers?|are\s+employees?)\s+(?:allowed|permitted|possible|ok|okay)\s+to"
+    r"|можно\s+ли|нельзя\s+ли|(?:могу|можем|может|должен|должна|должны)\s+ли(?:\s+(?:я|мы|он|она|они))?)"
+    r"\s+(?:(?:still|also|just|already|ещё|еще|уже|сам|сама|самому)\s+)?([^\W\d_]{3,})",
+    re.IGNORECASE,
+)
+
+
+# verbs that say little by themselves ("can I SET the washer to start later")
+LIGHT_VERBS = frozenset(tokenize("set use put go come keep stay", keep_stopwords=True))
+
+
+def asked_verb(question: str) -> str | None:
+    """The stem of the verb a permission question asks about ("Can I extend..." -> extend),
+    unless it is a filler ("can I get", "можно ли узнать")."""
+    # a yes/no question opens its clause with it; "How many hours CAN I BANK" asks a number
+    m = PERMISSION_RE.search(asking_part(question).strip())
+    if not m:
+        return None
+    stems = tokenize(m.group(1))
+    return stems[0] if stems and stems[0] not in QUESTION_FILLER | LIGHT_VERBS else None
+
+
+def says_verb(verb: str, tokens: set[str]) -> bool:
+    """Does the text (as tokens) use the verb? A Russian verb by its first six letters:
+    the stemmer keeps "подключить" and "подключайте" apart."""
+    if verb in tokens:
+        return True
+    return len(verb) >= 6 and any(t.startswith(verb[:6]) for t in tokens)
+
+
 def content_terms(question: str) -> list[str]:
     """Stemmed topic words of a question (question words, fillers and the words that name
     the answer slot removed), in order."""
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset())
     seen: list[str] = []
     for tok in tokenize(question):
-        if tok in QUESTION_FILLER or tok in slot or tok in seen or len(tok) < 2:
+        if tok in QUESTION_FILLER or tok in slot or tok in seen or (len(tok) < 2 and not tok.isdigit()):
             continue
         seen.append(tok)
     return seen

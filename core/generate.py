@@ -97,6 +97,7 @@ from core.analysis import (
     SLOT_WORDS,
     Unit,
     action_conflict,
+    asked_verb,
     content_terms,
     contrast_conflict,
     counts,
@@ -114,6 +115,7 @@ from core.analysis import (
     quantity_named,
     question_type,
     required_qualifiers,
+    says_verb,
     section_refs,
     units,
     value_anchored,
@@ -253,6 +255,10 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
+        verb = asked_verb(question)
+        if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and any(
+                t.startswith(verb[:6]) for t in lexicon.df)):
+            verb = None  # a verb the documents never use is the unaddressed-word check's business
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
         everyday = everyday_terms(question)
@@ -345,6 +351,9 @@ class ExtractiveGenerator:
                 named_in = ctx_tokens | lead_in_tokens(passage, unit, lead_ins) if unit.kind == "row" else ctx_tokens
                 if STEP_NUMBER_RE.match(paragraph):  # a numbered step is read with the steps around it
                     named_in = named_in | neighbour_step_tokens(passage, paragraph, steps_around)
+                if verb and not says_verb(verb, named_in | set(tokenize(paragraph, keep_stopwords=True))):
+                    reject(unit, "does not speak of the action asked about")
+                    continue  # "Can I EXTEND my contract?" is not answered by the contract's term
                 # the head of a many-word attribute must be named here; its modifiers
                 # ("SUPERVISORY authority") may stand in the passage around it
                 if not all(quantity_named(t, named_in if t == focus[-1] else named_in | passage_tokens, unit.text)

@@ -26,6 +26,7 @@ STOPWORDS = frozenset(
     this that these those what which who whom whose when where why how do does did can could
     should would will shall may might must i you he she we they me my your our their as if
     than then there here about into over under not no any some all each per vs have has had am
+    them him her us its mine ours yours theirs myself yourself itself
     и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
     мне было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был
     него до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
@@ -44,7 +45,7 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 3
+TOKENIZER_VERSION = 4
 
 # English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
 # got" has no word "ve", "Northwind's" is Northwind
@@ -76,14 +77,31 @@ def _as_infinitive(word: str) -> str:
     return RU_IMPERATIVE_RE.sub(lambda m: _INFINITIVE_ENDING[m.group(0)], word)
 
 
+# Number words read as their digits: "a three-year plan" asks about "3 years", "две недели"
+# about "2 недели". "one"/"один" stay words: they are pronouns as often as numbers.
+NUMBER_WORDS = {
+    "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90",
+    **dict.fromkeys(["два", "две", "двух"], "2"), **dict.fromkeys(["три", "трёх", "трех"], "3"),
+    **dict.fromkeys(["четыре", "четырёх", "четырех"], "4"), **dict.fromkeys(["пять", "пяти"], "5"),
+    **dict.fromkeys(["шесть", "шести"], "6"), **dict.fromkeys(["семь", "семи"], "7"),
+    **dict.fromkeys(["восемь", "восьми"], "8"), **dict.fromkeys(["девять", "девяти"], "9"),
+    **dict.fromkeys(["десять", "десяти"], "10"), **dict.fromkeys(["двенадцать", "двенадцати"], "12"),
+    **dict.fromkeys(["тридцать", "тридцати"], "30"),
+}
+
+
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
     out: list[str] = []
     for raw in TOKEN_RE.findall(expand_contractions(text)):
         tok = raw.lower().replace(",", ".")
-        if not keep_stopwords and tok in STOPWORDS:
+        if tok in NUMBER_WORDS:  # before the stop words: "три", "два" are on that list
+            tok = NUMBER_WORDS[tok]
+        elif not keep_stopwords and tok in STOPWORDS:
             continue
-        if tok.isalpha():
+        elif tok.isalpha():
             if CYRILLIC_RE.search(tok):
                 tok = _stemmer("russian").stemWord(_as_infinitive(tok))
             else:

@@ -1,6 +1,7 @@
 from core.analysis import (
     action_conflict,
     appendix_refs,
+    asked_verb,
     asking_part,
     attribute_named,
     content_terms,
@@ -337,3 +338,20 @@ def test_how_big_is_the_thing_asks_about_that_thing():
 def test_who_is_the_role_at_a_company_names_the_role_asked_about():
     assert focus_terms("Who is the data protection officer at Nordfracht Logistik?") == ["data", "protect", "offic"]
     assert focus_terms("Who is responsible for approving travel?") == ["respons"]
+
+
+def test_a_permission_question_asks_about_its_verb():
+    assert asked_verb("Can I extend my CarePlus contract once the five years are over?") == "extend"
+    assert asked_verb("If I sell my washer, can I transfer the warranty to the buyer?") == "transfer"
+    assert asked_verb("Можно ли подключить машину к горячей воде?") == "подключ"
+    assert asked_verb("Я уехал. Могу ли я сам заменить фильтр?") == "замен"
+    # not a yes/no question about doing something, or a verb that says nothing by itself
+    assert asked_verb("How many hours can I bank in my flexitime account?") is None
+    assert asked_verb("What phone number should I call?") is None
+    assert asked_verb("Can I get my money back?") is None
+    assert asked_verb("Can I set the washer to start later?") is None
+
+
+def test_pronouns_and_scene_verbs_are_not_topic_words_and_digits_are():
+    assert content_terms("A customer is asking what the five-year contract costs. What should I tell them?") == \
+        ["custom", "5", "year", "contract"]

@@ -121,3 +121,18 @@ def test_a_numbered_step_is_read_with_the_steps_around_it():
     assert "не менее 2 литров" in generation.text  # step 2, read with step 3's hose and water
     # step 1 is not read with step 4: the corridor width is no answer about the lift
     assert ExtractiveGenerator().generate("Какой ширины должен быть лифт?", [passage], lexicon).text == ""
+
+
+def test_a_permission_question_needs_a_unit_that_speaks_of_the_action():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("CarePlus contracts\n\n| Contract | Cover ends | Price |\n|---|---|---|\n"
+             "| CarePlus Complete | 5 years after delivery | €189 |\n\n"
+             "A CarePlus contract can be transferred to a new owner once.")
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "Contracts can be extended by the Fleet Manager.")])
+    passage = _passage(chunk, "CarePlus contracts")
+    extend = ExtractiveGenerator().generate("Can I extend my CarePlus Complete contract after 5 years?", [passage], lexicon)
+    assert extend.text == ""  # the row states the term; nothing says it can be extended
+    assert any(r["why"] == "does not speak of the action asked about" for r in extend.rejected)
+    transfer = ExtractiveGenerator().generate("Can I transfer my CarePlus contract?", [passage], lexicon)
+    assert "transferred to a new owner" in transfer.text

@@ -67,3 +67,9 @@ def test_english_contractions_are_written_out_not_read_as_words():
     assert expand_contractions("My app wouldn't load - I've got 500 washes") == "My app would not load - I have got 500 washes"
     assert expand_contractions("What's the price? Northwind's policy, can't") == "What is the price? Northwind policy, can not"
     assert "wouldn" not in tokenize("It wouldn’t start") and "ve" not in tokenize("I've")
+
+
+def test_number_words_read_as_their_digits():
+    assert tokenize("a three-year plan") == tokenize("a 3-year plan") == ["3", "year", "plan"]
+    assert tokenize("через две недели, три года") == ["2", "недел", "3", "год"]
+    assert tokenize("which one is it") == ["one"]  # "one" stays a word: a pronoun as often as a number
