@@ -20,6 +20,9 @@ Algorithm:
 4. A unit that holds the form needs not repeat the asking words: "Telephone: +49 ..."
    answers "What is the phone NUMBER..." and "write to b2b@..." answers "which E-MAIL
    ADDRESS", so `form_words` are counted as covered in the topic-word coverage.
+5. Whose form it is: "the e-mail address OF THE IT SERVICE DESK" (`form_owner`) is not
+   answered by the support address; the generator wants half the weight of the owner's
+   words that the knowledge base knows in the unit's context.
 """
 
 from __future__ import annotations
@@ -102,3 +105,18 @@ def form_words(question: str) -> set[str]:
         for m in pattern.finditer(question):
             out |= set(tokenize(m.group(0)))
     return out
+
+
+# "the e-mail address OF THE IT SERVICE DESK", "the phone number FOR the Compliance team"
+OWNER_RE = re.compile(
+    r"\b(?:e-?mail\s+address|e-?mail|(?:tele)?phone\s+number|phone|hotline(?:\s+number)?|fax\s+number|"
+    r"website|web\s+address)\s+(?:of|for)\s+(?:the\s+|your\s+|our\s+|a\s+)?"
+    r"([^?,.;]+?)(?=\s+(?:if|when|to|in\s+case|so|because|about|regarding)\b|[?,.;]|$)",
+    re.IGNORECASE,
+)
+
+
+def form_owner(question: str) -> list[str]:
+    """Stems of whose telephone number, e-mail or web address the question asks (step 5)."""
+    m = OWNER_RE.search(question)
+    return tokenize(m.group(1)) if m else []

@@ -51,7 +51,11 @@ Extractive algorithm:
    answer form (a telephone number, an e-mail address, a web address, a weight, a code, a
    version; see core/answer_form.py) must be in the unit itself (a version may stand in
    the heading above it, as release notes write it: that heading is then quoted too), and
-   its asking words ("phone number") then count as covered;
+   its asking words ("phone number") then count as covered, and whose form it is ("the
+   e-mail address OF THE IT SERVICE DESK") must be named in the unit's context (half the
+   weight of the owner's words the knowledge base knows); a yes/no question whether one
+   may do something ("Can I EXTEND my contract?", "Можно ли ПОДКЛЮЧИТЬ...") needs a unit
+   that speaks of that verb (core/analysis.py `asked_verb`), where the documents use it;
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
    minutes or hours, not months; "how often" an interval such as "every 2 years", not
    "each van"), and a duration or an amount of money must be said of
@@ -121,7 +125,7 @@ from core.analysis import (
     value_anchored,
     value_conflict,
 )
-from core.answer_form import asked_forms, form_words, holds_form
+from core.answer_form import asked_forms, form_owner, form_words, holds_form
 from core.expand import everyday_terms
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
@@ -261,6 +265,7 @@ class ExtractiveGenerator:
             verb = None  # a verb the documents never use is the unaddressed-word check's business
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
+        owner = term_weights([t for t in form_owner(question) if lexicon.df.get(t, 0) > 0], lexicon) if forms else {}
         everyday = everyday_terms(question)
         # what a value must be said of: the question's topic words the KB knows, or the
         # documents' words for its everyday phrases ("money back" -> refund)
@@ -366,6 +371,9 @@ class ExtractiveGenerator:
                 if missing_form:
                     reject(unit, f"holds no {missing_form}")
                     continue  # "the DPO's telephone number" is not answered by her e-mail address
+                if owner and coverage(owner, ctx_tokens) < MIN_KNOWN_COVERAGE:
+                    reject(unit, f"does not say whose {forms[0]} it is")
+                    continue  # the support address is not the IT service desk's
                 if org_asked and not proper_names(_without(unit.text, question_names)):
                     reject(unit, "names no organisation")
                     continue

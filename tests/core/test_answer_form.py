@@ -123,3 +123,12 @@ def test_which_version_is_answered_with_the_version_its_heading_gives():
     # without a version above it, a change answers no "which version"
     bare = _candidate(1, "New: dark mode, following the phone's system setting.", "What is new")
     assert ExtractiveGenerator().generate("Which app version added dark mode?", [bare], lexicon).text == ""
+
+
+def test_whose_address_or_number_is_asked():
+    from core.answer_form import form_owner
+
+    assert form_owner("What is the e-mail address of the IT service desk?") == ["servic", "desk"]
+    assert form_owner("What is the phone number for the Compliance team if I see fraud?") == ["complianc", "team"]
+    assert form_owner("What phone number should I call if it smells of burning?") == []
+    assert form_owner("Which e-mail address handles questions about CarePlus?") == []

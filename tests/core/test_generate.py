@@ -136,3 +136,17 @@ def test_a_permission_question_needs_a_unit_that_speaks_of_the_action():
     assert any(r["why"] == "does not speak of the action asked about" for r in extend.rejected)
     transfer = ExtractiveGenerator().generate("Can I transfer my CarePlus contract?", [passage], lexicon)
     assert "transferred to a new owner" in transfer.text
+
+
+def test_an_address_is_answered_only_for_its_owner():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("Contact\n\nE-mails to support@northwind.example are answered within 1 business day.\n\n"
+             "The Compliance team is reached at compliance@northwind.example.")
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "The IT service desk answers on +49 40 1600.")])
+    passage = _passage(chunk, "Contact")
+    desk = ExtractiveGenerator().generate("What is the e-mail address of the IT service desk?", [passage], lexicon)
+    assert desk.text == ""  # the support address is not the service desk's
+    assert any(r["why"] == "does not say whose email it is" for r in desk.rejected)
+    team = ExtractiveGenerator().generate("What is the e-mail address of the Compliance team?", [passage], lexicon)
+    assert "compliance@northwind.example" in team.text
