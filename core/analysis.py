@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from core.ingest.sentences import split_sentences
-from core.lexical import STOPWORDS, tokenize
+from core.lexical import NUMBER_WORDS, STOPWORDS, tokenize
 
 # Words that carry the question's form, not its topic.
 QUESTION_FILLER = frozenset(
@@ -341,14 +341,30 @@ MEASUREMENT_UNITS = frozenset(
     "градус кг г т км м см мм л литр мл бар вт квт в гц".split())
 
 
+# "a FOUR-YEAR contract", "the 14-day plan": a period that names which kind of thing is
+# asked about (not an age: "a three-year-old machine")
+PERIOD_KIND_RE = re.compile(r"\b(\d+|[^\W\d_]+)-(year|month|week|day)(?!-old)\b", re.IGNORECASE)
+
+
+def period_kinds(question: str) -> list[tuple[str, str]]:
+    """(number, time-unit stem) of each period naming a kind of thing ("four-year" -> 4 year)."""
+    out = []
+    for m in PERIOD_KIND_RE.finditer(question):
+        number = NUMBER_WORDS.get(m.group(1).lower(), m.group(1))
+        if number.isdigit():
+            out.append((number, tokenize(m.group(2))[0]))
+    return out
+
+
 def value_conflict(question: str, context: str) -> str | None:
-    """A condition value of the question ("at 40 °C", "over 3.5 t") that the unit's
-    context gives only other values of, in the same unit ("2 h 59 min at 60 °C"): the
-    unit is about another case. The rival value is returned; a context silent about that
-    unit is no conflict."""
+    """A condition value of the question ("at 40 °C", "over 3.5 t", "a FOUR-YEAR
+    contract") that the unit's context gives only other values of, in the same unit
+    ("2 h 59 min at 60 °C", "Cover ends: 3 years"): the unit is about another case. The
+    rival value is returned; a context silent about that unit is no conflict."""
     there = number_units(context)
-    for number, unit in number_units(question):
-        if unit not in MEASUREMENT_UNITS:
+    periods = period_kinds(question)
+    for number, unit in [*number_units(question), *periods]:
+        if unit not in MEASUREMENT_UNITS and (number, unit) not in periods:
             continue  # "per 100 Eco 40-60 cycles": a programme's name is no condition value
         same_unit = {n for n, u in there if u == unit}
         if same_unit and number not in same_unit:

@@ -257,6 +257,15 @@ def test_a_condition_value_the_unit_gives_only_other_values_of_is_a_conflict():
         is None
 
 
+def test_a_period_naming_the_kind_of_thing_is_a_condition_value():
+    question = "What's the price of a four-year CarePlus contract?"
+    assert value_conflict(question, "Contract: CarePlus Basic; Cover ends: 3 years after delivery; Price: €119") == "3 year"
+    assert value_conflict(question.replace("four", "3"), "Cover ends: 3 years after delivery; Price: €119") is None
+    # an age, or a period that is no compound, sets no condition
+    assert value_conflict("My three-year-old washer broke. Is the motor covered?", "The motor is covered for 5 years.") is None
+    assert value_conflict("Can I get a refund within 30 days?", "Refunds within 14 days.") is None
+
+
 def _row(text: str):
     return units("| Tier | Included |\n|---|---|\n" + text, "")[0]
 
