@@ -298,7 +298,8 @@ ACTION_GROUPS: list[dict[str, re.Pattern[str]]] = [
     {
         "inspect": re.compile(r"\b(?:inspect\w*|examin\w*|осмотр\w*|осматрива\w*|проверк\w*|проверя\w*)", re.I),
         "replace": re.compile(r"\b(?:replac\w*|renew\w*|замен\w*|меня(?:ть|ют|йте|ется|ются)\b|сменит\w*)", re.I),
-        "clean": re.compile(r"\b(?:clean\w*|rins\w*|flush\w*|descal\w*|чистк\w*|очист\w*|почист\w*|чистит\w*|"
+        "clean": re.compile(r"\b(?:clean\w*|rins\w*|flush\w*|descal\w*|wip(?:e|es|ed|ing)\b|чистк\w*|очист\w*|"
+                            r"почист\w*|чистит\w*|протир\w*|протере\w*|"
                             r"промы\w*|промыв\w*)", re.I),
     },
 ]

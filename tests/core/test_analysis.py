@@ -326,6 +326,9 @@ def test_up_to_what_price_asks_for_money():
 def test_a_unit_naming_only_another_action_does_not_answer_for_the_asked_one():
     assert action_conflict("How often are the hoses replaced?", "The hoses are inspected every year.") == "inspect"
     assert action_conflict("Как часто менять шланги?", "Осмотр шлангов: каждые 12 месяцев") == "inspect"
+    # wiping is cleaning: wiping the door seal after every wash is no replacement interval
+    assert action_conflict("Как часто менять уплотнитель дверцы?", "После каждой стирки протирайте уплотнитель.") == "clean"
+    assert action_conflict("How often should the seal be replaced?", "Wipe the seal dry after every wash.") == "clean"
     # naming no action, or the asked one beside another, is no conflict
     assert action_conflict("How often are the hoses replaced?", "Hoses: every 5 years") is None
     assert action_conflict("How often is the filter replaced?", "Inspect and replace the filter yearly.") is None
