@@ -61,7 +61,8 @@ Extractive algorithm:
    "each van"), and a duration or an amount of money must be said of
    something the question names: the clause or table cell holding it (with the row's
    first cell) must hold one of the question's topic words ("cycle history for 90 days"
-   is no refund period), unless an identifier of the question pins the unit down.
+   is no refund period), a word other than the question's identifier: under E20, "let
+   the water cool for 20 minutes" is not how long the draining takes.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present. The loose
    type match of step 5 also holds for a unit giving the asked quantity in its unit.
@@ -345,7 +346,7 @@ class ExtractiveGenerator:
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
-                if explicit and not ids and not value_anchored(unit, kind, anchors):
+                if explicit and not value_anchored(unit, kind, anchors - set(ids)):
                     reject(unit, f"gives a {kind} of something else")
                     continue  # "cycle history for 90 days" is no refund period (an E30 pins it)
                 # a numbered paragraph's caption ("4-1. Tyre size. The KT-200 uses ...") names

@@ -150,3 +150,16 @@ def test_an_address_is_answered_only_for_its_owner():
     assert any(r["why"] == "does not say whose email it is" for r in desk.rejected)
     team = ExtractiveGenerator().generate("What is the e-mail address of the Compliance team?", [passage], lexicon)
     assert "compliance@northwind.example" in team.text
+
+
+def test_a_duration_under_an_identifier_must_still_be_said_of_the_asked_thing():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("E20 — не сливается вода\n\nЕсли стирка шла при 60 °C, дайте воде остыть не менее 20 минут. "
+             "Откройте лючок и выкрутите сливной фильтр.")
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "Слив длится 2 минуты.")])
+    passage = _passage(chunk, "E20 — не сливается вода")
+    drain = ExtractiveGenerator().generate("Сколько минут длится слив при ошибке E20?", [passage], lexicon)
+    assert drain.text == ""  # 20 minutes is how long the water cools, not how long it drains
+    cool = ExtractiveGenerator().generate("Сколько минут ждать, чтобы вода остыла, при ошибке E20?", [passage], lexicon)
+    assert "20 минут" in cool.text
