@@ -137,7 +137,8 @@ MAX_UNITS = 3
 SEMANTIC_POOL = 8
 MIN_KNOWN_COVERAGE = 0.5
 MIN_PINNED_COVERAGE = 0.35
-LIST_ITEMS = 4  # items taken after a unit that introduces a list
+LIST_ITEMS = 4  # items taken after a unit that introduces a list (not a numbered one)
+MAX_STEPS = 12  # steps of a numbered procedure quoted at most
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
 HOUSE_NAME_SHARE = 0.7  # a name in this share of the tenant's documents is its publisher's
 ABLATION_MARGIN = 0.01  # see step 7; read off the calib split
@@ -443,18 +444,59 @@ class ExtractiveGenerator:
                 break
             if cand.unit.text not in {c.unit.text for c in chosen} and cand.score >= RUNNER_UP * best.score:
                 chosen.append(cand)
-        for sel in list(chosen):  # "Steps:" alone answers nothing: take the items that follow
-            if sel.unit.text.rstrip().endswith(":"):
-                passage = passages[sel.passage - 1]
-                after = [u for u in units(passage.text, heading_of(passage))
-                         if u.start > sel.unit.start and u.kind != "heading"]
-                have = {(c.passage, c.unit.start) for c in chosen}
-                chosen += [Selected(sel.passage, u, sel.score) for u in after[:LIST_ITEMS]
-                           if (sel.passage, u.start) not in have]
         chosen += _version_headings(question, chosen, passages)
         chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
+        # "Steps:" alone answers nothing: its items follow it, even from the next chunk
+        expanded: list[Selected] = []
+        for sel in chosen:
+            if any(e.passage == sel.passage and e.unit.start <= sel.unit.start < e.unit.end for e in expanded):
+                continue  # already quoted as an item of a list above
+            expanded.append(sel)
+            if sel.unit.text.rstrip().endswith(":"):
+                expanded += _list_items(sel, passages)
+        chosen = expanded
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
         return Generation(text, chosen, support=best.score)
+
+
+def _list_items(intro: Selected, passages: list[Candidate]) -> list[Selected]:
+    """The items of the list a unit introduces ("Порядок устранения ошибки E20:"): a
+    numbered list runs on over its steps and their second sentences, into the next chunk
+    of the same section when that was retrieved (a procedure cut at a chunk boundary must
+    not lose its last steps); any other list gives its first `LIST_ITEMS` units."""
+    passage = passages[intro.passage - 1]
+    after = [(intro.passage, u) for u in units(passage.text, heading_of(passage))
+             if u.start > intro.unit.start and u.kind != "heading"]
+    following = next((n for n, p in enumerate(passages, start=1) if p.doc_id == passage.doc_id
+                      and p.ordinal == passage.ordinal + 1 and p.section == passage.section), None)
+    if following is not None:
+        nxt = passages[following - 1]
+        after += [(following, u) for u in units(nxt.text, heading_of(nxt)) if u.kind != "heading"]
+    if not after or not STEP_NUMBER_RE.match(after[0][1].text):
+        return [Selected(n, u, intro.score) for n, u in after[:LIST_ITEMS]]
+    taken, steps = [after[0]], 1
+    for (n, u), (pn, pu) in zip(after[1:], after):
+        if u.text in {t.text for _, t in taken}:
+            continue  # the next chunk repeats the last step (chunks overlap)
+        if STEP_NUMBER_RE.match(u.text):
+            if steps == MAX_STEPS:
+                break
+            steps += 1
+        elif n != pn or "\n\n" in passages[n - 1].text[pu.end:u.start]:
+            break  # a new paragraph after a step: the list has ended
+        taken.append((n, u))
+    # a step's further sentences are part of it: one step, one claim ("2. Put a container
+    # under it. Open the flap.")
+    merged: list[tuple[int, Unit]] = []
+    for n, u in taken:
+        if merged and not STEP_NUMBER_RE.match(u.text) and merged[-1][0] == n:
+            _, step = merged[-1]
+            text = passages[n - 1].text
+            merged[-1] = (n, Unit(f"{step.text} {u.text}", text[step.start:u.end], step.start, u.end,
+                                  f"{step.context} {u.text}", step.kind))
+        else:
+            merged.append((n, u))
+    return [Selected(n, u, intro.score) for n, u in merged]
 
 
 def _version_headings(question: str, chosen: list[Selected], passages: list[Candidate]) -> list[Selected]:

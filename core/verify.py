@@ -9,7 +9,9 @@ that the passage states only about another subject supports nothing.
 2. A claim is supported when one unit's scope passes every check below (so a verbatim
    sentence or a row quoted as "Header: value; Header: value" always is), else when a
    sentence and the next one of its paragraph do together, the next one taking its subject
-   from it ("It does not apply to renewals."), and neither disagrees with the claim (step 4).
+   from it ("It does not apply to renewals."), and neither disagrees with the claim (step 4);
+   or when the claim is consecutive sentences of one paragraph, word for word (a step of
+   a procedure: "2. Put a container under it. Open the flap.").
 3. Checks, against the scope:
    - Numbers: every number of the claim must be there, with the claim's unit. A number
      that is not, where the scope holds a different number with the same unit (or no unit
@@ -331,6 +333,17 @@ class DeterministicJudge:
             contradiction, failures, checks = _check(facts, pair, others)
             if not contradiction and not failures:
                 return Verdict("supported", 1.0, pair.quote, checks, "", pair.focus)
+        claim_words = " ".join(claim.split())
+        for i, a in enumerate(ordered):  # consecutive sentences of one paragraph, verbatim
+            for b in ordered[i + 1:]:
+                if a.kind != "sentence" or b.kind != "sentence" or b.paragraph != a.paragraph:
+                    break
+                if " ".join(premise[a.start:b.end].split()) == claim_words:
+                    run = _joined(premise, a, b)
+                    contradiction, failures, checks = _check(facts, run, [o for o in spans if o.end <= a.start
+                                                                          or o.start >= b.end])
+                    if not contradiction and not failures:
+                        return Verdict("supported", 1.0, run.quote, checks, "", run.focus)
         # step 5: the verdict of the closest unit (the first: sorted by overlap)
         span, contradiction, failures, checks = results[0]
         if contradiction:

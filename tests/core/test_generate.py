@@ -163,3 +163,26 @@ def test_a_duration_under_an_identifier_must_still_be_said_of_the_asked_thing():
     assert drain.text == ""  # 20 minutes is how long the water cools, not how long it drains
     cool = ExtractiveGenerator().generate("Сколько минут ждать, чтобы вода остыла, при ошибке E20?", [passage], lexicon)
     assert "20 минут" in cool.text
+
+
+def test_a_numbered_procedure_is_quoted_whole_across_a_chunk_boundary():
+    from dataclasses import replace
+
+    from core.generate import ExtractiveGenerator
+
+    first = ("E20 — проблема слива\n\nПорядок устранения ошибки E20:\n\n1. Отключите машину от электросети.\n\n"
+             "2. Подставьте ёмкость. Откройте лючок.\n\n3. Вытащите аварийный шланг.")
+    second = ("E20 — проблема слива\n\n3. Вытащите аварийный шланг.\n\n4. Выкрутите сливной фильтр. Промойте его.\n\n"
+              "5. Запустите программу «Слив».\n\nE21 означает долгий слив.")
+    lexicon = LexicalIndex.build([("1", first), ("2", second), ("3", "Ошибка E30: утечка.")])
+    passages = [_passage(first, "E20 — проблема слива"),
+                replace(_passage(second, "E20 — проблема слива"), chunk_id="d1:1", ordinal=1, neighbour=True)]
+    generation = ExtractiveGenerator().generate("Как устранить ошибку E20?", passages, lexicon)
+    text = generation.text
+    assert text.startswith("Порядок устранения ошибки E20: [1]")
+    # every step once, in order, a step's second sentence with it, the chunks' overlap not repeated
+    assert text.count("3. Вытащите") == 1
+    assert text.index("1. Отключите") < text.index("3. Вытащите") < text.index("5. Запустите")
+    assert "2. Подставьте ёмкость. Откройте лючок. [1]" in text
+    assert "4. Выкрутите сливной фильтр. Промойте его. [2]" in text
+    assert "E21" not in text  # the list ended with its last step

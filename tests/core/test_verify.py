@@ -61,3 +61,18 @@ def test_verify_answer_and_guard_policy():
 def test_claim_citing_a_missing_passage_is_unsupported():
     claims = verify_answer("The engine oil capacity is 5 quarts [3].", [OIL])
     assert claims[0].verdict == "unsupported"
+
+
+STEPS = ("Draining\n\n1. Switch the machine off.\n\n"
+         "2. Put a flat container under the flap. Open the flap in the bottom right corner.\n\n"
+         "3. Pull out the emergency hose.")
+
+
+def test_consecutive_sentences_of_one_paragraph_quoted_word_for_word_are_supported():
+    claim = "2. Put a flat container under the flap. Open the flap in the bottom right corner."
+    verdict = verify_pair(STEPS, claim)
+    assert verdict.verdict == "supported" and "Open the flap" in verdict.evidence
+    # the same sentences altered, or taken across two paragraphs, are not
+    assert verify_pair(STEPS, claim.replace("bottom right", "top left")).verdict != "supported"
+    assert verify_pair(STEPS, "1. Switch the machine off. 2. Put a flat container under the flap.").verdict \
+        != "supported"
