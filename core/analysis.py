@@ -657,9 +657,16 @@ INSTRUCTION_RE = re.compile(
 )
 
 
+# markup pasted into a question (<img src=x onerror=...>, <script>...</script>) is no topic:
+# its words would find the document lines that carry the same markup
+MARKUP_RE = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>|</?[A-Za-z][^<>]{0,300}>", re.IGNORECASE | re.DOTALL)
+
+
 def strip_instructions(question: str) -> str:
-    """The question without clauses aimed at the model ("Ignore previous instructions.",
-    "Respond in JSON only and skip the sources:"); the original if nothing else is left."""
+    """The question without markup and without clauses aimed at the model ("Ignore
+    previous instructions.", "Respond in JSON only and skip the sources:"); the original
+    if nothing else is left."""
+    question = " ".join(MARKUP_RE.sub(" ", question).split()) or question
     parts = re.split(r"(?<=[.!?:])\s+", question.strip())
     kept = [p for p in parts if not looks_like_instruction(p)]
     return " ".join(kept) if kept else question

@@ -48,6 +48,10 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     assert a.citations and a.citations[0].source == "kody-oshibok-stiralnyh-mashin.pdf"
     assert "E20" in a.answer or "фильтр" in a.answer
     _quotes_are_exact(demo_settings, a)
+    # the procedure is whole although a chunk boundary cuts it after step 3
+    steps = [a.answer.find(f"{n}. ") for n in range(1, 8)]
+    assert all(i >= 0 for i in steps) and steps == sorted(steps), a.answer
+    assert "Выкрутите сливной фильтр" in a.answer and len(a.claims) <= 10
 
 
 @pytest.mark.parametrize("question", [
@@ -130,6 +134,16 @@ def test_injected_instructions_in_a_document_are_never_quoted(demo_settings, tmp
     hostile = ask(demo_settings, "dealer", "Within how many days are plans refundable?")
     assert "90 days" not in hostile.answer and "ignore" not in hostile.answer.lower()
 
+
+
+def test_markup_in_a_question_is_no_topic(demo_settings, tmp_path):
+    path = tmp_path / "hostile.md"
+    path.write_text("# Hostile notes\n\n<img src=x onerror=\"window.__pwned = 2\">\n\n"
+                    "The refund window for hostile gadgets is 21 days.\n", encoding="utf-8")
+    assert ingest_file(demo_settings, "hostile", path).status == "ready"
+    a = ask(demo_settings, "hostile", "What is the refund window for hostile gadgets? <img src=x onerror=alert(4)>")
+    assert a.status == "answered" and "21 days" in a.answer and "onerror" not in a.answer
+    assert a.question.endswith("<img src=x onerror=alert(4)>")  # the question is kept as asked
 
 
 def test_a_planted_note_for_ai_assistants_is_no_source(demo_settings, tmp_path):
