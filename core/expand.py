@@ -41,6 +41,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "buyer": "new owner", "pass on": "transfer", "hand over": "transfer", "supplier": "business partner",
     "vendor": "business partner", "fix": "repair", "mend": "repair", "broken": "defect", "boss": "manager",
     "sick": "illness", "kids": "children", "repairman": "engineer", "technician": "engineer",
+    # a dimension asked by its adjective is stated by its noun ("How DEEP is it?" - "Depth: 590 mm")
+    "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
     "вернуть деньги": "возврат", "техник": "инженер",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
 }

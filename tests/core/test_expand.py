@@ -24,3 +24,9 @@ def test_everyday_phrases_and_the_documents_words():
     # found again in the expanded question, once
     assert everyday_terms(expand_question("Can I get my money back?")) == [({"money", "back"}, {"refund"})]
     assert everyday_terms("When is the refund paid?") == []
+
+
+def test_a_dimension_asked_by_its_adjective_finds_its_noun():
+    assert expand_question("How deep is the WM-820?") == "How deep depth is the WM-820?"
+    assert "height" in expand_question("How tall is the dryer?")
+    assert expand_question("A deep drum.") == "A deep drum."  # only "how deep" asks for the depth
