@@ -173,6 +173,8 @@ SLOT_WORDS = {
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
                                 keep_stopwords=True)),
     "weekday": frozenset(tokenize("day days week weekday weekdays день дни недели", keep_stopwords=True)),
+    "place": frozenset(tokenize("city town country place located location город городе страна стране",
+                                keep_stopwords=True)),
 }
 
 
@@ -713,13 +715,20 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     # "which day" alone may be answered by an ordinal ("from the third day"): not a hard date ask
     ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
      re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
+    # "Where are the motors MADE?", "in which city": a place, which a text names by name
+    # (not "where is the sensor": a spot inside the machine)
+    ("place", re.compile(
+        r"\bwhere\s+(?:is|are|was|were)\b[^?]*\b(?:made|produced|manufactured|assembled|built|based|"
+        r"headquartered|put together)\b|\b(?:in\s+)?which\s+(?:city|country|town)\b|"
+        r"\bгде\s+(?:\w+\s+)?(?:производ|собира|изготавлива)\w*|\bв\s+каком\s+(?:городе|стране)\b",
+        re.IGNORECASE), re.compile(r"(?!x)x")),
     ("person", re.compile(r"^\s*who\b|^\s*кто\b", re.IGNORECASE),
      re.compile(r"\bwho\b|\bк кому\b|\bкто\b", re.IGNORECASE)),
 ]
 
 
 def expected_type(question: str) -> str | None:
-    """duration | money | number | weekday | date | person | None (free-form)."""
+    """duration | money | number | frequency | weekday | date | place | person | None (free-form)."""
     hit = question_type(question)
     return hit[0] if hit else None
 
@@ -817,6 +826,8 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
         return bool(NUMBER_RE.search(text)) or any(m in low for m in MONTHS) or bool(
             WEEKDAY_RE.search(low)
         )
+    if kind == "place":  # a name ("in Brno", "Wrocław, Poland"), not a capitalised label or cell
+        return bool(proper_names(re.sub(r"(^|[;:|]\s*)[^\W\d_]+", r"\1x", text)))
     if kind == "person":
         return bool(proper_names(text)) or bool(
             re.search(r"\b(?:team|department|officer|manager|desk|support|recipient|customer|carrier|buyer|"

@@ -76,6 +76,17 @@ def test_question_types_explicit_and_loose():
     assert question_type("Why does the drum not spin?") is None
 
 
+def test_where_things_are_made_asks_for_a_place_by_name():
+    assert question_type("Where are the inverter motors produced?") == ("place", True)
+    assert question_type("In which city are the data centres located?") == ("place", True)
+    assert question_type("Где собирают стиральные машины?") == ("place", True)
+    # a spot inside the machine, or where to send something, is no named place
+    assert question_type("Где находится датчик E30?") is None
+    assert question_type("Where do I send the form?") is None
+    assert matches_type("The inverter motors are made in Brno, Czech Republic.", "place")
+    assert not matches_type("Product or component: Inverter motor; Warranty period: 5 years", "place")
+
+
 def test_contrast_qualifiers():
     assert contrast_conflict("refund for annual plans", "Monthly: refund within 14 days") == "monthly"
     assert contrast_conflict("refund for annual plans", "Refunds are paid within 5 days") == "unstated"
