@@ -715,6 +715,9 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     # "which day" alone may be answered by an ordinal ("from the third day"): not a hard date ask
     ("date", re.compile(r"\bwhat date\b|\bwhich date\b|\bкакого числа\b", re.IGNORECASE),
      re.compile(r"\bwhen\b|\bкогда\b", re.IGNORECASE)),
+    # "UNTIL WHEN can I use it?": an end point ("until the end of the paid term", "to 31 May")
+    ("end", re.compile(r"\buntil when\b|\btill when\b|\bдо какого (?:момента|срока)\b", re.IGNORECASE),
+     re.compile(r"(?!x)x")),
     # "Where are the motors MADE?", "in which city": a place, which a text names by name
     # (not "where is the sensor": a spot inside the machine)
     ("place", re.compile(
@@ -728,7 +731,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
 
 
 def expected_type(question: str) -> str | None:
-    """duration | money | number | frequency | weekday | date | place | person | None (free-form)."""
+    """duration | money | number | frequency | weekday | date | end | place | person | None (free-form)."""
     hit = question_type(question)
     return hit[0] if hit else None
 
@@ -826,6 +829,9 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
         return bool(NUMBER_RE.search(text)) or any(m in low for m in MONTHS) or bool(
             WEEKDAY_RE.search(low)
         )
+    if kind == "end":
+        return bool(re.search(r"\b(?:until|till|up to|to the end of|through)\b|\bдо\s+(?:конца|окончания|\d)",
+                              text, re.IGNORECASE))
     if kind == "place":  # a name ("in Brno", "Wrocław, Poland"), not a capitalised label or cell
         return bool(proper_names(re.sub(r"(^|[;:|]\s*)[^\W\d_]+", r"\1x", text)))
     if kind == "person":

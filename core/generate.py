@@ -5,7 +5,7 @@ rows shown with their header) from the passages, each followed by its [n] marker
 
 Extractive algorithm:
 1. From the question take its topic words (IDF-weighted), its identifiers (E20, 7-2) and
-   the kind of answer it asks for (duration, money, number, date, place, person, or free-form;
+   the kind of answer it asks for (duration, money, number, date, end point, place, person, or free-form;
    explicit asks such as "how many days", "сколько стоит" or "where are they made" are hard
    requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.

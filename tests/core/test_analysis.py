@@ -76,6 +76,14 @@ def test_question_types_explicit_and_loose():
     assert question_type("Why does the drum not spin?") is None
 
 
+def test_until_when_asks_for_an_end_point():
+    question = "If I cancel my annual plan today, until when can I keep using HomeHub?"
+    assert question_type(question) == ("end", True)
+    assert matches_type("Cancel any time, access continues to the end of the paid term", "end")
+    assert matches_type("The subscription stays active until 31 May.", "end")
+    assert not matches_type("Cancelling an Annual plan stops the automatic renewal.", "end")
+
+
 def test_where_things_are_made_asks_for_a_place_by_name():
     assert question_type("Where are the inverter motors produced?") == ("place", True)
     assert question_type("In which city are the data centres located?") == ("place", True)
