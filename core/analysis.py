@@ -200,7 +200,8 @@ PERMISSION_RE = re.compile(
 
 
 # verbs that say little by themselves ("can I SET the washer to start later")
-LIGHT_VERBS = frozenset(tokenize("set use put go come keep stay", keep_stopwords=True))
+LIGHT_VERBS = frozenset(tokenize("set use put go come keep stay пользоваться использовать ставить оставить",
+                                 keep_stopwords=True))
 
 
 def asked_verb(question: str) -> str | None:

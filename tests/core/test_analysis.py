@@ -381,6 +381,7 @@ def test_a_permission_question_asks_about_its_verb():
     assert asked_verb("What phone number should I call?") is None
     assert asked_verb("Can I get my money back?") is None
     assert asked_verb("Can I set the washer to start later?") is None
+    assert asked_verb("Можно ли пользоваться машиной при ошибке E60?") is None
 
 
 def test_pronouns_and_scene_verbs_are_not_topic_words_and_digits_are():
