@@ -193,6 +193,7 @@ def asking_part(question: str) -> str:
 PERMISSION_RE = re.compile(
     r"(?:^|[,;:.?!]\s*|\b(?:and|so|but|then|а|и|но|тогда)\s+)(?:(?:can|could|may|must|should)\s+(?:i|we|you|they|customers?|employees?|staff|one)"
     r"|(?:am\s+i|are\s+we|is\s+it|are\s+customers?|are\s+employees?)\s+(?:allowed|permitted|possible|ok|okay)\s+to"
+    r"|(?:do|does|will|would)\s+(?:you|we|they|northwind|the\s+company)"
     r"|можно\s+ли|нельзя\s+ли|(?:могу|можем|может|должен|должна|должны)\s+ли(?:\s+(?:я|мы|он|она|они))?)"
     r"\s+(?:(?:still|also|just|already|ещё|еще|уже|сам|сама|самому)\s+)?([^\W\d_]{3,})",
     re.IGNORECASE,
@@ -220,6 +221,8 @@ def says_verb(verb: str, tokens: set[str]) -> bool:
     the stemmer keeps "подключить" and "подключайте" apart."""
     if verb in tokens:
         return True
+    if verb.isascii():  # "deliv" in "deliveri": the English stemmer parts a verb from its noun
+        return len(verb) >= 4 and any(t.startswith(verb) for t in tokens)
     return len(verb) >= 6 and any(t.startswith(verb[:6]) for t in tokens)
 
 

@@ -42,7 +42,7 @@ ASKED: dict[str, re.Pattern[str]] = {
         r"\bкакой\s+(?:адрес\s+)?e-?mail\b", re.IGNORECASE),
     "url": re.compile(r"\b(?:website|web|internet)\s+address\b|\burl\b|\b(?:what|which)\s+(?:website|web\s*page|site)\b|"
                       r"\bадрес\w*\s+(?:веб-?)?сайта\b|\bна\s+каком\s+сайте\b", re.IGNORECASE),
-    "mass": re.compile(r"\bhow\s+much\s+(?:does|do|did|will|would|can|could)\b[^?]*\bweigh\b|\bweights?\b|"
+    "mass": re.compile(r"\b(?:how\s+much|what)\s+(?:does|do|did|will|would|can|could)\b[^?]*\bweigh\b|\bweights?\b|"
                        r"\bhow\s+heavy\b|\bвесит\b|\bвесят\b|\bвес\b|\bмасс[аыу]\b", re.IGNORECASE),
     "code": re.compile(r"\b(?:what|which)\s+(?:error\s+|fault\s+)?code\b|\b(?:what|which)\s+(?:error|fault)\s+"
                        r"(?:is|does|do|will|appears?|shows?)\b|\bкак(?:ой|ая|ие)\s+(?:код\w*|ошибк\w*)\b|"

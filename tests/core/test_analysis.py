@@ -382,6 +382,16 @@ def test_a_permission_question_asks_about_its_verb():
     assert asked_verb("Can I get my money back?") is None
     assert asked_verb("Can I set the washer to start later?") is None
     assert asked_verb("Можно ли пользоваться машиной при ошибке E60?") is None
+    # "will you / do you VERB": whether the company does it
+    assert asked_verb("I'm on the trial. Will you warn me before it turns into a paid plan?") == "warn"
+    assert asked_verb("Do you deliver to Austria?") == "deliv"
+
+
+def test_an_english_verb_is_said_by_its_noun_too():
+    from core.analysis import says_verb
+
+    assert says_verb("deliv", {"deliveri", "austria"})  # "deliver" -> "Delivery to Austria..."
+    assert says_verb("подключ", {"подключа"}) and not says_verb("warn", {"remind", "email"})
 
 
 def test_pronouns_and_scene_verbs_are_not_topic_words_and_digits_are():

@@ -132,3 +132,10 @@ def test_whose_address_or_number_is_asked():
     assert form_owner("What is the phone number for the Compliance team if I see fraud?") == ["complianc", "team"]
     assert form_owner("What phone number should I call if it smells of burning?") == []
     assert form_owner("Which e-mail address handles questions about CarePlus?") == []
+
+
+def test_what_does_it_weigh_asks_for_a_mass():
+    from core.answer_form import asked_forms
+
+    assert asked_forms("What does the AquaLine 8 Pro weigh, unpacked?") == ["mass"]
+    assert asked_forms("What does the warranty cover?") == []
