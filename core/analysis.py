@@ -216,6 +216,33 @@ def asked_verb(question: str) -> str | None:
     return stems[0] if stems and stems[0] not in QUESTION_FILLER | LIGHT_VERBS else None
 
 
+DETERMINERS = frozenset("the a an my your our their his her its this that these those".split())
+_OBJECT_STOP_RE = re.compile(
+    r"^(?:to|for|in|on|at|with|from|after|before|by|of|if|when|once|while|during|without|into|and|or|but|"
+    r"к|в|во|на|с|со|для|при|после|до|без|если|когда|и|или)$", re.IGNORECASE)
+
+
+def asked_object(question: str) -> str | None:
+    """The stem of the head noun of what a permission question's verb acts on ("transfer
+    the manufacturer's WARRANTY to the buyer" -> warranti); None when nothing follows."""
+    m = PERMISSION_RE.search(asking_part(question).strip())
+    if not m or asked_verb(question) is None:
+        return None
+    words = re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", question[m.end():])
+    # an English object opens with its article or possessive ("the warranty", "my contract"):
+    # "cancel ONLINE" has none
+    if words and words[0].isascii() and words[0].lower() not in DETERMINERS:
+        return None
+    head = None
+    for word in words:
+        if not word[0].isalpha() or _OBJECT_STOP_RE.match(word):
+            break
+        stems = tokenize(word)
+        if stems:
+            head = stems[0]
+    return head
+
+
 def says_verb(verb: str, tokens: set[str]) -> bool:
     """Does the text (as tokens) use the verb? A Russian verb by its first six letters:
     the stemmer keeps "подключить" and "подключайте" apart."""

@@ -55,8 +55,10 @@ Extractive algorithm:
    its asking words ("phone number") then count as covered, and whose form it is ("the
    e-mail address OF THE IT SERVICE DESK") must be named in the unit's context (half the
    weight of the owner's words the knowledge base knows); a yes/no question whether one
-   may do something ("Can I EXTEND my contract?", "Можно ли ПОДКЛЮЧИТЬ...") needs a unit
-   that speaks of that verb (core/analysis.py `asked_verb`), where the documents use it;
+   may do something ("Can I EXTEND my contract?", "Можно ли ПОДКЛЮЧИТЬ...", "Will you
+   WARN me?") needs a unit that speaks of that verb (core/analysis.py `asked_verb`) and of
+   what it acts on ("transfer the WARRANTY" is not answered by a transferable contract),
+   where the documents use those words;
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
    minutes or hours, not months; "how often" an interval such as "every 2 years", not
    "each van"), and a duration or an amount of money must be said of
@@ -103,6 +105,7 @@ from core.analysis import (
     SLOT_WORDS,
     Unit,
     action_conflict,
+    asked_object,
     asked_verb,
     content_terms,
     contrast_conflict,
@@ -266,6 +269,9 @@ class ExtractiveGenerator:
         if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and any(
                 t.startswith(verb[:6]) for t in lexicon.df)):
             verb = None  # a verb the documents never use is the unaddressed-word check's business
+        acted_on = asked_object(question) if verb else None
+        if acted_on and lexicon.df.get(acted_on, 0) == 0:
+            acted_on = None
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
         owner = term_weights([t for t in form_owner(question) if lexicon.df.get(t, 0) > 0], lexicon) if forms else {}
@@ -362,6 +368,9 @@ class ExtractiveGenerator:
                 if verb and not says_verb(verb, named_in | set(tokenize(paragraph, keep_stopwords=True))):
                     reject(unit, "does not speak of the action asked about")
                     continue  # "Can I EXTEND my contract?" is not answered by the contract's term
+                if acted_on and not says_verb(acted_on, named_in):
+                    reject(unit, "does not speak of what the action is done to")
+                    continue  # transferring the CarePlus contract is not transferring the warranty
                 # the head of a many-word attribute must be named here; its modifiers
                 # ("SUPERVISORY authority") may stand in the passage around it
                 if not all(quantity_named(t, named_in if t == focus[-1] else named_in | passage_tokens, unit.text)

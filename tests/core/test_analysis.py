@@ -387,6 +387,15 @@ def test_a_permission_question_asks_about_its_verb():
     assert asked_verb("Do you deliver to Austria?") == "deliv"
 
 
+def test_what_a_permission_questions_verb_acts_on():
+    from core.analysis import asked_object
+
+    assert asked_object("If I sell my washer, can I transfer the manufacturer's warranty to the buyer?") == "warranti"
+    assert asked_object("Можно ли подключить стиральную машину к горячей воде?") == "машин"
+    assert asked_object("Can customers cancel online?") is None  # no article: no object
+    assert asked_object("Do you deliver to Austria?") is None
+
+
 def test_an_english_verb_is_said_by_its_noun_too():
     from core.analysis import says_verb
 

@@ -129,13 +129,16 @@ def test_a_permission_question_needs_a_unit_that_speaks_of_the_action():
     chunk = ("CarePlus contracts\n\n| Contract | Cover ends | Price |\n|---|---|---|\n"
              "| CarePlus Complete | 5 years after delivery | €189 |\n\n"
              "A CarePlus contract can be transferred to a new owner once.")
-    lexicon = LexicalIndex.build([("1", chunk), ("2", "Contracts can be extended by the Fleet Manager.")])
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "Contracts can be extended by the Fleet Manager."),
+                                  ("3", "The warranty lasts 2 years.")])
     passage = _passage(chunk, "CarePlus contracts")
     extend = ExtractiveGenerator().generate("Can I extend my CarePlus Complete contract after 5 years?", [passage], lexicon)
     assert extend.text == ""  # the row states the term; nothing says it can be extended
     assert any(r["why"] == "does not speak of the action asked about" for r in extend.rejected)
     transfer = ExtractiveGenerator().generate("Can I transfer my CarePlus contract?", [passage], lexicon)
     assert "transferred to a new owner" in transfer.text
+    warranty = ExtractiveGenerator().generate("Can I transfer the warranty to a new owner?", [passage], lexicon)
+    assert warranty.text == ""  # the contract can be transferred; nothing says the warranty can
 
 
 def test_an_address_is_answered_only_for_its_owner():
