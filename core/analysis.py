@@ -792,9 +792,15 @@ def counts(text: str, noun: str) -> bool:
     and a number ("Household members: 5")?"""
     words = re.findall(r"[^\W_]+(?:[.,-]\d+)*%?|:", text)
     stems = [tokenize(w, keep_stopwords=True)[:1] for w in words]
+    amounts = {m.start() for m in re.finditer(r"(?<=[€$£₽])\s?\d", text)}
+    positions = [m.start() for m in re.finditer(r"[^\W_]+(?:[.,-]\d+)*%?|:", text)]
     for i, w in enumerate(words):
+        if positions[i] in amounts or positions[i] - 1 in amounts:
+            continue  # "€30 to employees" is an amount of money, not a count of employees
         if NUMBER_RE.fullmatch(w) or NUMBER_WORD_RE.fullmatch(w):
-            if any(noun in st for st in stems[i + 1:i + 4]):
+            at = next((j for j in range(i + 1, min(i + 4, len(words))) if noun in stems[j]), None)
+            # "2 bicycles PER employee" counts bicycles, not employees
+            if at is not None and not {x.lower() for x in words[i + 1:at]} & {"per", "each", "every", "на"}:
                 return True
         if noun in stems[i] and i + 2 < len(words) and words[i + 1] == ":" and NUMBER_RE.match(words[i + 2]):
             return True

@@ -217,6 +217,8 @@ def test_a_count_is_a_number_of_the_thing_asked_about():
     assert not counts("Around 40% of our people work remotely.", "peopl")  # a share, not a head count
     assert not counts("Our people work remotely on up to 3 days per week.", "peopl")
     assert not counts("Tier: Standard; Monthly plan: €4.99 per month", "member")
+    assert not counts("We pay an allowance of €30 to employees who work remotely.", "employe")  # money
+    assert not counts("Leasing of up to 2 bicycles per employee.", "employe")  # counts bicycles
 
 
 def test_a_duration_is_a_number_with_its_time_unit_not_a_rate():
