@@ -386,9 +386,11 @@ class ExtractiveGenerator:
                 if owner and coverage(owner, ctx_tokens) < MIN_KNOWN_COVERAGE:
                     reject(unit, f"does not say whose {forms[0]} it is")
                     continue  # the support address is not the IT service desk's
-                if org_asked and not proper_names(_without(unit.text, question_names)):
+                if org_asked and not [n for n in proper_names(_without(unit.text, question_names))
+                                      if not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE
+                                                 for t in tokenize(n, keep_stopwords=True))]:
                     reject(unit, "names no organisation")
-                    continue
+                    continue  # the publisher itself ("Northwind fleet") is no answer to "which insurer"
                 if counted and not (
                         counts(unit.text, counted) or (unit.kind == "row" and counted in ctx_tokens)):
                     reject(unit, f"does not count the {counted} asked about")

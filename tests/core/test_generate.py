@@ -189,3 +189,17 @@ def test_a_numbered_procedure_is_quoted_whole_across_a_chunk_boundary():
     assert "2. Подставьте ёмкость. Откройте лючок. [1]" in text
     assert "4. Выкрутите сливной фильтр. Промойте его. [2]" in text
     assert "E21" not in text  # the list ended with its last step
+
+
+def test_the_publisher_itself_is_no_answer_to_which_company():
+    from core.generate import ExtractiveGenerator
+
+    chunk = ("Vans\n\nField-service engineers use vans from the Northwind fleet. "
+             "Field-service vans are insured by Allsecur AG.")
+    lexicon = LexicalIndex.build([("d1:0", chunk), ("d2:0", "Northwind pays salaries monthly."),
+                                  ("d3:0", "Northwind ships to Austria. Insurance is arranged.")])
+    passage = _passage(chunk, "Vans")
+    answer = ExtractiveGenerator().generate("Which insurance company insures our field-service vans?", [passage], lexicon)
+    assert "Allsecur AG" in answer.text and "Northwind fleet" not in answer.text
+    bare = _passage("Vans\n\nField-service engineers use vans from the Northwind fleet.", "Vans")
+    assert ExtractiveGenerator().generate("Which insurance company insures the vans?", [bare], lexicon).text == ""
