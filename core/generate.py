@@ -74,7 +74,9 @@ Extractive algorithm:
    support = 0.35 * context coverage + 0.15 * unit coverage + 0.30 * similarity
              + 0.10 * passage prior + 0.10 * loose type match.
 6. Answer with the best unit plus up to two more within 85% of it (and the items of a
-   list a chosen unit introduces), in document order. The best support goes back to the
+   list a chosen unit introduces; a numbered procedure whole, across a chunk boundary),
+   in document order, at most MAX_CLAIMS units: past that the runners-up give way to
+   the list, then the last steps go (the verifier checks no more claims than that). The best support goes back to the
    pipeline, which refuses when the combined confidence is below the tenant threshold:
    a nearby fact is not an answer.
 7. Unaddressed topic: for each word of the question that the knowledge base never uses
@@ -135,6 +137,7 @@ from core.expand import everyday_terms
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate
+from core.verify import MAX_CLAIMS
 
 RUNNER_UP = 0.85
 MAX_UNITS = 3
@@ -460,12 +463,20 @@ class ExtractiveGenerator:
         chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
         # "Steps:" alone answers nothing: its items follow it, even from the next chunk
         expanded: list[Selected] = []
+        listed: list[Selected] = []
         for sel in chosen:
             if any(e.passage == sel.passage and e.unit.start <= sel.unit.start < e.unit.end for e in expanded):
                 continue  # already quoted as an item of a list above
             expanded.append(sel)
             if sel.unit.text.rstrip().endswith(":"):
-                expanded += _list_items(sel, passages)
+                items = _list_items(sel, passages)
+                expanded += items
+                listed += [sel, *items]
+        if len(expanded) > MAX_CLAIMS:
+            # the verifier checks MAX_CLAIMS claims: a long list keeps the best unit and its
+            # own steps, the runners-up give way, and the last steps go only when they must
+            keep = [s for s in expanded if s is best or any(s is x for x in listed)]
+            expanded = keep[:MAX_CLAIMS]
         chosen = expanded
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
         return Generation(text, chosen, support=best.score)

@@ -203,3 +203,15 @@ def test_the_publisher_itself_is_no_answer_to_which_company():
     assert "Allsecur AG" in answer.text and "Northwind fleet" not in answer.text
     bare = _passage("Vans\n\nField-service engineers use vans from the Northwind fleet.", "Vans")
     assert ExtractiveGenerator().generate("Which insurance company insures the vans?", [bare], lexicon).text == ""
+
+
+def test_a_long_procedure_stays_within_the_claims_the_verifier_checks():
+    from core.generate import ExtractiveGenerator
+    from core.verify import MAX_CLAIMS
+
+    steps = "\n\n".join(f"{n}. Tighten bolt number {n} of the pump cover." for n in range(1, 15))
+    chunk = f"Pump cover\n\nFitting the pump cover takes the following steps:\n\n{steps}"
+    lexicon = LexicalIndex.build([("1", chunk), ("2", "The pump is made of steel.")])
+    generation = ExtractiveGenerator().generate("How do I fit the pump cover?", [_passage(chunk, "Pump cover")], lexicon)
+    assert generation.text.startswith("Fitting the pump cover takes the following steps: [1] 1. Tighten bolt")
+    assert generation.text.count("[1]") == MAX_CLAIMS  # the intro and the first nine steps
