@@ -205,15 +205,24 @@ LIGHT_VERBS = frozenset(tokenize("set use put go come keep stay пользова
                                  keep_stopwords=True))
 
 
-def asked_verb(question: str) -> str | None:
-    """The stem of the verb a permission question asks about ("Can I extend..." -> extend),
-    unless it is a filler ("can I get", "можно ли узнать")."""
+def _permission(question: str) -> tuple[str, str] | None:
+    """(verb stem, text after the verb) of a permission question, unless its verb is a
+    filler ("can I get", "можно ли узнать") or a light verb."""
     # a yes/no question opens its clause with it; "How many hours CAN I BANK" asks a number
-    m = PERMISSION_RE.search(asking_part(question).strip())
+    asked = asking_part(question).strip()
+    m = PERMISSION_RE.search(asked)
     if not m:
         return None
     stems = tokenize(m.group(1))
-    return stems[0] if stems and stems[0] not in QUESTION_FILLER | LIGHT_VERBS else None
+    if not stems or stems[0] in QUESTION_FILLER | LIGHT_VERBS:
+        return None
+    return stems[0], asked[m.end():]
+
+
+def asked_verb(question: str) -> str | None:
+    """The stem of the verb a permission question asks about ("Can I extend..." -> extend)."""
+    found = _permission(question)
+    return found[0] if found else None
 
 
 DETERMINERS = frozenset("the a an my your our their his her its this that these those".split())
@@ -225,10 +234,10 @@ _OBJECT_STOP_RE = re.compile(
 def asked_object(question: str) -> str | None:
     """The stem of the head noun of what a permission question's verb acts on ("transfer
     the manufacturer's WARRANTY to the buyer" -> warranti); None when nothing follows."""
-    m = PERMISSION_RE.search(asking_part(question).strip())
-    if not m or asked_verb(question) is None:
+    found = _permission(question)
+    if not found:
         return None
-    words = re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", question[m.end():])
+    words = re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", found[1])
     # an English object opens with its article or possessive ("the warranty", "my contract"):
     # "cancel ONLINE" has none
     if words and words[0].isascii() and words[0].lower() not in DETERMINERS:

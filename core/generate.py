@@ -269,8 +269,7 @@ class ExtractiveGenerator:
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
         verb = asked_verb(question)
-        if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and any(
-                t.startswith(verb[:6]) for t in lexicon.df)):
+        if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and lexicon.knows_prefix(verb[:6])):
             verb = None  # a verb the documents never use is the unaddressed-word check's business
         acted_on = asked_object(question) if verb else None
         if acted_on and lexicon.df.get(acted_on, 0) == 0:

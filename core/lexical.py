@@ -126,6 +126,7 @@ class LexicalIndex:
         self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
         self.documents = len({cid.split(":")[0] for cid in chunk_ids})
         self._family: dict[str, bool] = {}
+        self._prefixes: dict[str, bool] = {}
         self.tokenizer_version = TOKENIZER_VERSION  # as loaded from disk (1: written before versions)
 
     def knows_family(self, token: str) -> bool:
@@ -138,6 +139,12 @@ class LexicalIndex:
         if token not in self._family:
             self._family[token] = any(t.startswith(token) for t in self.df)
         return self._family[token]
+
+    def knows_prefix(self, prefix: str) -> bool:
+        """Does any token of the index begin with the prefix? Cached per index."""
+        if prefix not in self._prefixes:
+            self._prefixes[prefix] = any(t.startswith(prefix) for t in self.df)
+        return self._prefixes[prefix]
 
     def document_share(self, token: str) -> float:
         """The share of the tenant's documents that use the token (0 when unknown)."""

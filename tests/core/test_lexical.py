@@ -73,3 +73,8 @@ def test_number_words_read_as_their_digits():
     assert tokenize("a three-year plan") == tokenize("a 3-year plan") == ["3", "year", "plan"]
     assert tokenize("через две недели, три года") == ["2", "недел", "3", "год"]
     assert tokenize("which one is it") == ["one"]  # "one" stays a word: a pronoun as often as a number
+
+
+def test_a_prefix_is_known_when_a_token_begins_with_it():
+    idx = LexicalIndex.build([("d1:0", "Подключайте машину только к холодной воде.")])
+    assert idx.knows_prefix("подклю") and not idx.knows_prefix("отключ")
