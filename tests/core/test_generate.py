@@ -55,6 +55,15 @@ def _passage(text: str, section: str):
                      page_end=None, section=section, kind="text", lang="ru", ordinal=0, rank=1)
 
 
+def _asker(chunk: str, section: str, *others: str):
+    """Ask questions of one passage, with `others` as further documents of the tenant."""
+    from core.generate import ExtractiveGenerator
+
+    lexicon = LexicalIndex.build([("1", chunk), *((str(n), text) for n, text in enumerate(others, start=2))])
+    passage = _passage(chunk, section)
+    return lambda question: ExtractiveGenerator().generate(question, [passage], lexicon)
+
+
 def test_a_steps_own_number_is_not_the_quantity_asked():
     from core.generate import ExtractiveGenerator
 
@@ -124,47 +133,36 @@ def test_a_numbered_step_is_read_with_the_steps_around_it():
 
 
 def test_a_permission_question_needs_a_unit_that_speaks_of_the_action():
-    from core.generate import ExtractiveGenerator
-
-    chunk = ("CarePlus contracts\n\n| Contract | Cover ends | Price |\n|---|---|---|\n"
-             "| CarePlus Complete | 5 years after delivery | €189 |\n\n"
-             "A CarePlus contract can be transferred to a new owner once.")
-    lexicon = LexicalIndex.build([("1", chunk), ("2", "Contracts can be extended by the Fleet Manager."),
-                                  ("3", "The warranty lasts 2 years.")])
-    passage = _passage(chunk, "CarePlus contracts")
-    extend = ExtractiveGenerator().generate("Can I extend my CarePlus Complete contract after 5 years?", [passage], lexicon)
+    ask = _asker("CarePlus contracts\n\n| Contract | Cover ends | Price |\n|---|---|---|\n"
+                 "| CarePlus Complete | 5 years after delivery | €189 |\n\n"
+                 "A CarePlus contract can be transferred to a new owner once.", "CarePlus contracts",
+                 "Contracts can be extended by the Fleet Manager.", "The warranty lasts 2 years.")
+    extend = ask("Can I extend my CarePlus Complete contract after 5 years?")
     assert extend.text == ""  # the row states the term; nothing says it can be extended
     assert any(r["why"] == "does not speak of the action asked about" for r in extend.rejected)
-    transfer = ExtractiveGenerator().generate("Can I transfer my CarePlus contract?", [passage], lexicon)
+    transfer = ask("Can I transfer my CarePlus contract?")
     assert "transferred to a new owner" in transfer.text
-    warranty = ExtractiveGenerator().generate("Can I transfer the warranty to a new owner?", [passage], lexicon)
+    warranty = ask("Can I transfer the warranty to a new owner?")
     assert warranty.text == ""  # the contract can be transferred; nothing says the warranty can
 
 
 def test_an_address_is_answered_only_for_its_owner():
-    from core.generate import ExtractiveGenerator
-
-    chunk = ("Contact\n\nE-mails to support@northwind.example are answered within 1 business day.\n\n"
-             "The Compliance team is reached at compliance@northwind.example.")
-    lexicon = LexicalIndex.build([("1", chunk), ("2", "The IT service desk answers on +49 40 1600.")])
-    passage = _passage(chunk, "Contact")
-    desk = ExtractiveGenerator().generate("What is the e-mail address of the IT service desk?", [passage], lexicon)
+    ask = _asker("Contact\n\nE-mails to support@northwind.example are answered within 1 business day.\n\n"
+                 "The Compliance team is reached at compliance@northwind.example.", "Contact",
+                 "The IT service desk answers on +49 40 1600.")
+    desk = ask("What is the e-mail address of the IT service desk?")
     assert desk.text == ""  # the support address is not the service desk's
     assert any(r["why"] == "does not say whose email it is" for r in desk.rejected)
-    team = ExtractiveGenerator().generate("What is the e-mail address of the Compliance team?", [passage], lexicon)
+    team = ask("What is the e-mail address of the Compliance team?")
     assert "compliance@northwind.example" in team.text
 
 
 def test_a_duration_under_an_identifier_must_still_be_said_of_the_asked_thing():
-    from core.generate import ExtractiveGenerator
-
-    chunk = ("E20 — не сливается вода\n\nЕсли стирка шла при 60 °C, дайте воде остыть не менее 20 минут. "
-             "Откройте лючок и выкрутите сливной фильтр.")
-    lexicon = LexicalIndex.build([("1", chunk), ("2", "Слив длится 2 минуты.")])
-    passage = _passage(chunk, "E20 — не сливается вода")
-    drain = ExtractiveGenerator().generate("Сколько минут длится слив при ошибке E20?", [passage], lexicon)
+    ask = _asker("E20 — не сливается вода\n\nЕсли стирка шла при 60 °C, дайте воде остыть не менее 20 минут. "
+                 "Откройте лючок и выкрутите сливной фильтр.", "E20 — не сливается вода", "Слив длится 2 минуты.")
+    drain = ask("Сколько минут длится слив при ошибке E20?")
     assert drain.text == ""  # 20 minutes is how long the water cools, not how long it drains
-    cool = ExtractiveGenerator().generate("Сколько минут ждать, чтобы вода остыла, при ошибке E20?", [passage], lexicon)
+    cool = ask("Сколько минут ждать, чтобы вода остыла, при ошибке E20?")
     assert "20 минут" in cool.text
 
 
