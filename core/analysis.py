@@ -30,7 +30,7 @@ QUESTION_FILLER = frozenset(
         let know knows today tonight yesterday tomorrow wonder wondering think seems seem woke
         примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то
         want wants wanted wish would like guys mine went ran bought got sometimes mind ago since
-        ask asks asking asked
+        ask asks asking asked kind kinds sort sorts
         хочу хотел хотела хотим хотят живу живём передумал передумала
         смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам""",
         keep_stopwords=True,
@@ -125,8 +125,10 @@ def units(chunk_text: str, heading: str = "") -> list[Unit]:
 
 
 def identifiers(text: str) -> set[str]:
-    """Codes and reference numbers: E20, 7-2, 12.4.1, ISO9001 (lowercased)."""
-    return {m.group(0).lower() for m in ID_RE.finditer(text) if re.search(r"\d", m.group(0))}
+    """Codes and reference numbers: E20, 7-2, 12.4.1, ISO9001 (lowercased); a plural "s"
+    after the digits is English, not code ("one of the KT-200s" asks about the KT-200)."""
+    return {re.sub(r"(?<=\d)s$", "", m.group(0)).lower() for m in ID_RE.finditer(text)
+            if re.search(r"\d", m.group(0))}
 
 
 def numbers(text: str) -> list[str]:

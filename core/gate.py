@@ -58,6 +58,8 @@ from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
 DENSE_FLOOR, DENSE_CEIL = 0.76, 0.90
+# words that point back at a place named in the scene ("what does it cost THERE?")
+THERE_RE = re.compile(r"\b(?:there|that country|that city|там|туда|оттуда|этой стране|этом городе)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -158,8 +160,11 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # whitespace collapsed, so "AquaLine\n10" across a line break still reads as one name
     haystack = " ".join(" ".join(f"{c.section} {c.text}" for c in retrieval.top).split()).lower()
     missing = sorted(i for i in identifiers(question) if i not in haystack)
+    # a place the user only sets the scene with ("I live in Aarhus.") is not what is asked,
+    # unless the asking part points back at it ("what does the warranty give me THERE?")
+    asked_names = question if THERE_RE.search(asking_part(question)) else asking_part(question)
     unknown = sorted(
-        n for n in proper_names(question)
+        n for n in proper_names(asked_names)
         if all(lexicon.df.get(tok, 0) == 0 for tok in tokenize(n, keep_stopwords=True))
     )
 

@@ -34,6 +34,8 @@ from core.lexical import tokenize
 def test_identifiers_codes_paragraphs_decimals_and_long_numbers():
     assert identifiers("Error E401 vs E20, para 99-1, version 6.0, model 820") == {"e401", "e20", "99-1", "6.0", "820"}
     assert identifiers("How many days?") == set()
+    # an English plural after the digits is not part of the code
+    assert identifiers("one of the KT-200s, two WM-820s") == {"kt-200", "wm-820"}
 
 
 def test_conversational_framing_is_not_a_topic():

@@ -258,3 +258,18 @@ def test_an_amount_per_kilometre_is_a_rate_and_an_address_is_no_volume(demo_sett
     # "volume offer" names no physical volume: the question asks for an e-mail address
     b = ask(demo_settings, "demo", "To get a volume offer, what e-mail address should a business write to?")
     assert b.status == "answered" and "b2b@northwind-appliances.example" in b.answer
+
+
+def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(demo_settings):
+    a = ask(demo_settings, "demo", "I look after a customer in Copenhagen. How long does standard delivery to Denmark take?")
+    assert a.status in ("answered", "narrowed") and "4-5 business days" in a.answer
+    # the asking part points back at the unknown place: it is what is asked about
+    for q in ("I'm moving to Norway with my AquaLine. What does the warranty still cover there?",
+              "What does the warranty cover in Norway?"):
+        b = ask(demo_settings, "demo", q)
+        assert b.status == "refused" and "Norway" in b.refusal_reason
+
+
+def test_a_plural_model_code_asks_about_the_model(demo_settings):
+    a = ask(demo_settings, "demo", "What torque do the front brake caliper bracket bolts on the KT-200s get?")
+    assert a.status in ("answered", "narrowed") and "115 N·m" in a.answer
