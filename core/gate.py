@@ -2,7 +2,9 @@
 
 1. Hard stops (confidence 0): an identifier in the question (E401, 99-1, 12.4) that no
    retrieved passage contains; a name in the question that the tenant's documents never
-   mention at all (another company, a product we don't have); two adjacent topic words
+   mention at all (another company, a product we don't have; a name only a scene-setting
+   sentence holds, "I live in Aarhus.", counts only when the question points back at it
+   with "there"); two adjacent topic words
    (only a space between them) that appear nowhere in the tenant's documents ("flux
    capacitor"; "vacation in August" is no phrase), or a Russian
    adjective they never use before a noun they do ("ПОСУДОМОЕЧНОЙ машины": a dishwasher
