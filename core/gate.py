@@ -164,7 +164,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     missing = sorted(i for i in identifiers(question) if i not in haystack)
     # a place the user only sets the scene with ("I live in Aarhus.") is not what is asked,
     # unless the asking part points back at it ("what does the warranty give me THERE?")
-    asked_names = question if THERE_RE.search(asking_part(question)) else asking_part(question)
+    asking = asking_part(question)
+    asked_names = question if THERE_RE.search(asking) else asking
     unknown = sorted(
         n for n in proper_names(asked_names)
         if all(lexicon.df.get(tok, 0) == 0 for tok in tokenize(n, keep_stopwords=True))

@@ -97,6 +97,7 @@ background of every passage, stated or not.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -195,6 +196,11 @@ def _embed_units(embedder: Any, texts: list[str]) -> Any:
         for text, vec in zip(todo, embedder.embed_passages(todo)):
             _unit_vectors[text] = vec
     return np.vstack([_unit_vectors[t] for t in texts])
+
+
+def _house_name(tokens: Iterable[str], lexicon: LexicalIndex) -> bool:
+    """Is the name (as tokens) the publisher's own, there in nearly every document?"""
+    return all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in tokens)
 
 
 def _without(text: str, names: set[str]) -> str:
@@ -296,7 +302,7 @@ class ExtractiveGenerator:
         # the publisher's own name ("Northwind" in nearly every document) is the background
         # of every passage, stated or not; any other name must be in the unit's passage
         names = [n for n in names if n and all(lexicon.df.get(t, 0) > 0 for t in n)
-                 and not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in n)]
+                 and not _house_name(n, lexicon)]
         scored: list[Selected] = []
         aliases = [m for p in passages for m in model_aliases(p.text)]
         all_text = "\n".join(p.text for p in passages)  # where rival names stand side by side
@@ -389,8 +395,7 @@ class ExtractiveGenerator:
                     reject(unit, f"does not say whose {forms[0]} it is")
                     continue  # the support address is not the IT service desk's
                 if org_asked and not [n for n in proper_names(_without(unit.text, question_names))
-                                      if not all(lexicon.document_share(t) >= HOUSE_NAME_SHARE
-                                                 for t in tokenize(n, keep_stopwords=True))]:
+                                      if not _house_name(tokenize(n, keep_stopwords=True), lexicon)]:
                     reject(unit, "names no organisation")
                     continue  # the publisher itself ("Northwind fleet") is no answer to "which insurer"
                 if counted and not (

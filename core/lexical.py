@@ -125,7 +125,6 @@ class LexicalIndex:
         self.df = df or {}  # document frequency per token, for IDF weights elsewhere
         self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
         self.documents = len({cid.split(":")[0] for cid in chunk_ids})
-        self._family: dict[str, bool] = {}
         self._prefixes: dict[str, bool] = {}
         self.tokenizer_version = TOKENIZER_VERSION  # as loaded from disk (1: written before versions)
 
@@ -136,9 +135,7 @@ class LexicalIndex:
             return True
         if len(token) < FAMILY_PREFIX or not token.isascii() or not token.isalpha():
             return False
-        if token not in self._family:
-            self._family[token] = any(t.startswith(token) for t in self.df)
-        return self._family[token]
+        return self.knows_prefix(token)
 
     def knows_prefix(self, prefix: str) -> bool:
         """Does any token of the index begin with the prefix? Cached per index."""
