@@ -499,18 +499,44 @@ AUXILIARY_END_RE = re.compile(r"\b(?:do|does|did|can|could|will|would|should|sha
                               r"were|has|have|had)\s*$", re.IGNORECASE)
 
 
+SINGULAR_DETERMINERS = frozenset({"a", "an", "this", "that"})
+# a word in -s that is not a plural noun's ending ("class", "status", "analysis")
+VERB_S_RE = re.compile(r"[a-z]{2,}(?<!s|u|i)s$")
+
+
 def determined_words(question: str) -> list[str]:
     """English words right after an article or possessive ("a DISHWASHER", "the GEARBOX"):
-    nouns or their adjectives, so the thing asked about rather than the asking."""
+    nouns or their adjectives, so the thing asked about rather than the asking. A singular
+    determiner takes no plural noun, so a word in -s after it is a verb: "a drawer that
+    GOES under", "after a wash FINISHES" ("that" is then a relative pronoun)."""
     out = []
     for m in DETERMINER_NOUN_RE.finditer(question):
-        out.append(m.group(1))
+        singular = m.group(0).split()[0].lower() in SINGULAR_DETERMINERS
+        if not (singular and VERB_S_RE.fullmatch(m.group(1).lower())):
+            out.append(m.group(1))
         nxt = re.match(r"\s+([a-z][a-z-]{2,})\b", question[m.end():])
         # "an old FRIDGE": the noun after its adjective; but in "does the door UNLOCK" the
         # subject after an auxiliary is followed by the verb
         after_auxiliary = AUXILIARY_END_RE.search(question[:m.start()])
-        if nxt and nxt.group(1).lower() not in STOPWORDS and not after_auxiliary:
+        if nxt and nxt.group(1).lower() not in STOPWORDS and not after_auxiliary \
+                and not (singular and VERB_S_RE.fullmatch(nxt.group(1).lower())):
             out.append(nxt.group(1))
+    return out
+
+
+# "Do STUDENTS get a discount?", "Can INTERNS claim ...": the subject of a yes/no question
+YES_NO_SUBJECT_RE = re.compile(r"^\s*(?:do|does|did|can|could|will|would|should|are|is|may|must)\s+([a-z][a-z-]{2,})\b",
+                               re.IGNORECASE | re.MULTILINE)
+
+
+def yes_no_subject(asking: str) -> list[str]:
+    """The noun a yes/no question opens with, when it has no article ("Do STUDENTS get any
+    discount?"): what the question is about. Pronouns and articles are not subjects."""
+    out = []
+    for sentence in re.split(r"(?<=[.?!])\s+", asking):
+        m = YES_NO_SUBJECT_RE.match(sentence)
+        if m and m.group(1).lower() not in STOPWORDS and not m.group(1)[0].isupper():
+            out.append(m.group(1))
     return out
 
 
@@ -880,7 +906,9 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
     if kind == "end":
         return bool(re.search(r"\b(?:until|till|up to|to the end of|through)\b|\bдо\s+(?:конца|окончания|\d)",
                               text, re.IGNORECASE))
-    if kind == "place":  # a name ("in Brno", "Wrocław, Poland"), not a capitalised label or cell
+    if kind == "place":  # a name ("in Brno", "Wrocław, Poland"), not a capitalised label or cell,
+        # nor a model ("AquaLine 9 Steam", "WM-910") or a technical term ("Wi-Fi")
+        text = PRODUCT_TERM_RE.sub(" ", text)
         return bool(proper_names(re.sub(r"(^|[;:|]\s*)[^\W\d_]+", r"\1x", text)))
     if kind == "person":
         return bool(proper_names(text)) or bool(
@@ -889,6 +917,9 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
                       r"специалист|инженер|получател|покупател|клиент|перевозчик)\w*", text, re.IGNORECASE)
         )
     return True
+
+
+PRODUCT_TERM_RE = re.compile(r"\b[A-Z][\w-]*\s+\d[\w.]*(?:\s+[A-Z][a-z]+)?|\b[A-Za-z]{1,3}-[A-Za-z\d]{1,4}\b")
 
 
 CLAUSE_SPLIT_RE = re.compile(r"[,;:()\u2014\u2013]\s|\s[\u2014\u2013-]\s|;")

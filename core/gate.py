@@ -49,11 +49,13 @@ from core.analysis import (
     focus_terms,
     has_section,
     identifiers,
+    is_qualifier,
     measures,
     model_names,
     page_refs,
     proper_names,
     section_refs,
+    yes_no_subject,
 )
 from core.expand import ACRONYMS, EVERYDAY_WORDS
 from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
@@ -113,9 +115,10 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
         if all(lexicon.df.get(s[0], 0) == 0 for s in stems):
             return f"{first} {second}"
         # "СУШИЛЬНОЙ машины": an adjective the documents never use makes a known noun a
-        # thing they never name (a dryer is not a washing machine)
+        # thing they never name (a dryer is not a washing machine); "МИНИМАЛЬНОЙ высоты"
+        # is a qualifier, the contrast checks' business
         if RU_ADJECTIVE_RE.search(first) and lexicon.df.get(stems[0][0], 0) == 0 \
-                and lexicon.df.get(stems[1][0], 0) > 0:
+                and lexicon.df.get(stems[1][0], 0) > 0 and not is_qualifier(stems[0][0]):
             return f"{first} {second}"
     return None
 
@@ -187,12 +190,12 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     # words the documents never use count where the question asks, not in the scene it sets
-    asked = _without_known_everyday(asking_part(question), lexicon)
+    asked = _without_known_everyday(asking, lexicon)
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
         (w for w in (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)]
                      if lexicon.df.get(t, 0) == 0) if not _spelled_out(w, lexicon)),
         None) or next(
-        (w for w in determined_words(asked) if unknown_word(w, lexicon, slot)), None)
+        (w for w in [*determined_words(asked), *yes_no_subject(asked)] if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     bad_parts = [r for r in appendix_refs(question) if r.lower() not in haystack]

@@ -104,6 +104,7 @@ from typing import Any, Protocol
 from core.analysis import (
     NUMBER_RE,
     ORGANISATION_ASKED_RE,
+    PRODUCT_TERM_RE,
     QUANTITY_UNITS,
     SLOT_WORDS,
     Unit,
@@ -358,7 +359,9 @@ class ExtractiveGenerator:
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
                 # a step's own number ("3. Pull out the hose...") is no value
                 said = STEP_NUMBER_RE.sub("", unit.text, count=1)
-                type_ok = matches_type(_without(said, question_names), kind, question)
+                # models go before the question's names do: "AquaLine 8 Pro" leaves no "8 Pro"
+                type_ok = matches_type(_without(PRODUCT_TERM_RE.sub(" ", said) if kind == "place" else said,
+                                                question_names), kind, question)
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue

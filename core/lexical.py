@@ -45,7 +45,7 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 4
+TOKENIZER_VERSION = 5
 
 # English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
 # got" has no word "ve", "Northwind's" is Northwind
@@ -92,6 +92,20 @@ NUMBER_WORDS = {
 }
 
 
+# Units spelled out read as their symbol: "per kilometre" and "per km" are one question,
+# «весит 70 килограммов» and "70 kg" one answer.
+UNIT_WORDS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p), symbol) for p, symbol in (
+        (r"^kilomet(?:re|er)s?$", "km"), (r"^millimet(?:re|er)s?$", "mm"), (r"^centimet(?:re|er)s?$", "cm"),
+        (r"^kilograms?$", "kg"), (r"^километр\w*$", "км"), (r"^миллиметр\w*$", "мм"),
+        (r"^сантиметр\w*$", "см"), (r"^килограмм\w*$", "кг"))
+]
+
+
+def _unit_symbol(word: str) -> str | None:
+    return next((symbol for pattern, symbol in UNIT_WORDS if pattern.match(word)), None)
+
+
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
     out: list[str] = []
@@ -101,6 +115,8 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
             tok = NUMBER_WORDS[tok]
         elif not keep_stopwords and tok in STOPWORDS:
             continue
+        elif tok.isalpha() and (symbol := _unit_symbol(tok)):
+            tok = symbol
         elif tok.isalpha():
             if CYRILLIC_RE.search(tok):
                 tok = _stemmer("russian").stemWord(_as_infinitive(tok))

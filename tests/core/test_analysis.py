@@ -8,6 +8,7 @@ from core.analysis import (
     contrast_conflict,
     counts,
     determined_words,
+    yes_no_subject,
     focus_terms,
     has_section,
     identifiers,
@@ -95,6 +96,9 @@ def test_where_things_are_made_asks_for_a_place_by_name():
     assert question_type("Where do I send the form?") is None
     assert matches_type("The inverter motors are made in Brno, Czech Republic.", "place")
     assert not matches_type("Product or component: Inverter motor; Warranty period: 5 years", "place")
+    # models, model codes and technical terms are no places
+    assert not matches_type("Specification: HomeHub (Wi-Fi 2.4 GHz); AquaLine 8 Pro (WM-820): Built in", "place")
+    assert matches_type("Our hosting provider's data centres are in Frankfurt am Main.", "place")
 
 
 def test_contrast_qualifiers():
@@ -188,6 +192,26 @@ def test_words_after_articles_are_the_things_asked_about():
     assert determined_words("How long after the end of a programme does the door unlock?") == [
         "end", "programme", "door"]
     assert determined_words("Какая мощность?") == []
+
+
+def test_a_word_in_s_after_a_singular_determiner_is_a_verb_not_the_thing_asked_about():
+    # "that" is a relative pronoun here, and "finishes" what the wash does
+    assert determined_words("How much is the pedestal with a drawer that goes under the washer?") == [
+        "pedestal", "drawer", "washer"]
+    assert determined_words("After a wash finishes, how long till it unlocks?") == ["wash"]
+    # plural nouns after a plural or possessive determiner, and nouns in -ss/-us, stay
+    assert determined_words("How long do the hoses last?") == ["hoses"]
+    assert determined_words("What is a status of my order?") == ["status", "order"]
+
+
+def test_the_subject_of_a_yes_no_question_is_what_it_asks_about():
+    assert yes_no_subject("do students get any discount on HomeHub Premium?") == ["students"]
+    assert yes_no_subject("I work part-time. Can interns claim travel costs?") == ["interns"]
+    # pronouns, articles and names are no such subject (names have their own check)
+    assert yes_no_subject("Do you ship to Norway?") == []
+    assert yes_no_subject("Does the warranty cover hoses?") == []
+    assert yes_no_subject("Does Northwind ship to Norway?") == []
+    assert yes_no_subject("How much does shipping cost?") == []
 
 
 def test_quantities_asked_about():

@@ -10,6 +10,12 @@ def test_two_adjacent_unknown_words_name_something_the_documents_never_do():
     assert _unknown_phrase("What is the torque for the flux capacitor bolts?", _lexicon()) == "flux capacitor"
 
 
+def test_an_unknown_russian_adjective_names_another_thing_unless_it_is_a_qualifier():
+    lexicon = LexicalIndex.build([("a:0", "Для встраивания высота ниши должна быть не менее 85 см.")])
+    assert _unknown_phrase("Какой сушильной высоты?", lexicon) == "сушильной высоты"
+    assert _unknown_phrase("Какой минимальной высоты должна быть ниша?", lexicon) is None
+
+
 def test_words_apart_by_a_preposition_or_punctuation_are_no_phrase():
     lexicon = _lexicon()
     assert _unknown_phrase("Three weeks of vacation in August: how far in advance?", lexicon) is None

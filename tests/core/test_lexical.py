@@ -78,3 +78,11 @@ def test_number_words_read_as_their_digits():
 def test_a_prefix_is_known_when_a_token_begins_with_it():
     idx = LexicalIndex.build([("d1:0", "Подключайте машину только к холодной воде.")])
     assert idx.knows_prefix("подклю") and not idx.knows_prefix("отключ")
+
+
+def test_units_spelled_out_read_as_their_symbol():
+    assert tokenize("€0.30 per kilometre driven") == tokenize("€0.30 per km driven")
+    assert tokenize("70 kilograms") == tokenize("70 kg")
+    assert tokenize("не менее 85 сантиметров") == tokenize("не менее 85 см")
+    assert tokenize("5 километров") == tokenize("5 км")
+    assert tokenize("kilo") == ["kilo"]  # a word that merely begins like a unit stays itself
