@@ -8,7 +8,6 @@ from core.analysis import (
     contrast_conflict,
     counts,
     determined_words,
-    yes_no_subject,
     focus_terms,
     has_section,
     identifiers,
@@ -28,6 +27,7 @@ from core.analysis import (
     units,
     value_anchored,
     value_conflict,
+    yes_no_subject,
 )
 from core.lexical import tokenize
 
