@@ -94,16 +94,16 @@ NUMBER_WORDS = {
 
 # Units spelled out read as their symbol: "per kilometre" and "per km" are one question,
 # «весит 70 килограммов» and "70 kg" one answer.
-UNIT_WORDS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(p), symbol) for p, symbol in (
-        (r"^kilomet(?:re|er)s?$", "km"), (r"^millimet(?:re|er)s?$", "mm"), (r"^centimet(?:re|er)s?$", "cm"),
-        (r"^kilograms?$", "kg"), (r"^километр\w*$", "км"), (r"^миллиметр\w*$", "мм"),
-        (r"^сантиметр\w*$", "см"), (r"^килограмм\w*$", "кг"))
-]
+UNIT_WORDS_RE = re.compile(  # one match per token: tokenize() is on every hot path
+    r"^(?:(?P<km>kilomet(?:re|er)s?)|(?P<mm>millimet(?:re|er)s?)|(?P<cm>centimet(?:re|er)s?)|(?P<kg>kilograms?)"
+    r"|(?P<ru_km>километр\w*)|(?P<ru_mm>миллиметр\w*)|(?P<ru_cm>сантиметр\w*)|(?P<ru_kg>килограмм\w*))$")
+_UNIT_SYMBOLS = {"km": "km", "mm": "mm", "cm": "cm", "kg": "kg", "ru_km": "км", "ru_mm": "мм", "ru_cm": "см",
+                 "ru_kg": "кг"}
 
 
 def _unit_symbol(word: str) -> str | None:
-    return next((symbol for pattern, symbol in UNIT_WORDS if pattern.match(word)), None)
+    m = UNIT_WORDS_RE.match(word)
+    return _UNIT_SYMBOLS[m.lastgroup] if m and m.lastgroup else None
 
 
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
