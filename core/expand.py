@@ -40,7 +40,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "money back": "refund", "pay back": "refund reimburse", "send back": "return", "give back": "return",
     "buyer": "new owner", "pass on": "transfer", "hand over": "transfer", "supplier": "business partner",
     "vendor": "business partner", "fix": "repair", "mend": "repair", "broken": "defect", "boss": "manager",
-    "sick": "illness", "kids": "children", "present": "gift", "presents": "gifts", "repairman": "engineer", "technician": "engineer",
+    "sick": "illness", "kids": "children", "present": "gift", "presents": "gifts", "washer": "washing machine",
+    "washers": "washing machines", "repairman": "engineer", "technician": "engineer",
     # a dimension asked by its adjective is stated by its noun ("How DEEP is it?" - "Depth: 590 mm")
     "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
     "вернуть деньги": "возврат", "техник": "инженер",

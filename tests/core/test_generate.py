@@ -213,3 +213,14 @@ def test_a_long_procedure_stays_within_the_claims_the_verifier_checks():
     generation = ExtractiveGenerator().generate("How do I fit the pump cover?", [_passage(chunk, "Pump cover")], lexicon)
     assert generation.text.startswith("Fitting the pump cover takes the following steps: [1] 1. Tighten bolt")
     assert generation.text.count("[1]") == MAX_CLAIMS  # the intro and the first nine steps
+
+
+def test_a_washer_is_a_washing_machine_to_the_documents():
+    from core.expand import expand_question
+
+    ask = _asker("Production\n\nAll AquaLine washing machines are assembled at our partner plant in Wrocław, Poland.",
+                 "Production", "The AquaLine range has three models.", "Fit the plug with a new sealing washer.",
+                 "Put the parts together in order.")
+    assert "Wrocław" in ask(expand_question("In which city are AquaLine washers put together?")).text
+    # without the everyday word "washers" is a word the documents use for something else
+    assert ask("In which city are AquaLine washers put together?").text == ""
