@@ -417,7 +417,11 @@ class ExtractiveGenerator:
                 # an identifier the unit's context holds (E10, 7-2) already pins the topic down;
                 # with the kind of answer asked (a duration...) a third of the other words will do
                 needed = MIN_PINNED_COVERAGE if ids and explicit and type_ok else MIN_KNOWN_COVERAGE
-                if known and coverage(known, named_in | asking_words | said_otherwise) < needed:
+                # the sentences before a value in its paragraph say what the value is of ("New: the
+                # firmware can be updated from the app. Installing takes about 4 minutes.")
+                lead = set(tokenize(passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start],
+                                    keep_stopwords=True)) if kind and type_ok else set()
+                if known and coverage(known, named_in | asking_words | said_otherwise | lead) < needed:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0

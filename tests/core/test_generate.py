@@ -224,3 +224,15 @@ def test_a_washer_is_a_washing_machine_to_the_documents():
     assert "Wrocław" in ask(expand_question("In which city are AquaLine washers put together?")).text
     # without the everyday word "washers" is a word the documents use for something else
     assert ask("In which city are AquaLine washers put together?").text == ""
+
+
+def test_the_sentences_before_a_value_in_its_paragraph_say_what_it_is_of():
+    others = ("The app shows the programme.", "The appliance has a display.", "Firmware versions are logged.")
+    ask = _asker("Version 3.2\n\nNew: the appliance firmware can be updated from the app. "
+                 "Updates are installed only while the appliance is idle and take about 4 minutes.", "Version 3.2", *others)
+    question = "The app says there's new firmware for my washing machine. Roughly how long does installing it take?"
+    assert "about 4 minutes" in ask(question).text
+    # a sentence after the value says nothing about what the value is of
+    after = _asker("Version 3.2\n\nUpdates are installed only while the appliance is idle and take about 4 minutes. "
+                   "New: the appliance firmware can be updated from the app.", "Version 3.2", *others)
+    assert after(question).text == ""
