@@ -44,6 +44,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "washers": "washing machines", "repairman": "engineer", "technician": "engineer",
     # a dimension asked by its adjective is stated by its noun ("How DEEP is it?" - "Depth: 590 mm")
     "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
+    # "what's THE MOST the hotel can cost" asks for the maximum
+    "the most": "maximum",
     "вернуть деньги": "возврат", "техник": "инженер",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
 }

@@ -30,3 +30,8 @@ def test_a_dimension_asked_by_its_adjective_finds_its_noun():
     assert expand_question("How deep is the WM-820?") == "How deep depth is the WM-820?"
     assert "height" in expand_question("How tall is the dryer?")
     assert expand_question("A deep drum.") == "A deep drum."  # only "how deep" asks for the depth
+
+
+def test_the_most_asks_for_the_maximum():
+    assert expand_question("What's the most the hotel can cost?") == "What's the most maximum the hotel can cost?"
+    assert expand_question("Which is most used?") == "Which is most used?"
