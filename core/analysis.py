@@ -762,7 +762,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
                 re.IGNORECASE)),
     ("money", re.compile(
         r"\bhow much (?:does|do|is|are|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price|reimburs\w*|allowance)|"
-        r"\bwhat (?:does|do|will) (?:it|this|that|\w+) cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
+        r"\bwhat (?:does|do|will|would) (?:[\w-]+ ){1,6}cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
         r"\bhow much (?:is|are) (?:a|an)\b|\bup to what (?:price|amount|value)\b|\bat what price\b|"
         r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
         r"\bсколько (?:\w+ )?(?:возмеща\w*|компенсиру\w*|доплачива\w*)",

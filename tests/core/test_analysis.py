@@ -275,6 +275,11 @@ def test_the_day_of_the_week_is_answered_by_a_weekday():
 def test_how_much_is_a_thing_asks_for_money():
     assert question_type("How much is a CarePlus contract?") == ("money", True)
     assert question_type("What's the price of the Premium plan?") == ("money", True)
+    # "what does X cost" names a thing of several words, and a specification row without
+    # any amount is no answer to it
+    assert question_type("What does the AquaLine 7 cost?") == ("money", True)
+    assert question_type("What does express shipping to Norway cost?") == ("money", True)
+    assert not matches_type("Specification: Load capacity; AquaLine 7 (WM-700): 7 kg", "money")
 
 
 def test_inlet_and_drain_hoses_are_rivals():
