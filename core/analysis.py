@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.ingest.sentences import split_sentences
@@ -877,10 +878,19 @@ def _time_scale(duration: str) -> str | None:
     return "long" if LONG_TIME_RE.search(duration) else None
 
 
-def matches_type(text: str, kind: str | None, question: str = "") -> bool:
-    """Does this text contain the kind of thing the question asks for?"""
+# models and technical terms, which are no place names ("AquaLine 9 Steam", "WM-910", "Wi-Fi")
+PRODUCT_TERM_RE = re.compile(r"\b[A-Z][\w-]*\s+\d[\w.]*(?:\s+[A-Z][a-z]+)?|\b[A-Za-z]{1,3}-[A-Za-z\d]{1,4}\b")
+
+
+def matches_type(text: str, kind: str | None, question: str = "", names: Iterable[str] = ()) -> bool:
+    """Does this text contain the kind of thing the question asks for? `names` are the
+    question's own names, which are no answer ("Who pays duties to SWITZERLAND?")."""
     if kind is None:
         return True
+    if kind == "place":  # models go before the names do: "AquaLine 8 Pro" leaves no "8 Pro"
+        text = PRODUCT_TERM_RE.sub(" ", text)
+    for name in names:
+        text = text.replace(name, " ")
     if kind == "duration":
         asked = TIME_COUNT_ASKED_RE.search(question)
         if asked:  # "how many days": "immediately" is no count, nor "20 minutes" (another scale)
@@ -907,8 +917,7 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
         return bool(re.search(r"\b(?:until|till|up to|to the end of|through)\b|\bдо\s+(?:конца|окончания|\d)",
                               text, re.IGNORECASE))
     if kind == "place":  # a name ("in Brno", "Wrocław, Poland"), not a capitalised label or cell,
-        # nor a model ("AquaLine 9 Steam", "WM-910") or a technical term ("Wi-Fi")
-        text = PRODUCT_TERM_RE.sub(" ", text)
+        # nor a model ("AquaLine 9 Steam", "WM-910") or a technical term ("Wi-Fi"), removed above
         return bool(proper_names(re.sub(r"(^|[;:|]\s*)[^\W\d_]+", r"\1x", text)))
     if kind == "person":
         return bool(proper_names(text)) or bool(
@@ -917,9 +926,6 @@ def matches_type(text: str, kind: str | None, question: str = "") -> bool:
                       r"специалист|инженер|получател|покупател|клиент|перевозчик)\w*", text, re.IGNORECASE)
         )
     return True
-
-
-PRODUCT_TERM_RE = re.compile(r"\b[A-Z][\w-]*\s+\d[\w.]*(?:\s+[A-Z][a-z]+)?|\b[A-Za-z]{1,3}-[A-Za-z\d]{1,4}\b")
 
 
 CLAUSE_SPLIT_RE = re.compile(r"[,;:()\u2014\u2013]\s|\s[\u2014\u2013-]\s|;")

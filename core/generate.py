@@ -104,7 +104,6 @@ from typing import Any, Protocol
 from core.analysis import (
     NUMBER_RE,
     ORGANISATION_ASKED_RE,
-    PRODUCT_TERM_RE,
     QUANTITY_UNITS,
     SLOT_WORDS,
     Unit,
@@ -359,9 +358,7 @@ class ExtractiveGenerator:
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
                 # a step's own number ("3. Pull out the hose...") is no value
                 said = STEP_NUMBER_RE.sub("", unit.text, count=1)
-                # models go before the question's names do: "AquaLine 8 Pro" leaves no "8 Pro"
-                type_ok = matches_type(_without(PRODUCT_TERM_RE.sub(" ", said) if kind == "place" else said,
-                                                question_names), kind, question)
+                type_ok = matches_type(said, kind, question, question_names)
                 if explicit and not type_ok:
                     reject(unit, f"holds no {kind}")
                     continue
@@ -417,11 +414,14 @@ class ExtractiveGenerator:
                 # an identifier the unit's context holds (E10, 7-2) already pins the topic down;
                 # with the kind of answer asked (a duration...) a third of the other words will do
                 needed = MIN_PINNED_COVERAGE if ids and explicit and type_ok else MIN_KNOWN_COVERAGE
+                said_here = named_in | asking_words | said_otherwise
                 # the sentences before a value in its paragraph say what the value is of ("New: the
-                # firmware can be updated from the app. Installing takes about 4 minutes.")
-                lead = set(tokenize(passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start],
-                                    keep_stopwords=True)) if kind and type_ok else set()
-                if known and coverage(known, named_in | asking_words | said_otherwise | lead) < needed:
+                # firmware can be updated from the app. Installing takes about 4 minutes."); read
+                # only when the unit falls short without them
+                if known and kind and type_ok and coverage(known, said_here) < needed:
+                    said_here = said_here | set(tokenize(
+                        passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start], keep_stopwords=True))
+                if known and coverage(known, said_here) < needed:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
