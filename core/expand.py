@@ -42,11 +42,14 @@ EVERYDAY_WORDS: dict[str, str] = {
     "vendor": "business partner", "fix": "repair", "mend": "repair", "broken": "defect", "boss": "manager",
     "sick": "illness", "kids": "children", "present": "gift", "presents": "gifts", "washer": "washing machine",
     "washers": "washing machines", "repairman": "engineer", "technician": "engineer",
+    "bike": "bicycle", "bikes": "bicycles", "in a row": "consecutive", "pollen filter": "cabin filter",
     # a dimension asked by its adjective is stated by its noun ("How DEEP is it?" - "Depth: 590 mm")
     "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
     # "what's THE MOST the hotel can cost" asks for the maximum
     "the most": "maximum",
     "вернуть деньги": "возврат", "техник": "инженер",
+    "стиралка": "стиральная машина", "стиралку": "стиральную машину", "стиралки": "стиральной машины",
+    "стиралке": "стиральной машине",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
 }
 ACRONYMS.update(ABBREVIATIONS)

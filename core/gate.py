@@ -95,6 +95,10 @@ def passage_tokens(c: Candidate) -> set[str]:
     return set(tokenize(f"{c.section}\n{c.title}\n{c.text}", keep_stopwords=True))
 
 
+# a Russian verb form (infinitive, past, present): «бронировать билеты», «звать мастера»
+# are things a user does, said in their own words, not a thing the documents fail to name
+RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[еиюя]т(?:ся)?|[ую]т(?:ся)?)$",
+                        re.IGNORECASE)
 RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
                              re.IGNORECASE)
 
@@ -109,6 +113,8 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     for first, second in pairs:
         if first.lower() in STOPWORDS or second.lower() in STOPWORDS:
             continue  # STOPWORDS holds surface forms ("чтобы"), not stems
+        if RU_VERB_RE.search(first) or RU_VERB_RE.search(second):
+            continue
         stems = [tokenize(w, keep_stopwords=True) for w in (first, second)]
         if not all(stems) or any(s[0] in QUESTION_FILLER for s in stems):
             continue

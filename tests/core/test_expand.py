@@ -35,3 +35,9 @@ def test_a_dimension_asked_by_its_adjective_finds_its_noun():
 def test_the_most_asks_for_the_maximum():
     assert expand_question("What's the most the hotel can cost?") == "What's the most maximum the hotel can cost?"
     assert expand_question("Which is most used?") == "Which is most used?"
+
+
+def test_colloquial_and_everyday_names_of_things():
+    assert expand_question("How many bikes can I lease?") == "How many bikes bicycles can I lease?"
+    assert "consecutive" in expand_question("after how many nights in a row?")
+    assert expand_question("Розетка под стиралку") == "Розетка под стиралку стиральную машину"

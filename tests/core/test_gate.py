@@ -47,3 +47,11 @@ def test_an_acronym_is_known_when_the_documents_spell_it_out():
     lexicon = LexicalIndex.build([("a:0", "Margaret Okafor has been Chief Executive Officer since 2019.")])
     assert _spelled_out("CEO", lexicon) and not _spelled_out("CFO", lexicon)
     assert not _spelled_out("Okafor", lexicon)  # no acronym at all
+
+
+def test_a_russian_verb_is_something_the_user_does_not_a_thing_the_documents_never_name():
+    lexicon = LexicalIndex.build([("a:0", "Поездку согласуют в системе TravelNord. Момент затяжки болтов 120 Н·м.")])
+    assert _unknown_phrase("В какой системе согласовать поездку, прежде чем бронировать билеты?", lexicon) is None
+    assert _unknown_phrase("Что проверить, прежде чем звать мастера?", lexicon) is None
+    # two unknown nouns still name something the documents never do
+    assert _unknown_phrase("Какой момент затяжки флюксового конденсатора?", lexicon) == "флюксового конденсатора"
