@@ -592,7 +592,7 @@ _FOCUS_PATTERNS = [
                r"(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:should|is|are|must|can|will|applies|apply|does|do)\b",
                re.IGNORECASE),
     re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w-]+(?:\s+[\w-]+)?)\s+"
-               r"(?:у|для|в|на|при|с|по)\b", re.IGNORECASE),
+               r"(?:у|для|в|на|при|с|по|нужн[аоы]?|должн[аоы]?|требуется|необходим[аоы]?)\b", re.IGNORECASE),
 ]
 
 

@@ -199,7 +199,7 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     asked = _without_known_everyday(asking, lexicon)
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
         (w for w in (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)]
-                     if lexicon.df.get(t, 0) == 0) if not _spelled_out(w, lexicon)),
+                     if lexicon.df.get(t, 0) == 0 and not is_qualifier(t)) if not _spelled_out(w, lexicon)),
         None) or next(
         (w for w in [*determined_words(asked), *yes_no_subject(asked)] if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)

@@ -417,8 +417,11 @@ class ExtractiveGenerator:
                 said_here = named_in | asking_words | said_otherwise
                 # the sentences before a value in its paragraph say what the value is of ("New: the
                 # firmware can be updated from the app. Installing takes about 4 minutes."); read
-                # only when the unit falls short without them
-                if known and kind and type_ok and coverage(known, said_here) < needed:
+                # only when the unit gives the kind or names the attribute asked (the FREQUENCY
+                # of "...нужна сеть Wi-Fi с частотой 2,4 ГГц") and falls short without them
+                unit_tokens = set(tokenize(unit.text, keep_stopwords=True))
+                gives_asked = (kind and type_ok) or bool(focus) and all(t in unit_tokens for t in focus)
+                if known and gives_asked and coverage(known, said_here) < needed:
                     said_here = said_here | set(tokenize(
                         passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start], keep_stopwords=True))
                 if known and coverage(known, said_here) < needed:

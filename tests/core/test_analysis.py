@@ -123,6 +123,7 @@ def test_focus_terms():
     assert focus_terms("What is the torque for the drum bolts?") == ["torqu"]
     assert focus_terms("Какой уровень шума у машины?") == ["уровен", "шум"]
     assert focus_terms("Why is it loud?") == []
+    assert focus_terms("Какая частота Wi-Fi нужна для подключения?") == ["частот", "wi", "fi"]
 
 
 def test_section_references():

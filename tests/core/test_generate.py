@@ -236,3 +236,11 @@ def test_the_sentences_before_a_value_in_its_paragraph_say_what_it_is_of():
     after = _asker("Version 3.2\n\nUpdates are installed only while the appliance is idle and take about 4 minutes. "
                    "New: the appliance firmware can be updated from the app.", "Version 3.2", *others)
     assert after(question).text == ""
+
+
+def test_a_sentence_naming_the_attribute_asked_is_read_with_the_sentences_before_it():
+    chunk = ("Модели AquaLine 8 Pro и AquaLine 9 Steam после первого запуска можно подключить к приложению "
+             "HomeHub. Для подключения нужна сеть Wi-Fi с частотой 2,4 ГГц.")
+    ask = _asker(chunk, "Подключение к приложению", "Перед первой стиркой запустите программу «Хлопок».")
+    generation = ask("Какая частота Wi-Fi нужна, чтобы подключить AquaLine 8 Pro к приложению HomeHub?")
+    assert generation.text.startswith("Для подключения нужна сеть Wi-Fi с частотой 2,4 ГГц.")
