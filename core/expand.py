@@ -47,6 +47,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
     # "what's THE MOST the hotel can cost" asks for the maximum
     "the most": "maximum",
+    # data kept for a time is retained ("how long do you KEEP my e-mails" - "Retention period")
+    "how long do you keep": "retention", "hang on to": "keep retain retention",
     "вернуть деньги": "возврат", "техник": "инженер",
     "стиралка": "стиральная машина", "стиралку": "стиральную машину", "стиралки": "стиральной машины",
     "стиралке": "стиральной машине",

@@ -45,7 +45,7 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 5
+TOKENIZER_VERSION = 6
 
 # English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
 # got" has no word "ve", "Northwind's" is Northwind
@@ -106,9 +106,15 @@ def _unit_symbol(word: str) -> str | None:
     return _UNIT_SYMBOLS[m.lastgroup] if m and m.lastgroup else None
 
 
+# "e-mails" is one word, as "emails" is (not "e" and "mail")
+E_MAIL_RE = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
+
+
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
     """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
     out: list[str] = []
+    if "-" in text:
+        text = E_MAIL_RE.sub(r"\1", text)
     for raw in TOKEN_RE.findall(expand_contractions(text)):
         tok = raw.lower().replace(",", ".")
         if tok in NUMBER_WORDS:  # before the stop words: "три", "два" are on that list

@@ -41,3 +41,9 @@ def test_colloquial_and_everyday_names_of_things():
     assert expand_question("How many bikes can I lease?") == "How many bikes bicycles can I lease?"
     assert "consecutive" in expand_question("after how many nights in a row?")
     assert expand_question("Розетка под стиралку") == "Розетка под стиралку стиральную машину"
+
+
+def test_keeping_data_for_a_time_is_its_retention():
+    assert "retention" in expand_question("How long do you keep my e-mails?")
+    assert "retention" in expand_question("How long will you hang on to that recording?")
+    assert "retention" not in expand_question("Can I keep the old hose?")

@@ -86,3 +86,8 @@ def test_units_spelled_out_read_as_their_symbol():
     assert tokenize("не менее 85 сантиметров") == tokenize("не менее 85 см")
     assert tokenize("5 километров") == tokenize("5 км")
     assert tokenize("kilo") == ["kilo"]  # a word that merely begins like a unit stays itself
+
+
+def test_an_e_mail_is_one_word_however_it_is_written():
+    assert tokenize("e-mails") == tokenize("emails") == tokenize("E-Mail")
+    assert tokenize("the-mail") == ["mail"]  # only a lone "e-" joins its "mail"
