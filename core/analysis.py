@@ -557,6 +557,7 @@ ATTRIBUTE_SYNONYMS: dict[str, frozenset[str]] = {
         "price": "cost costs fee charge €",
         "cost": "price fee charge €",
         "fee": "price cost charge",
+        "charg": "price cost costs fee €",
         "weight": "weighs kg",
         "weigh": "weight kg",
         "time": "once twice",

@@ -47,6 +47,10 @@ EVERYDAY_WORDS: dict[str, str] = {
     "how deep": "depth", "how wide": "width", "how tall": "height", "how high": "height",
     # "what's THE MOST the hotel can cost" asks for the maximum
     "the most": "maximum",
+    # the ordinary service is the standard one ("REGULAR shipping", «ОБЫЧНАЯ доставка»)
+    "regular shipping": "standard shipping", "regular delivery": "standard delivery",
+    "normal shipping": "standard shipping", "normal delivery": "standard delivery",
+    "обычная доставка": "стандартная доставка", "обычной доставки": "стандартной доставки",
     # data kept for a time is retained ("how long do you KEEP my e-mails" - "Retention period")
     "how long do you keep": "retention", "hang on to": "keep retain retention",
     "вернуть деньги": "возврат", "техник": "инженер",

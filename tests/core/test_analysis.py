@@ -182,6 +182,8 @@ def test_attribute_synonyms_and_qualifier_words():
 
     tokens = set(tokenize("The cooling system holds 7.8 litres.", keep_stopwords=True))
     assert attribute_named("capac", tokens) and not attribute_named("torqu", tokens)
+    # a charge is named by the costs of a heading ("standard shipping costs")
+    assert attribute_named(tokenize("charge")[0], set(tokenize("Standard shipping costs", keep_stopwords=True)))
     assert is_qualifier(tokenize("top")[0]) and is_qualifier(tokenize("maximum")[0])
     assert not is_qualifier(tokenize("speed")[0])
 

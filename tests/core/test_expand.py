@@ -47,3 +47,8 @@ def test_keeping_data_for_a_time_is_its_retention():
     assert "retention" in expand_question("How long do you keep my e-mails?")
     assert "retention" in expand_question("How long will you hang on to that recording?")
     assert "retention" not in expand_question("Can I keep the old hose?")
+
+
+def test_the_ordinary_service_is_the_standard_one():
+    assert "standard shipping" in expand_question("What's the regular shipping charge to France?")
+    assert "стандартная доставка" in expand_question("Сколько стоит обычная доставка?")
