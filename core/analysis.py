@@ -255,6 +255,25 @@ def asked_object(question: str) -> str | None:
     return head
 
 
+WH_WORD_RE = re.compile(r"^(?:which|what|when|where|who|whom|whose|how|why|whether|что|какой|какая|какое|какие|"
+                        r"когда|где|куда|кто|как|почему|сколько)$", re.IGNORECASE)
+
+
+def asked_object_words(question: str) -> list[str]:
+    """The words of what a permission question's verb acts on, with or without an article
+    ("Do you offer GIFT WRAPPING for orders?" -> gift, wrapping), up to a preposition."""
+    found = _permission(question)
+    if not found:
+        return []
+    out = []
+    for word in re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", found[1]):
+        if not word[0].isalpha() or _OBJECT_STOP_RE.match(word) or WH_WORD_RE.match(word):
+            break  # "pick WHICH day DHL brings it": a clause, not the object
+        if word.lower() not in DETERMINERS and word.lower() not in STOPWORDS:
+            out.append(word)
+    return out
+
+
 def says_verb(verb: str, tokens: set[str]) -> bool:
     """Does the text (as tokens) use the verb? A Russian verb by its first six letters:
     the stemmer keeps "подключить" and "подключайте" apart."""

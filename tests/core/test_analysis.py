@@ -1,6 +1,7 @@
 from core.analysis import (
     action_conflict,
     appendix_refs,
+    asked_object_words,
     asked_verb,
     asking_part,
     attribute_named,
@@ -442,3 +443,11 @@ def test_an_english_verb_is_said_by_its_noun_too():
 def test_pronouns_and_scene_verbs_are_not_topic_words_and_digits_are():
     assert content_terms("A customer is asking what the five-year contract costs. What should I tell them?") == \
         ["custom", "5", "year", "contract"]
+
+
+def test_the_object_of_a_permission_question_with_or_without_an_article():
+    assert asked_object_words("Do you offer gift wrapping for orders from the online shop?") == ["gift", "wrapping"]
+    assert asked_object_words("Can I extend my CarePlus contract?") == ["CarePlus", "contract"]
+    # a clause after a question word is not the object
+    assert asked_object_words("Can I pick which day DHL brings my parcel?") == []
+    assert asked_object_words("How long is the warranty?") == []

@@ -55,3 +55,13 @@ def test_a_russian_verb_is_something_the_user_does_not_a_thing_the_documents_nev
     assert _unknown_phrase("Что проверить, прежде чем звать мастера?", lexicon) is None
     # two unknown nouns still name something the documents never do
     assert _unknown_phrase("Какой момент затяжки флюксового конденсатора?", lexicon) == "флюксового конденсатора"
+
+
+def test_a_thing_offered_that_the_documents_never_name_stops_the_answer():
+    from core.analysis import asked_object_words
+    from core.gate import unknown_word
+
+    lexicon = LexicalIndex.build([("a:0", "You can pay by card. Gift cards are valid for 3 years. We ship orders daily.")])
+    words = asked_object_words("Do you offer gift wrapping for orders?")
+    assert [w for w in words if unknown_word(w, lexicon)] == ["wrapping"]
+    assert not [w for w in asked_object_words("Do you offer gift cards?") if unknown_word(w, lexicon)]
