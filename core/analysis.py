@@ -234,25 +234,29 @@ _OBJECT_STOP_RE = re.compile(
     r"к|в|во|на|с|со|для|при|после|до|без|если|когда|и|или)$", re.IGNORECASE)
 
 
+def _object_phrase(question: str) -> list[str]:
+    """The words after a permission question's verb, up to a preposition or punctuation."""
+    found = _permission(question)
+    if not found:
+        return []
+    words = []
+    for word in re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", found[1]):
+        if not word[0].isalpha() or _OBJECT_STOP_RE.match(word):
+            break
+        words.append(word)
+    return words
+
+
 def asked_object(question: str) -> str | None:
     """The stem of the head noun of what a permission question's verb acts on ("transfer
     the manufacturer's WARRANTY to the buyer" -> warranti); None when nothing follows."""
-    found = _permission(question)
-    if not found:
-        return None
-    words = re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", found[1])
+    words = _object_phrase(question)
     # an English object opens with its article or possessive ("the warranty", "my contract"):
     # "cancel ONLINE" has none
     if words and words[0].isascii() and words[0].lower() not in DETERMINERS:
         return None
-    head = None
-    for word in words:
-        if not word[0].isalpha() or _OBJECT_STOP_RE.match(word):
-            break
-        stems = tokenize(word)
-        if stems:
-            head = stems[0]
-    return head
+    stems = [tokenize(word) for word in words]
+    return next((s[0] for s in reversed(stems) if s), None)
 
 
 WH_WORD_RE = re.compile(r"^(?:which|what|when|where|who|whom|whose|how|why|whether|что|какой|какая|какое|какие|"
@@ -261,13 +265,10 @@ WH_WORD_RE = re.compile(r"^(?:which|what|when|where|who|whom|whose|how|why|wheth
 
 def asked_object_words(question: str) -> list[str]:
     """The words of what a permission question's verb acts on, with or without an article
-    ("Do you offer GIFT WRAPPING for orders?" -> gift, wrapping), up to a preposition."""
-    found = _permission(question)
-    if not found:
-        return []
+    ("Do you offer GIFT WRAPPING for orders?" -> gift, wrapping)."""
     out = []
-    for word in re.findall(r"[^\W\d_]+(?:['’][a-z]+)?|[?,.;:!]", found[1]):
-        if not word[0].isalpha() or _OBJECT_STOP_RE.match(word) or WH_WORD_RE.match(word):
+    for word in _object_phrase(question):
+        if WH_WORD_RE.match(word):
             break  # "pick WHICH day DHL brings it": a clause, not the object
         if word.lower() not in DETERMINERS and word.lower() not in STOPWORDS:
             out.append(word)

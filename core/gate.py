@@ -99,7 +99,7 @@ def passage_tokens(c: Candidate) -> set[str]:
 
 # a Russian verb form (infinitive, past, present): «бронировать билеты», «звать мастера»
 # are things a user does, said in their own words, not a thing the documents fail to name
-RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[еиюя]т(?:ся)?|[ую]т(?:ся)?)$",
+RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[еиюяу]т(?:ся)?)$",
                         re.IGNORECASE)
 RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
                              re.IGNORECASE)

@@ -420,15 +420,15 @@ class ExtractiveGenerator:
                 # only when the unit gives the kind or names the attribute asked (the FREQUENCY
                 # of "...нужна сеть Wi-Fi с частотой 2,4 ГГц") and falls short without them
                 unit_tokens = set(tokenize(unit.text, keep_stopwords=True))
-                gives_asked = (kind and type_ok) or bool(focus) and all(t in unit_tokens for t in focus)
-                if known and gives_asked and coverage(known, said_here) < needed:
+                if known and ((kind and type_ok) or focus and all(t in unit_tokens for t in focus)) \
+                        and coverage(known, said_here) < needed:
                     said_here = said_here | set(tokenize(
                         passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start], keep_stopwords=True))
                 if known and coverage(known, said_here) < needed:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
-                unit_cov = coverage(weights, set(tokenize(unit.text, keep_stopwords=True))) if weights else 1.0
+                unit_cov = coverage(weights, unit_tokens) if weights else 1.0
                 score = 0.55 * ctx_cov + 0.25 * unit_cov + 0.20 * prior
                 # an asked form (phone number, e-mail...) is the answer's type; every unit left holds
                 # it; so is the value of an asked quantity in its own unit ("5W-30" for a viscosity)
