@@ -903,6 +903,13 @@ def _time_scale(duration: str) -> str | None:
 PRODUCT_TERM_RE = re.compile(r"\b[A-Z][\w-]*\s+\d[\w.]*(?:\s+[A-Z][a-z]+)?|\b[A-Za-z]{1,3}-[A-Za-z\d]{1,4}\b")
 
 
+def without_names(text: str, names: Iterable[str]) -> str:
+    """The text with the given names blanked out."""
+    for name in names:
+        text = text.replace(name, " ")
+    return text
+
+
 def matches_type(text: str, kind: str | None, question: str = "", names: Iterable[str] = ()) -> bool:
     """Does this text contain the kind of thing the question asks for? `names` are the
     question's own names, which are no answer ("Who pays duties to SWITZERLAND?")."""
@@ -910,8 +917,7 @@ def matches_type(text: str, kind: str | None, question: str = "", names: Iterabl
         return True
     if kind == "place":  # models go before the names do: "AquaLine 8 Pro" leaves no "8 Pro"
         text = PRODUCT_TERM_RE.sub(" ", text)
-    for name in names:
-        text = text.replace(name, " ")
+    text = without_names(text, names)
     if kind == "duration":
         asked = TIME_COUNT_ASKED_RE.search(question)
         if asked:  # "how many days": "immediately" is no count, nor "20 minutes" (another scale)

@@ -132,6 +132,7 @@ from core.analysis import (
     units,
     value_anchored,
     value_conflict,
+    without_names,
 )
 from core.answer_form import asked_forms, form_owner, form_words, holds_form
 from core.expand import everyday_terms
@@ -201,12 +202,6 @@ def _embed_units(embedder: Any, texts: list[str]) -> Any:
 def _house_name(tokens: Iterable[str], lexicon: LexicalIndex) -> bool:
     """Is the name (as tokens) the publisher's own, there in nearly every document?"""
     return all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in tokens)
-
-
-def _without(text: str, names: set[str]) -> str:
-    for name in names:
-        text = text.replace(name, " ")
-    return text
 
 
 def _paragraph(text: str, unit: Unit) -> str:
@@ -394,7 +389,7 @@ class ExtractiveGenerator:
                 if owner and coverage(owner, ctx_tokens) < MIN_KNOWN_COVERAGE:
                     reject(unit, f"does not say whose {forms[0]} it is")
                     continue  # the support address is not the IT service desk's
-                if org_asked and not [n for n in proper_names(_without(unit.text, question_names))
+                if org_asked and not [n for n in proper_names(without_names(unit.text, question_names))
                                       if not _house_name(tokenize(n, keep_stopwords=True), lexicon)]:
                     reject(unit, "names no organisation")
                     continue  # the publisher itself ("Northwind fleet") is no answer to "which insurer"
@@ -420,11 +415,12 @@ class ExtractiveGenerator:
                 # only when the unit gives the kind or names the attribute asked (the FREQUENCY
                 # of "...нужна сеть Wi-Fi с частотой 2,4 ГГц") and falls short without them
                 unit_tokens = set(tokenize(unit.text, keep_stopwords=True))
-                if known and ((kind and type_ok) or focus and all(t in unit_tokens for t in focus)) \
-                        and coverage(known, said_here) < needed:
+                short = bool(known) and coverage(known, said_here) < needed
+                if short and ((kind and type_ok) or focus and all(t in unit_tokens for t in focus)):
                     said_here = said_here | set(tokenize(
                         passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start], keep_stopwords=True))
-                if known and coverage(known, said_here) < needed:
+                    short = coverage(known, said_here) < needed
+                if short:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here
                 ctx_cov = coverage(weights, ctx_tokens) if weights else 1.0
