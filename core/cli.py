@@ -247,7 +247,8 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
         print(f"  [{c.index}] {c.source}{page} § {c.section}: “{c.quote}”")
     for c in answer.closest:
         page = f" p.{c.get('page')}" if c.get("page") else ""
-        print(f"  closest: {c.get('source')}{page}: {c.get('snippet')}")
+        near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")
+        print(f"  closest: {c.get('source')}{page}: {near}")
     return 0
 
 

@@ -178,7 +178,7 @@ class Generator(Protocol):
     def generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation: ...
 
 
-def _is_title(unit: Unit) -> bool:
+def is_title(unit: Unit) -> bool:
     """A short sentence with no number: a paragraph caption, not a statement."""
     return unit.kind == "sentence" and len(unit.text.split()) <= 4 and not any(ch.isdigit() for ch in unit.text)
 
@@ -186,7 +186,7 @@ def _is_title(unit: Unit) -> bool:
 _unit_vectors: dict[str, Any] = {}  # sentence -> vector; chunks recur across questions
 
 
-def _embed_units(embedder: Any, texts: list[str]) -> Any:
+def embed_units(embedder: Any, texts: list[str]) -> Any:
     """Passage vectors for sentences, cached per process (bounded)."""
     import numpy as np
 
@@ -204,7 +204,7 @@ def _house_name(tokens: Iterable[str], lexicon: LexicalIndex) -> bool:
     return all(lexicon.document_share(t) >= HOUSE_NAME_SHARE for t in tokens)
 
 
-def _paragraph(text: str, unit: Unit) -> str:
+def paragraph_of(text: str, unit: Unit) -> str:
     """The line (paragraph or table row) of the chunk that holds the unit."""
     start = text.rfind("\n", 0, unit.start) + 1
     end = text.find("\n", unit.end)
@@ -321,7 +321,7 @@ class ExtractiveGenerator:
                 if unit.kind == "heading":
                     continue
                 context = f"{passage.section}\n{unit.context}"
-                paragraph = _paragraph(passage.text, unit)
+                paragraph = paragraph_of(passage.text, unit)
                 # identifiers may stand at the head of the unit's paragraph ("7-2. Engine oil...")
                 if any(i not in f"{context}\n{paragraph}".lower() for i in ids):
                     reject(unit, "an identifier of the question is missing")
@@ -347,7 +347,7 @@ class ExtractiveGenerator:
                 if looks_like_instruction(paragraph):
                     reject(unit, "addresses a model")
                     continue  # text aimed at a model (prompt injection) is never quoted as fact
-                if set(tokenize(unit.text)) <= question_tokens or _is_title(unit):
+                if set(tokenize(unit.text)) <= question_tokens or is_title(unit):
                     reject(unit, "restates the question or is a caption")
                     continue  # restates the question or is a caption ("Engine oil capacity.")
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
@@ -437,7 +437,7 @@ class ExtractiveGenerator:
         sims = [0.0] * len(pool)
         if self.embedder is not None and pool:
             q = self.embedder.embed_query(question)
-            vecs = _embed_units(self.embedder, [s.unit.text for s in pool])
+            vecs = embed_units(self.embedder, [s.unit.text for s in pool])
             sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
         for sel, sim in zip(pool, sims):
             ctx_cov, unit_cov, prior, type_bonus = parts[id(sel.unit)]
@@ -564,7 +564,7 @@ def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embe
         words.append(word)
     if not words:
         return []
-    unit_vec = _embed_units(embedder, [unit_text])[0]
+    unit_vec = embed_units(embedder, [unit_text])[0]
     base = float(np.dot(embedder.embed_query(question), unit_vec))
     out = []
     for word in words:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from core import index, store
 from core.analysis import strip_instructions
+from core.closest import closest_entries
 from core.config import Settings
 from core.expand import expand_question
 from core.gate import assess
@@ -109,8 +110,10 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
     if answer.status == "refused":
-        answer.closest = [_closest(c) for c in passages[:3]]
+        t = time.perf_counter()
+        answer.closest = closest_entries(asked, passages, lexicon, get_embedder(num_threads=settings.embed_threads))
         answer.citations = []
+        timings["closest"] = _ms(t)
     timings["total"] = _ms(started)
     answer.timings_ms = {k: round(v, 2) for k, v in timings.items()}
 
@@ -166,12 +169,6 @@ def _ms(since: float) -> float:
 def _retrieved(c: Candidate) -> dict:
     return {"chunk_id": c.chunk_id, "doc_id": c.doc_id, "source": c.source, "rank": c.rank,
             "page": c.page_start, "neighbour": c.neighbour, "text": c.text}
-
-
-def _closest(c: Candidate) -> dict:
-    snippet = " ".join(c.text.split())
-    return {"source": c.source, "page": c.page_start, "section": c.section, "doc_id": c.doc_id,
-            "chunk_id": c.chunk_id, "snippet": snippet[:300] + ("…" if len(snippet) > 300 else "")}
 
 
 def _quotes_only(generation: Generation) -> str:

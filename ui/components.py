@@ -213,14 +213,19 @@ def closest_passages(answer: dict[str, Any]) -> None:
     if not closest:
         st.caption("No passages came close.")
         return
-    st.caption("Closest passages in the knowledge base (not used as an answer):")
+    st.caption("Closest passages in the knowledge base, not used as an answer. In each, the sentence "
+               "nearest the question is highlighted: it was not confirmed as an answer, so read it yourself.")
     for item in closest:
         with st.container(border=True):
             where = [f"**{escape_md(item.get('source', ''), inline=True)}**"] + page_bits(item.get("page"))
             if item.get("section"):
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
-            st.text(clip(clean(item.get("snippet", "")), 600))
+            span = item.get("highlight")
+            if span and len(span) == 2:
+                st.markdown(highlight_md(item.get("snippet", ""), int(span[0]), int(span[1]), limit=600))
+            else:
+                st.text(clip(clean(item.get("snippet", "")), 600))
 
 
 # ---- claims --------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
     "grounded_only": "Grounded only", "answer_correct": "Answer correct",
     "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
-    "hallucination": "Hallucination", "too_conservative": "Too conservative",
+    "hallucination": "Hallucination", "too_conservative": "Too conservative", "closest_hit": "Closest hit",
     "faithfulness": "Faithfulness", "mrr": "MRR", "latency_p50_ms": "Latency p50",
     "latency_p95_ms": "Latency p95",
 }
@@ -36,6 +36,8 @@ HELP = {
     "hallucination": "Answers with an unsupported statement: any answer to an unanswerable or misleading "
                      "question, or a wrong answer to an answerable one. Lower is better.",
     "too_conservative": "Answerable questions that were refused. Lower is better.",
+    "closest_hit": "Of the answerable questions that were refused, those whose expected answer stands in a "
+                   "highlighted closest sentence: the refusal still points at the answer.",
     "faithfulness": "Supported claims over all claims of answered questions.",
     "mrr": "Mean reciprocal rank of the chunk holding the gold quote.",
     "latency_p50_ms": "Median time per ask, end to end.",

@@ -3,7 +3,7 @@
 Families (each module's docstring states its algorithm step by step):
   retrieval      hit_rate (@k: the top-k passages the answer carries), mrr
   answers        answer_correct, answer_correct_lenient, citation_accuracy
-  refusals       refusal_correct, too_conservative
+  refusals       refusal_correct, too_conservative, closest_hit
   hallucination  hallucination
   grounded       grounded_only
   faithfulness   faithfulness
@@ -59,7 +59,7 @@ from evals.metrics.faithfulness import faithfulness
 from evals.metrics.grounded import grounded_only
 from evals.metrics.hallucination import hallucination
 from evals.metrics.latency import latency_p50_ms, latency_p95_ms, percentile
-from evals.metrics.refusals import refusal_correct, too_conservative
+from evals.metrics.refusals import closest_hit, refusal_correct, too_conservative
 from evals.metrics.retrieval import gold_rank, hit_rate, mrr
 
 Metric = Callable[..., MetricResult]
@@ -70,6 +70,7 @@ METRICS: dict[str, Metric] = {
     "citation_accuracy": citation_accuracy,
     "refusal_correct": refusal_correct,
     "too_conservative": too_conservative,
+    "closest_hit": closest_hit,
     "hallucination": hallucination,
     "grounded_only": grounded_only,
     "faithfulness": faithfulness,

@@ -13,7 +13,7 @@ from evals.metrics.faithfulness import faithfulness
 from evals.metrics.grounded import grounded_only
 from evals.metrics.hallucination import hallucination
 from evals.metrics.latency import latency_p50_ms, latency_p95_ms, percentile
-from evals.metrics.refusals import refusal_correct, too_conservative
+from evals.metrics.refusals import closest_hit, refusal_correct, too_conservative
 from evals.metrics.retrieval import hit_rate, mrr
 from evals.metrics.text import contains, normalize, token_f1
 
@@ -220,3 +220,23 @@ def test_latency_percentiles():
 def test_each_family_documents_its_algorithm(module):
     doc = importlib.import_module(f"evals.metrics.{module}").__doc__
     assert doc and "1." in doc and "2." in doc
+
+
+def test_closest_hit_counts_refusals_that_still_point_at_the_answer():
+    def refused(*sentences):
+        a = make_a(status="refused")
+        a["closest"] = [{"source": "s.md", "snippet": s, "sentence": s} for s in sentences]
+        return a
+
+    rows = [
+        (make_q("a1", expected="14 days"), refused("Rentals end after 3 days.", "Refunds within 14 days.")),
+        (make_q("a2", expected="€0.30"), refused("Taxis are reimbursed.")),
+        (make_q("a3", expected="5 quarts"), refused()),  # no closest passages at all
+        (make_q("a4", expected="28 days"), make_a(text="Within 28 days [1].")),  # answered: not in the pool
+        (make_q("u1", kind="unanswerable"), refused("Refunds within 14 days.")),  # not answerable: not in the pool
+    ]
+    r = closest_hit(rows)
+    assert (r.numerator, r.denominator) == (1, 3) and r.hits == ["a1"]
+    assert r.evidence["a1"]["closest_rank"] == 2 and r.evidence["a2"]["closest_rank"] is None
+    assert closest_hit(rows[3:]).value is None
+    assert "closest_hit" in METRICS

@@ -44,8 +44,13 @@ def test_refusal_shows_closest_passages(app):
     bodies = [m.value for m in app.markdown] + [c.value for c in app.caption]
     assert any(":red-badge[:material/block: refused]" in b for b in bodies)
     assert app.tabs[0].label == "Closest passages"
-    assert any("Closest passages in the knowledge base" in c for c in bodies)
-    assert len(app.text) >= 1  # snippets rendered as plain text
+    assert any("Closest passages in the knowledge base" in c and "not confirmed as an answer" in c for c in bodies)
+    # each passage's nearest sentence is highlighted inside its (escaped) snippet
+    closest = app.session_state["history"]["acme"][-1]["closest"]
+    assert closest and all(len(c["highlight"]) == 2 for c in closest)
+    first = closest[0]
+    assert first["snippet"][first["highlight"][0]:first["highlight"][1]] == first["quote"]
+    assert sum(":orange-background[" in b for b in bodies) >= len(closest)
 
 
 def test_history_is_per_tenant_and_clearable(app, settings):

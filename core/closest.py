@@ -1,0 +1,90 @@
+"""The closest sentence of each closest passage of a refused answer: where to look first.
+
+A refusal shows the passages that came closest. Reading three passages takes a minute; the
+sentence in each that comes nearest the question is marked, so a person can see in
+seconds whether the knowledge base holds the answer after all (a refusal can be too
+cautious: a paraphrase the rules could not match). It is never an answer: nothing here is
+verified, and the console says so.
+
+Algorithm, for the top `CLOSEST_PASSAGES` passages by retrieval rank:
+1. Split each passage into units (sentences, table rows with their header); skip headings,
+   captions, and every paragraph that addresses a model (a planted instruction is never
+   put forward as the nearest thing to an answer).
+2. Score each unit: `SIM_SHARE` x its e5 similarity to the question, rescaled to [0, 1]
+   between `SIM_FLOOR` and `SIM_CEIL`, + (1 - `SIM_SHARE`) x the IDF-weighted share of the
+   question's topic words found in the unit and its context (section path, table header).
+3. A passage's best unit is its closest sentence. The snippet is the passage text around
+   it (at most `WINDOW` characters each side, cut at spaces), with the sentence's offsets
+   inside the snippet for highlighting.
+4. The passages are listed with the best-scoring sentence first (ties keep retrieval
+   order); a passage without any unit left keeps its opening as the snippet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.analysis import content_terms, looks_like_instruction, units
+from core.gate import coverage, term_weights
+from core.generate import SIM_CEIL, SIM_FLOOR, embed_units, heading_of, is_title, paragraph_of
+from core.lexical import LexicalIndex, tokenize
+from core.retrieve import Candidate
+
+CLOSEST_PASSAGES = 3
+SIM_SHARE = 0.6
+WINDOW = 160
+OPENING = 300  # characters of a passage shown when no sentence stands out
+
+
+def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIndex,
+                    embedder: Any = None) -> list[dict[str, Any]]:
+    """Steps 1-4 of the module docstring: one dict per passage, best sentence first."""
+    weights = {t: w for t, w in term_weights(content_terms(question), lexicon).items()
+               if lexicon.df.get(t, 0) > 0}
+    top = passages[:CLOSEST_PASSAGES]
+    found: list[tuple[Candidate, Any]] = []  # (passage, unit)
+    for passage in top:
+        found += [(passage, u) for u in units(passage.text, heading_of(passage))
+                  if u.kind != "heading" and not is_title(u)
+                  and not looks_like_instruction(paragraph_of(passage.text, u))]
+    sims = [0.0] * len(found)
+    if embedder is not None and found:
+        vecs = embed_units(embedder, [u.text for _, u in found])
+        q = embedder.embed_query(question)
+        sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
+    best: dict[str, tuple[float, Any]] = {}
+    for (passage, unit), sim in zip(found, sims):
+        said = set(tokenize(f"{passage.section}\n{unit.context}", keep_stopwords=True))
+        score = SIM_SHARE * sim + (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
+        if passage.chunk_id not in best or score > best[passage.chunk_id][0]:
+            best[passage.chunk_id] = (score, unit)
+    entries = []
+    for rank, passage in enumerate(top):
+        score, unit = best.get(passage.chunk_id, (-1.0, None))
+        entries.append((-score, rank, _entry(passage, unit, score)))
+    return [e for _, _, e in sorted(entries, key=lambda x: x[:2])]
+
+
+def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": passage.source, "page": passage.page_start, "section": passage.section,
+                           "doc_id": passage.doc_id, "chunk_id": passage.chunk_id}
+    text = passage.text
+    if unit is None:
+        snippet = " ".join(text.split())
+        out["snippet"] = snippet[:OPENING] + ("…" if len(snippet) > OPENING else "")
+        return out
+    start = max(0, unit.start - WINDOW)
+    if start:
+        start = text.find(" ", start, unit.start) + 1 or unit.start  # at a space, never inside the sentence
+    end = min(len(text), unit.end + WINDOW)
+    if end < len(text):
+        cut = text.rfind(" ", unit.end, end)
+        end = cut if cut > 0 else unit.end
+    lead = "…" if start > 0 else ""
+    out["snippet"] = lead + text[start:end] + ("…" if end < len(text) else "")
+    out["highlight"] = [len(lead) + unit.start - start, len(lead) + unit.end - start]
+    out["sentence"] = unit.text
+    out["quote"] = unit.quote
+    out["char_start"], out["char_end"] = unit.start, unit.end
+    out["score"] = round(score, 4)
+    return out
