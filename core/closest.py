@@ -12,7 +12,9 @@ Algorithm, for the top `CLOSEST_PASSAGES` passages by retrieval rank:
    put forward as the nearest thing to an answer).
 2. Score each unit: `SIM_SHARE` x its e5 similarity to the question, rescaled to [0, 1]
    between `SIM_FLOOR` and `SIM_CEIL`, + (1 - `SIM_SHARE`) x the IDF-weighted share of the
-   question's topic words found in the unit and its context (section path, table header).
+   question's topic words found in the unit and its context (section path, table header),
+   + `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
+   long", a price for "how much does it cost"; core/analysis.py `question_type`).
 3. A passage's best unit is its closest sentence. The snippet is the passage text around
    it (at most `WINDOW` characters each side, cut at spaces), with the sentence's offsets
    inside the snippet for highlighting.
@@ -24,7 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.analysis import content_terms, looks_like_instruction, units
+from core.analysis import (
+    content_terms,
+    looks_like_instruction,
+    matches_type,
+    proper_names,
+    question_type,
+    units,
+)
 from core.gate import coverage, term_weights
 from core.generate import SIM_CEIL, SIM_FLOOR, embed_units, heading_of, is_title, paragraph_of
 from core.lexical import LexicalIndex, tokenize
@@ -32,6 +41,7 @@ from core.retrieve import Candidate
 
 CLOSEST_PASSAGES = 3
 SIM_SHARE = 0.6
+TYPE_BONUS = 0.2  # chosen on the development sets + calib (see docs/quality.md)
 WINDOW = 160
 OPENING = 300  # characters of a passage shown when no sentence stands out
 
@@ -42,6 +52,8 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
     weights = {t: w for t, w in term_weights(content_terms(question), lexicon).items()
                if lexicon.df.get(t, 0) > 0}
     top = passages[:CLOSEST_PASSAGES]
+    qtype = question_type(question)
+    names = proper_names(question)
     found: list[tuple[Candidate, Any]] = []  # (passage, unit)
     for passage in top:
         found += [(passage, u) for u in units(passage.text, heading_of(passage))
@@ -56,6 +68,8 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
     for (passage, unit), sim in zip(found, sims):
         said = set(tokenize(f"{passage.section}\n{unit.context}", keep_stopwords=True))
         score = SIM_SHARE * sim + (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
+        if qtype and matches_type(unit.text, qtype[0], question, names):
+            score += TYPE_BONUS
         if passage.chunk_id not in best or score > best[passage.chunk_id][0]:
             best[passage.chunk_id] = (score, unit)
     entries = []

@@ -90,3 +90,13 @@ def test_a_long_passage_gives_a_window_around_the_sentence(lexicon, embedder):
     assert e["snippet"].startswith("…") and e["snippet"].endswith("…") and len(e["snippet"]) < 500
     start, end = e["highlight"]
     assert e["snippet"][start:end] == "Customers may cancel the contract within 30 days of the start."
+
+
+def test_a_sentence_with_the_kind_of_answer_asked_for_is_preferred(embedder):
+    text = "Call recordings help us train our support staff. Call recordings are deleted after 90 days."
+    lexicon = LexicalIndex.build([("d7:0000", text), *[(f"x{i}", f"Filler text number {i} about deliveries.")
+                                                         for i in range(5)]])
+    entries = closest_entries("How long do you keep my call recordings?", [_candidate(7, text, "Recordings")],
+                              lexicon, embedder)
+    # without the kind of answer counted, the first sentence comes out nearer
+    assert entries[0]["sentence"] == "Call recordings are deleted after 90 days."
