@@ -465,8 +465,8 @@ QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
         "voltag": r"\d\s*V\b", "напряжени": r"\d\s*В\b",
         # an SAE grade ("5W-30") is a viscosity; an amount of money is a price or a payment
         "viscos": r"\b\d{1,2}W-?\d{2}\b", "вязкост": r"\b\d{1,2}W-?\d{2}\b",
-        **{money: MONEY_AMOUNT for money in ("price", "cost", "fee", "charg", "reimburs", "allow", "цен",
-                                             "стоимост", "компенсац")},
+        **{money: MONEY_AMOUNT for money in ("price", "cost", "fee", "charg", "reimburs", "allow", "money", "цен",
+                                             "стоимост", "компенсац", "деньг")},
     }.items()
 }
 

@@ -56,6 +56,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "вернуть деньги": "возврат", "техник": "инженер",
     "стиралка": "стиральная машина", "стиралку": "стиральную машину", "стиралки": "стиральной машины",
     "стиралке": "стиральной машине",
+    # a note from the doctor is what policies call a medical certificate
+    "doctor note": "medical certificate", "sick note": "medical certificate",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
 }
 ACRONYMS.update(ABBREVIATIONS)
