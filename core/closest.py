@@ -10,15 +10,17 @@ Algorithm, for the top `CLOSEST_PASSAGES` passages by retrieval rank:
 1. Split each passage into units (sentences, table rows with their header); skip headings,
    captions, and every paragraph that addresses a model (a planted instruction is never
    put forward as the nearest thing to an answer).
-2. Score each unit: `SIM_SHARE` x its e5 similarity to the question, rescaled to [0, 1]
-   between `SIM_FLOOR` and `SIM_CEIL`, + (1 - `SIM_SHARE`) x the IDF-weighted share of the
-   question's topic words found in the unit and its context (section path, table header),
-   + `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
+2. Score each unit by words: (1 - `SIM_SHARE`) x the IDF-weighted share of the question's
+   topic words found in the unit and its context (section path, table header), +
+   `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
    long", a price for "how much does it cost"; core/analysis.py `question_type`).
-3. A passage's best unit is its closest sentence. The snippet is the passage text around
+3. The `SHORTLIST` best units of each passage by words also get `SIM_SHARE` x their e5
+   similarity to the question, rescaled to [0, 1] between `SIM_FLOOR` and `SIM_CEIL`
+   (embedding every sentence of three passages would double a refusal's time).
+4. A passage's best unit is its closest sentence. The snippet is the passage text around
    it (at most `WINDOW` characters each side, cut at spaces), with the sentence's offsets
    inside the snippet for highlighting.
-4. The passages are listed with the best-scoring sentence first (ties keep retrieval
+5. The passages are listed with the best-scoring sentence first (ties keep retrieval
    order); a passage without any unit left keeps its opening as the snippet.
 """
 
@@ -42,34 +44,40 @@ from core.retrieve import Candidate
 CLOSEST_PASSAGES = 3
 SIM_SHARE = 0.6
 TYPE_BONUS = 0.2  # chosen on the development sets + calib (see docs/quality.md)
+SHORTLIST = 4  # units per passage scored by e5 too
 WINDOW = 160
 OPENING = 300  # characters of a passage shown when no sentence stands out
 
 
 def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIndex,
                     embedder: Any = None) -> list[dict[str, Any]]:
-    """Steps 1-4 of the module docstring: one dict per passage, best sentence first."""
+    """Steps 1-5 of the module docstring: one dict per passage, best sentence first."""
     weights = {t: w for t, w in term_weights(content_terms(question), lexicon).items()
                if lexicon.df.get(t, 0) > 0}
     top = passages[:CLOSEST_PASSAGES]
     qtype = question_type(question)
     names = proper_names(question)
-    found: list[tuple[Candidate, Any]] = []  # (passage, unit)
+    best: dict[str, tuple[float, Any]] = {}
+    shortlist: list[tuple[float, Candidate, Any]] = []  # (word score, passage, unit)
     for passage in top:
-        found += [(passage, u) for u in units(passage.text, heading_of(passage))
-                  if u.kind != "heading" and not is_title(u)
-                  and not looks_like_instruction(paragraph_of(passage.text, u))]
-    sims = [0.0] * len(found)
-    if embedder is not None and found:
-        vecs = embed_units(embedder, [u.text for _, u in found])
+        scored = []
+        for unit in units(passage.text, heading_of(passage)):
+            if unit.kind == "heading" or is_title(unit) or looks_like_instruction(paragraph_of(passage.text, unit)):
+                continue
+            said = set(tokenize(f"{passage.section}\n{unit.context}", keep_stopwords=True))
+            score = (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
+            if qtype and matches_type(unit.text, qtype[0], question, names):
+                score += TYPE_BONUS
+            scored.append((score, passage, unit))
+        # only the best few by words are embedded: a refusal should stay about as fast as an answer
+        shortlist += sorted(scored, key=lambda x: -x[0])[:SHORTLIST]
+    sims = [0.0] * len(shortlist)
+    if embedder is not None and shortlist:
+        vecs = embed_units(embedder, [u.text for _, _, u in shortlist])
         q = embedder.embed_query(question)
         sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
-    best: dict[str, tuple[float, Any]] = {}
-    for (passage, unit), sim in zip(found, sims):
-        said = set(tokenize(f"{passage.section}\n{unit.context}", keep_stopwords=True))
-        score = SIM_SHARE * sim + (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
-        if qtype and matches_type(unit.text, qtype[0], question, names):
-            score += TYPE_BONUS
+    for (word_score, passage, unit), sim in zip(shortlist, sims):
+        score = word_score + SIM_SHARE * sim
         if passage.chunk_id not in best or score > best[passage.chunk_id][0]:
             best[passage.chunk_id] = (score, unit)
     entries = []
