@@ -58,6 +58,8 @@ EVERYDAY_WORDS: dict[str, str] = {
     "стиралке": "стиральной машине",
     # a note from the doctor is what policies call a medical certificate
     "doctor note": "medical certificate", "sick note": "medical certificate",
+    # what expires is valid until then ("Does the gift card have an EXPIRY date?" - "valid for 3 years")
+    "expiry": "valid", "expiry date": "valid",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
 }
 ACRONYMS.update(ABBREVIATIONS)

@@ -98,9 +98,9 @@ def passage_tokens(c: Candidate) -> set[str]:
 
 
 # a Russian verb form (infinitive, past, present): «бронировать билеты», «звать мастера»,
-# «грузчики пронесли» (a past plural after a consonant stem: нести -> несли)
+# «грузчики пронесли» (a past plural after a consonant stem: нести -> несли), «мастер придёт»
 # are things a user does, said in their own words, not a thing the documents fail to name
-RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[сзгк]ли|[еиюяу]т(?:ся)?)$",
+RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[сзгк]ли|[еёиюяу]т(?:ся)?)$",
                         re.IGNORECASE)
 RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
                              re.IGNORECASE)

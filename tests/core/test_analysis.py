@@ -52,6 +52,12 @@ def test_how_far_in_advance_asks_for_a_duration():
     assert question_type("How far in advance must flights be booked?") == ("duration", True)
 
 
+def test_several_days_in_the_story_is_no_question_of_how_many():
+    # «несколько дней» holds «сколько дней»: it once made a yes/no question ask for a duration
+    assert question_type("Мастер придёт только через несколько дней — можно ли пока стирать?") is None
+    assert question_type("Сколько дней идёт доставка?") == ("duration", True)
+
+
 def test_a_count_of_days_is_not_answered_by_immediately():
     assert matches_type("Close the tap immediately.", "duration")
     assert not matches_type("Close the tap immediately.", "duration", "How many days until the engineer comes?")

@@ -16,6 +16,13 @@ def test_an_unknown_russian_adjective_names_another_thing_unless_it_is_a_qualifi
     assert _unknown_phrase("Какой минимальной высоты должна быть ниша?", lexicon) is None
 
 
+def test_a_russian_verb_in_the_pair_is_something_the_user_does():
+    lexicon = LexicalIndex.build([("a:0", "Ширина коридоров должна быть не менее 70 см.")])
+    assert _unknown_phrase("Какой ширины проходы, чтобы грузчики пронесли машину?", lexicon) is None  # past plural
+    assert _unknown_phrase("Когда мастер придёт?", lexicon) is None  # future in -ёт
+    assert _unknown_phrase("Какой ширины сушильной машины?", lexicon) == "сушильной машины"
+
+
 def test_words_apart_by_a_preposition_or_punctuation_are_no_phrase():
     lexicon = _lexicon()
     assert _unknown_phrase("Three weeks of vacation in August: how far in advance?", lexicon) is None
