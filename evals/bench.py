@@ -13,7 +13,8 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
   2. Time the import of the pipeline and the first ask (cold: models, indexes, clients).
   3. Ask N questions of the set (cycled if the set is shorter) in the now warm process.
   4. Print p50/p95 of every stage in timings_ms (retrieve, gate, generate, verify,
-     total), questions per second, each stage's share of the median total, and cold/warm.
+     closest — a refusal's closest sentences, so only refusals have it — and total),
+     questions per second, each stage's share of the median total, and cold/warm.
 
 ui [--question Q] [--think S] [--keep]
   Start-up to first answer and per-page cold/warm load times in a real browser; the
@@ -36,7 +37,7 @@ from typing import Any
 from evals.metrics import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGES = ("retrieve", "gate", "generate", "verify", "total")
+STAGES = ("retrieve", "gate", "generate", "verify", "closest", "total")  # closest: refusals only
 INGEST_STAGES = ("parse", "chunk", "embed", "index")
 
 
