@@ -15,7 +15,7 @@ Algorithm, for the top `CLOSEST_PASSAGES` passages by retrieval rank:
    `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
    long", a price for "how much does it cost"; core/analysis.py `question_type`).
 3. The `SHORTLIST` best units of each passage by words also get `SIM_SHARE` x their e5
-   similarity to the question, rescaled to [0, 1] between `SIM_FLOOR` and `SIM_CEIL`
+   similarity to the question, rescaled to [0, 1] (core/generate.py `similarity_scores`)
    (embedding every sentence of three passages would double a refusal's time).
 4. A passage's best unit is its closest sentence. The snippet is the passage text around
    it (at most `WINDOW` characters each side, cut at spaces), with the sentence's offsets
@@ -37,7 +37,7 @@ from core.analysis import (
     units,
 )
 from core.gate import coverage, term_weights
-from core.generate import SIM_CEIL, SIM_FLOOR, embed_units, heading_of, is_title, paragraph_of
+from core.generate import heading_of, is_title, paragraph_of, similarity_scores
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
 
@@ -73,9 +73,7 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
         shortlist += sorted(scored, key=lambda x: -x[0])[:SHORTLIST]
     sims = [0.0] * len(shortlist)
     if embedder is not None and shortlist:
-        vecs = embed_units(embedder, [u.text for _, _, u in shortlist])
-        q = embedder.embed_query(question)
-        sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
+        sims = similarity_scores(embedder, question, [u.text for _, _, u in shortlist])
     for (word_score, passage, unit), sim in zip(shortlist, sims):
         score = word_score + SIM_SHARE * sim
         if passage.chunk_id not in best or score > best[passage.chunk_id][0]:

@@ -186,6 +186,13 @@ def is_title(unit: Unit) -> bool:
 _unit_vectors: dict[str, Any] = {}  # sentence -> vector; chunks recur across questions
 
 
+def similarity_scores(embedder: Any, question: str, texts: list[str]) -> list[float]:
+    """e5 cosine of each text to the question, rescaled to [0, 1] between SIM_FLOOR and SIM_CEIL."""
+    vecs = embed_units(embedder, texts)
+    q = embedder.embed_query(question)
+    return [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
+
+
 def embed_units(embedder: Any, texts: list[str]) -> Any:
     """Passage vectors for sentences, cached per process (bounded)."""
     import numpy as np
@@ -436,9 +443,7 @@ class ExtractiveGenerator:
         pool = scored[:SEMANTIC_POOL]
         sims = [0.0] * len(pool)
         if self.embedder is not None and pool:
-            q = self.embedder.embed_query(question)
-            vecs = embed_units(self.embedder, [s.unit.text for s in pool])
-            sims = [min(max((float(v) - SIM_FLOOR) / (SIM_CEIL - SIM_FLOOR), 0.0), 1.0) for v in vecs @ q]
+            sims = similarity_scores(self.embedder, question, [s.unit.text for s in pool])
         for sel, sim in zip(pool, sims):
             ctx_cov, unit_cov, prior, type_bonus = parts[id(sel.unit)]
             sel.score = round(0.35 * ctx_cov + 0.15 * unit_cov + 0.30 * sim + 0.10 * prior

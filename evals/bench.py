@@ -150,7 +150,8 @@ def bench_ask(set_path: Path, n: int, corpus: Path | None = None, keep: bool = F
     for s, st in stats.items():
         if not st["n"]:
             continue
-        share = f"{100 * st['p50'] / p50_total:.0f}%" if p50_total and s != "total" else ""
+        # a share of the median ask only for stages every ask ran (closest: refusals only)
+        share = f"{100 * st['p50'] / p50_total:.0f}%" if p50_total and s != "total" and st["n"] == n else ""
         print(f"{s:<9} {st['n']:>4} {st['p50']:>9.1f} {st['p95']:>9.1f} {share:>13}")
     if p50_total:
         print(f"cold first ask / warm p50 = {1000 * cold_s / p50_total:.0f}x")
