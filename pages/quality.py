@@ -1,6 +1,7 @@
 """Quality (managers): run an eval set, metric cards with deltas, breakdowns, history and
-drift, the confidence gate's trade-off, latency, run comparison and CSV export; and the
-users' thumbs up/down and comments from the Ask page (User feedback), shown even before any run.
+drift, the confidence gate's trade-off, why questions were refused, latency, run comparison
+and CSV export; and the users' thumbs up/down and comments from the Ask page (User
+feedback), shown even before any run.
 
 Only the runs stored for the tenant picked in the sidebar are shown, and a run started here
 is stored for it. Cards, history, drift and compare use one comparable series of runs: same
@@ -135,8 +136,9 @@ drifts = q.drift_alerts(runs, margin, upto=run_id)
 dashboard.drift_banner(drifts, margin, before is not None)
 
 # ---- charts ------------------------------------------------------------------------------
-tab_break, tab_hist, tab_cal, tab_lat, tab_cmp, tab_q, tab_fb = st.tabs(
-    ["Breakdown", "History", "Calibration", "Latency", "Compare runs", "Questions & export", "User feedback"])
+tab_break, tab_hist, tab_cal, tab_ref, tab_lat, tab_cmp, tab_q, tab_fb = st.tabs(
+    ["Breakdown", "History", "Calibration", "Refusals", "Latency", "Compare runs", "Questions & export",
+     "User feedback"])
 rate_metrics = [m for m in metrics if not q.is_latency(m) and m != "mrr"]
 with tab_break:
     shown = st.multiselect("Metrics", rate_metrics, default=[m for m in ("answer_correct", "refusal_correct",
@@ -178,6 +180,19 @@ with tab_cal:
                       "the set with the gate open for the full curve."))
     else:
         st.caption("This run has no per-question confidences.")
+with tab_ref:
+    refusals = q.refusal_counts(report)
+    if refusals:
+        st.plotly_chart(charts.refusal_bars(refusals), width="stretch", key="chart_refusals")
+        wrong = q.wrong_refusal_rows(report)
+        hit = overall.get("closest_hit")
+        st.caption(f"{len(wrong)} answerable question(s) were refused"
+                   + (f"; for {hit:.0%} of them a highlighted closest sentence held the expected answer."
+                      if hit is not None and wrong else "."))
+        if wrong:
+            st.dataframe(pd.DataFrame(wrong), hide_index=True, width="stretch")
+    else:
+        st.caption("Nothing was refused in this run.")
 with tab_lat:
     values = q.latencies_ms(report)
     if values:

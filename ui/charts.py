@@ -146,3 +146,20 @@ def feedback_per_day(days: list[dict[str, Any]]) -> go.Figure:
                           (d["up"] + d["down"] for d in days), default=0) <= 10 else None),
                       **{**_LAYOUT, "height": 280})
     return fig
+
+
+def refusal_bars(rows: list[dict[str, Any]]) -> go.Figure:
+    """Horizontal stacked bars: refused questions per reason class, split into those that
+    should have been answered (amber) and right refusals (green)."""
+    from ui.quality import RIGHT_TO_REFUSE, SHOULD_ANSWER
+
+    reasons = list(dict.fromkeys(r["reason"] for r in rows))
+    fig = go.Figure()
+    for bucket, color in ((SHOULD_ANSWER, "#bf8700"), (RIGHT_TO_REFUSE, "#2da44e")):
+        mine = {r["reason"]: r["n"] for r in rows if r["bucket"] == bucket}
+        fig.add_bar(y=reasons, x=[mine.get(r, 0) for r in reasons], name=bucket, orientation="h",
+                    marker_color=color, hovertemplate="%{y}: %{x}<extra>" + escape_html(bucket) + "</extra>")
+    fig.update_layout(title="Why questions were refused", barmode="stack",
+                      xaxis=dict(title="questions", rangemode="tozero"),
+                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+    return fig

@@ -324,3 +324,56 @@ def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
             "ms": (qq.get("timings_ms") or {}).get("total", qq.get("latency_ms")),
         })
     return rows
+
+
+# ---- why questions were refused -------------------------------------------------------------
+
+# (class, phrases of the refusal reasons core/ writes for it); the first match wins
+REFUSAL_CLASSES = (
+    ("names something the documents never mention", ("never mentions",)),
+    ("an identifier, section or page no passage holds", ("No passage mentions", "is numbered", "comes from")),
+    ("no sentence passed the answer rules", ("No passage states", "No sentence in the passages")),
+    ("the closest sentence ignores a word of the question", ("does not address",)),
+    ("confidence under the threshold", ("below the threshold", "too low for the threshold")),
+    ("the answer failed its checks", ("not supported", "failed verification", "no valid citations")),
+)
+SHOULD_ANSWER, RIGHT_TO_REFUSE = "answerable (too conservative)", "unanswerable or misleading (right to refuse)"
+
+
+def refusal_class(reason: str | None) -> str:
+    """The kind of refusal, read off the reason sentence core/ wrote for it."""
+    for name, phrases in REFUSAL_CLASSES:
+        if any(p in (reason or "") for p in phrases):
+            return name
+    return "other"
+
+
+def refusal_counts(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Refused questions per (reason class, whether they should have been answered), most first."""
+    counts: dict[tuple[str, str], int] = {}
+    for qq in report.get("questions") or []:
+        if qq.get("status") != "refused":
+            continue
+        key = (refusal_class(qq.get("refusal_reason")),
+               SHOULD_ANSWER if qq.get("kind") == "answerable" else RIGHT_TO_REFUSE)
+        counts[key] = counts.get(key, 0) + 1
+    totals: dict[str, int] = {}
+    for (reason, _), n in counts.items():
+        totals[reason] = totals.get(reason, 0) + n
+    return [{"reason": r, "bucket": b, "n": n}
+            for (r, b), n in sorted(counts.items(), key=lambda kv: (-totals[kv[0][0]], kv[0]))]
+
+
+def wrong_refusal_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Answerable questions that were refused: why, and the first closest sentence shown
+    (text cleaned; shown with st.dataframe, never as Markdown)."""
+    rows = []
+    for qq in report.get("questions") or []:
+        if qq.get("status") != "refused" or qq.get("kind") != "answerable":
+            continue
+        closest = [c.get("sentence") or "" for c in qq.get("closest") or []]
+        rows.append({"id": qq.get("id"), "question": clean(qq.get("question", "")),
+                     "expected": clean(qq.get("expected_answer") or ""),
+                     "why": refusal_class(qq.get("refusal_reason")),
+                     "closest sentence": clean(next((c for c in closest if c), ""))[:300]})
+    return rows

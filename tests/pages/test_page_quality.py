@@ -351,3 +351,20 @@ def test_a_set_of_another_tenant_runs_only_as_the_current_tenant(app, goto, sett
     assert not app.exception
     runs = store.list_eval_runs(settings, "other", tenant="acme")
     assert len(runs) == 1 and runs[0]["tenants"] == ["acme"]
+
+
+def test_refusals_tab_shows_why_and_the_wrongly_refused_questions(app, goto, settings):
+    run = report(0.5, 0.0, ["correct", "too_conservative", "refused_ok"], time.time())
+    run["questions"][1].update(refusal_reason="No passage states what the question asks.",
+                               closest=[{"sentence": "Refunds are paid within 14 days."}])
+    run["questions"][2]["refusal_reason"] = "The knowledge base never mentions “Mars”."
+    run["overall"]["closest_hit"] = 0.0
+    store.save_eval_run(settings, {**run, "run_id": "run-refusals"})
+    open_quality(app, goto)
+    spec = chart(app, "chart_refusals")
+    bars = {t["name"]: dict(zip(t["y"], t["x"])) for t in spec["data"]}
+    assert bars["answerable (too conservative)"]["no sentence passed the answer rules"] == 1
+    assert bars["unanswerable or misleading (right to refuse)"]["names something the documents never mention"] == 1
+    table = next(df.value for df in app.dataframe if "closest sentence" in df.value.columns)
+    assert list(table["id"]) == ["q2"] and table["closest sentence"][0] == "Refunds are paid within 14 days."
+    assert any("1 answerable question(s) were refused" in c.value for c in app.caption)

@@ -1,0 +1,48 @@
+"""Why questions were refused (ui/quality.py): reason classes from the sentences core/ writes."""
+
+import pytest
+
+from ui import quality as q
+
+
+@pytest.mark.parametrize("reason, expected", [
+    ("The knowledge base never mentions “flux capacitor”.", "names something the documents never mention"),
+    ("No passage mentions E401.", "an identifier, section or page no passage holds"),
+    ("No passage is numbered 99-1 in the documents searched.", "an identifier, section or page no passage holds"),
+    ("None of the passages found comes from page 12.", "an identifier, section or page no passage holds"),
+    ("No passage states what the question asks.", "no sentence passed the answer rules"),
+    ("The closest passage does not address “founded”, a word the knowledge base never uses.",
+     "the closest sentence ignores a word of the question"),
+    ("Answer confidence 0.48 is below the threshold 0.55: the closest sentence does not clearly answer it.",
+     "confidence under the threshold"),
+    ("Retrieval confidence 0.10 is too low for the threshold 0.55.", "confidence under the threshold"),
+    ("2 claim(s) were not supported by the cited passages.", "the answer failed its checks"),
+    (None, "other"),
+])
+def test_a_refusal_reason_maps_to_its_class(reason, expected):
+    assert q.refusal_class(reason) == expected
+
+
+def test_refusals_are_counted_per_class_and_wrong_refusals_listed():
+    def row(qid, kind, status, reason=None, closest=()):
+        return {"id": qid, "kind": kind, "status": status, "refusal_reason": reason, "question": f"<b>{qid}</b>?",
+                "expected_answer": "14 days" if kind == "answerable" else None,
+                "closest": [{"sentence": s} for s in closest]}
+
+    report = {"questions": [
+        row("a1", "answerable", "refused", "No passage states what the question asks.", ["Refunds within 14 days."]),
+        row("a2", "answerable", "refused", "No passage states what the question asks."),
+        row("u1", "unanswerable", "refused", "The knowledge base never mentions “Mars”."),
+        row("m1", "misleading", "refused", "No passage states what the question asks."),
+        row("a3", "answerable", "answered"),
+    ]}
+    counts = q.refusal_counts(report)
+    assert counts == [
+        {"reason": "no sentence passed the answer rules", "bucket": q.SHOULD_ANSWER, "n": 2},
+        {"reason": "no sentence passed the answer rules", "bucket": q.RIGHT_TO_REFUSE, "n": 1},
+        {"reason": "names something the documents never mention", "bucket": q.RIGHT_TO_REFUSE, "n": 1},
+    ]
+    rows = q.wrong_refusal_rows(report)
+    assert [r["id"] for r in rows] == ["a1", "a2"]
+    assert rows[0]["closest sentence"] == "Refunds within 14 days." and rows[1]["closest sentence"] == ""
+    assert rows[0]["question"] == "<b>a1</b>?"  # shown in a dataframe as text, never rendered
