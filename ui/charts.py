@@ -159,7 +159,11 @@ def refusal_bars(rows: list[dict[str, Any]]) -> go.Figure:
         mine = {r["reason"]: r["n"] for r in rows if r["bucket"] == bucket}
         fig.add_bar(y=reasons, x=[mine.get(r, 0) for r in reasons], name=bucket, orientation="h",
                     marker_color=color, hovertemplate="%{y}: %{x}<extra>" + escape_html(bucket) + "</extra>")
-    fig.update_layout(title="Why questions were refused", barmode="stack",
-                      xaxis=dict(title="questions", rangemode="tozero"),
-                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+    most = max((sum(r["n"] for r in rows if r["reason"] == reason) for reason in reasons), default=0)
+    # whole questions: integer ticks on a short axis; the legend says what is counted
+    layout = {**_LAYOUT, "height": 190 + 40 * len(reasons), "margin": dict(l=10, r=10, t=80, b=10),
+              "legend": dict(orientation="h", yanchor="bottom", y=1.02, x=0)}  # above: clear of the ticks
+    fig.update_layout(title="Why questions were refused (number of questions)", barmode="stack",
+                      xaxis=dict(rangemode="tozero", dtick=1 if most <= 10 else None),
+                      yaxis=dict(autorange="reversed"), **layout)
     return fig

@@ -238,6 +238,10 @@ def test_run_an_eval_and_the_charts_render(server, page, shot, data_dir, tmp_pat
     page.get_by_role("tab", name="Calibration").click()
     expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Confidence gate")).to_be_visible()
     shot(page, "07-quality-calibration")
+    page.get_by_role("tab", name="Refusals").click()
+    expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Why questions were refused")).to_be_visible()
+    wait_idle(page)
+    shot(page, "07a-quality-refusals")
     # the sidebar tenant (acme) got a thumbs down in the upload journey above
     page.get_by_role("tab", name="User feedback").click()
     expect()(page.locator('[data-testid="stMetric"]').filter(has_text="Thumbs down")).to_contain_text("1")
