@@ -57,7 +57,6 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
     top = passages[:CLOSEST_PASSAGES]
     qtype = question_type(question)
     names = proper_names(question)
-    best: dict[str, tuple[float, Any]] = {}
     shortlist: list[tuple[float, Candidate, Any]] = []  # (word score, passage, unit)
     for passage in top:
         scored = []
@@ -74,6 +73,7 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
     sims = [0.0] * len(shortlist)
     if embedder is not None and shortlist:
         sims = similarity_scores(embedder, question, [u.text for _, _, u in shortlist])
+    best: dict[str, tuple[float, Any]] = {}  # chunk id -> (score, unit)
     for (word_score, passage, unit), sim in zip(shortlist, sims):
         score = word_score + SIM_SHARE * sim
         if passage.chunk_id not in best or score > best[passage.chunk_id][0]:

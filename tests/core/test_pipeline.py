@@ -75,9 +75,13 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     "How long is a physical gift card valid?",  # only digital gift cards are described
 ])
 def test_fabrication_probes_are_refused(demo_settings, question):
+    from ui.quality import refusal_class
+
     a = ask(demo_settings, "demo", question)
     assert a.status == "refused" and a.answer == REFUSAL
     assert a.citations == [] and a.closest and a.refusal_reason
+    # the Quality page sorts refusals by reading these sentences: each must fall in a class
+    assert refusal_class(a.refusal_reason) != "other", a.refusal_reason
 
 
 def test_question_whose_words_are_in_the_kb_but_answer_is_not(demo_settings):
