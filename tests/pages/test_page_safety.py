@@ -55,6 +55,12 @@ def test_hostile_document_name_and_question_render_inert(app, goto, md_bodies, s
     assert answer["status"] != "refused" and "21 days" in answer["answer"], answer
     assert "<b>bold</b>" in answer["answer"] and "$x^2$" in answer["answer"]  # hostile markup reached the page
     assert answer["citations"][0]["source"] == HOSTILE_NAME
+    # a refusal shows the hostile passage as a closest one, its nearest sentence highlighted
+    app.chat_input[0].set_value("What is the refund window for hostile gadgets on Mars?").run()
+    check_page(app, md_bodies)
+    refusal = app.session_state["history"]["acme"][-1]
+    assert refusal["status"] == "refused" and refusal["closest"], refusal
+    assert any("<b>bold</b>" in c["snippet"] or "<script>" in c["snippet"] for c in refusal["closest"])
 
     goto(app, "pages/traces.py")
     check_page(app, md_bodies)
