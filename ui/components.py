@@ -208,7 +208,9 @@ def quoted_table(text: str, quote: str) -> bool:
     return True
 
 
-def closest_passages(answer: dict[str, Any]) -> None:
+def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) -> None:
+    """A refusal's closest passages, each with its nearest sentence highlighted; for the
+    first, when it comes from a PDF, its page with that sentence marked."""
     closest = answer.get("closest") or []
     if not closest:
         st.caption("No passages came close.")
@@ -226,6 +228,11 @@ def closest_passages(answer: dict[str, Any]) -> None:
                 st.markdown(highlight_md(item.get("snippet", ""), int(span[0]), int(span[1]), limit=600))
             else:
                 st.text(clip(clean(item.get("snippet", "")), 600))
+            if item is closest[0] and item.get("quote") and item.get("page") not in (None, -1):
+                path = services.original_path(settings, tenant, item.get("doc_id", ""))
+                if path is not None and path.suffix.lower() == ".pdf":
+                    with st.expander(f"Page {int(item['page'])}, the nearest sentence marked"):
+                        page_image(path, *services.sentence_on_page(path, int(item["page"]), item["quote"]))
 
 
 # ---- claims --------------------------------------------------------------------------------
@@ -347,7 +354,7 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
             else:
                 st.caption("Click a citation to see where it comes from.")
         else:
-            closest_passages(answer)
+            closest_passages(settings, tenant, answer)
     with tabs[1]:
         claims_list(answer)
     if feedback:

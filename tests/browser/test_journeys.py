@@ -2,7 +2,8 @@
 
 1. create a tenant -> upload a PDF (and a Markdown file) -> both appear -> ask about the PDF
    -> the citation is open with the PDF page image, quote highlighted -> open the trace ->
-   a refused question shows its closest passage with the nearest sentence highlighted;
+   a refused question shows its closest passage with the nearest sentence highlighted, and
+   its PDF page with that sentence marked;
 2. run a tiny eval set from the Quality page -> the charts render;
 3. a hostile document and question: nothing executes, nothing becomes a link.
 Screenshots: artifacts/screenshots/*.png.
@@ -168,13 +169,15 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     # a refusal: the closest passage is shown with its sentence nearest the question highlighted
     nav(page, "Ask")
     box = page.locator('[data-testid="stChatInputTextArea"]')
-    box.fill("What does express delivery to Mars cost?")
+    box.fill("How long are the batteries of a Mars rover covered?")
     box.press("Enter")
     refusal = page.locator('[data-testid="stChatMessage"]').nth(3)
     expect()(refusal).to_contain_text("refused", timeout=120_000)
     expect()(refusal.get_by_text(re.compile("not confirmed as an answer"))).to_be_visible()
-    nearest = refusal.locator("span").filter(has_text=re.compile(r"^Express delivery costs 9 euros\.$"))
+    nearest = refusal.locator("span").filter(has_text=re.compile(r"^Batteries and chargers are covered for 12 months\.$"))
     expect()(nearest.first).to_be_visible()
+    refusal.get_by_text("Page 1, the nearest sentence marked").click()
+    expect()(refusal.get_by_text("Page 1 — quote highlighted")).to_be_visible()
     wait_idle(page)
     refusal.scroll_into_view_if_needed()
     shot(page, "04b-ask-refusal-closest-sentence")

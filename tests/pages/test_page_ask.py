@@ -53,6 +53,16 @@ def test_refusal_shows_closest_passages(app):
     assert sum(":orange-background[" in b for b in bodies) >= len(closest)
 
 
+def test_refusal_from_a_pdf_shows_the_page_with_the_nearest_sentence(app):
+    ask(app, "How long are the batteries of a Mars rover covered?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] == "refused", answer
+    first = answer["closest"][0]
+    assert first["source"] == "warranty.pdf" and "Batteries" in first["sentence"], first
+    assert any(e.label.startswith("Page 1, the nearest sentence marked") for e in app.expander)
+    assert app.image and app.image[0].captions == ["Page 1 — quote highlighted"]
+
+
 def test_history_is_per_tenant_and_clearable(app, settings):
     from core.documents import ensure_tenant
 
