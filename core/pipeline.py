@@ -112,6 +112,10 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     if answer.status == "refused":
         t = time.perf_counter()
         answer.closest = closest_entries(asked, passages, lexicon, get_embedder(num_threads=settings.embed_threads))
+        first = answer.closest[0] if answer.closest else None
+        if first and first.get("quote"):  # its PDF page, marked once here, not on every page rerun
+            passage = next(p for p in passages if p.chunk_id == first["chunk_id"])
+            first["page"], first["rects"] = _on_pdf_page(settings, tenant, passage, first["quote"])
         answer.citations = []
         timings["closest"] = _ms(t)
     timings["total"] = _ms(started)
@@ -175,6 +179,18 @@ def _quotes_only(generation: Generation) -> str:
     return " ".join(f"“{s.unit.quote}” [{s.passage}]" for s in generation.selected)
 
 
+def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> tuple[int | None, list[list[float]]]:
+    """(page, rectangles) of a quote of a PDF passage on its kept original, for the console's
+    highlight; the passage's first page and no rectangles otherwise."""
+    if p.page_start is None or not p.source.lower().endswith(".pdf"):
+        return p.page_start, []
+    doc = store.get_document(settings, tenant, p.doc_id)
+    if not (doc and doc.get("path") and Path(doc["path"]).exists()):
+        return p.page_start, []
+    found, rects = quote_rects(Path(doc["path"]), list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote)
+    return found or p.page_start, rects
+
+
 def _citations(settings: Settings, tenant: str, generation: Generation, passages: list[Candidate],
                final_text: str) -> list[Citation]:
     """One citation per quoted unit still in the final answer; PDF quotes get page rectangles."""
@@ -186,13 +202,7 @@ def _citations(settings: Settings, tenant: str, generation: Generation, passages
                     if s.unit.text.rstrip() in final_text or s.unit.quote in final_text]
     for sel in selected:
         p = passages[sel.passage - 1]
-        page, rects = p.page_start, []
-        if p.page_start is not None and p.source.lower().endswith(".pdf"):
-            doc = store.get_document(settings, tenant, p.doc_id)
-            if doc and doc.get("path") and Path(doc["path"]).exists():
-                pages = list(range(p.page_start, (p.page_end or p.page_start) + 1))
-                found, rects = quote_rects(Path(doc["path"]), pages, sel.unit.quote)
-                page = found or page
+        page, rects = _on_pdf_page(settings, tenant, p, sel.unit.quote)
         out.append(Citation(index=sel.passage, doc_id=p.doc_id, chunk_id=p.chunk_id, source=p.source,
                             title=p.title, page=page, section=p.section, quote=sel.unit.quote,
                             char_start=sel.unit.start, char_end=sel.unit.end, score=sel.score, rects=rects))

@@ -228,11 +228,11 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                 st.markdown(highlight_md(item.get("snippet", ""), int(span[0]), int(span[1]), limit=600))
             else:
                 st.text(clip(clean(item.get("snippet", "")), 600))
-            if item is closest[0] and item.get("quote") and item.get("page") not in (None, -1):
+            if item.get("rects") and item.get("page") not in (None, -1):  # the first, from a PDF
                 path = services.original_path(settings, tenant, item.get("doc_id", ""))
-                if path is not None and path.suffix.lower() == ".pdf":
+                if path is not None:
                     with st.expander(f"Page {int(item['page'])}, the nearest sentence marked"):
-                        page_image(path, *services.sentence_on_page(path, int(item["page"]), item["quote"]))
+                        page_image(path, int(item["page"]), item["rects"])
 
 
 # ---- claims --------------------------------------------------------------------------------

@@ -45,15 +45,6 @@ def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     return kept(settings, tenant, doc_id)
 
 
-def sentence_on_page(path: Path, page: int, quote: str) -> tuple[int, list[list[float]]]:
-    """(page, rectangles) of a sentence on a PDF page, or on the page after it (a passage may
-    run over); no rectangles when it cannot be found."""
-    from core.highlight import quote_rects
-
-    found, rects = quote_rects(path, [page, page + 1], quote)
-    return (found or page), rects
-
-
 def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> None:
     store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
 
