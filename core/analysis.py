@@ -370,14 +370,42 @@ ACTION_GROUPS: list[dict[str, re.Pattern[str]]] = [
 ]
 
 
-def action_conflict(question: str, unit_text: str) -> str | None:
-    """An action the question asks about (replace) where the unit names only a rival one
-    (inspect): the rival is returned."""
-    for group in ACTION_GROUPS:
-        asked, there = _qualifiers(group, question), _qualifiers(group, unit_text)
+# Kinds of appliance: the drain filter of the WASHING MACHINE says nothing of the dryer's,
+# nor its softener advice of a dishwasher's. Checked like the actions: only a rival named
+# where the asked kind is not (the title counts: a care guide for washing machines is about
+# them in every sentence); a text about appliances in general is no conflict.
+SUBJECT_GROUPS: list[dict[str, re.Pattern[str]]] = [
+    {
+        "washing machine": re.compile(r"\bwashing machines?\b|(?<!sealing )(?<!lock )(?<!flat )(?<!spring )(?<!rubber )\bwashers?\b(?!\s+fluid)|\bстиральн\w*|\bстиралк\w*", re.I),
+        "dryer": re.compile(r"\b(?:tumble[- ])?dryers?\b|\bсушильн\w*|\bсушилк\w*", re.I),
+        "dishwasher": re.compile(r"\bdishwashers?\b|\bпосудомо\w*", re.I),
+        "fridge": re.compile(r"\b(?:fridges?|refrigerators?|freezers?)\b|\bхолодильн\w*|\bморозильн\w*", re.I),
+        "oven": re.compile(r"\b(?:ovens?|cookers?|hobs?)\b|\bдухов(?:к|ой|ого)\w*|\bплит(?:а|ы|у|е|ой)\b", re.I),
+        "microwave": re.compile(r"\bmicrowaves?\b|\bмикроволнов\w*|\bсвч\b", re.I),
+        "vacuum cleaner": re.compile(r"\bvacuum cleaners?\b|\bhoovers?\b|\bпылесос\w*", re.I),
+        "coffee machine": re.compile(r"\bcoffee (?:machines?|makers?)\b|\bкофемашин\w*|\bкофеварк\w*", re.I),
+    },
+]
+
+
+def _rival(groups: list[dict[str, re.Pattern[str]]], question: str, text: str) -> str | None:
+    for group in groups:
+        asked, there = _qualifiers(group, question), _qualifiers(group, text)
         if asked and there and not (asked & there):
             return sorted(there)[0]
     return None
+
+
+def action_conflict(question: str, unit_text: str) -> str | None:
+    """An action the question asks about (replace) where the unit names only a rival one
+    (inspect): the rival is returned."""
+    return _rival(ACTION_GROUPS, question, unit_text)
+
+
+def subject_conflict(question: str, text: str) -> str | None:
+    """A kind of appliance the question asks about (dryer) where the text names only a
+    rival one (washing machine): the rival is returned."""
+    return _rival(SUBJECT_GROUPS, question, text)
 
 
 def _qualifiers(group: dict[str, re.Pattern[str]], text: str) -> set[str]:

@@ -129,6 +129,7 @@ from core.analysis import (
     required_qualifiers,
     says_verb,
     section_refs,
+    subject_conflict,
     units,
     value_anchored,
     value_conflict,
@@ -339,6 +340,9 @@ class ExtractiveGenerator:
                 if action_conflict(question, context):
                     reject(unit, "names another action than the one asked about")
                     continue  # "The hoses are INSPECTED every year" is no replacement interval
+                if subject_conflict(question, f"{passage.title}\n{context}"):
+                    reject(unit, "is about another kind of appliance")
+                    continue  # the washing machine's drain filter is not the dryer's
                 if names_rival(question_names, context, all_text):
                     reject(unit, "names a rival of a name in the question")
                     continue  # "With Premium, ..." does not answer for Standard

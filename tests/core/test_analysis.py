@@ -25,6 +25,7 @@ from core.analysis import (
     question_type,
     required_qualifiers,
     section_refs,
+    subject_conflict,
     units,
     value_anchored,
     value_conflict,
@@ -394,6 +395,20 @@ def test_a_unit_naming_only_another_action_does_not_answer_for_the_asked_one():
     # naming no action, or the asked one beside another, is no conflict
     assert action_conflict("How often are the hoses replaced?", "Hoses: every 5 years") is None
     assert action_conflict("How often is the filter replaced?", "Inspect and replace the filter yearly.") is None
+
+
+def test_a_text_about_another_kind_of_appliance_does_not_answer_for_the_asked_one():
+    assert subject_conflict("Как часто чистить сливной фильтр у сушилки?",
+                            "Уход за стиральной машиной\nЧистка сливного фильтра: каждые 3 месяца") == "washing machine"
+    assert subject_conflict("What water hardness needs a softener in my dishwasher?",
+                            "Above 14 °dH use a softener for washing machines.") == "washing machine"
+    # the asked kind beside another, a text about appliances in general, or the van's
+    # washer fluid: no conflict
+    assert subject_conflict("Can I stack a dryer on my washing machine?", "Stacking kit for a dryer") is None
+    assert subject_conflict("Is my fridge covered for 2 years?", "All appliances are covered for 2 years.") is None
+    assert subject_conflict("How often do I top up the washer fluid?", "Check the washer fluid weekly.") is None
+    assert subject_conflict("How often should the dryer filter be cleaned?", "Check the washer fluid weekly.") is None
+    assert subject_conflict("Which sealing washer fits the drain plug?", "Dryer drain plug: DS-4") is None  # a part
 
 
 def test_the_asking_part_leaves_out_the_scene_the_question_sets():

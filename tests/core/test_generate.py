@@ -244,3 +244,12 @@ def test_a_sentence_naming_the_attribute_asked_is_read_with_the_sentences_before
     ask = _asker(chunk, "Подключение к приложению", "Перед первой стиркой запустите программу «Хлопок».")
     generation = ask("Какая частота Wi-Fi нужна, чтобы подключить AquaLine 8 Pro к приложению HomeHub?")
     assert generation.text.startswith("Для подключения нужна сеть Wi-Fi с частотой 2,4 ГГц.")
+
+
+def test_the_washing_machines_care_guide_does_not_answer_for_a_dryer():
+    ask = _asker("Уход за стиральной машиной\nЧистите сливной фильтр каждые 3 месяца.",
+                 "Уход за стиральной машиной", "Сушилка для белья: паспорт.")
+    assert "3 месяца" in ask("Как часто чистить сливной фильтр стиральной машины?").text
+    refused = ask("Как часто чистить сливной фильтр у сушилки?")
+    assert refused.text == ""
+    assert any("another kind of appliance" in r["why"] for r in refused.rejected)
