@@ -18,7 +18,8 @@ Extractive algorithm:
    place (monthly vs annual), nor only another action than the asked one (the hoses
    INSPECTED every year say nothing of when they are REPLACED), nor leave such a qualifier unstated (unless its passage
    speaks of the asked kind alone: a passage on the drain filter need not repeat
-   "drain"); it must not be about another model than the question's, as the passages
+   "drain"); it must not be about another kind of appliance (the washing machine's drain
+   filter is not the dryer's, title included) nor another model than the question's, as the passages
    name models by name and code ("Maximum load (WM-910)" is not the AquaLine 7's, "AquaLine
    7 (WM-700)"), nor name a rival of a name in the question where the question's own name
    is absent (the passages set "Standard and Premium" side by side, so "With Premium, ..."
