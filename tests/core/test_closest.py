@@ -100,3 +100,14 @@ def test_a_sentence_with_the_kind_of_answer_asked_for_is_preferred(embedder):
                               lexicon, embedder)
     # without the kind of answer counted, the first sentence comes out nearer
     assert entries[0]["sentence"] == "Call recordings are deleted after 90 days."
+
+
+def test_three_passages_are_shown_and_the_answer_in_the_fifth_is_among_them(embedder):
+    filler = [_candidate(n, f"Section {n} of the office guide covers the kitchen rota and desk booking rules.",
+                         f"Office {n}") for n in range(1, 5)]
+    fifth = _candidate(5, TRAVEL, "Travel > Cars")
+    passages = [*filler, fifth]
+    lexicon = LexicalIndex.build([(p.chunk_id, p.text) for p in passages])
+    entries = closest_entries("What do I get back per km for my private car?", passages, lexicon, embedder)
+    assert len(entries) == 3
+    assert entries[0]["source"] == "doc5.md" and "€0.30 per kilometre" in entries[0]["sentence"]
