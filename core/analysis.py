@@ -431,8 +431,38 @@ def contrast_conflict(question: str, unit_text: str, around: str = "") -> str | 
 
 # Units of measurement (as number_units() reads them) whose value can set a condition
 MEASUREMENT_UNITS = frozenset(
-    "c f kg g t km m cm mm l litr ml bar mpa psi w kw kwh v hz rpm n nm db mph kmh "
+    "c f kg g t km m cm mm l litr liter ml quart gallon bar mpa psi w kw kwh v hz rpm n nm db mph kmh "
     "градус кг г т км м см мм л литр мл бар вт квт в гц".split())
+# the same unit written another way or in the other language
+UNIT_FAMILY = {"litr": "l", "liter": "l", "л": "l", "литр": "l", "мл": "ml", "градус": "c", "кг": "kg",
+               "г": "g", "т": "t", "км": "km", "м": "m", "см": "cm", "мм": "mm", "бар": "bar", "вт": "w",
+               "квт": "kw", "в": "v", "гц": "hz", "nm": "n"}
+
+
+def measured_values(text: str) -> list[tuple[float, str, str]]:
+    """(value, unit family, as written) of each number given in a unit of measurement."""
+    out = []
+    for m in NUM_UNIT_RE.finditer(text):
+        pairs = number_units(m.group(0))
+        if not pairs or pairs[0][1] not in MEASUREMENT_UNITS or "-" in pairs[0][0]:
+            continue
+        try:
+            out.append((float(pairs[0][0]), UNIT_FAMILY.get(pairs[0][1], pairs[0][1]), m.group(0).strip()))
+        except ValueError:
+            continue
+    return out
+
+
+def unstated_values(asking: str, passages_text: str) -> list[str]:
+    """Values the question takes for granted ("why does the van need 6 LITRES of oil?")
+    where the passages give that unit only with other numbers (4.7 litres): the question's
+    premise is not what the documents say. A unit the passages never give is no evidence
+    either way (value_conflict's rule, over the passages found rather than one sentence)."""
+    given: dict[str, set[float]] = {}
+    for value, family, _ in measured_values(passages_text):
+        given.setdefault(family, set()).add(value)
+    return [written for value, family, written in measured_values(asking)
+            if given.get(family) and value not in given[family]]
 
 
 # "a FOUR-YEAR contract", "the 14-day plan": a period that names which kind of thing is

@@ -18,7 +18,9 @@
    section, paragraph or clause number ("section 14", "пункт 9.3") that no retrieved
    passage's heading carries; an
    appendix or page ("Appendix C", "page 12") that no retrieved passage comes from; a
-   model name with a number ("AquaLine 10") that no retrieved passage states. The word
+   model name with a number ("AquaLine 10") that no retrieved passage states; a value the
+   asking sentence takes for granted ("why does the van need 6 LITRES of oil?") where the
+   passages give that unit only with other numbers (4.7 litres). The word
    checks are skipped for a Russian question whose best passages are all English (there
    an unknown word is a translation, not a new topic).
 2. Coverage: the IDF-weighted share of the question's topic words found in the best of
@@ -57,6 +59,7 @@ from core.analysis import (
     page_refs,
     proper_names,
     section_refs,
+    unstated_values,
     yes_no_subject,
 )
 from core.expand import ACRONYMS, EVERYDAY_WORDS
@@ -212,6 +215,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     bad_parts += [f"page {n}" for n in page_refs(question)
                   if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
     missing_names = [n for n in model_names(question) if n.lower() not in haystack]
+    # a value the question takes for granted ("6 litres") where the passages give another
+    wrong_values = unstated_values(asking, "\n".join(c.text for c in retrieval.top))
     reason = None
     if bad_parts:
         conf = 0.0
@@ -228,6 +233,9 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     elif missing:
         conf = 0.0
         reason = f"No passage mentions {', '.join(m.upper() for m in missing)}."
+    elif wrong_values:
+        conf = 0.0
+        reason = f"No passage gives {', '.join(wrong_values)}; the documents state other values."
     elif unknown:
         conf = 0.0
         reason = f"The knowledge base never mentions {', '.join(unknown)}."

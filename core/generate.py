@@ -256,6 +256,15 @@ def lead_in_tokens(passage: Candidate, row: Unit, seen: dict[tuple[str, int], se
     return seen[key]
 
 
+def _names_the_document(unit: Unit, passage: Candidate) -> bool:
+    """The document's title or a heading above the unit, standing as a line of its own
+    ("Fleet Maintenance Manual: Kestrel KT-200 Service Van"): a caption, not a statement."""
+    said = " ".join(unit.text.split()).strip(" .:").casefold()
+    return bool(said) and (said == " ".join(passage.title.split()).strip(" .:").casefold()
+                           or any(said == " ".join(h.split()).strip(" .:").casefold()
+                                  for h in passage.section.split(" > ")))
+
+
 def heading_of(passage: Candidate) -> str:
     return passage.section.split(" > ")[-1] if passage.section else ""
 
@@ -359,7 +368,7 @@ class ExtractiveGenerator:
                 if looks_like_instruction(paragraph):
                     reject(unit, "addresses a model")
                     continue  # text aimed at a model (prompt injection) is never quoted as fact
-                if set(tokenize(unit.text)) <= question_tokens or is_title(unit):
+                if set(tokenize(unit.text)) <= question_tokens or is_title(unit) or _names_the_document(unit, passage):
                     reject(unit, "restates the question or is a caption")
                     continue  # restates the question or is a caption ("Engine oil capacity.")
                 # a name the question itself gives ("Who pays duties to SWITZERLAND?") is no answer
@@ -480,7 +489,16 @@ class ExtractiveGenerator:
             if cand.unit.text not in {c.unit.text for c in chosen} and cand.score >= RUNNER_UP * best.score:
                 chosen.append(cand)
         chosen += _version_headings(question, chosen, passages)
-        chosen.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
+        # in document order: the best unit's document first, then each document where it
+        # is first cited; within one, by chunk and offset (a procedure before the sentence
+        # after it, whatever chunk ranked higher)
+        doc_of = {n: (p.doc_id, p.ordinal) for n, p in enumerate(passages, start=1)}
+        first_cited: dict[str, int] = {}
+        for sel in sorted(chosen, key=lambda s: s.passage):
+            first_cited.setdefault(doc_of[sel.passage][0], sel.passage)
+        best_doc = doc_of[best.passage][0]
+        chosen.sort(key=lambda s: (doc_of[s.passage][0] != best_doc, first_cited[doc_of[s.passage][0]],
+                                   doc_of[s.passage][1], s.unit.start))
         # "Steps:" alone answers nothing: its items follow it, even from the next chunk
         expanded: list[Selected] = []
         listed: list[Selected] = []
@@ -496,7 +514,10 @@ class ExtractiveGenerator:
             # the verifier checks MAX_CLAIMS claims: a long list keeps the best unit and its
             # own steps, the runners-up give way, and the last steps go only when they must
             keep = [s for s in expanded if s is best or any(s is x for x in listed)]
-            expanded = keep[:MAX_CLAIMS]
+            if len(keep) > MAX_CLAIMS:  # the best unit stays wherever document order puts it
+                others = [s for s in keep if s is not best][:MAX_CLAIMS - 1]
+                keep = [s for s in keep if s is best or any(s is o for o in others)]
+            expanded = keep
         chosen = expanded
         text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
         return Generation(text, chosen, support=best.score)

@@ -3,6 +3,7 @@ guard, trace. Each step is one call into its own module."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
         if outcome.status != "refused":
             answer.status, answer.answer = outcome.status, outcome.answer
             answer.citations = _citations(settings, tenant, generation, passages, outcome.answer)
+            _renumber(answer)
             if fallback_reason:
                 answer.status, answer.refusal_reason = "fallback", fallback_reason
         elif fallback_reason and not answer.refusal_reason:
@@ -189,6 +191,27 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
         return p.page_start, []
     found, rects = quote_rects(Path(doc["path"]), list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote)
     return found or p.page_start, rects
+
+
+MARKER_RE = re.compile(r"\[(\d+)\]")
+
+
+def _renumber(answer: Answer) -> None:
+    """Markers count 1, 2, 3 in the order the answer first cites them ([1] [2] [3], not the
+    passage numbers [1] [2] [3] [5]); citations and claims follow. The trace keeps the
+    passages in retrieval order, and each citation names its chunk."""
+    order: dict[int, int] = {}
+    for m in MARKER_RE.finditer(answer.answer):
+        order.setdefault(int(m.group(1)), len(order) + 1)
+    for c in answer.citations:
+        order.setdefault(c.index, len(order) + 1)
+    if all(old == new for old, new in order.items()):
+        return
+    answer.answer = MARKER_RE.sub(lambda m: f"[{order.get(int(m.group(1)), int(m.group(1)))}]", answer.answer)
+    for c in answer.citations:
+        c.index = order[c.index]
+    for claim in answer.claims:
+        claim.citations = [order.get(n, n) for n in claim.citations]
 
 
 def _citations(settings: Settings, tenant: str, generation: Generation, passages: list[Candidate],

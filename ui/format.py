@@ -37,6 +37,9 @@ def kind_badge_md(kind: str) -> str:
     return f":{KIND_COLORS.get(kind, 'gray')}-badge[{escape_md(kind or 'paragraph', inline=True)}]"
 
 
+_STEP_START = re.compile(r"\s+\d{1,2}[.)]\s")
+
+
 def answer_md(text: str) -> str:
     """Escaped answer text with each `[n]` marker turned into a citation pill."""
     parts = _MARKER.split(clean(text))
@@ -45,6 +48,10 @@ def answer_md(text: str) -> str:
         if i % 2:  # a captured marker number: digits only, safe as is
             out.append(f" :blue-badge[{int(part)}]")
         elif part:
+            if i and _STEP_START.match(part):  # a numbered step after a cited one: its own line
+                out.append("  \n")
+            elif i and part[:1].isspace():
+                out.append(" ")  # the space after a marker (escape_md trims it)
             out.append(escape_md(part, inline=True))
     return "".join(out).strip()
 

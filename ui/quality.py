@@ -331,7 +331,7 @@ def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 # (class, phrases of the refusal reasons core/ writes for it); the first match wins
 REFUSAL_CLASSES = (
     ("names something the documents never mention", ("never mentions",)),
-    ("an identifier, section or page no passage holds", ("No passage mentions", "is numbered", "comes from")),
+    ("an identifier, section, page or value no passage holds", ("No passage mentions", "is numbered", "comes from", "No passage gives")),
     ("no sentence passed the answer rules", ("No passage states", "No sentence in the passages")),
     ("the closest sentence ignores a word of the question", ("does not address",)),
     ("confidence under the threshold", ("below the threshold", "too low for the threshold")),

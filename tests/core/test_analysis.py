@@ -27,6 +27,7 @@ from core.analysis import (
     section_refs,
     subject_conflict,
     units,
+    unstated_values,
     value_anchored,
     value_conflict,
     yes_no_subject,
@@ -472,3 +473,13 @@ def test_the_object_of_a_permission_question_with_or_without_an_article():
     # a clause after a question word is not the object
     assert asked_object_words("Can I pick which day DHL brings my parcel?") == []
     assert asked_object_words("How long is the warranty?") == []
+
+
+def test_a_value_the_question_takes_for_granted_must_be_the_documents_value():
+    passages = "The engine oil capacity is 5 quarts (4.7 litres). The fuel tank holds 70 litres. 2.0 L petrol."
+    assert unstated_values("Why does the van need 6 litres of oil?", passages) == ["6 litres"]
+    assert unstated_values("Почему в двигатель нужно 6 литров масла?", passages) == ["6 литров"]
+    assert unstated_values("Why does the van need 4.7 litres of oil?", passages) == []
+    assert unstated_values("Is a 70 l tank enough?", passages) == []  # the same unit written another way
+    # a unit the passages never give is no evidence either way
+    assert unstated_values("Does it carry 800 kg?", passages) == []

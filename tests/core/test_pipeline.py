@@ -73,6 +73,7 @@ def test_russian_e20_is_answered_from_the_error_code_guide(demo_settings):
     "What is the spin speed of the AquaLine 8 Pro on the cotton programme?",  # only the maximum is given
     "What does the delivery crew charge to install a dishwasher?",  # Northwind sells no dishwashers
     "How long is a physical gift card valid?",  # only digital gift cards are described
+    "Why does the KT-200 van need 6 litres of engine oil?",  # a false premise: the manual says 4.7 litres
 ])
 def test_fabrication_probes_are_refused(demo_settings, question):
     from ui.quality import refusal_class
@@ -277,3 +278,22 @@ def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(demo_settings
 def test_a_plural_model_code_asks_about_the_model(demo_settings):
     a = ask(demo_settings, "demo", "What torque do the front brake caliper bracket bolts on the KT-200s get?")
     assert a.status in ("answered", "narrowed") and "115 N·m" in a.answer
+
+
+def test_markers_count_from_one_in_the_order_the_answer_cites(demo_settings):
+    a = ask(demo_settings, "demo", "Как исправить ошибку E20?")
+    markers = [int(n) for n in re.findall(r"\[(\d+)\]", a.answer)]
+    assert markers and list(dict.fromkeys(markers)) == list(range(1, len(set(markers)) + 1))
+    assert sorted({c.index for c in a.citations}) == sorted(set(markers))
+    assert {n for claim in a.claims for n in claim.citations} <= set(markers)
+    # the procedure comes in document order: its lead-in and step 1 before the last-resort advice
+    assert a.answer.index("Порядок устранения ошибки E20") < a.answer.index("1. Отключите") \
+        < a.answer.index("неисправен сливной насос")
+
+
+
+def test_the_documents_title_is_never_quoted_as_an_answer(demo_settings):
+    # the PDF's first line is its title; quoted, it would be a "claim" that supports itself
+    a = ask(demo_settings, "demo", "What engine does the Kestrel KT-200 service van have?")
+    assert "2.0 L petrol engine" in a.answer
+    assert "Fleet Maintenance Manual: Kestrel KT-200 Service Van [" not in a.answer

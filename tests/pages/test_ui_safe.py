@@ -105,3 +105,11 @@ def test_pipe_tables_parse_with_escaped_pipes():
     before, rows = parse_pipe_table("Tyres\n\n| Axle | Pressure |\n|---|---|\n| Front | 2.4 \\| 35 psi |")
     assert before == ["Tyres"]
     assert rows == [["Axle", "Pressure"], ["Front", "2.4 | 35 psi"]]
+
+
+def test_numbered_steps_of_an_answer_start_their_own_lines_and_markers_keep_their_space():
+    out = answer_md("Steps: [1] 1. Unplug it. [1] 2. Open the flap. [2] It holds 5 quarts [3].")
+    assert out.split("  \n") == ["Steps\\: :blue-badge[1]", "1\\. Unplug it\\. :blue-badge[1]",
+                                 "2\\. Open the flap\\. :blue-badge[2] It holds 5 quarts :blue-badge[3]\\."]
+    # a number inside a sentence after a marker is no step
+    assert "  \n" not in answer_md("It is cited [1] 5 times.")
