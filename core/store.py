@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,6 +65,16 @@ MIGRATIONS: list[str] = [
     UPDATE eval_runs SET mode = coalesce(json_extract(report, '$.mode'), 'run'),
         tenants = coalesce((SELECT group_concat(key, ',') FROM json_each(report, '$.by_tenant')), '');
     CREATE INDEX eval_runs_tenant ON eval_runs(tenant, set_name, created_at);
+    """,
+    # 5: feedback is one rating per answer: a second send updates it. Duplicates stored
+    # before this (the same answer rated twice) keep only their newest rating.
+    """
+    DELETE FROM feedback WHERE EXISTS (
+        SELECT 1 FROM feedback AS newer WHERE newer.tenant = feedback.tenant
+        AND newer.trace_id = feedback.trace_id
+        AND (newer.created_at > feedback.created_at
+             OR (newer.created_at = feedback.created_at AND newer.id > feedback.id)));
+    CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_per_trace ON feedback(tenant, trace_id);
     """,
 ]
 
@@ -250,13 +261,26 @@ def list_traces(
     if since is not None:
         sql += " AND created_at >= ?"
         args.append(since)
-    if search:
-        sql += " AND question LIKE ?"
-        args.append(f"%{search}%")
+    needle = fold(search)
+    if needle:
+        sql += " AND gw_contains(question, ?)"
+        args.append(needle)
     sql += " ORDER BY created_at DESC LIMIT ?"
     args.append(limit)
     with connect(settings) as conn:
+        conn.create_function("gw_contains", 2, _contains, deterministic=True)
         return [dict(r) for r in conn.execute(sql, args).fetchall()]
+
+
+def fold(text: str | None) -> str:
+    """Text as search compares it: Unicode NFKC, case-folded for every script (SQLite's
+    LIKE and lower() fold ASCII only), runs of whitespace as one space."""
+    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
+
+
+def _contains(haystack: str | None, needle: str) -> bool:
+    """`needle` (already folded) as a literal substring of `haystack`: no wildcards."""
+    return needle in fold(haystack)
 
 
 def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
@@ -267,18 +291,25 @@ def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] 
     return json.loads(row["data"]) if row else None
 
 
-def add_feedback(settings: Settings, tenant: str, trace_id: str, rating: int, comment: str = "") -> None:
-    """Rate one of the tenant's answers. A trace id of another tenant, or of no ask at all,
-    is refused: feedback always rates an answer the tenant itself was given."""
+def add_feedback(settings: Settings, tenant: str, trace_id: str, rating: int, comment: str = "") -> str:
+    """Rate one of the tenant's answers: "saved" for its first rating, "updated" when it
+    was rated before (an answer has one rating; the new rating, comment and time replace
+    the old). A trace id of another tenant, or of no ask at all, is refused: feedback
+    always rates an answer the tenant itself was given."""
     if rating not in (-1, 1):
         raise ValueError("rating must be 1 (up) or -1 (down).")
     with connect(settings) as conn:
         if conn.execute("SELECT 1 FROM traces WHERE trace_id=? AND tenant=?", (trace_id, tenant)).fetchone() is None:
             raise LookupError("That answer is not in this tenant's history, so it cannot be rated; ask again and rate the new answer.")
+        existed = conn.execute("SELECT 1 FROM feedback WHERE tenant=? AND trace_id=?",
+                               (tenant, trace_id)).fetchone() is not None
         conn.execute(
-            "INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
+            "INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?) "
+            "ON CONFLICT (tenant, trace_id) DO UPDATE SET rating=excluded.rating, comment=excluded.comment, "
+            "created_at=excluded.created_at",
             (trace_id, tenant, rating, comment, time.time()),
         )
+    return "updated" if existed else "saved"
 
 
 def list_feedback(settings: Settings, tenant: str) -> list[dict[str, Any]]:

@@ -6,8 +6,10 @@ import streamlit as st
 
 from ui import components, services
 from ui.format import ANSWER_STATUSES, fmt_ms, status_badge_md
-from ui.safe import escape_md
+from ui.safe import clean, escape_md
 from ui.state import ensure_navigation, require_tenant
+
+QUESTION_SHOWN = 300  # characters of the question shown before "Whole question"
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
@@ -28,10 +30,13 @@ traces = services.list_traces(
     provider=None if provider == "any" else provider, only_unsupported=only_unsupported,
     since=dt.datetime.combine(since, dt.time()).timestamp() if since else None,
 )
-components.traces_table(traces)
+if traces:
+    components.traces_table(traces)
+else:  # no empty grid; say whether the filters hide the tenant's asks or there are none
+    any_trace = services.list_traces(settings, tenant, limit=1)
+    st.info("No asks match the filters." if any_trace else "No asks yet: ask something on the **Ask** page.")
 trace_id = components.trace_picker(settings, tenant, traces)
 if trace_id is None:
-    st.info("No asks match the filters." if traces or search else "No asks yet: ask something on the **Ask** page.")
     st.stop()
 trace = services.get_trace(settings, tenant, trace_id)
 if trace is None:
@@ -40,10 +45,17 @@ if trace is None:
 answer = trace.get("answer") or {}
 
 st.divider()
-st.subheader(escape_md(answer.get("question", ""), inline=True))
+# the question is untrusted and may be 2,000 characters: plain escaped text, clipped
+question = clean(answer.get("question", ""))
+st.caption("Question")
+st.markdown("**" + escape_md(question, limit=QUESTION_SHOWN, inline=True) + "**")
+if len(question) > QUESTION_SHOWN:
+    with st.expander(f"Whole question ({len(question):,} characters)"):
+        st.text(question)
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}", inline=True))
 m = st.columns(5)
-m[0].metric("Confidence", f"{answer.get('confidence', 0):.2f}")
+m[0].metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",
+            help="What the gate threshold is compared with (the Gate tab shows how it was made).")
 m[1].metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
 m[2].metric("Factuality", f"{answer.get('factuality', 0):.0f}%")
 m[3].metric("Claims", len(answer.get("claims") or []))
@@ -56,7 +68,7 @@ with tab_answer:
 with tab_cand:
     components.candidates_table(trace)
 with tab_gate:
-    components.gate_view(trace.get("gate"))
+    components.gate_view(trace.get("gate"), answer)
 with tab_llm:
     components.llm_view(trace)
 with tab_claims:

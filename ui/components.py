@@ -208,6 +208,11 @@ def quoted_table(text: str, quote: str) -> bool:
     return True
 
 
+def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> bool:
+    chunk = services.chunk(settings, tenant, item.get("chunk_id", ""))
+    return bool(chunk) and quoted_table(chunk.get("text", ""), item["quote"])
+
+
 def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) -> None:
     """A refusal's closest passages, each with its nearest sentence highlighted; for the
     first, when it comes from a PDF, its page with that sentence marked."""
@@ -224,7 +229,9 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
             span = item.get("highlight")
-            if span and len(span) == 2:
+            if "|" in (item.get("quote") or "") and _closest_table(settings, tenant, item):
+                pass  # a table row: its table, the row highlighted (not raw pipes)
+            elif span and len(span) == 2:
                 st.markdown(highlight_md(item.get("snippet", ""), int(span[0]), int(span[1]), limit=600))
             else:
                 st.text(clip(clean(item.get("snippet", "")), 600))
@@ -280,26 +287,19 @@ def claims_frame(claims: list[dict[str, Any]]) -> pd.DataFrame:
 def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: str) -> None:
     """Thumbs + comment (stored with the trace), and "add to eval set"."""
     trace_id = answer.get("trace_id", "")
-    sent = st.session_state.setdefault("feedback_sent", {})
     left, right = st.columns(2)
     with left:
         st.markdown("**Was this answer right?**")
         rating = st.feedback("thumbs", key=f"{key}_thumbs")
         comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000)
         if st.button("Send feedback", key=f"{key}_send", disabled=rating is None):
-            try:
-                services.add_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
-            except LookupError as exc:  # the answer's trace is gone (another data folder, a reset)
-                st.error(str(exc))
-            else:
-                sent[trace_id] = "up" if rating == 1 else "down"
-                st.toast("Feedback saved.", icon=":material/thumb_up:")
-        if trace_id in sent:
-            st.caption(f"Feedback saved ({sent[trace_id]}).")
+            send_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
+        feedback_note(trace_id)
     with right:
         st.markdown("**Add to eval set**")
         docs = sorted({d["file_name"] for d in services.list_documents(settings, tenant) if d["status"] == "ready"})
-        cited = [c.get("source") for c in answer.get("citations", [])]
+        # a refusal's closest passages are the likeliest source of a missed answer
+        cited = [c.get("source") for c in [*answer.get("citations", []), *answer.get("closest", [])]]
         sources = list(dict.fromkeys([s for s in cited if s] + docs))
         with st.form(f"{key}_eval", border=False):
             kind = st.selectbox("Expected outcome", services.EVAL_KINDS,
@@ -342,7 +342,8 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
     answer_body(answer)
     citations = answer.get("citations") or []
     claims = answer.get("claims") or []
-    names = [f"Sources ({len(citations)})" if citations else "Closest passages", f"Claims ({len(claims)})"]
+    sources = len(merge_by_index(citations))  # one per marker, as the pills show them
+    names = [f"Sources ({sources})" if citations else "Closest passages", f"Claims ({len(claims)})"]
     if feedback:
         names.append("Feedback")
     tabs = st.tabs(names)
@@ -428,18 +429,32 @@ def traces_table(traces: list[dict[str, Any]]) -> None:
 
 def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]]) -> str | None:
     """A selectbox over the listed traces. A new `?trace=<id>` (a link from the Ask page)
-    opens that trace even when the filters hide it; the choice is written back to the URL."""
+    opens that trace even when the filters hide it; the choice is written back to the URL.
+    A link to no trace of this tenant (unknown, or another tenant's) says so in a warning
+    and opens the newest listed trace instead."""
     wanted = st.query_params.get("trace")
     options = {t["trace_id"]: t for t in traces}
     fresh_link = bool(wanted) and st.session_state.get("_trace_param_seen") != wanted
+    missing = False
     if fresh_link and wanted not in options:
-        found = services.get_trace(settings, tenant, wanted)
+        found = services.get_trace(settings, tenant, wanted)  # tenant-scoped: never another tenant's
         if found:
             a = found.get("answer") or {}
             options = {wanted: {"trace_id": wanted, "question": a.get("question", ""),
                                 "status": a.get("status"), "created_at": None}, **options}
+        else:  # an unknown id, or another tenant's: say so instead of silently opening another
+            missing = True
     ids = list(options)
+    if missing:
+        st.warning(f"No trace {escape_md(wanted, limit=80, inline=True)} for tenant "
+                   f"{escape_md(tenant, limit=80, inline=True)}" + ("; showing the newest." if ids else "."),
+                   icon=":material/link_off:")
+        st.session_state["_trace_param_seen"] = wanted
+        if ids:
+            st.session_state["trace_open"] = ids[0]
     if not ids:
+        if missing:
+            del st.query_params["trace"]
         return None
 
     def label(trace_id: str) -> str:  # selectbox options are plain text (no Markdown)
@@ -475,19 +490,40 @@ def candidates_table(trace: dict[str, Any]) -> None:
     })
 
 
-def gate_view(gate: dict[str, Any] | None) -> None:
+def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None) -> None:
+    """The gate's decision with each figure named: the answer confidence is what the threshold
+    is compared with; the retrieval confidence is the gate's evidence score, one of its parts."""
     if not gate:
         st.caption("No gate decision recorded.")
         return
-    decision = gate.get("decision") or ("answer" if gate.get("confidence", 0) >= gate.get("threshold", 0) else "refuse")
-    color = "green" if decision == "answer" else "red"
-    st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] confidence "
-                f"**{gate.get('confidence', 0):.3f}** vs threshold **{gate.get('threshold', 0):.2f}**")
+    answer = answer or {}
+    threshold = float(gate.get("threshold") or 0)
+    retrieval = float(gate.get("confidence") or 0)
+    answer_conf = gate.get("answer_confidence", answer.get("confidence"))
+    decision = gate.get("decision") or (
+        "answer" if answer_conf is not None and answer_conf >= threshold else "refuse")
+    color = "red" if decision.startswith("refuse") else "green"
+    if answer_conf is None:
+        line = (f"answer confidence **not recorded**; threshold **{threshold:.2f}** "
+                f"· retrieval confidence **{retrieval:.2f}**")
+    else:
+        side = "below" if answer_conf < threshold else "at or above"
+        line = (f"answer confidence **{answer_conf:.2f}** vs threshold **{threshold:.2f}** ({side}) "
+                f"· retrieval confidence **{retrieval:.2f}**")
+    if gate.get("support") is not None:
+        line += f" · sentence support **{float(gate['support']):.2f}**"
+    st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] " + line)
+    st.caption("Only the answer confidence is compared with the threshold. It combines the retrieval "
+               "confidence (how well the passages cover the question) with how well the best sentence "
+               "answers it (support).")
+    if answer.get("status") == "refused" and not decision.startswith("refuse"):
+        st.caption("The gate let this ask through; the answer was refused afterwards"
+                   + (": " + escape_md(answer["refusal_reason"], inline=True) if answer.get("refusal_reason") else "."))
     parts = {k: gate.get(k) for k in ("coverage", "similarity", "agreement") if gate.get(k) is not None}
     if parts:
         cols = st.columns(len(parts))
         for col, (name, value) in zip(cols, parts.items(), strict=True):
-            col.metric(name.capitalize(), f"{value:.2f}")
+            col.metric(name.capitalize(), f"{value:.2f}", help="A part of the retrieval confidence.")
     if gate.get("reason"):
         st.caption("Reason: " + escape_md(gate["reason"], inline=True))
     if gate.get("rejected"):
@@ -536,7 +572,36 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str) -> None:
     pages = max(1, -(-len(matching) // CHUNKS_PER_PAGE))
     page = int(page_col.number_input("Page", 1, pages, 1, key=f"chunk_page_{key}")) if pages > 1 else 1
     start = (min(page, pages) - 1) * CHUNKS_PER_PAGE
+    if not matching:
+        st.caption("No chunk matches the search.")
+        return
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
         chunk_card(chunk, number)
-    st.caption(f"Showing {min(len(matching), start + 1)}–{min(len(matching), start + CHUNKS_PER_PAGE)} "
-               f"of {len(matching)} chunks.")
+    shown_to = min(len(matching), start + CHUNKS_PER_PAGE)
+    st.caption(f"Showing {start + 1}–{shown_to} of {len(matching)} chunk{'s' if len(matching) != 1 else ''}."
+               if shown_to > start + 1 else f"Showing chunk {start + 1} of {len(matching)}.")
+
+
+# ---- feedback: one rating per answer -------------------------------------------------------
+
+
+def send_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str | None:
+    """Store the answer's one rating (a second send replaces the first) and remember what
+    happened for `feedback_note`; "saved", "updated", or None (an error shown) when the
+    answer's trace is gone."""
+    try:
+        outcome = services.add_feedback(settings, tenant, trace_id, up=up, comment=comment)
+    except LookupError as exc:  # the answer's trace is gone (another data folder, a reset)
+        st.error(escape_md(str(exc), inline=True))
+        return None
+    word = "up" if up else "down"
+    st.session_state.setdefault("feedback_sent", {})[trace_id] = f"Feedback {outcome} ({word})."
+    st.toast(f"Feedback {outcome}.", icon=":material/thumb_up:" if up else ":material/thumb_down:")
+    return outcome
+
+
+def feedback_note(trace_id: str) -> None:
+    """"Feedback saved (up)." or "Feedback updated (down)." once the answer was rated here."""
+    note = st.session_state.get("feedback_sent", {}).get(trace_id)
+    if note:
+        st.caption(note if note.startswith("Feedback") else f"Feedback saved ({note}).")

@@ -40,7 +40,9 @@ def trace_link(trace_id: str, tenant: str) -> str:
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Answers rated (distinct traces), thumbs up and down (ratings given), share positive."""
+    """Answers rated (distinct traces), thumbs up and down (ratings given), share positive.
+    The store keeps one rating per answer (a second send updates it), so ratings given are
+    answers rated up or down."""
     up = sum(1 for r in rows if r.get("rating") == 1)
     down = sum(1 for r in rows if r.get("rating") == -1)
     return {"rated": len({r.get("trace_id") for r in rows}), "up": up, "down": down,
@@ -91,10 +93,12 @@ def metric_cards(rows: list[dict[str, Any]]) -> None:
     cols = st.columns(4)
     cols[0].metric("Answers rated", s["rated"], border=True,
                    help="Distinct answers with at least one rating.")
-    cols[1].metric("Thumbs up", s["up"], border=True, help="Ratings given; an answer rated twice counts twice.")
-    cols[2].metric("Thumbs down", s["down"], border=True, help="Ratings given; an answer rated twice counts twice.")
+    cols[1].metric("Thumbs up", s["up"], border=True,
+                   help="Answers rated up (one rating per answer: sending again updates it).")
+    cols[2].metric("Thumbs down", s["down"], border=True,
+                   help="Answers rated down (one rating per answer: sending again updates it).")
     cols[3].metric("Share positive", fmt_pct(s["share_up"]), border=True,
-                   help="Thumbs up over all ratings.")
+                   help="Thumbs up over all answers rated.")
 
 
 def feedback_table(rows: list[dict[str, Any]], tenant: str) -> None:

@@ -45,8 +45,9 @@ def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     return kept(settings, tenant, doc_id)
 
 
-def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> None:
-    store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
+def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str:
+    """The answer's one rating: "saved" the first time, "updated" when it replaced an earlier one."""
+    return store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
 
 
 def feedback_with_traces(settings: Settings, tenant: str, since: float | None = None) -> list[dict[str, Any]]:
@@ -113,10 +114,15 @@ def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> Pat
 
 
 def list_traces(settings: Settings, tenant: str, **filters: Any) -> list[dict[str, Any]]:
+    """The tenant's asks, newest first. `search` matches the question literally ("%" and "_"
+    are plain characters), ignoring case in any script."""
     return store.list_traces(settings, tenant, **filters)
 
 
 def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
+    """One of the tenant's traces; None for an unknown id or another tenant's."""
+    if not trace_id:
+        return None
     return store.get_trace(settings, tenant, trace_id)
 
 
@@ -124,10 +130,22 @@ def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] 
 
 
 def create_tenant(settings: Settings, tenant: str) -> str:
+    """Create a tenant (surrounding spaces dropped) and return its id; an id that already
+    exists is returned as is (the sidebar then says "already exists; switched to it").
+    TenantError (a ValueError) with one sentence for an id the tenancy rules refuse, one
+    that differs from an existing id only in case, or one reserved for the eval harness."""
     from core.documents import ensure_tenant
+    from core.tenants import EVAL_TENANT_PREFIX, TenantError, is_eval_tenant, validate_new_tenant
 
     tenant = (tenant or "").strip()
-    ensure_tenant(settings, tenant)  # raises TenantError (a ValueError) with one sentence
+    existing = [t["id"] for t in store.list_tenants(settings)]
+    validate_new_tenant(tenant, existing)
+    if tenant in existing:
+        return tenant
+    if is_eval_tenant(tenant):
+        raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval harness; "
+                          "choose another id.")
+    ensure_tenant(settings, tenant)
     return tenant
 
 
@@ -182,10 +200,13 @@ def supported_suffixes() -> list[str]:
 # ---- settings ------------------------------------------------------------------------------
 
 
-def save_tenant_settings(settings: Settings, tenant: str, values: dict[str, Any]) -> dict[str, Any]:
+def save_tenant_settings(settings: Settings, tenant: str, values: dict[str, Any], *,
+                         replace_all: bool = False) -> dict[str, Any]:
+    """Validate and store the tenant's overrides (core's checks: ranges, and top-k not above the
+    candidates); `replace_all=True` with `{}` removes them all (back to the defaults)."""
     from core.config import save_tenant_overrides
 
-    return save_tenant_overrides(settings, tenant, values)
+    return save_tenant_overrides(settings, tenant, values, replace_all=replace_all)
 
 
 def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
@@ -251,17 +272,41 @@ def eval_plan(set_path: Path, *, owner: str, split: str = "all", tenant: str | N
 
 
 def run_eval(settings: Settings, set_path: Path, *, owner: str, split: str = "all", tenant: str | None = None,
-             ingest: bool = False, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+             ingest: bool = False, progress: Callable[[int, int], None] | None = None,
+             ingest_progress: Callable[[int, int, str], None] | None = None) -> dict[str, Any]:
     """Run an eval set through `evals.run.run_set` (which stores the run for `owner`, the
     tenant picked in the sidebar); returns the report. With `ingest` the set's corpus goes
     into fresh eval tenants, never into a user's tenant.
+
+    progress(done, total) follows the questions; with `ingest`, ingest_progress(n, total,
+    file name) is called as file n of the corpus starts indexing (from the runner's `log`
+    hook, one line per file indexed, in the order `evals.run.ingest_corpora` takes them).
 
     Raises ValueError (EvalSetError) with one sentence for a bad set, split or manifest.
     """
     from evals.run import run_set
 
+    log = None
+    if ingest and ingest_progress is not None:
+        from core.documents import iter_files
+        from evals.run import load_manifest
+
+        tenant_map = eval_plan(set_path, owner=owner, split=split, tenant=tenant, ingest=True)
+        names = [p.name for corpus_tenant, folders in load_manifest(set_path).items()
+                 if tenant_map.get(tenant or corpus_tenant) is not None for p in iter_files(folders)]
+        done = [0]
+
+        def log(line: str) -> None:  # "ready     eval-demo-demo: a.pdf"; "emptied ..." lines are not files
+            if line.split(" ", 1)[0] not in ("ready", "unchanged", "failed"):
+                return
+            done[0] += 1
+            if done[0] < len(names):
+                ingest_progress(done[0] + 1, len(names), names[done[0]])
+
+        if names:
+            ingest_progress(1, len(names), names[0])
     return run_set(settings, Path(set_path), split=split or "all", tenant=tenant, ingest=ingest,
-                   progress=progress, owner=owner)
+                   progress=progress, owner=owner, log=log)
 
 
 def calibration_points(report: dict[str, Any], step: float = 0.02) -> list[dict[str, Any]]:

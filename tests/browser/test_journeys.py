@@ -160,7 +160,7 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
 
     answer.get_by_role("link", name="Open the full trace").click()
     expect()(page.get_by_role("heading", name="Traces", level=1)).to_be_visible()
-    expect()(page.get_by_role("heading", name=re.compile("How long does the warranty"))).to_be_visible()
+    expect()(page.get_by_text(re.compile("How long does the warranty")).first).to_be_visible()
     page.get_by_role("tab", name="Candidates").click()
     expect()(page.get_by_text("All fused candidates, best first")).to_be_visible()
     wait_idle(page)
@@ -327,7 +327,7 @@ def test_trace_deep_link_as_the_first_request_of_a_fresh_server(fresh_server, pa
 
     page.goto(f"{url}/traces?trace={trace_ids['demo']}")  # the server's very first request
     expect()(page.get_by_role("heading", name="Traces", level=1)).to_be_visible()
-    expect()(page.get_by_role("heading", name="How fast do parcels ship?")).to_be_visible()
+    expect()(page.get_by_text("How fast do parcels ship?", exact=True)).to_be_visible()
     expect()(page.get_by_text(f"trace {trace_ids['demo']}")).to_be_visible()
     nav = page.locator('[data-testid="stSidebarNav"]')
     expect()(nav).to_contain_text("Domain experts")  # app.py's grouped navigation ...
@@ -339,7 +339,7 @@ def test_trace_deep_link_as_the_first_request_of_a_fresh_server(fresh_server, pa
 
     page.goto(f"{url}/traces?trace={trace_ids['acme']}&tenant=acme")  # a new session; tenant from the URL
     expect()(sidebar.get_by_role("combobox", name="Tenant")).to_have_value("acme")
-    expect()(page.get_by_role("heading", name="What is the engine oil capacity?")).to_be_visible()
+    expect()(page.get_by_text("What is the engine oil capacity?", exact=True)).to_be_visible()
     assert not page.errors, page.errors
 
 

@@ -112,3 +112,77 @@ def test_first_connections_in_parallel_do_not_fail(tmp_path):
 
         errors += run_at_once(first_use, 12)[1]
     assert errors == []
+
+
+def _trace(settings, tenant, question):
+    return store.save_trace(settings, {"answer": {"tenant": tenant, "question": question, "status": "answered",
+                                                  "claims": [], "timings_ms": {"total": 5}}})
+
+
+def test_trace_search_ignores_case_in_any_script(settings):
+    # SQLite's LIKE folds ASCII only: "как" did not find "Как ..."
+    _trace(settings, "a", "Как исправить ошибку E20?")
+    _trace(settings, "a", "What is the oil capacity?")
+    _trace(settings, "b", "Как исправить ошибку E20 у соседа?")
+
+    def found(search):
+        return [t["question"] for t in store.list_traces(settings, "a", search=search)]
+
+    for search in ("как", "ИСПРАВИТЬ", "Ошибку e20", "  исправить   ошибку "):
+        assert found(search) == ["Как исправить ошибку E20?"], search
+    assert found("OIL CAPACITY") == ["What is the oil capacity?"]
+    assert found("") == found("   ") == ["What is the oil capacity?", "Как исправить ошибку E20?"]
+    assert found("соседа") == []  # still only the tenant's own asks
+
+
+def test_trace_search_is_literal(settings):
+    # "%" listed every trace and "_" matched any character
+    _trace(settings, "a", "Is the discount 100% off?")
+    _trace(settings, "a", "What does error_code mean?")
+    _trace(settings, "a", "What does error code mean?")
+
+    def found(search):
+        return [t["question"] for t in store.list_traces(settings, "a", search=search)]
+
+    assert found("%") == ["Is the discount 100% off?"]
+    assert found("100%") == ["Is the discount 100% off?"]
+    assert found("error_code") == ["What does error_code mean?"]
+    assert found("_") == ["What does error_code mean?"]
+    assert found("%error%") == found("e%r") == []
+
+
+def test_feedback_is_one_per_answer_and_a_second_send_updates_it(settings):
+    t1 = _trace(settings, "a", "q1")
+    t2 = _trace(settings, "a", "q2")
+    assert store.add_feedback(settings, "a", t1, 1, "good") == "saved"
+    assert store.add_feedback(settings, "a", t1, -1, "on second thought, wrong") == "updated"
+    assert store.add_feedback(settings, "a", t2, 1, "") == "saved"
+    rows = store.list_feedback(settings, "a")
+    assert sorted((r["trace_id"], r["rating"], r["comment"]) for r in rows) == sorted(
+        [(t1, -1, "on second thought, wrong"), (t2, 1, "")])
+    joined = store.list_feedback_with_traces(settings, "a")
+    assert [(r["question"], r["rating"]) for r in joined] == [("q2", 1), ("q1", -1)]  # newest rating first
+
+
+def test_feedback_migration_keeps_the_newest_of_duplicate_ratings(settings, monkeypatch):
+    # a database from before one-rating-per-answer, holding the same answer rated twice
+    all_migrations = list(store.MIGRATIONS)
+    monkeypatch.setattr(store, "MIGRATIONS", all_migrations[:4])
+    t1 = _trace(settings, "a", "q1")
+    t2 = _trace(settings, "a", "q2")
+    with store.connect(settings) as conn:
+        for trace_id, rating, comment, when in ((t1, 1, "first", 100.0), (t1, -1, "newest", 300.0),
+                                                (t1, 1, "middle", 200.0), (t2, 1, "only", 150.0)):
+            conn.execute("INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
+                         (trace_id, "a", rating, comment, when))
+        # the same trace id rated by another tenant is another tenant's row, kept
+        conn.execute("INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
+                     (t1, "b", 1, "b's row", 50.0))
+    monkeypatch.setattr(store, "MIGRATIONS", all_migrations)
+    rows = store.list_feedback(settings, "a")
+    assert [(r["trace_id"], r["rating"], r["comment"]) for r in rows] == [(t1, -1, "newest"), (t2, 1, "only")]
+    assert [r["comment"] for r in store.list_feedback(settings, "b")] == ["b's row"]
+    assert store.add_feedback(settings, "a", t1, 1, "again") == "updated"
+    assert len(store.list_feedback(settings, "a")) == 2
+    with store.connect(settings) as conn:  # applied once
+        assert [r[0] for r in conn.execute("SELECT id FROM _migrations")] == list(range(1, len(all_migrations) + 1))

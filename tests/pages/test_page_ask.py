@@ -50,7 +50,12 @@ def test_refusal_shows_closest_passages(app):
     assert closest and all(len(c["highlight"]) == 2 for c in closest)
     first = closest[0]
     assert first["snippet"][first["highlight"][0]:first["highlight"][1]] == first["quote"]
-    assert sum(":orange-background[" in b for b in bodies) >= len(closest)
+    rows = [c for c in closest if "|" in c["quote"]]  # a table row: its table, the row highlighted
+    assert sum(":orange-background[" in b for b in bodies) >= len(closest) - len(rows)
+    assert len(app.dataframe) >= len(rows)
+    if rows:
+        assert "The quoted row is highlighted." in bodies
+        assert not any("|---|" in b for b in bodies), "no raw markdown table is shown"
 
 
 def test_refusal_from_a_pdf_shows_the_page_with_the_nearest_sentence(app):
@@ -147,3 +152,54 @@ def test_an_internal_failure_is_one_sentence_and_keeps_the_page(app, monkeypatch
     assert errors and "internal error (RuntimeError)" in errors[0] and "re-index" in errors[0]
     assert "/secret/path" not in errors[0]  # details go to the server log, not the page
     assert app.session_state["history"]["acme"] == []
+
+
+def test_feedback_sent_twice_for_one_answer_is_one_rating_updated(app, settings):
+    ask(app, "What is the engine oil capacity?")
+    trace_id = app.session_state["history"]["acme"][0]["trace_id"]
+    app.feedback[0].set_value(1).run()  # thumbs up
+    app.button(key="turn1_send").click().run()
+    app.feedback[0].set_value(0).run()  # changed mind: thumbs down, with a comment
+    app.text_input(key="turn1_comment").set_value("wrong unit").run()
+    app.button(key="turn1_send").click().run()
+    assert not app.exception
+    rows = store.list_feedback(settings, "acme")
+    assert [(r["trace_id"], r["rating"], r["comment"]) for r in rows] == [(trace_id, -1, "wrong unit")]
+    feedback = store.list_feedback_with_traces(settings, "acme")
+    assert len(feedback) == 1  # the Quality page counts one answer, one thumb
+
+
+def _feedback_script():
+    import streamlit as st
+
+    from core.config import load_settings
+    from ui import components
+
+    trace_id = st.session_state["trace_id"]
+    if st.button("Send feedback", key="send"):
+        components.send_feedback(load_settings(), "acme", trace_id, st.session_state["up"], "")
+    components.feedback_note(trace_id)
+
+
+def test_send_feedback_says_saved_then_updated(app, settings):
+    from streamlit.testing.v1 import AppTest
+
+    ask(app, "What is the engine oil capacity?")
+    trace_id = app.session_state["history"]["acme"][0]["trace_id"]
+    at = AppTest.from_function(_feedback_script, default_timeout=30)
+    at.session_state["trace_id"], at.session_state["up"] = trace_id, True
+    at.run()
+    assert not at.caption
+    at.button(key="send").click().run()
+    assert [c.value for c in at.caption] == ["Feedback saved (up)."]
+    at.session_state["up"] = False
+    at.button(key="send").click().run()
+    assert [c.value for c in at.caption] == ["Feedback updated (down)."]
+    assert [r["rating"] for r in store.list_feedback(settings, "acme")] == [-1]
+
+    with store.connect(settings) as conn:  # the answer's trace is gone: said, nothing stored
+        conn.execute("DELETE FROM traces WHERE trace_id=?", (trace_id,))
+        conn.execute("DELETE FROM feedback")
+    at.button(key="send").click().run()
+    assert any("cannot be rated" in e.value for e in at.error)
+    assert store.list_feedback(settings, "acme") == []

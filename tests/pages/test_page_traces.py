@@ -1,5 +1,19 @@
 """Traces page: list and filter past asks, open one and see the whole trace."""
 
+from core import store
+
+
+def shown_question(at):
+    """The open trace's question: the Markdown right after the "Question" caption (normal
+    text, never a heading)."""
+    assert not at.subheader
+    nodes = [n for n in at.main if getattr(n, "type", None) in ("markdown", "caption")]
+    after = next(i for i, n in enumerate(nodes) if n.type == "caption" and n.value == "Question") + 1
+    assert nodes[after].type == "markdown"
+    value = nodes[after].value
+    assert value.startswith("**") and value.endswith("**")  # shown in bold, as plain text
+    return value[2:-2]
+
 
 def test_open_a_trace_shows_candidates_gate_claims_timings(app, goto, settings):
     from core.pipeline import ask
@@ -16,14 +30,15 @@ def test_open_a_trace_shows_candidates_gate_claims_timings(app, goto, settings):
     picker.select(answered.trace_id).run()
     assert not app.exception
     assert app.query_params["trace"] in (answered.trace_id, [answered.trace_id])
-    assert app.subheader[0].value == "What is the engine oil capacity\\?"
+    assert shown_question(app) == "What is the engine oil capacity\\?"
     labels = [t.label for t in app.tabs]
     assert {"Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"} <= set(labels)
     candidates = next(d.value for d in app.dataframe if "fused" in d.value.columns)
     assert {"dense", "bm25", "fused", "rank", "given", "source"} <= set(candidates.columns)
     assert candidates["fused"].is_monotonic_decreasing and candidates["given"].any()
     bodies = [m.value for m in app.markdown] + [c.value for c in app.caption]
-    assert any(":green-badge[answer] confidence" in b for b in bodies)  # gate decision
+    assert any(":green-badge[answer] answer confidence **" in b and "retrieval confidence **" in b
+               for b in bodies)  # gate decision
     assert any("No LLM ran for this ask" in b for b in bodies)
     assert any(":green-badge[supported]" in b for b in bodies)
     charts = app.get("plotly_chart")
@@ -46,8 +61,8 @@ def test_filters_status_search_and_unsupported(app, goto, settings):
     app.text_input(key="trace_search").input("oil").run()
     assert list(app.dataframe[0].value["question"]) == ["What is the engine oil capacity?"]
     app.toggle(key="trace_unsupported").set_value(True).run()
-    assert app.dataframe[0].value.empty
-    assert any("No asks match" in i.value for i in app.info)
+    assert not app.dataframe  # no empty grid under the message
+    assert [i.value for i in app.info] == ["No asks match the filters."]
 
 
 def test_link_from_ask_opens_that_trace(app, goto, settings):
@@ -57,7 +72,7 @@ def test_link_from_ask_opens_that_trace(app, goto, settings):
     ask(settings, "acme", "What is the tyre pressure at the front?")
     app.query_params["trace"] = first.trace_id
     goto(app, "pages/traces.py")
-    assert app.subheader[0].value == "What is the engine oil capacity\\?"
+    assert shown_question(app) == "What is the engine oil capacity\\?"
 
 
 def test_provider_and_date_filters(app, goto, settings):
@@ -68,11 +83,11 @@ def test_provider_and_date_filters(app, goto, settings):
     ask(settings, "acme", "What is the engine oil capacity?")
     goto(app, "pages/traces.py")
     app.selectbox(key="trace_provider").select("llm").run()
-    assert app.dataframe[0].value.empty
+    assert not app.dataframe and [i.value for i in app.info] == ["No asks match the filters."]
     app.selectbox(key="trace_provider").select("extractive").run()
     assert len(app.dataframe[0].value) == 1
     app.date_input(key="trace_since").set_value(dt.date.today() + dt.timedelta(days=1)).run()
-    assert app.dataframe[0].value.empty
+    assert not app.dataframe and [i.value for i in app.info] == ["No asks match the filters."]
     app.date_input(key="trace_since").set_value(dt.date.today()).run()
     assert len(app.dataframe[0].value) == 1
 
@@ -90,3 +105,94 @@ def test_gate_tab_lists_the_sentences_the_answer_could_not_use(app, goto, settin
     goto(app, "pages/traces.py")
     table = next(d.value for d in app.dataframe if "why not" in d.value.columns)
     assert list(table["why not"]) == [r["why"] for r in rejected]
+
+
+def save_trace(settings, tenant, question, status="answered"):
+    return store.save_trace(settings, {"answer": {"tenant": tenant, "question": question, "status": status,
+                                                  "answer": "", "claims": [], "citations": [],
+                                                  "timings_ms": {"total": 5}}})
+
+
+def test_search_ignores_case_in_any_script_and_is_literal(app, goto, settings):
+    save_trace(settings, "acme", "Как исправить ошибку E20?")
+    save_trace(settings, "acme", "Is the discount 100% off?")
+    save_trace(settings, "acme", "What is the engine oil capacity?")
+    goto(app, "pages/traces.py")
+    for search, expected in (("как", ["Как исправить ошибку E20?"]), ("ИСПРАВИТЬ", ["Как исправить ошибку E20?"]),
+                             ("%", ["Is the discount 100% off?"]), ("o_l", [])):
+        app.text_input(key="trace_search").input(search).run()
+        assert not app.exception
+        shown = list(app.dataframe[0].value["question"]) if app.dataframe else []
+        assert shown == expected, search
+
+
+def test_no_asks_yet_only_when_the_tenant_has_none(app, goto, settings):
+    goto(app, "pages/traces.py")
+    assert [i.value for i in app.info] == ["No asks yet: ask something on the **Ask** page."]
+    assert not app.dataframe
+    save_trace(settings, "acme", "What is the engine oil capacity?")
+    app.run()
+    assert len(app.dataframe[0].value) == 1 and not app.info
+    # a filter that hides every ask is no "No asks yet", and draws no empty grid
+    app.selectbox(key="trace_status").select("refused").run()
+    assert [i.value for i in app.info] == ["No asks match the filters."]
+    assert not app.dataframe
+
+
+def test_a_bad_trace_link_says_so_and_never_opens_another_tenants_trace(app, goto, settings, md_bodies):
+    save_trace(settings, "acme", "What is the engine oil capacity?")
+    newest = save_trace(settings, "acme", "What is the tyre pressure at the front?")
+    theirs = save_trace(settings, "globex", "Globex's secret question?")
+    app.query_params["trace"] = "doesnotexist"
+    goto(app, "pages/traces.py")
+    assert [w.value for w in app.warning] == ["No trace doesnotexist for tenant acme; showing the newest."]
+    assert shown_question(app) == "What is the tyre pressure at the front\\?"
+    assert app.query_params["trace"] in (newest, [newest])
+
+    app.query_params["trace"] = theirs  # another tenant's trace id
+    app.run()
+    assert not app.exception
+    assert [w.value for w in app.warning] == [f"No trace {theirs} for tenant acme; showing the newest."]
+    assert shown_question(app) == "What is the tyre pressure at the front\\?"
+    assert not [b for b in md_bodies(app) if "secret" in b]
+    assert "Globex" not in str(list(app.dataframe[0].value["question"]))
+    assert [o for o in app.selectbox(key="trace_open").options if "secret" in o] == []
+
+
+def test_a_bad_trace_link_for_a_tenant_without_asks_says_so(app, goto):
+    app.query_params["trace"] = "<b>doesnotexist</b>"
+    goto(app, "pages/traces.py")
+    assert [w.value for w in app.warning] == ["No trace \\<b\\>doesnotexist\\<\\/b\\> for tenant acme."]
+    assert [i.value for i in app.info] == ["No asks yet: ask something on the **Ask** page."]
+
+
+def test_gate_tab_names_the_answer_and_the_retrieval_confidence(app, goto, settings, md_bodies):
+    from core.pipeline import ask
+
+    # refused after generating: retrieval evidence was high, the answer confidence below the threshold
+    refused = ask(settings, "acme", "Who is the CEO of Microsoft?")
+    trace = store.get_trace(settings, "acme", refused.trace_id)
+    trace["trace_id"] = refused.trace_id
+    trace["answer"]["confidence"] = 0.37
+    trace["gate"].update(confidence=0.74, threshold=0.55, answer_confidence=0.37, support=0.0,
+                         decision="refuse after generating", reason=None)
+    store.save_trace(settings, trace)
+    goto(app, "pages/traces.py")
+    bodies = md_bodies(app)
+    assert {m.label: m.value for m in app.metric}["Answer confidence"] == "0.37"
+    assert any(b.startswith(":red-badge[refuse after generating] answer confidence **0.37** vs threshold "
+                            "**0.55** (below) · retrieval confidence **0.74**") for b in bodies), bodies
+    assert not any("confidence **0.740** vs threshold" in b or "] confidence" in b for b in bodies)
+
+
+def test_a_long_question_is_normal_clipped_text(app, goto, settings):
+    question = "## Why " + "very " * 400 + "<b>long</b>?"
+    save_trace(settings, "acme", question)
+    goto(app, "pages/traces.py")
+    assert not app.subheader and not [m for m in app.main.markdown if m.value.lstrip().startswith("#")]
+    shown = shown_question(app)
+    assert shown.startswith("\\#\\# Why very very") and "more characters not shown" in shown
+    assert len(shown.replace("\\", "")) < 400
+    full = next(e for e in app.expander if e.label.startswith("Whole question"))
+    assert full.label == f"Whole question ({len(question):,} characters)"
+    assert [t.value for t in full.text] == [question]  # st.text: never Markdown or HTML
