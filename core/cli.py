@@ -90,10 +90,23 @@ def cmd_tenants_list(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _new_tenant_ok(settings: Settings, tenant: str) -> None:
+    """A tenant the CLI is about to create follows the console's rules for new ids (no path
+    separator, markup or control character, no case twin of an existing id); existing
+    tenants keep working whatever an older version let through."""
+    from core import store
+    from core.tenants import validate_new_tenant
+
+    existing = [t["id"] for t in store.list_tenants(settings)]
+    if tenant not in existing:
+        validate_new_tenant(tenant, existing)
+
+
 def cmd_tenants_create(settings: Settings, args: argparse.Namespace) -> int:
     from core.documents import ensure_tenant
     from core.tenants import collection_name
 
+    _new_tenant_ok(settings, args.name)
     ensure_tenant(settings, args.name)
     print(f"created {args.name} ({collection_name(args.name)})")
     return 0
@@ -134,6 +147,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     missing = [str(p) for p in args.paths if not Path(p).exists()]
     if missing:
         raise UserError(f"No such file or folder: {missing[0]}.")
+    _new_tenant_ok(settings, args.tenant)
     ensure_tenant(settings, args.tenant)
     files = iter_files(args.paths)
     if not files:

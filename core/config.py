@@ -93,39 +93,71 @@ def _coerce(type_name: Any, raw: str) -> Any:
     return raw
 
 
+# What each knob is called in messages (the Settings page's words) and the range it takes.
+KNOB_LABELS = {
+    "gate_threshold": "Gate threshold", "judge_threshold": "Model judge threshold", "top_k": "Top-k",
+    "candidates": "Candidates", "chunk_tokens": "Chunk size", "max_chunks_per_doc": "Maximum chunks per document",
+    "strict_mode": "Strict mode", "provider": "Answer provider",
+}
+_FLOAT_RANGES = {"gate_threshold": (0.0, 1.0), "judge_threshold": (0.0, 1.0)}
+_INT_RANGES = {"top_k": (1, 20), "candidates": (5, 100), "chunk_tokens": (60, 500), "max_chunks_per_doc": (1, None)}
+
+
+def _range_text(lo: float, hi: float | None) -> str:
+    return f"at least {lo:g}" if hi is None else f"between {lo:g} and {hi:g}"
+
+
+def _shown(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _number(key: str, value: Any, integer: bool) -> float | int:
+    label = KNOB_LABELS[key]
+    lo, hi = (_INT_RANGES if integer else _FLOAT_RANGES)[key]
+    kind = "a whole number " if integer else "a number "
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{label} must be {kind}{_range_text(lo, hi)}; '{_shown(value)}' is not a number.") from None
+    if number != number or (integer and not number.is_integer()):  # NaN, or 2.5 for an integer knob
+        raise ValueError(f"{label} must be {kind}{_range_text(lo, hi)}; {_shown(value)} is not.")
+    if number < lo or (hi is not None and number > hi):
+        shown = int(number) if number.is_integer() else number
+        raise ValueError(f"{label} must be {_range_text(lo, hi)}; {shown} is outside that range.")
+    return int(number) if integer else number
+
+
 def validate_overrides(values: dict[str, Any]) -> dict[str, Any]:
-    """Check tenant overrides; raise ValueError with one clear sentence on bad input."""
+    """Check tenant overrides one by one; raise ValueError with one clear sentence on bad input
+    (what is wrong and the allowed range). `check_combination` checks them together."""
     clean: dict[str, Any] = {}
     for key, value in values.items():
         if key not in TENANT_KNOBS:
             raise ValueError(f"Unknown setting '{key}'; allowed: {', '.join(TENANT_KNOBS)}.")
-        if key in ("gate_threshold", "judge_threshold"):
-            value = float(value)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{key} must be between 0 and 1.")
-        elif key == "top_k":
-            value = int(value)
-            if not 1 <= value <= 20:
-                raise ValueError("top_k must be between 1 and 20.")
-        elif key == "candidates":
-            value = int(value)
-            if not 5 <= value <= 100:
-                raise ValueError("candidates must be between 5 and 100.")
-        elif key == "chunk_tokens":
-            value = int(value)
-            if not 60 <= value <= 500:
-                raise ValueError("chunk_tokens must be between 60 and 500.")
-        elif key == "max_chunks_per_doc":
-            value = int(value)
-            if value < 1:
-                raise ValueError("max_chunks_per_doc must be at least 1.")
+        if key in _FLOAT_RANGES:
+            value = _number(key, value, integer=False)
+        elif key in _INT_RANGES:
+            value = _number(key, value, integer=True)
         elif key == "strict_mode":
             value = value if isinstance(value, bool) else _env_bool(str(value))
         elif key == "provider":
             if value not in ("extractive", "llm"):
-                raise ValueError("provider must be 'extractive' or 'llm'.")
+                raise ValueError("Answer provider must be 'extractive' or 'llm'.")
         clean[key] = value
     return clean
+
+
+def check_combination(settings: Settings) -> None:
+    """Settings that contradict each other (each fine alone); ValueError with one sentence."""
+    if settings.top_k > settings.candidates:
+        raise ValueError(f"Top-k ({settings.top_k}) must not exceed the number of candidates retrieved "
+                         f"({settings.candidates}); lower top-k or raise the candidates.")
+    if settings.chunk_overlap >= settings.chunk_tokens:
+        raise ValueError(f"Chunk size ({settings.chunk_tokens} tokens) must be larger than the chunk overlap "
+                         f"({settings.chunk_overlap} tokens, GROUNDWORK_CHUNK_OVERLAP).")
 
 
 def tenant_settings_path(settings: Settings, tenant: str) -> Path:
@@ -144,12 +176,22 @@ def load_tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
         return {}  # a damaged overrides file must not take the tenant down
 
 
-def save_tenant_overrides(settings: Settings, tenant: str, values: dict[str, Any]) -> dict[str, Any]:
-    """Merge validated overrides into the tenant's settings file; return the merged set."""
+def save_tenant_overrides(settings: Settings, tenant: str, values: dict[str, Any], *,
+                          replace_all: bool = False) -> dict[str, Any]:
+    """Merge validated overrides into the tenant's settings file (or, with `replace_all`, make
+    them the whole set: `{}` resets the tenant to the defaults); return the stored set.
+
+    Nothing is written when a value is out of range or the result contradicts itself (top-k
+    above the candidates): ValueError with one sentence."""
     clean = validate_overrides(values)
     path = tenant_settings_path(settings, tenant)
+    merged = clean if replace_all else {**load_tenant_overrides(settings, tenant), **clean}
+    if {"top_k", "candidates", "chunk_tokens"} & clean.keys():
+        check_combination(replace(settings, **merged))
+    if not merged:
+        path.unlink(missing_ok=True)
+        return {}
     path.parent.mkdir(parents=True, exist_ok=True)
-    merged = {**load_tenant_overrides(settings, tenant), **clean}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(merged, indent=2), encoding="utf-8")
     tmp.replace(path)

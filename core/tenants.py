@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 from core.config import Settings
 
 MAX_TENANT_LEN = 128
+EVAL_TENANT_PREFIX = "eval-"  # tenants the eval harness builds (`evals.run --ingest`): eval-<set>-<tenant>
 
 
 class TenantError(ValueError):
@@ -15,13 +18,50 @@ class TenantError(ValueError):
 
 
 def validate_tenant(tenant: str) -> str:
+    """An id any read or write path may use (DESIGN.md: any non-empty string up to 128
+    characters, without control characters). New ids pass `validate_new_tenant` too."""
     if not isinstance(tenant, str) or not tenant.strip():
         raise TenantError("Tenant id must be a non-empty string.")
     if len(tenant) > MAX_TENANT_LEN:
         raise TenantError(f"Tenant id is longer than {MAX_TENANT_LEN} characters.")
-    if any(ord(ch) < 32 for ch in tenant):
+    if any(unicodedata.category(ch) == "Cc" for ch in tenant):
         raise TenantError("Tenant id must not contain control characters.")
     return tenant
+
+
+def _fold(tenant: str) -> str:
+    """What a reader sees: the same letters whatever their case or Unicode composition."""
+    return unicodedata.normalize("NFKC", tenant).casefold()
+
+
+def validate_new_tenant(tenant: str, existing: Iterable[str] = ()) -> str:
+    """The stricter rules for an id being created: letters or digits (any script, spaces
+    inside allowed), no path separator, control or invisible character, no markup, and not
+    a case variant of an `existing` id. Returns the id; TenantError with one sentence.
+    An id already in `existing` passes (creating it again is a no-op)."""
+    validate_tenant(tenant)
+    if tenant != tenant.strip():
+        raise TenantError("Tenant id must not start or end with a space.")
+    if any(unicodedata.category(ch) in ("Cf", "Co", "Cs", "Cn", "Zl", "Zp") for ch in tenant):
+        raise TenantError("Tenant id must not contain invisible or control characters.")
+    if "<" in tenant or ">" in tenant:
+        raise TenantError("Tenant id must not contain markup characters (< or >).")
+    if "/" in tenant or "\\" in tenant:
+        raise TenantError("Tenant id must not contain a path separator (/ or \\).")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in tenant):
+        raise TenantError("Tenant id must contain at least one letter or digit.")
+    existing = list(existing)
+    if tenant not in existing:
+        twin = next((t for t in existing if _fold(t) == _fold(tenant)), None)
+        if twin is not None:
+            raise TenantError(f"Tenant '{tenant}' differs from the existing tenant '{twin}' only in letter case "
+                              f"or accents; use '{twin}' or choose a clearly different id.")
+    return tenant
+
+
+def is_eval_tenant(tenant: str) -> bool:
+    """A tenant the eval harness builds and empties (`evals.run --ingest`), not a user's."""
+    return tenant.startswith(EVAL_TENANT_PREFIX)
 
 
 def tenant_key(tenant: str) -> str:

@@ -9,6 +9,7 @@ from ui.state import base_settings, ensure_navigation, require_tenant
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 defaults = base_settings()
+_RESET_FLASH = "settings_reset_flash"
 
 st.title("Settings")
 st.caption(f"Per-tenant settings for **{escape_md(tenant, inline=True)}**. They apply to the next ask; "
@@ -16,24 +17,26 @@ st.caption(f"Per-tenant settings for **{escape_md(tenant, inline=True)}**. They 
 
 with st.form("tenant_settings"):
     left, right = st.columns(2)
+    # No min/max on the inputs: the browser would only turn an out-of-range field red and
+    # submit nothing; core's validation answers every value with one sentence instead.
     gate = left.number_input(
-        "Gate threshold (confidence below it: refuse)", min_value=0.0, max_value=1.0, step=0.01,
+        "Gate threshold (confidence below it: refuse)", step=0.01,
         value=float(settings.gate_threshold), format="%.2f",
         help="Higher refuses more. The Quality page shows the trade-off; `evals.calibrate` recommends one.")
-    top_k = left.number_input("Passages given to the answer (top-k)", min_value=1, max_value=20,
-                              value=int(settings.top_k), step=1)
-    candidates = left.number_input("Candidates retrieved before fusion", min_value=5, max_value=100,
-                                   value=int(settings.candidates), step=1)
+    top_k = left.number_input("Passages given to the answer (top-k)", value=int(settings.top_k), step=1,
+                              help="1 to 20, and not more than the candidates.")
+    candidates = left.number_input("Candidates retrieved before fusion", value=int(settings.candidates), step=1,
+                                   help="5 to 100.")
     provider = right.selectbox("Answer provider", ["extractive", "llm"],
                                index=0 if settings.provider != "llm" else 1,
                                help="extractive: verbatim sentences, offline. llm: the configured endpoint.")
     judge = right.number_input(
-        "Model judge threshold (llm provider)", min_value=0.0, max_value=1.0, step=0.05,
+        "Model judge threshold (llm provider)", step=0.05,
         value=float(settings.judge_threshold), format="%.2f",
         help="The model judge's P(supported) a claim of an LLM answer needs; below it the claim is unsupported.")
     strict = right.toggle("Strict mode (quotes only when a claim fails)", value=bool(settings.strict_mode))
-    chunk_tokens = right.number_input("Chunk size in tokens (new ingests)", min_value=60, max_value=500,
-                                      value=int(settings.chunk_tokens), step=10)
+    chunk_tokens = right.number_input("Chunk size in tokens (new ingests)", value=int(settings.chunk_tokens),
+                                      step=10, help="60 to 500.")
     saved = st.form_submit_button("Save settings", type="primary")
 
 if saved:
@@ -41,7 +44,7 @@ if saved:
               "strict_mode": strict, "chunk_tokens": chunk_tokens, "judge_threshold": judge}
     try:
         services.save_tenant_settings(defaults, tenant, values)
-    except ValueError as exc:
+    except ValueError as exc:  # out of range or contradictory: one sentence, nothing saved
         st.error(escape_md(str(exc), inline=True), icon=":material/error:")
     else:
         st.success("Saved. The next ask uses these settings.", icon=":material/check_circle:")
@@ -49,7 +52,20 @@ if saved:
             st.warning("No LLM endpoint is configured (GROUNDWORK\\_LLM\\_BASE\\_URL, GROUNDWORK\\_LLM\\_MODEL): "
                        "answers will use the extractive fallback.")
 
+for text in st.session_state.pop(_RESET_FLASH, []):
+    st.success(text, icon=":material/restart_alt:")
+
+overrides = services.tenant_overrides(defaults, tenant)
 st.subheader("In effect")
-st.dataframe(services.settings_rows(defaults, services.tenant_overrides(defaults, tenant)),
-             hide_index=True, width="stretch")
+st.dataframe(services.settings_rows(defaults, overrides), hide_index=True, width="stretch")
+if st.button("Reset to defaults", icon=":material/restart_alt:", disabled=not overrides,
+             help="Remove this tenant's overrides: every setting goes back to the default column above."):
+    services.save_tenant_settings(defaults, tenant, {}, replace_all=True)
+    removed = ", ".join(escape_md(k, inline=True) for k in sorted(overrides))
+    st.session_state[_RESET_FLASH] = [f"Reset to defaults: removed {len(overrides)} override"
+                                      f"{'s' if len(overrides) != 1 else ''} of **{escape_md(tenant, inline=True)}** "
+                                      f"({removed}); the next ask uses the defaults."]
+    st.rerun()  # the form above shows the defaults
+if not overrides:
+    st.caption(f"**{escape_md(tenant, inline=True)}** uses the defaults: it has no overrides.")
 st.caption("Environment-level settings (GROUNDWORK_* variables) are read at start-up; the API key is never shown.")

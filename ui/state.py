@@ -16,11 +16,15 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from core import store
 from core.config import Settings, load_settings
+from core.tenants import is_eval_tenant
 from ui.safe import escape_md
 
 DEMO_TENANT = "demo"
 _PENDING_TENANT = "_select_tenant"  # set by a page, applied before the picker is drawn
 _TENANT_PARAM_SEEN = "_tenant_param_seen"  # the last ?tenant= applied to the picker
+_KNOWN_TENANTS = "_known_tenants"  # the tenants the picker offered on this run
+_TENANT_NOTE = "_tenant_note"  # "created" / "already exists; switched to it", shown on the next run
+_SHOW_EVAL = "show_eval_tenants"  # the sidebar toggle that lists the eval harness's tenants
 
 
 def ensure_navigation() -> None:
@@ -92,36 +96,76 @@ def start_warm_up(_settings: Settings) -> bool:
 
 
 def select_tenant_next_run(tenant: str) -> None:
-    """Make `tenant` the picker's selection on the next rerun (e.g. after creating it)."""
+    """Make `tenant` the picker's selection on the next rerun (e.g. after creating it); the
+    next run says whether it was created or already existed (and was only switched to)."""
     st.session_state[_PENDING_TENANT] = tenant
+    if tenant in st.session_state.get(_KNOWN_TENANTS, ()):
+        note = f"Tenant '{tenant}' already exists; switched to it."
+    else:
+        note = f"Created tenant '{tenant}'."
+    st.session_state[_TENANT_NOTE] = note
 
 
 def current_tenant() -> str | None:
     return st.session_state.get("tenant")
 
 
+def _tenant_label(tenant: str) -> str:
+    return f"{tenant} (eval)" if is_eval_tenant(tenant) else tenant
+
+
 def tenant_picker(settings: Settings) -> str | None:
-    """The sidebar's tenant selectbox; `demo` is the default when it exists. A new `?tenant=`
-    in the URL (a shared trace link) selects that tenant once; the picker stays free after."""
-    tenants = [t["id"] for t in store.list_tenants(settings)]
+    """The sidebar's tenant selectbox; `demo` is the default when it exists.
+
+    The choice lives in the URL (`?tenant=`, other query parameters kept), so a reload or a
+    copied link keeps it: a new `?tenant=` selects that tenant once and the picker stays free
+    after; one naming no tenant gets a one-sentence warning instead of a silent fallback.
+    Eval tenants (`eval-<set>-<tenant>`, built by the eval harness) are hidden behind the
+    "Show eval tenants" toggle and listed after the user's tenants, marked "(eval)".
+    """
+    everyone = [t["id"] for t in store.list_tenants(settings)]
+    st.session_state[_KNOWN_TENANTS] = everyone
+    users = [t for t in everyone if not is_eval_tenant(t)]
+    evals = [t for t in everyone if is_eval_tenant(t)]
     linked = st.query_params.get("tenant")
-    if linked in tenants and st.session_state.get(_TENANT_PARAM_SEEN) != linked:
-        st.session_state["tenant"] = linked
+    missing, wanted = None, None
+    if linked is not None and st.session_state.get(_TENANT_PARAM_SEEN) != linked:
+        if linked in everyone:
+            wanted = linked
+        else:
+            missing = linked
     st.session_state[_TENANT_PARAM_SEEN] = linked
     pending = st.session_state.pop(_PENDING_TENANT, None)
-    if pending in tenants:
-        st.session_state["tenant"] = pending
-    if st.session_state.get("tenant") not in tenants:
+    if pending in everyone:
+        wanted = pending
+    if wanted is not None:
+        st.session_state["tenant"] = wanted
+        if wanted in evals:
+            st.session_state[_SHOW_EVAL] = True  # a link to an eval tenant lists them
+    options = users + (evals if st.session_state.get(_SHOW_EVAL) or not users else [])
+    if st.session_state.get("tenant") not in options:
         st.session_state.pop("tenant", None)
-        if tenants:
-            st.session_state["tenant"] = DEMO_TENANT if DEMO_TENANT in tenants else tenants[0]
-    if not tenants:
+        if options:
+            st.session_state["tenant"] = DEMO_TENANT if DEMO_TENANT in options else options[0]
+    note = st.session_state.pop(_TENANT_NOTE, None)
+    if not options:
+        if missing is not None:
+            st.warning(f"No tenant '{escape_md(missing, inline=True)}'.", icon=":material/warning:")
         st.sidebar.info("No tenant yet. Create one on the **Documents** page.")
         return None
-    chosen = st.sidebar.selectbox("Tenant", tenants, key="tenant",
+    chosen = st.sidebar.selectbox("Tenant", options, key="tenant", format_func=_tenant_label,
                                   help="Every page reads and writes this tenant's data only.")
-    if linked is not None and linked != chosen:
-        st.query_params["tenant"] = chosen  # a reload or a copied link keeps this choice
+    if evals and users:
+        st.sidebar.toggle("Show eval tenants", key=_SHOW_EVAL,
+                          help="Tenants the eval harness builds from an eval set's corpus (eval-<set>-<tenant>).")
+    if missing is not None:
+        st.warning(f"No tenant '{escape_md(missing, inline=True)}'; showing {escape_md(chosen, inline=True)}.",
+                   icon=":material/warning:")
+    if note is not None:
+        st.info(escape_md(note, inline=True), icon=":material/domain:")
+    if st.query_params.get("tenant") != chosen:
+        st.query_params["tenant"] = chosen  # every page carries it: a reload or a copied link keeps it
+    st.session_state[_TENANT_PARAM_SEEN] = chosen  # our own write is no new link to follow
     return chosen
 
 

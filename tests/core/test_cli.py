@@ -154,3 +154,13 @@ def test_ask_checks_the_tenant_and_every_batch_row_first(tmp_path, write_file):
     res = run(data, "ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out))
     assert res.returncode == 2 and "q.jsonl:2 has an empty 'question'" in res.stderr
     assert not out.exists()  # nothing half-written: the rows are checked before the first ask
+
+
+def test_the_cli_creates_tenants_by_the_consoles_rules(tmp_path):
+    data = tmp_path / "data"
+    assert run(data, "tenants", "create", "acme").returncode == 0
+    for bad, says in (("../etc", "path separator"), ("<b>x</b>", "markup"), ("ACME", "letter case")):
+        res = run(data, "tenants", "create", bad)
+        assert res.returncode == 2 and says in res.stderr and "Traceback" not in res.stderr
+    assert run(data, "tenants", "list").stdout.split()[0] == "acme"
+    assert len(run(data, "tenants", "list").stdout.strip().splitlines()) == 1

@@ -1,6 +1,20 @@
 """Settings page: per-tenant knobs saved through core's validation."""
 
-from core.config import load_tenant_overrides
+import re
+
+import pytest
+
+from core.config import load_tenant_overrides, save_tenant_overrides, tenant_settings_path
+
+
+def _plain(md: str) -> str:
+    """A Markdown body as the reader sees it (escape_md's backslashes dropped)."""
+    return re.sub(r"\\(.)", r"\1", md)
+
+
+def _save(app):
+    next(b for b in app.button if b.label == "Save settings").click().run()
+    assert not app.exception, [e.value for e in app.exception]
 
 
 def test_save_valid_settings(app, goto, settings):
@@ -32,7 +46,7 @@ def test_invalid_values_are_refused_with_one_sentence(app, goto, settings, monke
 
     monkeypatch.setattr(services, "save_tenant_settings", reject)
     next(b for b in app.button if b.label == "Save settings").click().run()
-    assert any("top\\_k must be between 1 and 20" in e.value for e in app.error)
+    assert any("Top-k must be between 1 and 20" in _plain(e.value) for e in app.error)
     assert load_tenant_overrides(settings, "acme") == {}
 
 
@@ -43,3 +57,41 @@ def test_llm_without_endpoint_warns(app, goto, settings):
     assert any("No LLM endpoint is configured" in w.value for w in app.warning)
     app.run()
     assert any("LLM not configured" in m.value for m in app.sidebar.markdown)
+
+
+@pytest.mark.parametrize("gate", [5.0, -1.0])
+def test_out_of_range_gate_threshold_says_the_allowed_range(app, goto, settings, gate):
+    """QA: gate 5 (or -1) -> the field only turned red; no message, nothing saved."""
+    goto(app, "pages/settings.py")
+    app.number_input[0].set_value(gate)
+    _save(app)
+    assert [_plain(e.value) for e in app.error] == [f"Gate threshold must be between 0 and 1; {int(gate)} is outside that range."]
+    assert not app.success
+    assert load_tenant_overrides(settings, "acme") == {}
+    assert not tenant_settings_path(settings, "acme").exists()
+
+
+def test_top_k_above_the_candidates_is_refused(app, goto, settings):
+    """QA: top-k 20 with 5 candidates was saved."""
+    goto(app, "pages/settings.py")
+    app.number_input[1].set_value(20)  # top-k
+    app.number_input[2].set_value(5)  # candidates
+    _save(app)
+    assert len(app.error) == 1 and "Top-k (20) must not exceed the number of candidates retrieved (5)" in _plain(app.error[0].value)
+    assert not app.success
+    assert load_tenant_overrides(settings, "acme") == {}
+
+
+def test_reset_to_defaults_removes_the_overrides(app, goto, settings):
+    save_tenant_overrides(settings, "acme", {"gate_threshold": 0.8, "top_k": 3})
+    goto(app, "pages/settings.py")
+    assert app.number_input[0].value == 0.8
+    next(b for b in app.button if b.label == "Reset to defaults").click().run()
+    assert not app.exception
+    assert any("Reset to defaults: removed 2 overrides of **acme**" in _plain(s.value) for s in app.success)
+    assert load_tenant_overrides(settings, "acme") == {}
+    assert not tenant_settings_path(settings, "acme").exists()
+    assert app.number_input[0].value == settings.gate_threshold  # the form shows the defaults
+    table = app.dataframe[0].value.set_index("setting")
+    assert (table["tenant override"] == "").all() and (table["in effect"] == table["default"]).all()
+    assert next(b for b in app.button if b.label == "Reset to defaults").disabled  # nothing left to reset
