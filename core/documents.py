@@ -43,6 +43,7 @@ class IngestResult:
     seconds: float = 0.0
     error: str | None = None
     replaced: str | None = None  # doc_id of the previous version, if any
+    same_as: str | None = None  # unchanged: the file name of the document that already holds these bytes
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,7 +89,7 @@ def _ingest(
         if same and not reindex:
             doc = same[0]
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
-                                time.perf_counter() - started)
+                                time.perf_counter() - started, same_as=doc["file_name"])
         try:
             result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report)
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
@@ -146,13 +147,16 @@ def _index_new(
     previous = [d for d in store.find_documents(settings, tenant, file_name=file_name) if d["doc_id"] != doc_id]
     before = _snapshot(settings, tenant, doc_id, previous)
     kept = tenant_dir(settings, tenant) / "files" / f"{doc_id}{KEPT_SUFFIXES[fmt]}"
+    # a re-index (same bytes, same doc_id) keeps the document's upload time, and so its place in the list
+    uploaded_at = next((d["uploaded_at"] for d in before.documents if d["doc_id"] == doc_id and d["uploaded_at"]),
+                       time.time())
     try:
         _keep_original(path, kept)
         # a crashed attempt's leftovers, or (re-index: same bytes, same doc_id) the live vectors
         index.delete_vectors(settings, tenant, doc_id)
         index.add_vectors(settings, tenant, chunks, matrix)
         _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
-                  chunks, kept, fmt, timings, previous)
+                  chunks, kept, fmt, timings, previous, uploaded_at)
         index.rebuild_lexical(settings, tenant)
     except BaseException:
         _restore(settings, tenant, doc_id, kept, before)
@@ -193,7 +197,7 @@ def _keep_original(path: Path, target: Path) -> None:
 def _register(
     settings: Settings, tenant: str, doc_id: str, file_name: str, sha: str, size: int,
     uploaded_by: str, pages: int | None, chunks: list, kept: Path, fmt: str, timings: dict,
-    previous: list[dict],
+    previous: list[dict], uploaded_at: float,
 ) -> None:
     langs = [c.lang for c in chunks]
     lang = max(set(langs), key=langs.count) if langs else "other"
@@ -207,7 +211,7 @@ def _register(
             "INSERT INTO documents (doc_id, tenant, file_name, sha256, size, pages, chunks, status,"
             " error, uploaded_at, uploaded_by, format, lang, path, timings)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (doc_id, tenant, file_name, sha, size, pages, len(chunks), "ready", None, time.time(),
+            (doc_id, tenant, file_name, sha, size, pages, len(chunks), "ready", None, uploaded_at,
              uploaded_by, fmt, lang, str(kept), json.dumps(timings)),
         )
         conn.executemany(

@@ -39,7 +39,7 @@ st.subheader("Documents")
 docs = services.list_documents(settings, tenant)
 search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
 shown = filter_documents(docs, search)
-st.dataframe(documents_frame(shown), hide_index=True, width="stretch",
+st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None" cells
              column_config={"size KB": st.column_config.NumberColumn(format="%.1f")})
 if not docs:
     st.info("No documents yet: upload some above.", icon=":material/upload_file:")
@@ -60,7 +60,9 @@ act = st.columns([1, 1, 1, 3])
 if act[0].button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", disabled=doc["status"] == "failed"):
     with st.spinner("Re-indexing…"):
         result = services.reindex_document(settings, tenant, doc_id).to_dict()
-    st.session_state["doc_flash"] = [("success", f"Re-indexed: {result['chunks']} chunks.") if result["status"] != "failed"
+    count = result["chunks"]
+    st.session_state["doc_flash"] = [("success", f"Re-indexed: {count} chunk{'s' if count != 1 else ''}.")
+                                     if result["status"] != "failed"
                                      else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
     st.rerun()
 if act[1].button("Delete…", key=f"delete_{doc_id}", icon=":material/delete:"):
@@ -72,8 +74,11 @@ if original is not None:
 
 if st.session_state.get("confirm_delete") == doc_id:
     with st.container(border=True):
-        st.warning(f"Delete **{escape_md(doc['file_name'], inline=True)}**? Its {doc.get('chunks') or 0} chunks "
-                   "leave both indexes and the kept original is removed. This cannot be undone.")
+        count = doc.get("chunks") or 0
+        its = "It has no chunks in the indexes" if not count else (
+            f"Its {count} chunk{'s leave' if count != 1 else ' leaves'} both indexes")
+        st.warning(f"Delete **{escape_md(doc['file_name'], inline=True)}**? {its} and the kept original is removed. "
+                   "This cannot be undone.")
         yes, no = st.columns([1, 5])
         if yes.button("Yes, delete", type="primary", key=f"confirm_{doc_id}"):
             deleted = services.delete_document(settings, tenant, doc_id)

@@ -35,6 +35,10 @@ if tenant is None:
     st.info("Pick a tenant in the sidebar: eval runs are stored and shown per tenant.",
             icon=":material/person_search:")
     st.stop()
+# "Run eval" sets this in its callback, so the run that does the work draws the button (and the
+# run's options) disabled: a second click cannot start (and so cut off) a second run. Popped on
+# every run, so a request never outlives the run it was made for.
+run_requested = st.session_state.pop("quality_run_requested", False)
 sets = {services.set_name(p): p for p in services.eval_sets(settings)}
 run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings, tenant)})
 names = list(dict.fromkeys([*sets, *run_names]))
@@ -56,11 +60,12 @@ with st.expander("Run this set now", expanded=not all_runs, icon=":material/play
         splits = services.set_splits(sets[set_choice])
         c1, c2, c3 = st.columns([1, 1, 1], vertical_alignment="bottom")
         split = c1.selectbox("Split", ["all", *splits], index=(1 + splits.index("test")) if "test" in splits else 0,
-                             key="quality_split")
-        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant")
+                             key="quality_split", disabled=run_requested)
+        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant",
+                                   disabled=run_requested)
         can_ingest = services.has_corpus_manifest(sets[set_choice])
         wants_ingest = c3.toggle("Ingest the set's corpus into eval tenants", value=can_ingest,
-                                 disabled=not can_ingest, key=f"quality_ingest_{set_choice}",
+                                 disabled=not can_ingest or run_requested, key=f"quality_ingest_{set_choice}",
                                  help="Builds fresh tenants eval-<set>-<tenant> from the set's corpus and asks "
                                       "them; no user's tenant is written." if can_ingest
                                  else "This set has no NAME.corpus.json beside it.")
@@ -78,20 +83,29 @@ with st.expander("Run this set now", expanded=not all_runs, icon=":material/play
             st.caption(("Fresh eval tenants " if ingest else "Asks ") + ", ".join(f"`{t}`" for t in asked)
                        + (" are built from the set's corpus and asked" if ingest else "")
                        + "; the run is stored for " + escape_md(tenant, inline=True) + ".")
-        if st.button("Run eval", type="primary", icon=":material/play_arrow:", key="quality_run_btn",
-                     disabled=problem is not None):
+        failed_run = st.session_state.pop("quality_run_error", None)
+        if failed_run:
+            st.error(escape_md(failed_run, inline=True), icon=":material/error:")
+        st.button("Run eval", type="primary", icon=":material/play_arrow:", key="quality_run_btn",
+                  disabled=problem is not None or run_requested,
+                  help="Running…" if run_requested else None,
+                  on_click=lambda: st.session_state.update(quality_run_requested=True))
+        if run_requested and problem is None:
             bar = st.progress(0.0, text="starting…")
+
+            def ingest_progress(n: int, total: int, name: str) -> None:
+                bar.progress((n - 1) / total, text=f"indexing {n} of {total}: {name}")
 
             def progress(done: int, total: int) -> None:
                 bar.progress(done / total if total else 1.0, text=f"{done} of {total} questions")
 
             try:
                 report = services.run_eval(settings, sets[set_choice], owner=tenant, split=split, tenant=mapped,
-                                           ingest=ingest, progress=progress)
+                                           ingest=ingest, progress=progress, ingest_progress=ingest_progress)
             except (ValueError, OSError) as exc:
-                st.error(escape_md(str(exc), inline=True))
-                st.stop()
-            st.session_state["quality_pick"] = report["run_id"]
+                st.session_state["quality_run_error"] = str(exc)  # shown beside an enabled button again
+            else:
+                st.session_state["quality_pick"] = report["run_id"]
             st.rerun()
 
 if not all_runs:
@@ -144,13 +158,13 @@ with tab_break:
     shown = st.multiselect("Metrics", rate_metrics, default=[m for m in ("answer_correct", "refusal_correct",
                            "hallucination", "grounded_only") if m in rate_metrics] or rate_metrics[:4],
                            format_func=q.label, key="quality_break_metrics")
-    left, right = st.columns(2)
     kind_rows = q.group_rows(report, "by_kind", shown)
     cat_rows = q.group_rows(report, "by_category", shown)
     if kind_rows:
-        left.plotly_chart(charts.group_bars(kind_rows, "Per kind", shown), width="stretch", key="chart_kind")
-    if cat_rows:
-        right.plotly_chart(charts.group_bars(cat_rows, "Per category", shown), width="stretch", key="chart_category")
+        st.plotly_chart(charts.group_bars(kind_rows, "Per kind", shown), width="stretch", key="chart_kind")
+    if cat_rows:  # one row per category, full names, full width: a set has a dozen or more categories
+        st.plotly_chart(charts.group_bars(cat_rows, "Per category", shown, horizontal=True), width="stretch",
+                        key="chart_category")
     if not kind_rows and not cat_rows:
         st.caption("This run has no per-kind or per-category breakdown.")
 with tab_hist:

@@ -43,22 +43,41 @@ def metric_color(metric: str, i: int) -> str:
     return METRIC_COLORS.get(metric, PALETTE[i % len(PALETTE)])
 
 
-def group_bars(rows: list[dict[str, Any]], title: str, metrics: list[str] | None = None) -> go.Figure:
-    """Grouped bars: x = kind/category, one bar per metric (rates as %), values on the bars."""
+def group_bars(rows: list[dict[str, Any]], title: str, metrics: list[str] | None = None, *,
+               horizontal: bool = False) -> go.Figure:
+    """Grouped bars, one bar per metric (rates as %) with its value on it: x = kind/category,
+    or with `horizontal` one row per group (y), for many groups with long names (categories):
+    names are never cut, the chart grows with the groups, and each bar has its own line for
+    its label, so labels cannot run into each other."""
     fig = go.Figure()
     present = {r["metric"] for r in rows}
     order = [m for m in (metrics or []) if m in present] + sorted(present - set(metrics or []))
     groups = list(dict.fromkeys(escape_html(r["group"], 60) for r in rows))
     for i, m in enumerate(order):
         mine = {escape_html(r["group"], 60): r for r in rows if r["metric"] == m}
-        ys = [100 * mine[g]["value"] if g in mine else None for g in groups]
-        fig.add_bar(name=escape_html(label(m)), x=groups, y=ys, marker_color=metric_color(m, i),
-                    text=[None if y is None else f"{y:.0f}%" for y in ys], textposition="outside",
+        values = [100 * mine[g]["value"] if g in mine else None for g in groups]
+        axes = dict(y=groups, x=values, orientation="h") if horizontal else dict(x=groups, y=values)
+        where, value = ("%{y}", "%{x:.1f}") if horizontal else ("%{x}", "%{y:.1f}")
+        fig.add_bar(name=escape_html(label(m)), **axes, marker_color=metric_color(m, i),
+                    text=[None if v is None else f"{v:.0f}%" for v in values], textposition="outside",
                     cliponaxis=False,
                     customdata=[[mine[g].get("n") if g in mine else None] for g in groups],
-                    hovertemplate="%{x}: %{y:.1f}% (n=%{customdata[0]})<extra>" + escape_html(label(m)) + "</extra>")
-    fig.update_layout(title=title, barmode="group", yaxis=dict(title="%", range=[0, 115]),
-                      uniformtext=dict(minsize=9, mode="show"), **_LAYOUT)
+                    hovertemplate=f"{where}: {value}% (n=%{{customdata[0]}})<extra>" + escape_html(label(m))
+                                  + "</extra>")
+    if not horizontal:
+        fig.update_layout(title=title, barmode="group", yaxis=dict(title="%", range=[0, 115]),
+                          uniformtext=dict(minsize=9, mode="show"), **_LAYOUT)
+        return fig
+    # a line of about 16 px per bar plus a gap per group; the legend above, clear of the names
+    per_group = 16 * max(len(order), 1) + 14
+    layout = {**_LAYOUT, "height": max(260, 110 + per_group * len(groups)),
+              "margin": dict(l=10, r=40, t=80, b=10),
+              "legend": dict(orientation="h", yanchor="bottom", y=1.01, x=0)}
+    fig.update_layout(title=title, barmode="group", bargap=0.2, bargroupgap=0.05,
+                      xaxis=dict(title="%", range=[0, 112]),
+                      yaxis=dict(autorange="reversed", automargin=True, ticksuffix=" "),
+                      uniformtext=dict(minsize=9, mode="show"), font=dict(size=12), **layout)
+    fig.update_traces(textfont=dict(size=10))
     return fig
 
 

@@ -21,10 +21,16 @@ def filter_documents(docs: list[dict[str, Any]], search: str) -> list[dict[str, 
 
 
 def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
-    return pd.DataFrame([{
+    """One row per document. A failed file has no pages, language or format: those cells are
+    missing values (nullable integers keep pages and chunks numeric, so they sort as numbers),
+    which the page shows with a placeholder instead of "None"."""
+    frame = pd.DataFrame([{
         "name": clean(d.get("file_name")), "status": d.get("status"),
         "pages": d.get("pages"), "chunks": d.get("chunks"), "language": d.get("lang"),
         "format": d.get("format"), "size KB": (d.get("size") or 0) / 1024,
         "uploaded at": fmt_time(d.get("uploaded_at")), "uploaded by": clean(d.get("uploaded_by")),
         "error": clip(clean(d.get("error") or ""), 300), "doc_id": d.get("doc_id"),
     } for d in docs], columns=COLUMNS)
+    for column in ("pages", "chunks"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    return frame

@@ -7,6 +7,7 @@ clears the uploader.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pandas as pd
@@ -17,7 +18,8 @@ from ui import services
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
-STATUS_ICON = {"ready": "indexed", "unchanged": "unchanged", "failed": "failed"}
+STATUS_ICON = {"ready": "indexed", "unchanged": "unchanged", "failed": "failed", "skipped": "skipped (same name)",
+               "interrupted": "interrupted"}
 
 
 def _results_key(tenant: str) -> str:
@@ -34,29 +36,105 @@ def _reset_uploader(tenant: str) -> None:
     st.session_state[f"uploader_n::{tenant}"] = st.session_state.get(f"uploader_n::{tenant}", 0) + 1
 
 
+def duplicate_names(files: list[Any]) -> dict[str, int]:
+    """File names that appear more than once in one upload, with how often."""
+    counts: dict[str, int] = {}
+    for upload in files:
+        counts[upload.name] = counts.get(upload.name, 0) + 1
+    return {name: n for name, n in counts.items() if n > 1}
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n} times"
+
+
+def _skipped(name: str, count: int) -> dict[str, Any]:
+    return {"file_name": name, "status": "skipped", "chunks": 0, "pages": None, "seconds": 0.0,
+            "error": f"{name} appears {_times(count)} in this upload; only the first was indexed — "
+                     "rename one and upload it again."}
+
+
+def _interrupted(name: str, started: bool) -> dict[str, Any]:
+    why = ("indexing stopped because the page was left or reloaded; nothing of it was kept" if started
+           else "the upload stopped before this file")
+    return {"file_name": name, "status": "interrupted", "chunks": 0, "pages": None, "seconds": 0.0,
+            "error": f"Not indexed: {why} — upload it again."}
+
+
 def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: str) -> list[dict[str, Any]]:
-    """Index each uploaded file with its own progress bar; returns the results as dicts."""
-    results = []
+    """Index each uploaded file with its own progress bar; returns the results as dicts.
+
+    A second file of the same name in the batch is skipped (it would silently replace the
+    first). Leaving the page stops this script mid-file (Streamlit raises its stop/rerun
+    exception inside the next progress update); core undoes the half-indexed file, and the
+    results so far plus an "interrupted" row for every file not indexed are kept in the
+    session, so the Documents page says so when the user comes back."""
+    results: list[dict[str, Any]] = []
+    dupes = duplicate_names(files)
+    seen: set[str] = set()
     overall = st.progress(0.0, text=f"0 of {len(files)} files")
-    for n, upload in enumerate(files, start=1):
-        box = st.container(border=True)
-        box.markdown(f"**{escape_md(upload.name, inline=True)}** · {upload.size / 1024:,.0f} KB")
-        bar = box.progress(0.0, text="waiting")
+    n = 0
+    try:
+        for n, upload in enumerate(files, start=1):
+            if upload.name in seen:
+                results.append(_skipped(upload.name, dupes[upload.name]))
+                _result_line(st, results[-1])
+                overall.progress(n / len(files), text=f"{n} of {len(files)} files")
+                continue
+            seen.add(upload.name)
+            box = st.container(border=True)
+            box.markdown(f"**{escape_md(upload.name, inline=True)}** · {upload.size / 1024:,.0f} KB")
+            bar = box.progress(0.0, text="waiting")
 
-        def report(stage: str, fraction: float, bar: Any = bar) -> None:
-            bar.progress(min(max(float(fraction), 0.0), 1.0), text=STAGES.get(stage, "working"))
+            def report(stage: str, fraction: float, bar: Any = bar) -> None:
+                bar.progress(min(max(float(fraction), 0.0), 1.0), text=STAGES.get(stage, "working"))
 
-        try:
-            result = services.ingest_upload(settings, tenant, upload.name, upload.getvalue(),
-                                            uploaded_by, progress=report).to_dict()
-        except Exception as exc:  # noqa: BLE001 - core never raises for bad files; keep going anyway
-            result = {"file_name": upload.name, "status": "failed", "chunks": 0, "pages": None,
-                      "error": f"Unexpected error ({type(exc).__name__}): {exc}", "seconds": 0.0}
-        bar.progress(1.0, text=STATUS_ICON.get(result["status"], result["status"]))
-        _result_line(box, result)
-        results.append(result)
-        overall.progress(n / len(files), text=f"{n} of {len(files)} files")
+            try:
+                result = services.ingest_upload(settings, tenant, upload.name, upload.getvalue(),
+                                                uploaded_by, progress=report).to_dict()
+            except Exception as exc:  # noqa: BLE001 - core never raises for bad files; keep going anyway
+                result = {"file_name": upload.name, "status": "failed", "chunks": 0, "pages": None,
+                          "error": f"Unexpected error ({type(exc).__name__}): {exc}", "seconds": 0.0}
+            results.append(result)
+            bar.progress(1.0, text=STATUS_ICON.get(result["status"], result["status"]))
+            _result_line(box, result)
+            overall.progress(n / len(files), text=f"{n} of {len(files)} files")
+    except BaseException:  # Streamlit's StopException/RerunException: the user left or reran the page
+        live = _live_result(settings, tenant, files[len(results)]) if len(results) < len(files) else None
+        st.session_state[_results_key(tenant)] = results + interrupted_rows(files, len(results), dupes, live)
+        raise
     return results
+
+
+def _live_result(settings: Settings, tenant: str, upload: Any) -> dict[str, Any] | None:
+    """The file cut off, as a result, if core had already committed it (the stop came in the
+    last progress update); else None."""
+    try:
+        sha = hashlib.sha256(upload.getvalue()).hexdigest()
+        doc = next((d for d in services.list_documents(settings, tenant)
+                    if d["file_name"] == upload.name and d["sha256"] == sha and d["status"] == "ready"), None)
+    except Exception:  # noqa: BLE001 - recording the interruption must not fail; assume nothing was kept
+        return None
+    if doc is None:
+        return None
+    return {"file_name": upload.name, "status": "ready", "doc_id": doc["doc_id"], "pages": doc.get("pages"),
+            "chunks": doc.get("chunks") or 0, "seconds": 0.0, "error": None}
+
+
+def interrupted_rows(files: list[Any], done: int, dupes: dict[str, int],
+                     live: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Result rows for the files of a batch not finished when it stopped: `done` files have a
+    result; the next one was being indexed (`live` if core had committed it already); the
+    rest had not started (or were duplicates of a name before them)."""
+    seen = {u.name for u in files[:done]}
+    rows = []
+    for i, upload in enumerate(files[done:]):
+        if upload.name in seen:
+            rows.append(_skipped(upload.name, dupes.get(upload.name, 2)))
+            continue
+        seen.add(upload.name)
+        rows.append(live if i == 0 and live else _interrupted(upload.name, started=i == 0))
+    return rows
 
 
 def _result_line(where: Any, r: dict[str, Any]) -> None:
@@ -67,8 +145,20 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
         where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunk{'s' if r.get('chunks') != 1 else ''} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")
     elif r["status"] == "unchanged":
-        where.info(f"**{name}**: already indexed with the same content; nothing to do.",
-                   icon=":material/radio_button_checked:")
+        same_as = r.get("same_as")
+        if same_as and same_as != r.get("file_name"):
+            where.info(f"**{name}**: same content as '{escape_md(same_as, inline=True)}', already indexed; "
+                       "nothing to do.", icon=":material/radio_button_checked:")
+        else:
+            where.info(f"**{name}**: already indexed with the same content; nothing to do.",
+                       icon=":material/radio_button_checked:")
+    elif r["status"] in ("skipped", "interrupted"):
+        text = r.get("error") or "not indexed."
+        if text.startswith(r.get("file_name", "")):  # the sentence opens with the name: bold it there
+            text = text[len(r.get("file_name", "")):]
+            where.warning(f"**{name}**" + escape_md(text, inline=True), icon=":material/warning:")
+        else:
+            where.warning(f"**{name}**: " + escape_md(text, inline=True), icon=":material/warning:")
     else:
         where.error(f"**{name}**: " + escape_md(r.get("error") or "failed.", inline=True),
                     icon=":material/error:")
@@ -82,9 +172,13 @@ def upload_panel(settings: Settings, tenant: str) -> None:
         help=f"Up to {settings.max_file_mb} MB a file. Re-uploading identical bytes is a no-op; "
              "a new version of a file name replaces the old one.",
     )
+    for name, count in duplicate_names(files or []).items():  # said before indexing, once per name
+        st.warning(f"**{escape_md(name, inline=True)}** appears {_times(count)} in this upload; only the first will "
+                   "be indexed — rename one and upload it again.", icon=":material/warning:")
+    to_index = len({f.name for f in files or []})
     by_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
     uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80)
-    go = button_col.button(f"Index {len(files)} file{'s' if len(files) != 1 else ''}" if files else "Index files",
+    go = button_col.button(f"Index {to_index} file{'s' if to_index != 1 else ''}" if files else "Index files",
                            type="primary", disabled=not files, key="index_files", width="stretch")
     if go and files:
         results = index_files(settings, tenant, list(files), uploaded_by.strip() or "console")
@@ -94,7 +188,7 @@ def upload_panel(settings: Settings, tenant: str) -> None:
 
     results = st.session_state.get(_results_key(tenant))
     if results:
-        ok = sum(r["status"] != "failed" for r in results)
+        ok = sum(r["status"] in ("ready", "unchanged") for r in results)
         st.markdown(f"**Last upload:** {ok} of {len(results)} files indexed or unchanged.")
         for r in results:
             _result_line(st, r)

@@ -289,3 +289,23 @@ def test_failed_files_with_identical_bytes_keep_their_own_records(settings, writ
     failed = {d["file_name"]: d for d in list_documents(settings, "acme") if d["status"] == "failed"}
     assert set(failed) == {"a.pdf", "b.pdf"} and failed["a.pdf"]["doc_id"] != failed["b.pdf"]["doc_id"]
     assert all(d["error"] for d in failed.values())
+
+
+def test_identical_bytes_under_a_new_name_say_which_document_holds_them(settings, write_file):
+    first = ingest_file(settings, "acme", write_file("Инструкция по уходу (копия).txt", OIL))
+    copy = ingest_file(settings, "acme", write_file("notes-copy2.txt", OIL))
+    assert copy.status == "unchanged" and copy.doc_id == first.doc_id
+    assert copy.file_name == "notes-copy2.txt" and copy.same_as == "Инструкция по уходу (копия).txt"
+    assert [d["file_name"] for d in list_documents(settings, "acme")] == ["Инструкция по уходу (копия).txt"]
+
+
+def test_reindex_keeps_the_upload_time_and_the_place_in_the_list(settings, write_file):
+    first = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    ingest_file(settings, "acme", write_file("oil.md", OIL))
+    before = list_documents(settings, "acme")
+    assert [d["file_name"] for d in before] == ["refunds.md", "oil.md"]
+    again = documents.reindex_document(settings, "acme", first.doc_id)
+    assert again.status == "ready"
+    after = list_documents(settings, "acme")
+    assert [d["file_name"] for d in after] == ["refunds.md", "oil.md"]
+    assert after[0]["uploaded_at"] == before[0]["uploaded_at"]

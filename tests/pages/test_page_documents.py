@@ -77,3 +77,139 @@ def test_create_tenant_rejects_bad_ids(app, goto):
     app.text_input[0].set_value("   ")
     next(b for b in app.button if b.label == "Create tenant").click().run()
     assert any("empty string" in e.value for e in app.error)  # core's sentence, escaped
+
+
+def ready_docs(settings):
+    return [d for d in store.list_documents(settings, "acme") if d["status"] == "ready"]
+
+
+def test_identical_content_under_a_new_name_names_the_document_that_holds_it(app, goto, settings):
+    from ui import services
+
+    engine = next(d for d in ready_docs(settings) if d["file_name"] == "engine.md")
+    data = services.original_path(settings, "acme", engine["doc_id"]).read_bytes()
+    goto(app, "pages/documents.py")
+    upload(app, [("notes-copy2.md", data, "text/markdown")])
+    assert app.session_state["upload_results::acme"][0]["status"] == "unchanged"
+    assert any(i.value == "**notes\\-copy2\\.md**: same content as 'engine\\.md', already indexed; nothing to do."
+               for i in app.info), [i.value for i in app.info]
+    assert not any("already indexed with the same content" in i.value for i in app.info)
+
+
+def test_the_same_name_twice_in_one_upload_indexes_only_the_first(app, goto, settings):
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value([("same.md", b"# First\n\nThe first version says blue.\n", "text/markdown"),
+                                    ("same.md", b"# Second\n\nThe second version says red.\n", "text/markdown")]).run()
+    warned = "**same\\.md** appears twice in this upload; only the first will be indexed"
+    assert any(w.value.startswith(warned) for w in app.warning)  # before indexing
+    assert any(b.label == "Index 1 file" for b in app.button)
+    next(b for b in app.button if b.label.startswith("Index ")).click().run()
+    assert not app.exception
+    results = app.session_state["upload_results::acme"]
+    assert [r["status"] for r in results] == ["ready", "skipped"]
+    assert results[1]["error"] == ("same.md appears twice in this upload; only the first was indexed — "
+                                   "rename one and upload it again.")
+    assert any("only the first was indexed" in w.value for w in app.warning)
+    assert not any("replaced the previous version" in s.value for s in app.success)
+    same = [d for d in ready_docs(settings) if d["file_name"] == "same.md"]
+    assert len(same) == 1 and "blue" in store.chunk_rows(settings, "acme", same[0]["doc_id"])[0]["text"]
+
+
+def test_reindex_says_chunk_or_chunks_and_keeps_the_upload_time_and_order(app, goto, settings):
+    goto(app, "pages/documents.py")
+    before = store.list_documents(settings, "acme")
+    app.selectbox(key="doc_open").select(before[0]["doc_id"]).run()
+    next(b for b in app.button if b.label == "Re-index").click().run()
+    assert not app.exception
+    n = before[0]["chunks"]
+    assert [s.value for s in app.success if "Re-indexed" in s.value] == [f"Re-indexed: {n} chunk{'s' if n != 1 else ''}."]
+    after = store.list_documents(settings, "acme")
+    assert [(d["doc_id"], d["uploaded_at"]) for d in after] == [(d["doc_id"], d["uploaded_at"]) for d in before]
+    docs = next(d.value for d in app.dataframe if "name" in d.value.columns)
+    assert list(docs["name"]) == [d["file_name"] for d in before]
+
+
+def test_delete_warning_counts_chunks_in_words(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("one.md", b"A single short sentence.\n", "text/markdown")])
+    one = next(d for d in ready_docs(settings) if d["file_name"] == "one.md")
+    assert one["chunks"] == 1
+    app.selectbox(key="doc_open").select(one["doc_id"]).run()
+    next(b for b in app.button if b.label == "Delete…").click().run()
+    assert any("Its 1 chunk leaves both indexes" in w.value for w in app.warning)
+
+
+def test_a_chunk_search_that_finds_nothing_says_so(app, goto):
+    goto(app, "pages/documents.py")
+    doc_id = app.selectbox(key="doc_open").value
+    app.text_input(key=f"chunk_find_{doc_id}").input("no such words anywhere").run()
+    captions = [c.value for c in app.caption]
+    assert "No chunk matches the search." in captions
+    assert not any(c.startswith("Showing") for c in captions)
+
+
+def test_missing_pages_language_and_format_are_blank_not_none(app, goto):
+    from ui.docs import documents_frame
+
+    goto(app, "pages/documents.py")
+    upload(app, [("broken.pdf", b"%PDF-1.4 this is not really a pdf", "application/pdf")])
+    table = next(d for d in app.dataframe if "name" in d.value.columns and "language" in d.value.columns)
+    assert table.proto.placeholder == "—"  # missing cells show a dash, not "None"
+    frame = documents_frame([{"file_name": "broken.pdf", "status": "failed", "pages": None, "chunks": 0,
+                              "lang": None, "format": None},
+                             {"file_name": "a.pdf", "status": "ready", "pages": 12, "chunks": 30, "lang": "en",
+                              "format": "pdf"}])
+    assert str(frame["pages"].dtype) == "Int64" and str(frame["chunks"].dtype) == "Int64"  # still sort as numbers
+    assert frame["pages"].isna().tolist() == [True, False]
+    assert "None" not in frame.astype(str).replace("<NA>", "").to_numpy().ravel().tolist()
+
+
+def test_leaving_the_page_mid_upload_is_recorded_for_the_return(app, goto, settings, monkeypatch):
+    """Navigating away stops the script inside the next progress update (Streamlit raises its
+    StopException there); the batch's outcome must be waiting when the user comes back."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import services
+
+    real = services.ingest_upload
+
+    def stop_on_second(settings_, tenant, name, data, uploaded_by, progress=None):
+        if name == "second.md":
+            progress("embed", 0.5)
+            raise StopException()
+        return real(settings_, tenant, name, data, uploaded_by, progress=progress)
+
+    monkeypatch.setattr(services, "ingest_upload", stop_on_second)
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value([("first.md", b"# First\n\nThe first file.\n", "text/markdown"),
+                                    ("second.md", b"# Second\n\nThe second file.\n", "text/markdown"),
+                                    ("third.md", b"# Third\n\nThe third file.\n", "text/markdown")]).run()
+    next(b for b in app.button if b.label.startswith("Index ")).click().run()
+    results = app.session_state["upload_results::acme"]
+    assert [(r["file_name"], r["status"]) for r in results] == [
+        ("first.md", "ready"), ("second.md", "interrupted"), ("third.md", "interrupted")]
+    assert "page was left" in results[1]["error"] and "upload it again" in results[1]["error"]
+    assert "before this file" in results[2]["error"]
+    assert {d["file_name"] for d in ready_docs(settings)} >= {"first.md"}
+    assert not {"second.md", "third.md"} & {d["file_name"] for d in store.list_documents(settings, "acme")}
+
+    goto(app, "pages/ask.py")  # away and back: the page still says what happened
+    goto(app, "pages/documents.py")
+    warnings = [w.value for w in app.warning]
+    assert any(w.startswith("**second\\.md**: Not indexed") for w in warnings), warnings
+    assert any(w.startswith("**third\\.md**: Not indexed") for w in warnings)
+    assert any("1 of 3 files indexed" in m.value for m in app.markdown)
+
+
+def test_an_interruption_after_the_commit_counts_the_file_as_indexed():
+    from ui.upload import interrupted_rows
+
+    class Up:
+        def __init__(self, name):
+            self.name = name
+
+    files = [Up("a.md"), Up("b.md"), Up("a.md"), Up("c.md")]
+    live = {"file_name": "b.md", "status": "ready", "chunks": 2}
+    rows = interrupted_rows(files, 1, {"a.md": 2}, live)
+    assert [(r["file_name"], r["status"]) for r in rows] == [("b.md", "ready"), ("a.md", "skipped"),
+                                                             ("c.md", "interrupted")]

@@ -7,9 +7,10 @@ from ui import quality as q
 
 @pytest.mark.parametrize("reason, expected", [
     ("The knowledge base never mentions “flux capacitor”.", "names something the documents never mention"),
-    ("No passage mentions E401.", "an identifier, section or page no passage holds"),
-    ("No passage is numbered 99-1 in the documents searched.", "an identifier, section or page no passage holds"),
-    ("None of the passages found comes from page 12.", "an identifier, section or page no passage holds"),
+    ("No passage mentions E401.", "an identifier, section, page or value no passage holds"),
+    ("No passage is numbered 99-1 in the documents searched.", "an identifier, section, page or value no passage holds"),
+    ("None of the passages found comes from page 12.", "an identifier, section, page or value no passage holds"),
+    ("No passage gives 6 litres; the documents state other values.", "an identifier, section, page or value no passage holds"),
     ("No passage states what the question asks.", "no sentence passed the answer rules"),
     ("The closest passage does not address “founded”, a word the knowledge base never uses.",
      "the closest sentence ignores a word of the question"),
@@ -46,3 +47,20 @@ def test_refusals_are_counted_per_class_and_wrong_refusals_listed():
     assert [r["id"] for r in rows] == ["a1", "a2"]
     assert rows[0]["closest sentence"] == "Refunds within 14 days." and rows[1]["closest sentence"] == ""
     assert rows[0]["question"] == "<b>a1</b>?"  # shown in a dataframe as text, never rendered
+
+
+def test_many_categories_get_one_row_each_with_full_names_and_room_for_labels():
+    from ui.charts import group_bars
+
+    cats = [f"category_with_a_long_name_{n}" for n in range(14)]
+    metrics = ["answer_correct", "refusal_correct", "hallucination", "grounded_only"]
+    rows = [{"group": c, "metric": m, "value": 1.0, "n": 3} for c in cats for m in metrics]
+    fig = group_bars(rows, "Per category", metrics, horizontal=True).to_plotly_json()
+    assert [t["orientation"] for t in fig["data"]] == ["h"] * 4
+    assert all(list(t["y"]) == cats for t in fig["data"])  # full names, in order, on the category axis
+    assert all(list(t["x"]) == [100.0] * 14 and list(t["text"]) == ["100%"] * 14 for t in fig["data"])
+    # every bar its own line, tall enough for its label: at least 14 px a bar
+    assert fig["layout"]["height"] >= 14 * len(cats) * len(metrics)
+    assert fig["layout"]["yaxis"]["automargin"] and fig["layout"]["xaxis"]["range"][1] > 100  # room for "100%"
+    few = group_bars(rows[:8], "Per category", metrics, horizontal=True).to_plotly_json()
+    assert few["layout"]["height"] < fig["layout"]["height"]
