@@ -13,7 +13,9 @@ Algorithm, for the top `CANDIDATE_PASSAGES` passages by retrieval rank:
 2. Score each unit by words: (1 - `SIM_SHARE`) x the IDF-weighted share of the question's
    topic words found in the unit and its context (section path, table header), +
    `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
-   long", a price for "how much does it cost"; core/analysis.py `question_type`).
+   long", a price for "how much does it cost"; core/analysis.py `question_type`), -
+   `RIVAL_PENALTY` when it names a rival of a qualifier the question sets (the Monthly
+   row for a question about annual plans).
 3. The `SHORTLIST` best units of each passage by words also get `SIM_SHARE` x their e5
    similarity to the question, rescaled to [0, 1] (core/generate.py `similarity_scores`)
    (embedding every sentence of three passages would double a refusal's time).
@@ -33,6 +35,7 @@ from typing import Any
 
 from core.analysis import (
     content_terms,
+    contrast_conflict,
     looks_like_instruction,
     matches_type,
     proper_names,
@@ -48,6 +51,7 @@ CLOSEST_PASSAGES = 3  # shown
 CANDIDATE_PASSAGES = 5  # searched
 SIM_SHARE = 0.6
 TYPE_BONUS = 0.2  # chosen on the development sets + calib (see docs/quality.md)
+RIVAL_PENALTY = 0.2  # a unit naming a rival qualifier (Monthly for an annual question); dev: no change, fixes the QA case
 SHORTLIST = 4  # units per passage scored by e5 too
 WINDOW = 160
 OPENING = 300  # characters of a passage shown when no sentence stands out
@@ -71,6 +75,8 @@ def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIn
             score = (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
             if qtype and matches_type(unit.text, qtype[0], question, names):
                 score += TYPE_BONUS
+            if contrast_conflict(question, f"{passage.section}\n{unit.context}") not in (None, "unstated"):
+                score -= RIVAL_PENALTY  # the Monthly row is not the nearest thing to the annual plan's answer
             scored.append((score, passage, unit))
         # only the best few by words are embedded: a refusal should stay about as fast as an answer
         shortlist += sorted(scored, key=lambda x: -x[0])[:SHORTLIST]
