@@ -112,12 +112,3 @@ def test_three_passages_are_shown_and_the_answer_in_the_fifth_is_among_them(embe
     assert len(entries) == 3
     assert entries[0]["source"] == "doc5.md" and "€0.30 per kilometre" in entries[0]["sentence"]
 
-
-def test_the_row_of_the_asked_plan_is_nearer_than_its_rivals_row(embedder):
-    table = ("Refunds by plan:\n| Plan | Refund | Cancellation |\n|---|---|---|\n"
-             "| Monthly | Full refund within 14 days of purchase | Cancel any time |\n"
-             "| Annual | Non-refundable | Cancel any time, active until the end of the term |")
-    passages = [_candidate(1, table, "Refunds")]
-    lexicon = LexicalIndex.build([(p.chunk_id, p.text) for p in passages])
-    entries = closest_entries("What is the refund window for annual plans?", passages, lexicon, embedder)
-    assert entries[0]["sentence"].startswith("Plan: Annual")

@@ -297,3 +297,9 @@ def test_the_documents_title_is_never_quoted_as_an_answer(demo_settings):
     a = ask(demo_settings, "demo", "What engine does the Kestrel KT-200 service van have?")
     assert "2.0 L petrol engine" in a.answer
     assert "Fleet Maintenance Manual: Kestrel KT-200 Service Van [" not in a.answer
+
+
+def test_a_refusals_closest_sentence_is_the_asked_plans_row_not_its_rivals(demo_settings):
+    a = ask(demo_settings, "demo", "What is the refund window for annual plans?")
+    assert a.status == "refused"
+    assert a.closest[0]["sentence"].startswith("Plan: Annual; Refund: Non-refundable")
