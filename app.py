@@ -3,11 +3,14 @@
 Every page is a thin script under pages/; shared rendering lives in ui/.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui.state import base_settings, sidebar, start_warm_up
 
-st.set_page_config(page_title="Groundwork", page_icon=":material/fact_check:", layout="wide")
+# a local file: a Material icon as favicon is fetched from fonts.gstatic.com, which is offline here
+st.set_page_config(page_title="Groundwork", page_icon=str(Path(__file__).parent / "ui" / "favicon.png"), layout="wide")
 start_warm_up(base_settings())  # models load while the user reads the page
 
 PAGES = {
