@@ -35,7 +35,9 @@ for number, answer in enumerate(history, start=1):
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 
 question = st.chat_input("Ask about your documents…", max_chars=2000)
-if question:
+if question is not None and not question.strip():
+    st.warning("Type a question first: that one was only spaces.", icon=":material/edit:")
+elif question:
     with st.chat_message("user"):
         st.markdown(escape_md(question))
     with st.chat_message("assistant"):

@@ -127,6 +127,8 @@ def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
 def test_empty_question_is_rejected_in_one_sentence(app):
     ask(app, "   ")
     assert not app.session_state["history"]["acme"]
+    assert [w.value for w in app.warning] == ["Type a question first: that one was only spaces."]
+    assert not app.chat_message, "no empty chat bubble"
 
 
 def test_table_citation_shows_the_table_with_the_quoted_row(app):
