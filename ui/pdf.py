@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 HIGHLIGHT_RGB = (1.0, 0.78, 0.2)  # amber, readable over black text
 OUTLINE_RGB = (0.9, 0.35, 0.0)
@@ -39,10 +40,24 @@ def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None
             frame.update()
         clip = None
         if zoom_to_quote and boxes:
-            area = pdf_page.rect
-            pad = max(context_pt, (min_width_pt - union.width) / 2)
-            clip = pymupdf.Rect(union.x0 - pad, union.y0 - context_pt, union.x1 + pad, union.y1 + context_pt) & area
+            clip = _zoom_clip(pdf_page, union, context_pt, min_width_pt)
         return pdf_page.get_pixmap(dpi=dpi, annots=True, clip=clip).tobytes("png")
+
+
+def _zoom_clip(pdf_page: Any, union: Any, context_pt: float, min_width_pt: float) -> Any:
+    """The band of the page around the quote, `context_pt` above and below, as wide as the
+    text that stands in that band: whole lines, so a quote in mid-line or one cell of a
+    table row is read with the start of its line and the rest of its row."""
+    import pymupdf
+
+    area = pdf_page.rect
+    band = pymupdf.Rect(area.x0, union.y0 - context_pt, area.x1, union.y1 + context_pt) & area
+    x0, x1 = union.x0, union.x1
+    for block in pdf_page.get_text("blocks"):
+        if pymupdf.Rect(block[:4]).intersects(band):
+            x0, x1 = min(x0, block[0]), max(x1, block[2])
+    pad = max(12.0, (min_width_pt - (x1 - x0)) / 2)
+    return pymupdf.Rect(x0 - pad, band.y0, x1 + pad, band.y1) & area
 
 
 def page_count(path: Path | str) -> int:

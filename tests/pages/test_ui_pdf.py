@@ -51,3 +51,13 @@ def test_a_missing_page_is_one_clear_error(pdf):
     path, _ = pdf
     with pytest.raises(ValueError, match="page 3 does not exist"):
         render_page_png(path, 3, [])
+
+
+def test_the_zoomed_quote_keeps_the_start_of_its_line(pdf):
+    path, rects = pdf  # "24 months" stands at the end of a line that starts at x = 72
+    png = render_page_png(path, 1, rects, zoom_to_quote=True, context_pt=20, min_width_pt=50)
+    pix = pymupdf.Pixmap(io.BytesIO(png).getvalue())
+    scale = 110 / 72
+    line_start_to_quote_end = (rects[0][2] - 72) * scale
+    assert pix.width >= line_start_to_quote_end  # the line's first words are in the picture
+    assert pix.height < 200 * scale  # still a band around the quote, not the whole page
