@@ -290,13 +290,23 @@ def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int
 
     Repeated means the same text (digits ignored) or, for one short line, the same height
     on the page (chapter-wise running heads: "Chapter 2: Setup 14", "Chapter 3: Usage 21").
+    Text set larger than the body (a heading at the top of each page, "Chapter 7. Engine
+    lubrication") counts as repeated only with the very same words: a running head is
+    small print, a heading whose number changes page by page is the document's structure.
     """
+    sizes: Counter[float] = Counter()
+    for item in items:
+        for line in item.lines:
+            sizes[line.size] += line.chars
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
 
     def in_margin(item: _Item) -> bool:
         height = heights.get(item.page) or 842.0
         return item.bbox[3] <= MARGIN * height or item.bbox[1] >= (1 - MARGIN) * height
 
     def keys(item: _Item) -> list[object]:
+        if item.rows is None and _item_size(item) >= body * HEADING_SIZE_RATIO:
+            return [item.text.lower()]
         found: list[object] = [re.sub(r"\d+", "#", item.text.lower())]
         line_height = max(ln.bbox[3] - ln.bbox[1] for ln in item.lines)
         one_row = item.bbox[3] - item.bbox[1] <= 1.6 * line_height

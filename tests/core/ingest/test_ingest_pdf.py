@@ -158,6 +158,23 @@ def test_chapter_running_heads_are_dropped_even_when_their_text_changes(tmp_path
     assert all(f"Body text of page {n + 1} stays." in parsed.text for n in range(6))
 
 
+def test_a_large_heading_atop_every_page_is_kept_though_only_its_number_changes(tmp_path):
+    doc = pymupdf.open()
+    for n in range(1, 6):
+        page = doc.new_page()
+        page.insert_text((72, 50), f"Chapter {n}. Service procedure {n}", fontsize=16)
+        page.insert_text((72, 100), f"Procedure {n} replaces part {n} of the pump.", fontsize=10)
+        page.insert_text((72, 800), f"Page {n} of 5", fontsize=8)  # the running foot still goes
+    path = tmp_path / "manual.pdf"
+    doc.save(path)
+    parsed = parse_file(path)
+    headings = [b.text for b in parsed.blocks if b.kind == "heading"]
+    assert headings == [f"Chapter {n}. Service procedure {n}" for n in range(1, 6)]
+    body = next(b for b in parsed.blocks if b.text.startswith("Procedure 3"))
+    assert body.section_path[-1] == "Chapter 3. Service procedure 3"
+    assert "Page 3 of 5" not in parsed.text
+
+
 def test_table_keeps_its_section_when_the_running_head_is_drawn_last(tmp_path):
     """PyMuPDF lists text in drawing order; a running head drawn after the body is "above"
     every table, and must not drag the tables behind the page's later headings."""
