@@ -119,15 +119,17 @@ def _trace(settings, tenant, question):
                                                   "claims": [], "timings_ms": {"total": 5}}})
 
 
+def _searcher(settings, tenant):
+    """The questions a trace search of `tenant` lists, newest first."""
+    return lambda search: [t["question"] for t in store.list_traces(settings, tenant, search=search)]
+
+
 def test_trace_search_ignores_case_in_any_script(settings):
     # SQLite's LIKE folds ASCII only: "как" did not find "Как ..."
     _trace(settings, "a", "Как исправить ошибку E20?")
     _trace(settings, "a", "What is the oil capacity?")
     _trace(settings, "b", "Как исправить ошибку E20 у соседа?")
-
-    def found(search):
-        return [t["question"] for t in store.list_traces(settings, "a", search=search)]
-
+    found = _searcher(settings, "a")
     for search in ("как", "ИСПРАВИТЬ", "Ошибку e20", "  исправить   ошибку "):
         assert found(search) == ["Как исправить ошибку E20?"], search
     assert found("OIL CAPACITY") == ["What is the oil capacity?"]
@@ -140,10 +142,7 @@ def test_trace_search_is_literal(settings):
     _trace(settings, "a", "Is the discount 100% off?")
     _trace(settings, "a", "What does error_code mean?")
     _trace(settings, "a", "What does error code mean?")
-
-    def found(search):
-        return [t["question"] for t in store.list_traces(settings, "a", search=search)]
-
+    found = _searcher(settings, "a")
     assert found("%") == ["Is the discount 100% off?"]
     assert found("100%") == ["Is the discount 100% off?"]
     assert found("error_code") == ["What does error_code mean?"]
