@@ -259,10 +259,11 @@ def lead_in_tokens(passage: Candidate, row: Unit, seen: dict[tuple[str, int], se
 def _names_the_document(unit: Unit, passage: Candidate) -> bool:
     """The document's title or a heading above the unit, standing as a line of its own
     ("Fleet Maintenance Manual: Kestrel KT-200 Service Van"): a caption, not a statement."""
-    said = " ".join(unit.text.split()).strip(" .:").casefold()
-    return bool(said) and (said == " ".join(passage.title.split()).strip(" .:").casefold()
-                           or any(said == " ".join(h.split()).strip(" .:").casefold()
-                                  for h in passage.section.split(" > ")))
+    def key(text: str) -> str:
+        return " ".join(text.split()).strip(" .:").casefold()
+
+    said = key(unit.text)
+    return bool(said) and said in {key(passage.title), *map(key, passage.section.split(" > "))}
 
 
 def heading_of(passage: Candidate) -> str:

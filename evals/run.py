@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, load_settings, load_tenant_overrides
+from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant
 from evals.metrics import LOWER_IS_BETTER, score
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,6 @@ ANSWERABLE_REQUIRED = ("expected_answer", "gold_source", "gold_quote")
 KINDS = ("answerable", "unanswerable", "misleading")
 SPLITS = ("calib", "test")
 MAX_QUESTION_CHARS = 2000
-EVAL_TENANT_PREFIX = "eval-"
 EVAL_UPLOADER = "evals"
 
 Progress = Callable[[int, int], None]
@@ -207,7 +207,7 @@ def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -
     from core.config import tenant_settings_path
     from core.documents import delete_document, list_documents
 
-    if not tenant.startswith(EVAL_TENANT_PREFIX):
+    if not is_eval_tenant(tenant):
         raise EvalSetError(f"Tenant '{tenant}' is not an eval tenant; an eval only empties tenants "
                            f"named {EVAL_TENANT_PREFIX}<set>-<tenant>.")
     docs = list_documents(settings, tenant)
