@@ -61,8 +61,10 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     gate = assess(asked, retrieval, lexicon)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
+    # provider/model say what produced the answer: a refusal at the gate runs no model (the
+    # refusal and its closest passages are extractive), whatever the tenant's provider is
     answer = Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL,
-                    confidence=round(0.5 * gate.confidence, 4), provider=settings.provider,
+                    confidence=round(0.5 * gate.confidence, 4), provider="extractive", model=None,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     generation: Generation | None = None
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace

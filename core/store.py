@@ -1,4 +1,5 @@
-"""SQLite under GROUNDWORK_DATA: tenants, documents, chunks, traces, feedback, eval runs.
+"""SQLite under GROUNDWORK_DATA: tenants, documents, chunks, interrupted uploads, traces,
+feedback, eval runs.
 
 Schema changes are numbered migrations recorded in `_migrations`; each runs once.
 """
@@ -75,6 +76,14 @@ MIGRATIONS: list[str] = [
         AND (newer.created_at > feedback.created_at
              OR (newer.created_at = feedback.created_at AND newer.id > feedback.id)));
     CREATE UNIQUE INDEX IF NOT EXISTS feedback_one_per_trace ON feedback(tenant, trace_id);
+    """,
+    # 6: uploads cut off before they were indexed (the page was left or reloaded): nothing of
+    # the file was kept, and the console says so, in any later session, until the file is
+    # uploaded again or the note dismissed. One row per tenant and file name, the latest time.
+    """
+    CREATE TABLE interrupted_uploads (
+        tenant TEXT NOT NULL, file_name TEXT NOT NULL, interrupted_at REAL NOT NULL,
+        PRIMARY KEY (tenant, file_name));
     """,
 ]
 
@@ -220,6 +229,45 @@ def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[st
         item["text"] = r["text"]
         out[r["chunk_id"]] = item
     return out
+
+
+# ---- uploads interrupted before they were indexed ------------------------------------------
+
+
+def record_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str],
+                               at: float | None = None) -> None:
+    """Note that these files' upload stopped before they were indexed (nothing of them kept)."""
+    at = time.time() if at is None else at
+    with connect(settings) as conn:
+        conn.executemany(
+            "INSERT INTO interrupted_uploads (tenant, file_name, interrupted_at) VALUES (?,?,?) "
+            "ON CONFLICT (tenant, file_name) DO UPDATE SET interrupted_at=excluded.interrupted_at",
+            [(tenant, name, at) for name in dict.fromkeys(file_names)],
+        )
+
+
+def list_interrupted_uploads(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    """The tenant's interrupted uploads (file_name, interrupted_at), oldest first, leaving out
+    a file uploaded again since (a registry row of that name as new as the interruption, from
+    the console or the command line)."""
+    with connect(settings) as conn:
+        rows = conn.execute(
+            "SELECT file_name, interrupted_at FROM interrupted_uploads AS u WHERE tenant=? AND NOT EXISTS ("
+            "SELECT 1 FROM documents AS d WHERE d.tenant=u.tenant AND d.file_name=u.file_name "
+            "AND d.uploaded_at >= u.interrupted_at) ORDER BY interrupted_at, file_name",
+            (tenant,),
+        ).fetchall()
+    return [dict(r) for r in rows]
+
+
+def clear_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str] | None = None) -> None:
+    """Forget the notes of these files (uploaded again, or dismissed); None: all the tenant's."""
+    with connect(settings) as conn:
+        if file_names is None:
+            conn.execute("DELETE FROM interrupted_uploads WHERE tenant=?", (tenant,))
+        else:
+            conn.executemany("DELETE FROM interrupted_uploads WHERE tenant=? AND file_name=?",
+                             [(tenant, name) for name in file_names])
 
 
 # ---- traces and feedback -------------------------------------------------------------------

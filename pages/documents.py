@@ -56,8 +56,8 @@ doc = by_id[doc_id]
 st.markdown(f"#### {escape_md(doc['file_name'], inline=True)}")
 if doc.get("error"):
     st.error(escape_md(doc["error"], inline=True), icon=":material/error:")
-act = st.columns([1, 1, 1, 3])
-if act[0].button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", disabled=doc["status"] == "failed"):
+act = st.container(horizontal=True)  # buttons as wide as their labels, wrapping when narrow
+if act.button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", disabled=doc["status"] == "failed"):
     with st.spinner("Re-indexing…"):
         result = services.reindex_document(settings, tenant, doc_id).to_dict()
     count = result["chunks"]
@@ -65,12 +65,12 @@ if act[0].button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:",
                                      if result["status"] != "failed"
                                      else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
     st.rerun()
-if act[1].button("Delete…", key=f"delete_{doc_id}", icon=":material/delete:"):
+if act.button("Delete…", key=f"delete_{doc_id}", icon=":material/delete:"):
     st.session_state["confirm_delete"] = doc_id
 original = services.original_path(settings, tenant, doc_id)
 if original is not None:
-    act[2].download_button("Original", data=lambda p=original: p.read_bytes(), file_name=doc["file_name"],
-                           key=f"orig_{doc_id}", icon=":material/download:", on_click="ignore")
+    act.download_button("Original", data=lambda p=original: p.read_bytes(), file_name=doc["file_name"],
+                        key=f"orig_{doc_id}", icon=":material/download:", on_click="ignore")
 
 if st.session_state.get("confirm_delete") == doc_id:
     with st.container(border=True):

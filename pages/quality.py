@@ -64,7 +64,7 @@ with st.expander("Run this set now", expanded=not all_runs, icon=":material/play
         tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant",
                                    disabled=run_requested)
         can_ingest = services.has_corpus_manifest(sets[set_choice])
-        wants_ingest = c3.toggle("Ingest the set's corpus into eval tenants", value=can_ingest,
+        wants_ingest = c3.toggle("Ingest the set's corpus into eval tenants", value=can_ingest, wrap=True,
                                  disabled=not can_ingest or run_requested, key=f"quality_ingest_{set_choice}",
                                  help="Builds fresh tenants eval-<set>-<tenant> from the set's corpus and asks "
                                       "them; no user's tenant is written." if can_ingest

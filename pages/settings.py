@@ -34,7 +34,8 @@ with st.form("tenant_settings"):
         "Model judge threshold (llm provider)", step=0.05,
         value=float(settings.judge_threshold), format="%.2f",
         help="The model judge's P(supported) a claim of an LLM answer needs; below it the claim is unsupported.")
-    strict = right.toggle("Strict mode (quotes only when a claim fails)", value=bool(settings.strict_mode))
+    strict = right.toggle("Strict mode (quotes only when a claim fails)", value=bool(settings.strict_mode),
+                          wrap=True)
     chunk_tokens = right.number_input("Chunk size in tokens (new ingests)", value=int(settings.chunk_tokens),
                                       step=10, help="60 to 500.")
     saved = st.form_submit_button("Save settings", type="primary")

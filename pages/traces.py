@@ -17,13 +17,13 @@ st.title("Traces")
 st.caption("Search past asks; open one to see the candidates and their scores, the gate decision, "
            "the prompt and raw output (when an LLM ran), claims and verdicts, and timings.")
 
-search_col, status_col, provider_col, since_col, unsup_col = st.columns([3, 1.3, 1.3, 1.3, 1.2],
-                                                                      vertical_alignment="bottom")
+search_col, status_col, provider_col, since_col = st.columns([3, 1.3, 1.3, 1.3], vertical_alignment="bottom")
 search = search_col.text_input("Search questions", key="trace_search", placeholder="words in the question")
 status = status_col.selectbox("Status", ["any", *ANSWER_STATUSES], key="trace_status")
 provider = provider_col.selectbox("Provider", ["any", "extractive", "llm"], key="trace_provider")
 since = since_col.date_input("Since", value=None, key="trace_since")
-only_unsupported = unsup_col.toggle("Unsupported claims", key="trace_unsupported")
+# its own row: squeezed beside the filters its label was cut to "Uns…"
+only_unsupported = st.toggle("Only asks with unsupported claims", key="trace_unsupported")
 
 traces = services.list_traces(
     settings, tenant, search=search.strip(), status=None if status == "any" else status,
@@ -53,13 +53,13 @@ if len(question) > QUESTION_SHOWN:
     with st.expander(f"Whole question ({len(question):,} characters)"):
         st.text(question)
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}", inline=True))
-m = st.columns(5)
-m[0].metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",
-            help="What the gate threshold is compared with (the Gate tab shows how it was made).")
-m[1].metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
-m[2].metric("Factuality", f"{answer.get('factuality', 0):.0f}%")
-m[3].metric("Claims", len(answer.get("claims") or []))
-m[4].metric("Total", fmt_ms((answer.get("timings_ms") or {}).get("total")))
+with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)
+    st.metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",
+              help="What the gate threshold is compared with (the Gate tab shows how it was made).")
+    st.metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
+    st.metric("Factuality", f"{answer.get('factuality', 0):.0f}%")
+    st.metric("Claims", len(answer.get("claims") or []))
+    st.metric("Total", fmt_ms((answer.get("timings_ms") or {}).get("total")))
 
 tab_answer, tab_cand, tab_gate, tab_llm, tab_claims, tab_time = st.tabs(
     ["Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"])

@@ -321,8 +321,10 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                 except ValueError as exc:
                     st.error(escape_md(str(exc), inline=True))
                 else:
-                    path = services.append_eval_row(settings, tenant, row)
-                    st.success("Added to " + escape_md(path.name, inline=True) + ".")
+                    path, outcome = services.append_eval_row(settings, tenant, row)
+                    name = escape_md(path.name, inline=True)
+                    st.success(f"Updated the existing row for this question in {name}." if outcome == "updated"
+                               else f"Added to {name}.")
 
 
 def answer_md_plain(text: str) -> str:

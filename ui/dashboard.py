@@ -16,12 +16,12 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
     delta against the previous run of the set (inverse colours where lower is better)."""
     before = q.previous_run(runs, run_id)
     for row in q.card_rows(overall):
-        cols = st.columns(4)
-        for col, m in zip(cols, row, strict=False):
+        line = st.container(horizontal=True)  # wraps when narrow: fixed columns cut the labels short
+        for m in row:
             now, old = overall.get(m), (before or {}).get("overall", {}).get(m)
             # judged at the shown precision: Streamlit colours "+0 ms" as a rise (red when inverse)
             unchanged = q.shown_delta(m, now, old) == 0
-            col.metric(
+            line.metric(
                 q.label(m, retrieval_k), q.fmt_value(m, now),
                 delta="no change" if unchanged else q.fmt_delta(m, now, old),
                 # lower is better for hallucination, too_conservative and latencies: a fall is green

@@ -90,15 +90,15 @@ def table_frame(rows: list[dict[str, Any]], tenant: str) -> pd.DataFrame:
 
 def metric_cards(rows: list[dict[str, Any]]) -> None:
     s = summary(rows)
-    cols = st.columns(4)
-    cols[0].metric("Answers rated", s["rated"], border=True,
-                   help="Distinct answers with at least one rating.")
-    cols[1].metric("Thumbs up", s["up"], border=True,
-                   help="Answers rated up (one rating per answer: sending again updates it).")
-    cols[2].metric("Thumbs down", s["down"], border=True,
-                   help="Answers rated down (one rating per answer: sending again updates it).")
-    cols[3].metric("Share positive", fmt_pct(s["share_up"]), border=True,
-                   help="Thumbs up over all answers rated.")
+    row = st.container(horizontal=True)  # wraps when narrow: fixed columns cut the labels short
+    row.metric("Answers rated", s["rated"], border=True,
+               help="Distinct answers with at least one rating.")
+    row.metric("Thumbs up", s["up"], border=True,
+               help="Answers rated up (one rating per answer: sending again updates it).")
+    row.metric("Thumbs down", s["down"], border=True,
+               help="Answers rated down (one rating per answer: sending again updates it).")
+    row.metric("Share positive", fmt_pct(s["share_up"]), border=True,
+               help="Thumbs up over all answers rated.")
 
 
 def feedback_table(rows: list[dict[str, Any]], tenant: str) -> None:

@@ -92,22 +92,28 @@ def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_sourc
     }
 
 
-def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> Path:
-    """Append (or replace, same id) a row in the tenant's feedback eval set; atomic write."""
+def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> tuple[Path, str]:
+    """Add a row to the tenant's feedback eval set, or replace the row it already holds for
+    the same answer (same id) or the same question (compared as search compares it: case and
+    spacing aside); atomic write. Returns (the set's path, "added" or "updated")."""
     path = feedback_set_path(settings, tenant)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rows = []
+    question = store.fold(row.get("question"))
+    rows, replaced = [], False
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 existing = json.loads(line)
-                if existing.get("id") != row["id"]:
+                same_question = bool(question) and store.fold(existing.get("question")) == question
+                if existing.get("id") == row["id"] or same_question:
+                    replaced = True
+                else:
                     rows.append(existing)
     rows.append(row)
     tmp = path.with_suffix(".jsonl.tmp")
     tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     tmp.replace(path)
-    return path
+    return path, "updated" if replaced else "added"
 
 
 # ---- traces --------------------------------------------------------------------------------
@@ -176,6 +182,20 @@ def ingest_upload(settings: Settings, tenant: str, file_name: str, data: bytes, 
         path.write_bytes(data)
         return ingest_file(settings, tenant, path, file_name=file_name,
                            uploaded_by=uploaded_by or "console", progress=progress)
+
+
+def record_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str]) -> None:
+    """Note, beyond this session, that these files' upload stopped before they were indexed."""
+    store.record_interrupted_uploads(settings, tenant, file_names)
+
+
+def interrupted_uploads(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    """The tenant's interrupted uploads not uploaded again since (file_name, interrupted_at)."""
+    return store.list_interrupted_uploads(settings, tenant)
+
+
+def clear_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str]) -> None:
+    store.clear_interrupted_uploads(settings, tenant, file_names)
 
 
 def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:

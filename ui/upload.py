@@ -2,7 +2,9 @@
 
 Files are indexed one after another (the embedder is the bottleneck and core takes a
 per-tenant lock anyway). Results are kept in the session so they survive the rerun that
-clears the uploader.
+clears the uploader. Files cut off by leaving the page are also noted in the registry
+(`store.record_interrupted_uploads`), so a later session, after a reload, still says so until
+the file is uploaded again or the note dismissed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import services
+from ui.format import fmt_time
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
@@ -68,7 +71,9 @@ def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: 
     first). Leaving the page stops this script mid-file (Streamlit raises its stop/rerun
     exception inside the next progress update); core undoes the half-indexed file, and the
     results so far plus an "interrupted" row for every file not indexed are kept in the
-    session, so the Documents page says so when the user comes back."""
+    session, so the Documents page says so when the user comes back, and noted in the
+    registry, so it still says so after a reload. A file that gets a result here (indexed,
+    unchanged or failed) was uploaded again: its earlier note goes."""
     results: list[dict[str, Any]] = []
     dupes = duplicate_names(files)
     seen: set[str] = set()
@@ -96,12 +101,15 @@ def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: 
                 result = {"file_name": upload.name, "status": "failed", "chunks": 0, "pages": None,
                           "error": f"Unexpected error ({type(exc).__name__}): {exc}", "seconds": 0.0}
             results.append(result)
+            services.clear_interrupted_uploads(settings, tenant, [upload.name])
             bar.progress(1.0, text=STATUS_ICON.get(result["status"], result["status"]))
             _result_line(box, result)
             overall.progress(n / len(files), text=f"{n} of {len(files)} files")
     except BaseException:  # Streamlit's StopException/RerunException: the user left or reran the page
         live = _live_result(settings, tenant, files[len(results)]) if len(results) < len(files) else None
-        st.session_state[_results_key(tenant)] = results + interrupted_rows(files, len(results), dupes, live)
+        rows = results + interrupted_rows(files, len(results), dupes, live)
+        st.session_state[_results_key(tenant)] = rows
+        _note_interrupted(settings, tenant, rows)
         raise
     return results
 
@@ -119,6 +127,48 @@ def _live_result(settings: Settings, tenant: str, upload: Any) -> dict[str, Any]
         return None
     return {"file_name": upload.name, "status": "ready", "doc_id": doc["doc_id"], "pages": doc.get("pages"),
             "chunks": doc.get("chunks") or 0, "seconds": 0.0, "error": None}
+
+
+def _note_interrupted(settings: Settings, tenant: str, rows: list[dict[str, Any]]) -> None:
+    """The interrupted rows, noted in the registry for later sessions (best effort: the user
+    is leaving, and this session's note is already kept)."""
+    names = [r["file_name"] for r in rows if r["status"] == "interrupted"]
+    if not names:
+        return
+    try:
+        services.record_interrupted_uploads(settings, tenant, names)
+    except Exception:  # noqa: BLE001 - recording the interruption must not fail the stop
+        pass
+
+
+def interrupted_note(names: list[str], at: float | None) -> str:
+    """One sentence for the files of one interrupted upload (Markdown, names escaped)."""
+    shown = [f"**{escape_md(n, inline=True)}**" for n in names[:5]]
+    if len(names) > 5:
+        shown.append(f"{len(names) - 5} more file{'s' if len(names) > 6 else ''}")
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    when = f" at {fmt_time(at)}" if at else ""
+    it = "it" if len(names) == 1 else "them"
+    return f"The upload of {listed} was interrupted{when}; nothing of {it} was kept — upload {it} again."
+
+
+def interrupted_notice(settings: Settings, tenant: str) -> None:
+    """Uploads cut off in an earlier session (the page was left or reloaded), one sentence per
+    interrupted upload, until the file is uploaded again or the note dismissed. Files this
+    session's "Last upload" already lists as interrupted are not said twice."""
+    said = {r["file_name"] for r in st.session_state.get(_results_key(tenant)) or [] if r["status"] == "interrupted"}
+    notes = [u for u in services.interrupted_uploads(settings, tenant) if u["file_name"] not in said]
+    if not notes:
+        return
+    batches: dict[float, list[str]] = {}
+    for u in notes:  # the files of one upload share its time
+        batches.setdefault(u["interrupted_at"], []).append(u["file_name"])
+    for at, names in batches.items():
+        st.warning(interrupted_note(names, at), icon=":material/warning:")
+    if st.button("Dismiss this note" if len(batches) == 1 else "Dismiss these notes", key="dismiss_interrupted",
+                 help="Forget the note; the files stay not indexed until they are uploaded again."):
+        services.clear_interrupted_uploads(settings, tenant, [u["file_name"] for u in notes])
+        st.rerun()
 
 
 def interrupted_rows(files: list[Any], done: int, dupes: dict[str, int],
@@ -165,7 +215,9 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
 
 
 def upload_panel(settings: Settings, tenant: str) -> None:
-    """The uploader, the index button, and the last batch's results."""
+    """Notes of uploads interrupted earlier, the uploader, the index button, and the last
+    batch's results."""
+    interrupted_notice(settings, tenant)
     files = st.file_uploader(
         "Upload documents (PDF, DOCX, Markdown, HTML, text)", accept_multiple_files=True,
         type=services.supported_suffixes(), key=uploader_key(tenant),
@@ -201,4 +253,6 @@ def upload_panel(settings: Settings, tenant: str) -> None:
             st.dataframe(frame, hide_index=True, width="stretch")
         if st.button("Dismiss results", key="dismiss_results"):
             st.session_state.pop(_results_key(tenant), None)
+            services.clear_interrupted_uploads(settings, tenant,
+                                               [r["file_name"] for r in results if r["status"] == "interrupted"])
             st.rerun()

@@ -131,6 +131,18 @@ def test_gate_refusal_never_calls_the_model(demo_settings):
     assert a.status == "refused" and llm.requests == []
 
 
+def test_a_gate_refusal_names_the_provider_that_ran_not_the_configured_one(demo_settings):
+    """The tenant's provider is `llm`, but a refusal at the gate runs no model: the Answer
+    (and its trace row, which the Traces page filters on) says `extractive` and no model."""
+    with ScriptedLLM(lambda r: "Error E401 means a network failure [1].") as llm:
+        a = ask(llm_settings(demo_settings, llm), "demo", "What does error E401 mean?")
+    assert a.status == "refused" and llm.requests == []
+    assert (a.provider, a.model) == ("extractive", None)
+    assert store.get_trace(demo_settings, "demo", a.trace_id)["gate"]["decision"] == "refuse before generating"
+    row = next(t for t in store.list_traces(demo_settings, "demo") if t["trace_id"] == a.trace_id)
+    assert (row["provider"], row["model"]) == ("extractive", None)
+
+
 def test_missing_markers_get_one_stricter_retry(demo_settings):
     def script(request):
         if is_judge(request):

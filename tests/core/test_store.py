@@ -185,3 +185,23 @@ def test_feedback_migration_keeps_the_newest_of_duplicate_ratings(settings, monk
     assert len(store.list_feedback(settings, "a")) == 2
     with store.connect(settings) as conn:  # applied once
         assert [r[0] for r in conn.execute("SELECT id FROM _migrations")] == list(range(1, len(all_migrations) + 1))
+
+
+def test_interrupted_uploads_are_per_tenant_and_end_when_the_file_comes_again(settings):
+    store.record_interrupted_uploads(settings, "a", ["x.pdf", "y.md", "x.pdf"], at=100.0)
+    store.record_interrupted_uploads(settings, "b", ["x.pdf"], at=100.0)
+    assert store.list_interrupted_uploads(settings, "a") == [
+        {"file_name": "x.pdf", "interrupted_at": 100.0}, {"file_name": "y.md", "interrupted_at": 100.0}]
+    store.record_interrupted_uploads(settings, "a", ["x.pdf"], at=300.0)  # cut off again: the latest time
+    assert [u["interrupted_at"] for u in store.list_interrupted_uploads(settings, "a")] == [100.0, 300.0]
+    with store.connect(settings) as conn:  # y.md uploaded again since (here: from the command line)
+        conn.execute("INSERT INTO documents (doc_id, tenant, file_name, sha256, size, status, uploaded_at) "
+                     "VALUES ('d1', 'a', 'y.md', 's', 1, 'ready', 200.0)")
+        conn.execute("INSERT INTO documents (doc_id, tenant, file_name, sha256, size, status, uploaded_at) "
+                     "VALUES ('d2', 'a', 'x.pdf', 's', 1, 'ready', 250.0)")  # before the latest cut
+    assert [u["file_name"] for u in store.list_interrupted_uploads(settings, "a")] == ["x.pdf"]
+    store.clear_interrupted_uploads(settings, "a", ["x.pdf"])
+    assert store.list_interrupted_uploads(settings, "a") == []
+    assert [u["file_name"] for u in store.list_interrupted_uploads(settings, "b")] == ["x.pdf"]
+    store.clear_interrupted_uploads(settings, "b")
+    assert store.list_interrupted_uploads(settings, "b") == []

@@ -124,6 +124,30 @@ def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
     assert len(path.read_text().splitlines()) == 1
 
 
+def test_add_to_eval_set_says_added_then_updated_for_the_same_question(app, data_dir):
+    from ui.safe import escape_md
+
+    name = escape_md("acme-feedback.jsonl", inline=True)
+    path = data_dir / "eval_sets" / "acme-feedback.jsonl"
+
+    def add(turn):
+        next(b for b in app.button if b.label == "Add to eval set" and b.key.startswith(f"FormSubmitter:turn{turn}_eval"))\
+            .click().run()
+        assert not app.exception, [e.value for e in app.exception]
+        return [s.value for s in app.success]
+
+    ask(app, "What is the engine oil capacity?")
+    assert add(1) == [f"Added to {name}."]
+    assert add(1) == [f"Updated the existing row for this question in {name}."]  # the same answer again
+    ask(app, "what is the engine  oil capacity?")  # asked again (a new answer), case and spacing aside
+    assert add(2) == [f"Updated the existing row for this question in {name}."]
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["question"] == "what is the engine  oil capacity?"
+    ask(app, "What is the tyre pressure at the front?")
+    assert add(3) == [f"Added to {name}."]
+    assert len(path.read_text().splitlines()) == 2
+
+
 def test_empty_question_is_rejected_in_one_sentence(app):
     ask(app, "   ")
     assert not app.session_state["history"]["acme"]

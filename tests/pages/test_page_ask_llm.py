@@ -49,3 +49,16 @@ def test_llm_answer_shows_provider_and_its_prompt_in_the_trace(llm_app, goto):
     codes = [c.value for c in at.code]
     assert any("What is the engine oil capacity?" in c and "Passages:" in c for c in codes)
     assert any(c.startswith("The engine oil capacity is 4.5 litres [") for c in codes)
+
+
+def test_a_refusal_at_the_gate_shows_no_model_as_its_provider(llm_app):
+    """The provider is `llm`, but the gate refused before any model ran: the answer's header
+    names what produced it (extractive), not the configured model."""
+    at, llm = llm_app
+    at.chat_input[0].set_value("Who is the CEO of Microsoft?").run()
+    assert not at.exception, [e.value for e in at.exception]
+    answer = at.session_state["history"]["acme"][-1]
+    assert answer["status"] == "refused" and llm.requests == []
+    assert (answer["provider"], answer["model"]) == ("extractive", None)
+    header = next(m.value for m in at.markdown if ":red-badge[:material/block: refused]" in m.value)
+    assert "extractive" in header and "llm" not in header and "scripted" not in header

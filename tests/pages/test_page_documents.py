@@ -201,6 +201,61 @@ def test_leaving_the_page_mid_upload_is_recorded_for_the_return(app, goto, setti
     assert any("1 of 3 files indexed" in m.value for m in app.markdown)
 
 
+def test_an_interrupted_upload_is_still_said_after_a_reload(app, goto, settings, monkeypatch):
+    """A reload starts a new session: the note of the interrupted upload comes from the
+    registry, one sentence with its time, until the file is uploaded again or dismissed."""
+    import re
+    from pathlib import Path
+
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+    from streamlit.testing.v1 import AppTest
+
+    from ui import services
+
+    real, stopped = services.ingest_upload, []
+
+    def stop_once_on_second(settings_, tenant, name, data, uploaded_by, progress=None):
+        if name == "second.md" and not stopped:
+            stopped.append(name)
+            progress("embed", 0.5)
+            raise StopException()
+        return real(settings_, tenant, name, data, uploaded_by, progress=progress)
+
+    monkeypatch.setattr(services, "ingest_upload", stop_once_on_second)
+    files = [("first.md", b"# First\n\nThe first file.\n", "text/markdown"),
+             ("second.md", b"# Second\n\nThe second file.\n", "text/markdown"),
+             ("third.md", b"# Third\n\nThe third file.\n", "text/markdown")]
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value(files).run()
+    next(b for b in app.button if b.label.startswith("Index ")).click().run()
+    assert [r["status"] for r in app.session_state["upload_results::acme"]] == ["ready", "interrupted", "interrupted"]
+    assert not any(w.value.startswith("The upload of") for w in app.warning)  # "Last upload" says it already
+
+    def reload() -> AppTest:
+        at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
+        at.run()
+        return goto(at, "pages/documents.py")
+
+    notes = [w.value for w in reload().warning if w.value.startswith("The upload of")]
+    assert len(notes) == 1 and re.fullmatch(
+        r"The upload of \*\*second\\.md\*\* and \*\*third\\.md\*\* was interrupted at "
+        r"\d{4}-\d\d-\d\d \d\d:\d\d; nothing of them was kept — upload them again\.", notes[0]), notes
+
+    at = reload()
+    upload(at, [files[1]])  # second.md again: indexed, so its note goes; third.md's stays
+    assert at.session_state["upload_results::acme"][0]["status"] == "ready"
+    notes = [w.value for w in reload().warning if w.value.startswith("The upload of")]
+    assert len(notes) == 1 and notes[0].startswith("The upload of **third\\.md** was interrupted at ")
+    assert notes[0].endswith("; nothing of it was kept — upload it again.")
+
+    at = reload()
+    at.button(key="dismiss_interrupted").click().run()
+    assert not at.exception
+    assert not any(w.value.startswith("The upload of") for w in at.warning)
+    assert not any(w.value.startswith("The upload of") for w in reload().warning)
+    assert store.list_interrupted_uploads(settings, "acme") == []
+
+
 def test_an_interruption_after_the_commit_counts_the_file_as_indexed():
     from ui.upload import interrupted_rows
 
