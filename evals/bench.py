@@ -1,4 +1,4 @@
-"""`python -m evals.bench ingest|ask|ui` — speed benchmarks on a fresh temporary data folder.
+"""`python -m evals.bench ingest|ask|ui|vectors` — speed benchmarks on a fresh temporary data folder.
 
 ingest [--path data/demo] [--keep]
   1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
@@ -19,6 +19,10 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
 ui [--question Q] [--think S] [--keep]
   Start-up to first answer and per-page cold/warm load times in a real browser; the
   algorithm is in evals/bench_ui.py.
+
+vectors [--docs 16] [--chunks 16] [--rounds 5]
+  Vectors never returned again after documents are deleted and indexed again, Chroma's
+  in-place delete against the rebuild core.index uses; algorithm in evals/bench_vectors.py.
 """
 
 from __future__ import annotations
@@ -175,10 +179,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ui.add_argument("--think", type=float, default=0.0,
                     help="seconds between the Ask page being ready and the question being sent (a user typing)")
     ui.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
+    vec = sub.add_parser("vectors", help="vectors left unsearchable by deletes, in place vs rebuild")
+    vec.add_argument("--docs", type=int, default=16)
+    vec.add_argument("--chunks", type=int, default=16)
+    vec.add_argument("--rounds", type=int, default=5)
     args = p.parse_args(argv)
     try:
         if args.what == "ingest":
             bench_ingest(args.path, keep=args.keep)
+        elif args.what == "vectors":
+            from evals.bench_vectors import bench_vectors
+
+            if min(args.docs, args.chunks, args.rounds) < 1:
+                raise ValueError("--docs, --chunks and --rounds must be at least 1.")
+            bench_vectors(args.docs, args.chunks, args.rounds)
         elif args.what == "ui":
             from evals.bench_ui import bench_ui
 

