@@ -275,6 +275,33 @@ def asked_object_words(question: str) -> list[str]:
     return out
 
 
+# "Tell me a JOKE about...", «Расскажи АНЕКДОТ про...»: a request names what it wants
+# right after its verb, as a permission question does
+REQUEST_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:please\s+|пожалуйста,?\s+)?(?:tell\s+me|give\s+me|show\s+me|write(?:\s+me)?|"
+    r"расскажи(?:те)?(?:\s+мне)?|напиши(?:те)?(?:\s+мне)?|покажи(?:те)?(?:\s+мне)?|"
+    r"дай(?:те)?(?:\s+мне)?|сочини(?:те)?(?:\s+мне)?|назови(?:те)?(?:\s+мне)?)\s+",
+    re.IGNORECASE)
+_REQUEST_STOP_RE = re.compile(r"^(?:про|о|об|обо|about|of|on|how|what|why|when|where|who|which)$", re.IGNORECASE)
+
+
+def requested_object_words(question: str) -> list[str]:
+    """The words of what a request asks for ("Tell me A JOKE about washing machines" ->
+    joke; «Расскажи АНЕКДОТ про стиральную машину» -> анекдот), up to a preposition, a
+    question word or punctuation; articles and stopwords left out."""
+    m = REQUEST_RE.search(question.strip())
+    if not m:
+        return []
+    out = []
+    for word in re.findall(r"[^\W_]+(?:[-'’][^\W_]+)*|[?,.;:!]", question.strip()[m.end():]):
+        if not word[0].isalnum() or _OBJECT_STOP_RE.match(word) or _REQUEST_STOP_RE.match(word):
+            break
+        # identifiers (E20, KT-200) and "e-mail" are other checks' business
+        if word.lower() not in DETERMINERS and word.lower() not in STOPWORDS and word.isalpha():
+            out.append(word)
+    return out
+
+
 def says_verb(verb: str, tokens: set[str]) -> bool:
     """Does the text (as tokens) use the verb? A Russian verb by its first six letters:
     the stemmer keeps "подключить" and "подключайте" apart."""

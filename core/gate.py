@@ -12,7 +12,8 @@
    or quantity the documents never name ("Какой уровень ШУМА...", "Какая МОЩНОСТЬ..."),
    or a word after an article (or after its adjective: "an old FRIDGE") the documents
    never use ("install a DISHWASHER"), or in what a yes/no question's verb acts on
-   ("Do you offer gift WRAPPING?"); a long English stem counts as used when a word
+   ("Do you offer gift WRAPPING?") or what a request asks for ("Tell me a JOKE about...",
+   «Расскажи АНЕКДОТ про...»); a long English stem counts as used when a word
    it begins is ("complain" -> "complaint"), and an everyday word when its document
    word is ("buyer" -> "new owner", core/expand.py); a cited
    section, paragraph or clause number ("section 14", "пункт 9.3") that no retrieved
@@ -58,6 +59,7 @@ from core.analysis import (
     model_names,
     page_refs,
     proper_names,
+    requested_object_words,
     section_refs,
     unstated_values,
     yes_no_subject,
@@ -207,7 +209,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
         (w for w in (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)]
                      if lexicon.df.get(t, 0) == 0 and not is_qualifier(t)) if not _spelled_out(w, lexicon)),
         None) or next(
-        (w for w in [*determined_words(asked), *yes_no_subject(asked), *asked_object_words(asked)]
+        (w for w in [*determined_words(asked), *yes_no_subject(asked), *asked_object_words(asked),
+                   *requested_object_words(asked)]
          if unknown_word(w, lexicon, slot)), None)
     bad_refs = [r for r in section_refs(question)
                 if not any(has_section(r, c.section, c.text) for c in retrieval.top)]

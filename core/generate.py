@@ -59,7 +59,8 @@ Extractive algorithm:
    may do something ("Can I EXTEND my contract?", "Можно ли ПОДКЛЮЧИТЬ...", "Will you
    WARN me?") needs a unit that speaks of that verb (core/analysis.py `asked_verb`) and of
    what it acts on ("transfer the WARRANTY" is not answered by a transferable contract),
-   where the documents use those words;
+   where the documents use those words; whom a yes/no question asks about ("Do STAFF get
+   a discount?") must be named in the unit's passage when the documents know the word;
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
    minutes or hours, not months; "how often" an interval such as "every 2 years", not
    "each van"), and a duration or an amount of money must be said of
@@ -111,6 +112,7 @@ from core.analysis import (
     action_conflict,
     asked_object,
     asked_verb,
+    asking_part,
     content_terms,
     contrast_conflict,
     counts,
@@ -135,6 +137,7 @@ from core.analysis import (
     value_anchored,
     value_conflict,
     without_names,
+    yes_no_subject,
 )
 from core.answer_form import asked_forms, form_owner, form_words, holds_form
 from core.expand import everyday_terms
@@ -310,6 +313,9 @@ class ExtractiveGenerator:
             if not set(forms) - {"mass", "load"} else []
         value_units = [q for q in dict.fromkeys([*focus, *quantities]) if q in QUANTITY_UNITS]
         narrowed_to = required_qualifiers(question)
+        # "Do STAFF get a discount?": a text about subscribers' discount says nothing of staff
+        subjects = [t[0] for t in (tokenize(w) for w in yes_no_subject(asking_part(question)))
+                    if t and lexicon.df.get(t[0], 0) > 0]
         question_names = proper_names(question)
         refs = section_refs(question)
         names = [set(tokenize(n, keep_stopwords=True)) for n in question_names]
@@ -422,6 +428,9 @@ class ExtractiveGenerator:
                 if any(not q <= ctx_tokens for q in narrowed_to):
                     reject(unit, "does not name the group the question is narrowed to")
                     continue  # "for PART-TIME employees", "on the COTTON programme": not this unit
+                if any(t not in passage_tokens for t in subjects):
+                    reject(unit, "does not speak of whom the question asks about")
+                    continue
                 if any(not quantity_named(m, ctx_tokens, unit.text) for m in quantities) or (
                         quantities and not NUMBER_RE.search(said)):
                     reject(unit, "does not give the quantity asked about")

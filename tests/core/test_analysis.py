@@ -483,3 +483,17 @@ def test_a_value_the_question_takes_for_granted_must_be_the_documents_value():
     assert unstated_values("Is a 70 l tank enough?", passages) == []  # the same unit written another way
     # a unit the passages never give is no evidence either way
     assert unstated_values("Does it carry 800 kg?", passages) == []
+
+
+def test_a_request_names_what_it_wants_after_its_verb():
+    from core.analysis import requested_object_words
+
+    assert requested_object_words("Tell me a joke about washing machines.") == ["joke"]
+    assert requested_object_words("Расскажи анекдот про стиральную машину.") == ["анекдот"]
+    assert requested_object_words("Напишите мне стихотворение о гарантии.") == ["стихотворение"]
+    assert requested_object_words("Give me the e-mail address of the DPO.") == ["address"]  # "e-mail": a form
+    assert requested_object_words("Назови причину ошибки E20.") == ["причину", "ошибки"]
+    # about what, not what: the request's topic follows a preposition or a question word
+    assert requested_object_words("Расскажи о проекте Bluefin.") == []
+    assert requested_object_words("Please tell me how to clean the filter.") == []
+    assert requested_object_words("What does E20 mean?") == []

@@ -253,3 +253,12 @@ def test_the_washing_machines_care_guide_does_not_answer_for_a_dryer():
     refused = ask("Как часто чистить сливной фильтр у сушилки?")
     assert refused.text == ""
     assert any("another kind of appliance" in r["why"] for r in refused.rejected)
+
+
+def test_a_yes_no_question_about_a_group_needs_a_passage_that_speaks_of_that_group():
+    ask = _asker("Plans and prices\n\nPremium subscribers receive a 10% discount on CarePlus service contracts.",
+                 "Plans and prices", "Staff may use a company van for private trips with approval.")
+    staff = ask("Do staff get a discount on HomeHub Premium subscriptions?")
+    assert staff.text == ""  # the subscribers' discount says nothing of staff
+    assert any(r["why"] == "does not speak of whom the question asks about" for r in staff.rejected)
+    assert "10% discount" in ask("Do Premium subscribers get a discount on CarePlus contracts?").text
