@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,19 @@ from core.tenants import TenantError
 
 class UserError(Exception):
     """Something the user can fix; printed as one sentence."""
+
+
+# Control characters (C0, C1) and bidi overrides in a file name or a document's text: a
+# newline split "one line per file" (a file named "a\nfailed  b.txt" printed a fake result
+# line) and ESC starts terminal escape sequences. They are printed escaped ("\n", "\x1b").
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # keeps \t, \n
+
+
+def _shown(text: object, *, lines: bool = False) -> str:
+    """`text` safe to print on a terminal: one line (unless `lines`), no escape sequences."""
+    pattern = _UNPRINTABLE_IN_TEXT if lines else _UNPRINTABLE
+    return pattern.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,7 +149,7 @@ def _progress_printer(name: str) -> Any:
         if stage == last["stage"] and now - last["at"] < PROGRESS_EVERY_S:
             return
         last.update(stage=stage, at=now)
-        print(f"  {name}: {_STAGE_WORDS[stage]} {fraction:.0%} ({now - started:.0f}s)", file=sys.stderr,
+        print(f"  {_shown(name)}: {_STAGE_WORDS[stage]} {fraction:.0%} ({now - started:.0f}s)", file=sys.stderr,
               flush=True)
 
     return report
@@ -158,12 +172,14 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
                              progress=_progress_printer(path.name))
         if result.status == "failed":
             failed += 1
-            print(f"failed     {path.name}: {result.error}", flush=True)
+            print(f"failed     {_shown(path.name)}: {_shown(result.error)}", flush=True)
             continue
         pages = "-" if result.pages is None else result.pages
         note = f"  (replaced {result.replaced})" if result.replaced else ""
-        print(f"{result.status:<10} {path.name}  pages={pages} chunks={result.chunks} "
+        print(f"{result.status:<10} {_shown(path.name)}  pages={pages} chunks={result.chunks} "
               f"{result.seconds:.2f}s{note}", flush=True)
+        for warning in result.warnings:  # stderr: stdout stays one line a file
+            print(f"  {_shown(path.name)}: {_shown(warning)}", file=sys.stderr, flush=True)
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0
@@ -180,8 +196,8 @@ def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     for d in docs:
         pages = "-" if d["pages"] is None else d["pages"]
-        extra = f"  {d['error']}" if d["error"] else ""
-        print(f"{d['doc_id']}  {d['status']:<8} pages={pages:<4} chunks={d['chunks']:<4} {d['file_name']}{extra}")
+        extra = f"  {_shown(d['error'])}" if d["error"] else ""
+        print(f"{d['doc_id']}  {d['status']:<8} pages={pages:<4} chunks={d['chunks']:<4} {_shown(d['file_name'])}{extra}")
     return 0
 
 
@@ -253,16 +269,16 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     model = f" ({answer.model})" if answer.model else ""
     print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}% "
           f"provider={answer.provider}{model}")
-    print(answer.answer)
+    print(_shown(answer.answer, lines=True))
     if answer.refusal_reason:
-        print(f"  why: {answer.refusal_reason}")
+        print(f"  why: {_shown(answer.refusal_reason)}")
     for c in answer.citations:
         page = f" p.{c.page}" if c.page else ""
-        print(f"  [{c.index}] {c.source}{page} § {c.section}: “{c.quote}”")
+        print(f"  [{c.index}] {_shown(c.source)}{page} § {_shown(c.section)}: “{_shown(c.quote)}”")
     for c in answer.closest:
         page = f" p.{c.get('page')}" if c.get("page") else ""
         near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")
-        print(f"  closest: {c.get('source')}{page}: {near}")
+        print(f"  closest: {_shown(c.get('source'))}{page}: {_shown(near)}")
     return 0
 
 

@@ -45,6 +45,9 @@ class IngestResult:
     replaced: str | None = None  # doc_id of the previous version, if any
     same_as: str | None = None  # unchanged: the file name of the document that already holds these bytes
     timings: dict[str, float] = field(default_factory=dict)
+    # ready, but the parser lost something on the way ("The PDF is damaged ...; some of its text
+    # may be missing", a skipped page): said beside the result, else a half-read file looks whole
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -169,7 +172,7 @@ def _index_new(
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
-                        replaced=replaced)
+                        replaced=replaced, warnings=list(parsed.warnings))
 
 
 def _check_chunk_limit(settings: Settings, tenant: str, file_name: str, count: int) -> None:

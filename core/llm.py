@@ -20,6 +20,7 @@ from typing import Any
 from core.config import Settings
 
 COOL_DOWN_S = 30.0
+RETRY_DELAY_S = 0.5  # before retrying a refused connection or a server error
 _failed_at: dict[str, tuple[float, str]] = {}  # base_url -> (monotonic time, reason)
 _lock = threading.Lock()
 
@@ -53,10 +54,30 @@ class LLMClient:
         if self._client is None:
             import openai
 
-            # local servers ignore the key, but the client refuses to start without one
+            # local servers ignore the key, but the client refuses to start without one. The
+            # client's own retries are off: it retries a timeout too, so a hanging server cost
+            # twice GROUNDWORK_LLM_TIMEOUT_S (and more with back-off) before the fallback; `chat`
+            # retries only what a second try can fix.
             self._client = openai.OpenAI(base_url=self.base_url, api_key=self._settings.llm_api_key or "none",
-                                         timeout=self.timeout_s, max_retries=self._settings.llm_retries)
+                                         timeout=self.timeout_s, max_retries=0)
         return self._client
+
+    def _create(self, kwargs: dict[str, Any]) -> Any:
+        """The completion, retried `llm_retries` times on a refused connection, a rate limit or
+        a server error, never on a timeout: the user has already waited the full timeout."""
+        import openai
+
+        retries_left = max(int(self._settings.llm_retries), 0)
+        while True:
+            try:
+                return self._openai().chat.completions.create(**kwargs)
+            except openai.APITimeoutError:  # before APIConnectionError: it is one
+                raise
+            except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError):
+                if not retries_left:
+                    raise
+                retries_left -= 1
+                time.sleep(RETRY_DELAY_S)
 
     def chat(self, messages: list[dict[str, str]], max_tokens: int = 300, logprobs: bool = False) -> LLMReply:
         """One chat completion at temperature 0."""
@@ -71,7 +92,7 @@ class LLMClient:
         if logprobs:
             kwargs.update(logprobs=True, top_logprobs=5)
         try:
-            response = self._openai().chat.completions.create(**kwargs)
+            response = self._create(kwargs)
         except openai.OpenAIError as exc:
             reason, endpoint_down = self._explain(exc)
             if endpoint_down:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import index, store
-from core.analysis import strip_instructions
+from core.analysis import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
 from core.config import Settings
 from core.expand import expand_question
@@ -39,6 +39,10 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
         raise ValueError("Ask a question: the text is empty.")
     if len(question) > MAX_QUESTION_CHARS:
         raise ValueError(f"The question is {len(question)} characters; keep it under {MAX_QUESTION_CHARS}.")
+    if not re.search(r"\w", MARKUP_RE.sub(" ", question)):
+        # "<script>alert(1)</script>" asks nothing, but its markup finds the document lines
+        # that carry the same markup, and one of them was quoted as the "answer"
+        raise ValueError("The question has no words, only markup or punctuation; type it in plain words.")
     settings = settings.for_tenant(tenant)
     started = time.perf_counter()
     # every stage DESIGN.md lists is present; a refusal at the gate spends nothing on the later ones

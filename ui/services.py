@@ -166,10 +166,18 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str) -> list[dict[str, A
 
 
 def _safe_name(file_name: str) -> str:
+    """A file-system-safe name for the uploaded bytes that keeps the original stem: parsers
+    take the stem as the title of a document without a heading, and the title counts as
+    the passage's context when answering, so an upload must not be titled "upload" where
+    the same file ingested by the CLI is titled by its name."""
     name = Path(file_name.replace("\\", "/")).name
     stem, dot, suffix = name.rpartition(".")
-    suffix = re.sub(r"[^A-Za-z0-9]", "", suffix)[:10] if dot else ""
-    return "upload" + (f".{suffix.lower()}" if suffix else "")
+    if not dot:
+        stem, suffix = name, ""
+    suffix = re.sub(r"[^A-Za-z0-9]", "", suffix)[:10]
+    stem = re.sub(r"[\x00-\x1f\x7f:*?\"<>|]", "_", stem).strip(" .")
+    stem = stem.encode()[:150].decode("utf-8", "ignore") or "upload"  # file names: at most 255 bytes
+    return stem + (f".{suffix.lower()}" if suffix else "")
 
 
 def ingest_upload(settings: Settings, tenant: str, file_name: str, data: bytes, uploaded_by: str,

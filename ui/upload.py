@@ -194,6 +194,11 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
         where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunk{'s' if r.get('chunks') != 1 else ''} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")
+        warnings = r.get("warnings") or []
+        if warnings:  # indexed, but not all of it: a damaged PDF, a skipped page
+            more = f" (and {len(warnings) - 3} more notes)" if len(warnings) > 3 else ""
+            where.warning(f"**{name}**: " + escape_md(" ".join(warnings[:3]) + more, inline=True),
+                          icon=":material/warning:")
     elif r["status"] == "unchanged":
         same_as = r.get("same_as")
         if same_as and same_as != r.get("file_name"):

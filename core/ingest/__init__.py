@@ -47,6 +47,9 @@ MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 _TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES
 _SNIFF_BYTES = 65536
+# Said with what to do: "The file is empty." alone left the user guessing whether to retry.
+EMPTY = "The file is empty (0 bytes); check that you picked the right file and upload it again."
+NO_TEXT = "The file contains no text; check that it is the document you meant and upload it again."
 # A name that promises a binary format: when the bytes are read as text instead and fail,
 # the file is a damaged PDF/DOCX, and "not text" would only confuse the user.
 _NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX)}
@@ -76,7 +79,7 @@ def detect_format(path: Path) -> str:
     except OSError as exc:
         raise IngestError(f"The file could not be read ({exc.strerror}).") from None
     if not head.strip():
-        raise IngestError("The file is empty." if not head else "The file contains no text.")
+        raise IngestError(EMPTY if not head else NO_TEXT)
     marker = head.find(b"%PDF-", 0, 1024)
     # A PDF may start with some junk bytes; a text that merely mentions "%PDF-" is no PDF.
     if marker == 0 or (marker > 0 and _PDF_OBJECT.search(head, marker)):
@@ -142,7 +145,7 @@ def parse_file(path: Path, settings: Settings | None = None) -> ParsedDocument:
             "check that it opens in its usual program and upload it again."
         ) from exc
     if not parsed.blocks:
-        raise IngestError("The file contains no text.")
+        raise IngestError(NO_TEXT)
     return parsed
 
 

@@ -16,10 +16,12 @@ from markdown_it.token import Token
 
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
+from core.ingest.html import DROP_TAGS
 from core.schema import Block, ParsedDocument
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+_HIDDEN_INLINE = re.compile(r"<(/?)(?:script|style)\b", re.IGNORECASE)
 
 
 class MarkdownParser:
@@ -73,9 +75,17 @@ class MarkdownParser:
 
 
 def inline_text(token: Token) -> str:
-    """Plain text of an inline token: text, code spans, link text, image alt text."""
+    """Plain text of an inline token: text, code spans, link text, image alt text. The body
+    of an inline <script> or <style> is code no reader of the page ever sees, so it is not
+    document text ("opens at <script>alert(1)</script> 30 bar" would be quoted with it)."""
     parts: list[str] = []
+    hidden = 0  # open <script>/<style> tags around the current child
     for child in token.children or []:
+        if child.type == "html_inline" and (tag := _HIDDEN_INLINE.match(child.content)):
+            hidden = max(hidden + (-1 if tag.group(1) else 1), 0)
+            continue
+        if hidden:
+            continue
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
@@ -102,7 +112,10 @@ def _html_text(html: str) -> str:
         return ""
     from bs4 import BeautifulSoup
 
-    return clean_inline(BeautifulSoup(html, "html.parser").get_text(" "))
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(DROP_TAGS):  # as for an HTML file: a <script> block's code is no text
+        tag.decompose()
+    return clean_inline(soup.get_text(" "))
 
 
 def _strip_front_matter(text: str) -> tuple[str, str]:

@@ -105,7 +105,9 @@ class PdfParser:
         if not blocks:
             raise _no_text(damaged)
         if damaged:
-            warnings.append("The PDF is damaged (MuPDF repaired it); some of its text may be missing.")
+            # said to the user beside "indexed": what happened and what to do, no library names
+            warnings.append("This PDF is damaged and was repaired to read it; some of its text may be missing, "
+                            "so upload an intact copy if you have one.")
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         return finish(blocks, pages=pages, title=title, warnings=warnings)
 

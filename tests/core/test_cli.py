@@ -164,3 +164,33 @@ def test_the_cli_creates_tenants_by_the_consoles_rules(tmp_path):
         assert res.returncode == 2 and says in res.stderr and "Traceback" not in res.stderr
     assert run(data, "tenants", "list").stdout.split()[0] == "acme"
     assert len(run(data, "tenants", "list").stdout.strip().splitlines()) == 1
+
+
+def test_a_question_of_markup_only_is_a_clear_error(settings, capsys):
+    # "<script>alert(1)</script>" asks nothing; it was answered with a document line that
+    # holds the same markup ("See [x](javascript:alert(1)) ...")
+    from core.cli import main
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    for question in ("<script>alert(1)</script>", "<img src=x onerror=alert(1)> ?!"):
+        assert main(["ask", "--tenant", "acme", question]) == 2
+        err = capsys.readouterr().err
+        assert err == "error: The question has no words, only markup or punctuation; type it in plain words.\n"
+
+
+def test_file_names_with_control_characters_print_on_one_escaped_line(settings, tmp_path, capsys):
+    # a newline in a file name printed a second, fake result line; ESC reached the terminal
+    from core.cli import main
+
+    path = tmp_path / "a\nfailed     b\x1b[31m.txt"
+    path.write_text("The gnu lamp lasts 300 hours.\n", encoding="utf-8")
+    assert main(["ingest", "--tenant", "acme", str(path)]) == 0
+    assert main(["docs", "list", "--tenant", "acme"]) == 0
+    assert main(["ask", "--tenant", "acme", "How many hours does the gnu lamp last?"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    ingested, listed = out.splitlines()[:2]
+    assert ingested.startswith("ready") and "a\\nfailed     b\\x1b[31m.txt" in ingested
+    assert listed.endswith("a\\nfailed     b\\x1b[31m.txt")
+    assert "[1] a\\nfailed     b\\x1b[31m.txt" in out

@@ -309,3 +309,31 @@ def test_reindex_keeps_the_upload_time_and_the_place_in_the_list(settings, write
     after = list_documents(settings, "acme")
     assert [d["file_name"] for d in after] == ["refunds.md", "oil.md"]
     assert after[0]["uploaded_at"] == before[0]["uploaded_at"]
+
+
+def _truncated_pdf(write_file, text: str):
+    """A real one-page PDF cut at 80% of its bytes: MuPDF repairs it and still reads the text."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), text, fontsize=11)
+    data = doc.tobytes()
+    doc.close()
+    return write_file("cut.pdf", data[: int(len(data) * 0.8)])
+
+
+def test_a_damaged_pdf_that_still_reads_is_indexed_with_its_warning(settings, write_file, capsys):
+    # the parser's "damaged ... some of its text may be missing" was dropped: a half-read
+    # file was listed as ready like any other, in the CLI and the console
+    from core.cli import main
+
+    path = _truncated_pdf(write_file, "The yak heater draws 900 watts.")
+    result = ingest_file(settings, "acme", path)
+    assert result.status == "ready" and _everywhere(settings, "acme", result.doc_id)["vectors"] == 1
+    assert any("damaged" in w for w in result.warnings), result.warnings
+    delete_document(settings, "acme", result.doc_id)
+    assert main(["ingest", "--tenant", "acme", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("ready") and len(out.splitlines()) == 1  # stdout: one line a file
+    assert err.strip() == ("cut.pdf: This PDF is damaged and was repaired to read it; some of its text may be "
+                           "missing, so upload an intact copy if you have one.")

@@ -2,6 +2,7 @@
 failure turned into one actionable sentence."""
 
 import socket
+import time
 from dataclasses import replace
 
 import pytest
@@ -73,3 +74,25 @@ def test_http_errors_name_the_cause(settings, status, message):
     with ScriptedLLM(lambda r: Reply("no", status=status)) as llm:
         with pytest.raises(LLMUnavailable, match=message):
             _client(settings, llm.base_url).chat([{"role": "user", "content": "hi"}])
+
+
+def test_a_timeout_is_not_retried_so_the_fallback_comes_after_one_timeout(settings):
+    # the openai client's own retries also retried timeouts: with the default one retry a
+    # hanging server held every ask for twice GROUNDWORK_LLM_TIMEOUT_S, plus back-off
+    with ScriptedLLM(lambda r: Reply("late", delay_s=3.0)) as llm:
+        client = LLMClient(replace(settings, provider="llm", llm_base_url=llm.base_url, llm_model="scripted-model",
+                                   llm_timeout_s=0.5, llm_retries=1))
+        started = time.monotonic()
+        with pytest.raises(LLMUnavailable, match="did not answer within 0.5 s"):
+            client.chat([{"role": "user", "content": "hi"}])
+        assert time.monotonic() - started < 1.5
+        assert len(llm.requests) == 1
+
+
+def test_a_server_error_is_still_retried(settings):
+    replies = iter([Reply("busy", status=500), Reply("fine")])
+    with ScriptedLLM(lambda r: next(replies)) as llm:
+        client = LLMClient(replace(settings, provider="llm", llm_base_url=llm.base_url, llm_model="scripted-model",
+                                   llm_retries=1))
+        assert client.chat([{"role": "user", "content": "hi"}]).text == "fine"
+        assert len(llm.requests) == 2

@@ -268,3 +268,28 @@ def test_an_interruption_after_the_commit_counts_the_file_as_indexed():
     rows = interrupted_rows(files, 1, {"a.md": 2}, live)
     assert [(r["file_name"], r["status"]) for r in rows] == [("b.md", "ready"), ("a.md", "skipped"),
                                                              ("c.md", "interrupted")]
+
+
+def test_an_uploaded_file_without_a_heading_is_titled_by_its_name_as_in_the_cli(app, goto, settings):
+    # the bytes were written to a temporary "upload.txt": every heading-less upload was titled
+    # "upload" (the title counts as context when answering), unlike the same file via the CLI
+    goto(app, "pages/documents.py")
+    upload(app, [("Oil capacity notes.txt", b"It holds 4.5 litres.\n", "text/plain"),
+                 ("../../etc/Гарантия.md", b"Covered for 24 months.\n", "text/markdown")])
+    titles = {r["doc_id"]: r["title"] for r in store.chunk_rows(settings, "acme")}
+    by_name = {d["file_name"]: d["doc_id"] for d in store.list_documents(settings, "acme")}
+    assert titles[by_name["Oil capacity notes.txt"]] == "Oil capacity notes"
+    assert titles[by_name["../../etc/Гарантия.md"]] == "Гарантия"
+
+
+def test_a_damaged_pdf_that_still_reads_says_so_beside_indexed(app, goto):
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
+    data = doc.tobytes()
+    doc.close()
+    goto(app, "pages/documents.py")
+    upload(app, [("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")])
+    assert any("**cut\\.pdf**: indexed" in s.value for s in app.success)
+    assert any("**cut\\.pdf**" in w.value and "some of its text may be missing" in w.value for w in app.warning)

@@ -56,8 +56,8 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("empty.txt", b"", r"^The file is empty\.$"),
-        ("blank.md", b" \n\n \t\n", r"^The file contains no text\.$"),
+        ("empty.txt", b"", r"^The file is empty \(0 bytes\); check that you picked the right file"),
+        ("blank.md", b" \n\n \t\n", r"^The file contains no text; check that it is the document you meant"),
         ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(range(256)) * 4,
          r"^Unsupported file type '\.exe'; upload PDF, DOCX, Markdown, HTML or text\.$"),
         ("blob", os.urandom(4096) + b"\x00",

@@ -193,3 +193,14 @@ def test_text_space_aligned_table_becomes_a_table(write_file):
                           ["Check the hoses", "once a year"]]
     assert table.section_path == ["CARE SCHEDULE"]
     assert parsed.blocks[-1].kind == "paragraph"
+
+
+def test_markdown_drops_the_code_of_script_and_style_tags(write_file):
+    # the body of an inline <script> was indexed as document text and then quoted in
+    # answers ("The valve opens at alert(1) 30 bar."); a <script> block's code too
+    path = write_file("hostile.md", (
+        "# Valves\n\nThe valve opens at <script>alert(1)</script> 30 bar, <STYLE>p{}</STYLE>in <b>May</b>.\n\n"
+        "<script>\nfetch('/steal?c=' + document.cookie)\n</script>\n\n<div>Kept <i>text</i>.</div>\n"))
+    texts = [b.text for b in parse_file(path).blocks]
+    assert texts[:2] == ["Valves", "The valve opens at 30 bar, in May."]
+    assert texts[2].startswith("Kept text") and len(texts) == 3
