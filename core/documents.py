@@ -278,6 +278,7 @@ def _put_back_vectors(settings: Settings, tenant: str, got: dict[str, Any]) -> N
         end = start + 256
         col.add(ids=ids[start:end], embeddings=[[float(x) for x in e] for e in got["embeddings"][start:end]],
                 metadatas=got["metadatas"][start:end])
+    index.note_write(settings)
 
 
 def _insert_rows(conn: Any, table: str, rows: list[dict[str, Any]]) -> None:

@@ -11,6 +11,7 @@ import fcntl
 import functools
 import math
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,11 +56,53 @@ def chroma_client(settings: Settings) -> Any:
     One client per path or URL, created under a lock: lru_cache alone lets two threads (the
     console's warm-up and the first question) build two clients of one path at once, and
     Chroma's shared system then fails one of them ("Could not connect to tenant
-    default_tenant")."""
+    default_tenant"). The embedded client caches what it read; when another process has
+    written to the store since (a CLI ingest beside the running console), it is opened
+    afresh, or it fails every search ("Error finding id") or searches a dropped collection."""
     with _client_lock:
         if settings.chroma_url:
             return _client(settings.chroma_url, True)
+        if _written_elsewhere(settings):
+            _client.cache_clear()
+            from chromadb.api.shared_system_client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
         return _client(str(Path(settings.data_dir) / "chroma"), False)
+
+
+# ---- writes by other processes -------------------------------------------------------------
+# Every write to the embedded store leaves a new token in this file; a process that finds a
+# token it did not write (or see) knows its client is stale.
+_WRITE_TOKEN = "chroma.written"
+_seen_tokens: dict[str, str] = {}
+
+
+def _read_token(path: Path) -> str:
+    try:
+        return path.read_text(encoding="ascii")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return ""
+
+
+def _written_elsewhere(settings: Settings) -> bool:
+    path = Path(settings.data_dir) / _WRITE_TOKEN
+    token = _read_token(path)
+    seen = _seen_tokens.setdefault(str(path), token)
+    _seen_tokens[str(path)] = token
+    return seen != token
+
+
+def note_write(settings: Settings) -> None:
+    """Record a write to the embedded store (callers hold the tenant lock)."""
+    if settings.chroma_url:
+        return  # a server is the one owner of its state: no client goes stale
+    path = Path(settings.data_dir) / _WRITE_TOKEN
+    token = uuid.uuid4().hex
+    tmp = path.with_suffix(f".{token}.tmp")
+    tmp.write_text(token, encoding="ascii")
+    tmp.replace(path)
+    with _client_lock:
+        _seen_tokens[str(path)] = token
 
 
 HNSW = {"hnsw": {"space": "cosine"}}
@@ -91,7 +134,7 @@ def collection(settings: Settings, tenant: str) -> Any:
                                            metadata={"tenant_key": name})
 
 
-def _finish_rebuild(client: Any, name: str) -> None:
+def _finish_rebuild(settings: Settings, client: Any, name: str) -> None:
     """Settle a rebuild a crash interrupted (callers hold the tenant lock): a copy whose
     original still exists may be incomplete and goes; a copy whose original was already
     dropped is complete and takes its name."""
@@ -102,6 +145,7 @@ def _finish_rebuild(client: Any, name: str) -> None:
         client.delete_collection(name + REBUILD_SUFFIX)
     else:
         copy.modify(name=name)
+        note_write(settings)
 
 
 def vector_store(settings: Settings, tenant: str) -> Any:
@@ -124,6 +168,7 @@ def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: n
     ]
     # the node's source document becomes the "doc_id" metadata that delete filters on
     vector_store(settings, tenant).add(nodes)
+    note_write(settings)
 
 
 def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> int:
@@ -134,7 +179,7 @@ def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> int:
     only), which then takes the tenant's collection name. Callers hold the tenant lock."""
     client = chroma_client(settings)
     name = collection_name(tenant)
-    _finish_rebuild(client, name)
+    _finish_rebuild(settings, client, name)
     old = collection(settings, tenant)
     doomed = set(old.get(where={"doc_id": doc_id}, include=[])["ids"])
     if not doomed:
@@ -159,6 +204,7 @@ def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> int:
         raise
     client.delete_collection(name)
     copy.modify(name=name)
+    note_write(settings)
     return len(doomed)
 
 

@@ -1,5 +1,7 @@
 """core/index.py: the Chroma client is one per data folder, also when threads race for it."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -75,3 +77,38 @@ def test_a_rebuild_a_crash_interrupted_is_settled_by_the_next_delete(settings):
     assert index.delete_vectors(settings, "t", "doc0") == 3
     assert [c.name for c in client.list_collections()] == [name]
     assert index.collection(settings, "t").count() == 0
+
+
+_OTHER_PROCESS = """
+import sys
+import numpy as np
+from core import index
+from core.config import load_settings
+from tests.core.test_index import _chunks
+settings = load_settings()
+if sys.argv[1] == "add":
+    index.add_vectors(settings, "t", _chunks("t", 2, 3), np.eye(3, 8, k=5))
+else:
+    index.delete_vectors(settings, "t", "doc0")
+"""
+
+
+def test_a_running_process_sees_what_another_process_indexed_or_deleted(settings):
+    # the console keeps its Chroma client open while a CLI ingest writes the same store:
+    # its cached view failed every search ("Error finding id") or searched a dropped collection
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for d in range(2):
+        index.add_vectors(settings, "t", _chunks("t", d, 3), np.eye(3, 8, k=3 * d))
+
+    def ids() -> set[str]:
+        return {cid.split(":")[0] for cid, _ in index.dense_search(settings, "t", np.ones(8) / 8 ** 0.5, 20)}
+
+    assert ids() == {"doc0", "doc1"}
+    for step, expected in (("add", {"doc0", "doc1", "doc2"}), ("delete", {"doc1", "doc2"})):
+        subprocess.run([sys.executable, "-c", _OTHER_PROCESS, step], cwd=root, check=True,
+                       env={**os.environ, "GROUNDWORK_DATA": str(settings.data_dir)})
+        assert ids() == expected
