@@ -482,6 +482,12 @@ class ExtractiveGenerator:
     def _generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
         scored = self.score_units(question, passages, lexicon)
         if not scored:
+            if any(n == 1 and why == "addresses a model" for n, _, why in self.rejected):
+                # the best passage shares its paragraph with text aimed at a model: nothing of
+                # that paragraph is quoted, and the user should know why, not "not found"
+                return Generation("", refusal_reason=(
+                    "The passage that matches best also holds instructions aimed at an AI assistant, "
+                    "so none of it is quoted; open the source document to read it."))
             return Generation("", refusal_reason="No passage states what the question asks.")
         if scored[0].score < self.min_support:
             return Generation("", support=scored[0].score,
