@@ -126,7 +126,9 @@ def collection(settings: Settings, tenant: str) -> Any:
     and renaming its rebuilt copy (delete_vectors), readers use the copy: it is complete."""
     client = chroma_client(settings)
     name = collection_name(tenant)
-    found = _existing(client, name) or _existing(client, name + REBUILD_SUFFIX)
+    found = _existing(client, name)
+    if found is None:
+        found = _existing(client, name + REBUILD_SUFFIX)
     if found is not None:
         return found
     # embedding_function=None: we always supply vectors; Chroma's default would download.

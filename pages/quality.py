@@ -204,7 +204,7 @@ with tab_ref:
                    + (f"; for {hit:.0%} of them a highlighted closest sentence held the expected answer."
                       if hit is not None and wrong else "."))
         if wrong:
-            st.dataframe(pd.DataFrame(wrong), hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame(wrong), hide_index=True, placeholder="—", width="stretch")
     else:
         st.caption("Nothing was refused in this run.")
 with tab_lat:
@@ -225,16 +225,16 @@ with tab_cmp:
                                 format_func=lambda i: f"{fmt_time(by_id[i]['created_at'])} · {i}")
         comparison = services.compare_runs(services.get_eval_run(settings, tenant, run_a) or {},
                                            services.get_eval_run(settings, tenant, run_b) or {})
-        st.dataframe(pd.DataFrame(q.delta_rows(comparison)), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(q.delta_rows(comparison)), hide_index=True, placeholder="—", width="stretch")
         flips = q.flip_rows(comparison)
         st.markdown(f"**{len(flips)} questions flipped** between A and B: "
                     f":green-badge[{comparison.get('improved', 0)} improved] "
                     f":red-badge[{comparison.get('regressed', 0)} regressed]")
         if flips:
-            st.dataframe(pd.DataFrame(flips), hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame(flips), hide_index=True, placeholder="—", width="stretch")
 with tab_q:
     questions = q.question_rows(report)
-    st.dataframe(pd.DataFrame(questions), hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame(questions), hide_index=True, placeholder="—", width="stretch")
     st.download_button("Download this run's questions (CSV)", q.questions_csv(report),
                        file_name=f"{set_choice}-{run_id}.csv", mime="text/csv", icon=":material/download:",
                        on_click="ignore", key="csv_questions")

@@ -58,7 +58,7 @@ for text in st.session_state.pop(_RESET_FLASH, []):
 
 overrides = services.tenant_overrides(defaults, tenant)
 st.subheader("In effect")
-st.dataframe(services.settings_rows(defaults, overrides), hide_index=True, width="stretch")
+st.dataframe(services.settings_rows(defaults, overrides), hide_index=True, placeholder="—", width="stretch")
 if st.button("Reset to defaults", icon=":material/restart_alt:", disabled=not overrides,
              help="Remove this tenant's overrides: every setting goes back to the default column above."):
     services.save_tenant_settings(defaults, tenant, {}, replace_all=True)

@@ -200,7 +200,7 @@ def quoted_table(text: str, quote: str) -> bool:
         st.text(clip(" / ".join(before), 300))
     styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
                                axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch")
+    st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
     if any(marked):
         st.caption("The quoted row is highlighted.")
     else:
@@ -405,7 +405,7 @@ def chunk_card(chunk: dict[str, Any], number: int) -> None:
                 if before:
                     st.text(clip(" / ".join(before), 300))
                 header, body = rows[0], rows[1:]
-                st.dataframe(pd.DataFrame(body, columns=unique_headers(header)), hide_index=True,
+                st.dataframe(pd.DataFrame(body, columns=unique_headers(header)), hide_index=True, placeholder="—",
                              width="stretch")
                 return
         st.text(clip(text))
@@ -424,7 +424,7 @@ def traces_table(traces: list[dict[str, Any]]) -> None:
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
     } for t in traces], columns=["when", "status", "question", "confidence", "factuality", "unsupported",
                                  "provider", "ms"])
-    st.dataframe(frame, hide_index=True, width="stretch", height=min(35 * (len(frame) + 1) + 3, 316),
+    st.dataframe(frame, hide_index=True, placeholder="—", width="stretch", height=min(35 * (len(frame) + 1) + 3, 316),
                  column_config={"confidence": st.column_config.NumberColumn(format="%.2f"),
                                 "factuality": st.column_config.NumberColumn(format="%.0f%%")})
 
@@ -484,7 +484,7 @@ def candidates_table(trace: dict[str, Any]) -> None:
         return
     st.caption("All fused candidates, best first. **given** = passed to the generator (top-k plus "
                "neighbours); dense = cosine, bm25 = BM25 score, fused = reciprocal-rank fusion.")
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+    st.dataframe(frame, hide_index=True, placeholder="—", width="stretch", column_config={
         "dense": st.column_config.NumberColumn(format="%.3f"),
         "bm25": st.column_config.NumberColumn(format="%.2f"),
         "fused": st.column_config.NumberColumn(format="%.4f"),
@@ -531,7 +531,7 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
     if gate.get("rejected"):
         st.markdown("**Sentences the answer could not use**")
         st.dataframe(pd.DataFrame([{"passage": f"[{r['passage']}]", "sentence": clean(r["text"]), "why not": r["why"]}
-                                   for r in gate["rejected"]]), hide_index=True, width="stretch")
+                                   for r in gate["rejected"]]), hide_index=True, placeholder="—", width="stretch")
     with st.expander("Raw gate record"):
         st.json(gate, expanded=True)
 

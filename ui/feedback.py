@@ -104,7 +104,7 @@ def metric_cards(rows: list[dict[str, Any]]) -> None:
 def feedback_table(rows: list[dict[str, Any]], tenant: str) -> None:
     frame = table_frame(rows, tenant)
     st.dataframe(
-        frame, hide_index=True, width="stretch",
+        frame, hide_index=True, placeholder="—", width="stretch",
         height=min(35 * (len(frame) + 1) + 3, 456),
         column_config={
             "when": st.column_config.TextColumn("when", help="When the rating was given."),

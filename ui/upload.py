@@ -255,7 +255,7 @@ def upload_panel(settings: Settings, tenant: str) -> None:
             "error": clip(clean(r.get("error") or ""), 300),
         } for r in results])
         with st.expander("Upload results as a table"):
-            st.dataframe(frame, hide_index=True, width="stretch")
+            st.dataframe(frame, hide_index=True, placeholder="—", width="stretch")
         if st.button("Dismiss results", key="dismiss_results"):
             st.session_state.pop(_results_key(tenant), None)
             services.clear_interrupted_uploads(settings, tenant,

@@ -107,6 +107,9 @@ def _table_rows(tokens: list[Token], i: int) -> tuple[int, list[list[str]]]:
     return i + 1, rows
 
 
+_SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?](?:\s|$))")
+
+
 def _html_text(html: str) -> str:
     if html.lstrip().startswith("<!--"):
         return ""
@@ -115,7 +118,9 @@ def _html_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(DROP_TAGS):  # as for an HTML file: a <script> block's code is no text
         tag.decompose()
-    return clean_inline(soup.get_text(" "))
+    # elements are joined with a space so "<td>a</td><td>b</td>" stays two words; the space
+    # that join puts before punctuation after an inline tag ("<b>end</b>.") is not text
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", clean_inline(soup.get_text(" ")))
 
 
 def _strip_front_matter(text: str) -> tuple[str, str]:

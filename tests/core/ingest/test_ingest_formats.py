@@ -203,4 +203,4 @@ def test_markdown_drops_the_code_of_script_and_style_tags(write_file):
         "<script>\nfetch('/steal?c=' + document.cookie)\n</script>\n\n<div>Kept <i>text</i>.</div>\n"))
     texts = [b.text for b in parse_file(path).blocks]
     assert texts[:2] == ["Valves", "The valve opens at 30 bar, in May."]
-    assert texts[2].startswith("Kept text") and len(texts) == 3
+    assert texts[2] == "Kept text." and len(texts) == 3  # no space before the full stop
