@@ -122,7 +122,8 @@ def _index_new(
     # the user uploaded it to be searchable and its text reads fine; refusing it over its name
     # would help nobody, while calling it "pdf" would make the console treat it as one.
     fmt = detect_format(path)
-    parsed = parse_file(path, settings)
+    # parsing a long PDF takes minutes: the bar moves page by page through its share
+    parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages))
     timings["parse"] = time.perf_counter() - t
 
     report("chunk", 0.2)

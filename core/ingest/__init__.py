@@ -6,7 +6,7 @@
                             settings=settings)
 
 Parsers are registered in `PARSERS` by format name; a new format is a class with one
-`parse(path) -> ParsedDocument` method and a line in that dict (plus a rule in
+`parse(path, on_page=None) -> ParsedDocument` method and a line in that dict (plus a rule in
 `detect_format`).
 """
 
@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 from core.config import Settings
-from core.ingest.base import NOT_DOCX, NOT_PDF, SUPPORTED_HINT, IngestError, Parser
+from core.ingest.base import NOT_DOCX, NOT_PDF, SUPPORTED_HINT, IngestError, PageProgress, Parser
 from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
@@ -115,8 +115,9 @@ def detect_format(path: Path) -> str:
     return "text"
 
 
-def parse_file(path: Path, settings: Settings | None = None) -> ParsedDocument:
-    """Parse a file into a ParsedDocument; every failure is an IngestError (one sentence)."""
+def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgress | None = None) -> ParsedDocument:
+    """Parse a file into a ParsedDocument; every failure is an IngestError (one sentence).
+    `on_page(done, pages)` follows a paged file (PDF) page by page."""
     settings = settings or Settings()
     path = Path(path)
     try:
@@ -130,7 +131,7 @@ def parse_file(path: Path, settings: Settings | None = None) -> ParsedDocument:
         )
     fmt = detect_format(path)
     try:
-        parsed = PARSERS[fmt].parse(path)
+        parsed = PARSERS[fmt].parse(path, on_page)
     except IngestError:
         named, damaged = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))
         if named != fmt:

@@ -5,6 +5,7 @@ Kept apart from `core/ingest/__init__.py` so parser modules can import it withou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -20,7 +21,13 @@ class IngestError(Exception):
     """A file that cannot be ingested; the message is one sentence a user can act on."""
 
 
-class Parser(Protocol):
-    """Turns one file into blocks in reading order (see `core.schema.Block`)."""
+# (pages read, pages in all): a long PDF takes minutes to parse, and a bar that stands still
+# that long looks hung
+PageProgress = Callable[[int, int], None]
 
-    def parse(self, path: Path) -> ParsedDocument: ...
+
+class Parser(Protocol):
+    """Turns one file into blocks in reading order (see `core.schema.Block`). A parser of
+    paged files calls `on_page` after each page; the others may ignore it."""
+
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument: ...

@@ -19,7 +19,7 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from core.ingest.base import NOT_DOCX, IngestError
+from core.ingest.base import NOT_DOCX, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.schema import Block, ParsedDocument
 
@@ -30,7 +30,7 @@ _HEADING_STYLE = re.compile(r"^(?:heading|заголовок|überschrift|titre|
 
 
 class DocxParser:
-    def parse(self, path: Path) -> ParsedDocument:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         path = Path(path)
         check_archive(path)
         try:

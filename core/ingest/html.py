@@ -14,6 +14,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import Comment, Declaration, Doctype, ProcessingInstruction
 
+from core.ingest.base import PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text, looks_binary
 from core.schema import Block, ParsedDocument
@@ -36,7 +37,7 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 
 
 class HtmlParser:
-    def parse(self, path: Path) -> ParsedDocument:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         soup = BeautifulSoup(_decode(Path(path).read_bytes()), "lxml")
         title_tag = soup.find("title")
         page_title = clean_inline(title_tag.get_text()) if title_tag else ""

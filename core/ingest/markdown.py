@@ -14,6 +14,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from core.ingest.base import PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
 from core.ingest.html import DROP_TAGS
@@ -28,7 +29,7 @@ class MarkdownParser:
     def __init__(self) -> None:
         self._md = MarkdownIt("commonmark").enable("table")
 
-    def parse(self, path: Path) -> ParsedDocument:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         text = decode_text(Path(path).read_bytes())
         text, meta_title = _strip_front_matter(text)
         blocks = self.blocks(text)

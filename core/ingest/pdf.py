@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pymupdf
 
-from core.ingest.base import NOT_PDF, IngestError
+from core.ingest.base import NOT_PDF, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.text import LIST_MARKER, join_lines
 from core.schema import Block, ParsedDocument
@@ -75,7 +75,7 @@ class _Item:
 
 
 class PdfParser:
-    def parse(self, path: Path) -> ParsedDocument:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         path = Path(path)
         doc = _open(path)
         warnings: list[str] = []
@@ -91,6 +91,8 @@ class PdfParser:
                 except Exception:  # noqa: BLE001 - one broken page must not lose the rest
                     skipped += 1
                     warnings.append(f"Page {index + 1} could not be read and was skipped.")
+                if on_page:
+                    on_page(index + 1, doc.page_count)
             pages = doc.page_count
             meta_title = (doc.metadata or {}).get("title") or ""
             # MuPDF repairs a truncated or corrupt file on open and then finds little or

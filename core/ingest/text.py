@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from core.ingest.base import PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
 from core.schema import Block, ParsedDocument
@@ -27,7 +28,7 @@ _COLUMN_RULE = re.compile(r"^\s*-{3,}(?:\s+-{3,})+\s*$")
 
 
 class TextParser:
-    def parse(self, path: Path) -> ParsedDocument:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         text = decode_text(Path(path).read_bytes())
         blocks = parse_plain_text(text)
         return finish(blocks, pages=None, title=first_heading(blocks) or Path(path).stem)

@@ -337,3 +337,21 @@ def test_a_damaged_pdf_that_still_reads_is_indexed_with_its_warning(settings, wr
     assert out.startswith("ready") and len(out.splitlines()) == 1  # stdout: one line a file
     assert err.strip() == ("cut.pdf: This PDF is damaged and was repaired to read it; some of its text may be "
                            "missing, so upload an intact copy if you have one.")
+
+
+def test_parsing_a_pdf_moves_the_progress_page_by_page(settings, write_file):
+    # a long PDF parses for minutes; the bar stood at "parse" 5% all that time
+    import pymupdf
+
+    doc = pymupdf.open()
+    for part in ("The yak heater draws 900 watts.", "Its fan turns at 1200 rpm.",
+                 "The filter is washed monthly.", "Spare fuses come in packs of ten."):
+        doc.new_page().insert_text((72, 300), part, fontsize=11)
+    path = write_file("heater.pdf", doc.tobytes())
+    doc.close()
+    seen: list[tuple[str, float]] = []
+    assert ingest_file(settings, "acme", path, progress=lambda stage, f: seen.append((stage, f))).status == "ready"
+    parse = [f for stage, f in seen if stage == "parse"]
+    assert parse == pytest.approx([0.05, 0.0875, 0.125, 0.1625, 0.2])  # start, then after each of 4 pages
+    fractions = [f for _, f in seen]
+    assert fractions == sorted(fractions) and seen[-1] == ("done", 1.0)

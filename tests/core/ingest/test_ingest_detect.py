@@ -90,7 +90,7 @@ def test_missing_file(tmp_path):
 
 def test_parser_crash_becomes_ingest_error(write_file, monkeypatch):
     class Exploding:
-        def parse(self, path):
+        def parse(self, path, on_page=None):
             raise RuntimeError("boom")
 
     monkeypatch.setitem(PARSERS, "text", Exploding())
