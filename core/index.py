@@ -176,7 +176,8 @@ def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: n
 def delete_vectors(settings: Settings, tenant: str, doc_id: str) -> int:
     """Remove a document's vectors; returns how many. Chroma's HNSW graph loses vectors
     after deletes: on the demo tenant re-indexed in place, 4 of 244 chunks were never
-    returned again, not even when asking for all 244 (`python -m evals.bench vectors` measures it). So
+    returned again, not even when asking for all 244 (`python -m evals.bench vectors` measures it);
+    the loss shows after later adds reuse the deleted slots, so no check at delete time finds it. So
     a document is removed by copying every other vector into a fresh collection (adds
     only), which then takes the tenant's collection name. Callers hold the tenant lock."""
     client = chroma_client(settings)
