@@ -87,7 +87,7 @@ def _read_token(path: Path) -> str:
 def _written_elsewhere(settings: Settings) -> bool:
     path = Path(settings.data_dir) / _WRITE_TOKEN
     token = _read_token(path)
-    seen = _seen_tokens.setdefault(str(path), token)
+    seen = _seen_tokens.get(str(path), token)  # the first look sets what this process has seen
     _seen_tokens[str(path)] = token
     return seen != token
 

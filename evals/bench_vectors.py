@@ -22,27 +22,30 @@ from typing import Any
 import numpy as np
 
 
-def _chunks(doc: int, n: int) -> list[Any]:
+def synthetic_chunks(tenant: str, doc: int, n: int) -> list[Any]:
+    """`n` chunks of document `doc{doc}` for tenant `tenant`, to carry vectors."""
     from core.schema import Chunk
 
-    return [Chunk(doc_id=f"doc{doc}", chunk_id=f"doc{doc}:{i:04d}", tenant="bench", text=f"chunk {i}",
+    return [Chunk(doc_id=f"doc{doc}", chunk_id=f"doc{doc}:{i:04d}", tenant=tenant, text=f"chunk {i} of {doc}",
                   source=f"doc{doc}.md", title="", page_start=None, page_end=None, section="", lang="en",
                   char_start=0, char_end=1, kind="paragraph", ordinal=i) for i in range(n)]
 
 
-def _unreachable(settings: Any) -> int:
+def unreachable(settings: Any, tenant: str) -> int:
+    """Step 3: how many of the tenant's vectors a search for all of them never returns."""
     from core import index
 
-    col = index.collection(settings, "bench")
+    col = index.collection(settings, tenant)
     total = col.count()
     probe = np.asarray(col.get(limit=1, include=["embeddings"])["embeddings"][0])
-    return total - len(index.dense_search(settings, "bench", probe, total))
+    return total - len(index.dense_search(settings, tenant, probe, total))
 
 
-def _in_place(settings: Any, doc_id: str) -> None:
+def _in_place(settings: Any, tenant: str, doc_id: str) -> int:
     from core import index
 
-    index.collection(settings, "bench").delete(where={"doc_id": doc_id})
+    index.collection(settings, tenant).delete(where={"doc_id": doc_id})
+    return 0
 
 
 def bench_vectors(docs: int = 16, chunks: int = 16, rounds: int = 5, seed: int = 0) -> dict[str, Any]:
@@ -53,22 +56,22 @@ def bench_vectors(docs: int = 16, chunks: int = 16, rounds: int = 5, seed: int =
     vectors = rng.normal(size=(docs, chunks, 384))
     vectors /= np.linalg.norm(vectors, axis=2, keepdims=True)
     out: dict[str, Any] = {}
-    for name, delete in (("in place", _in_place), ("rebuild", None)):
+    for name, delete in (("in place", _in_place), ("rebuild", index.delete_vectors)):
         folder = tempfile.mkdtemp(prefix="groundwork-bench-vectors-")
         os.environ["GROUNDWORK_DATA"] = folder
         settings = load_settings()
         for d in range(docs):
-            index.add_vectors(settings, "bench", _chunks(d, chunks), vectors[d])
+            index.add_vectors(settings, "bench", synthetic_chunks("bench", d, chunks), vectors[d])
         holes, spent, deletes = [], 0.0, 0
         for _ in range(rounds):
             for d in range(docs):
                 t = time.perf_counter()
-                (delete or (lambda s, doc: index.delete_vectors(s, "bench", doc)))(settings, f"doc{d}")
+                delete(settings, "bench", f"doc{d}")
                 spent += time.perf_counter() - t
                 deletes += 1
             for d in range(docs):
-                index.add_vectors(settings, "bench", _chunks(d, chunks), vectors[d])
-            holes.append(_unreachable(settings))
+                index.add_vectors(settings, "bench", synthetic_chunks("bench", d, chunks), vectors[d])
+            holes.append(unreachable(settings, "bench"))
         out[name] = {"unreachable": holes, "delete_ms": 1000 * spent / deletes}
         print(f"{name:<9} unreachable after each round (of {docs * chunks}): {holes}; "
               f"one delete {out[name]['delete_ms']:.0f} ms (mean of {deletes})")

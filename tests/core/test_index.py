@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from core import index
-from core.schema import Chunk
 from core.tenants import collection_name
+from evals.bench_vectors import synthetic_chunks, unreachable
 from tests.threads import run_at_once
 
 
@@ -23,25 +23,12 @@ def test_threads_opening_a_fresh_store_at_once_share_one_working_client(settings
     assert len(clients) == 6 and all(c is clients[0] for c in clients)
 
 
-def _chunks(tenant: str, doc: int, n: int) -> list[Chunk]:
-    return [Chunk(doc_id=f"doc{doc}", chunk_id=f"doc{doc}:{i:04d}", tenant=tenant, text=f"chunk {i} of {doc}",
-                  source=f"doc{doc}.md", title="", page_start=None, page_end=None, section="", lang="en",
-                  char_start=0, char_end=1, kind="paragraph", ordinal=i) for i in range(n)]
-
-
-def _unreachable(settings, tenant: str) -> int:
-    col = index.collection(settings, tenant)
-    total = col.count()
-    probe = np.asarray(col.get(limit=1, include=["embeddings"])["embeddings"][0])
-    return total - len(index.dense_search(settings, tenant, probe, total))
-
-
 @pytest.mark.slow
 def test_every_vector_stays_searchable_after_documents_are_deleted_and_indexed_again(settings):
     # Chroma's HNSW graph, deleted from in place, stops returning some remaining vectors
     # (1 to 76 of 244 in measured rounds); deleting by rebuilding keeps all of them
     rng = np.random.default_rng(7)
-    docs = {d: (_chunks("t", d, 16), rng.normal(size=(16, 384))) for d in range(16)}
+    docs = {d: (synthetic_chunks("t", d, 16), rng.normal(size=(16, 384))) for d in range(16)}
     for chunks, vectors in docs.values():
         index.add_vectors(settings, "t", chunks, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
     for _ in range(4):  # as an eval run empties its tenant and indexes the corpus again
@@ -50,7 +37,7 @@ def test_every_vector_stays_searchable_after_documents_are_deleted_and_indexed_a
         for chunks, vectors in docs.values():
             index.add_vectors(settings, "t", chunks, vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
         assert index.collection(settings, "t").count() == 256
-        assert _unreachable(settings, "t") == 0
+        assert unreachable(settings, "t") == 0
     assert index.delete_vectors(settings, "t", "doc0") == 16
     assert index.delete_vectors(settings, "t", "doc0") == 0
     assert index.vector_doc_ids(settings, "t") == {f"doc{d}" for d in range(1, 16)}
@@ -62,7 +49,7 @@ def test_a_rebuild_a_crash_interrupted_is_settled_by_the_next_delete(settings):
     client = index.chroma_client(settings)
     name = collection_name("t")
     for d in range(2):
-        index.add_vectors(settings, "t", _chunks("t", d, 3), np.eye(3, 8, k=3 * d))
+        index.add_vectors(settings, "t", synthetic_chunks("t", d, 3), np.eye(3, 8, k=3 * d))
     # crashed after dropping the original: the complete copy serves reads, then takes the name
     original = index.collection(settings, "t")
     copy = client.create_collection(name + index.REBUILD_SUFFIX, embedding_function=None)
@@ -84,10 +71,10 @@ import sys
 import numpy as np
 from core import index
 from core.config import load_settings
-from tests.core.test_index import _chunks
+from evals.bench_vectors import synthetic_chunks
 settings = load_settings()
 if sys.argv[1] == "add":
-    index.add_vectors(settings, "t", _chunks("t", 2, 3), np.eye(3, 8, k=5))
+    index.add_vectors(settings, "t", synthetic_chunks("t", 2, 3), np.eye(3, 8, k=5))
 else:
     index.delete_vectors(settings, "t", "doc0")
 """
@@ -102,7 +89,7 @@ def test_a_running_process_sees_what_another_process_indexed_or_deleted(settings
 
     root = Path(__file__).resolve().parents[2]
     for d in range(2):
-        index.add_vectors(settings, "t", _chunks("t", d, 3), np.eye(3, 8, k=3 * d))
+        index.add_vectors(settings, "t", synthetic_chunks("t", d, 3), np.eye(3, 8, k=3 * d))
 
     def ids() -> set[str]:
         return {cid.split(":")[0] for cid, _ in index.dense_search(settings, "t", np.ones(8) / 8 ** 0.5, 20)}
