@@ -13,7 +13,7 @@ import hashlib
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -325,18 +325,28 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
 
 def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
     """Remove a document from Chroma, BM25, the registry and the kept files. False if unknown."""
-    doc = store.get_document(settings, tenant, doc_id)
-    if doc is None:
-        return False
+    return delete_documents(settings, tenant, [doc_id]) == 1
+
+
+def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) -> int:
+    """Remove several documents at once; returns how many were known. One vector rebuild and
+    one BM25 rebuild for all of them: deleting one by one costs a rebuild each, so emptying
+    a tenant of N documents would be quadratic in N."""
+    docs = [d for d in (store.get_document(settings, tenant, i) for i in dict.fromkeys(doc_ids)) if d]
+    if not docs:
+        return 0
+    ids = [d["doc_id"] for d in docs]
     with index.tenant_lock(settings, tenant):
-        index.delete_vectors(settings, tenant, doc_id)
+        index.delete_vectors(settings, tenant, *ids)
         with store.connect(settings) as conn:
-            conn.execute("DELETE FROM chunks WHERE doc_id=? AND tenant=?", (doc_id, tenant))
-            conn.execute("DELETE FROM documents WHERE doc_id=? AND tenant=?", (doc_id, tenant))
+            for doc_id in ids:
+                conn.execute("DELETE FROM chunks WHERE doc_id=? AND tenant=?", (doc_id, tenant))
+                conn.execute("DELETE FROM documents WHERE doc_id=? AND tenant=?", (doc_id, tenant))
         index.rebuild_lexical(settings, tenant)
-        if doc.get("path"):
-            Path(doc["path"]).unlink(missing_ok=True)
-    return True
+        for doc in docs:
+            if doc.get("path"):
+                Path(doc["path"]).unlink(missing_ok=True)
+    return len(docs)
 
 
 def reindex_document(settings: Settings, tenant: str, doc_id: str, progress: Progress | None = None) -> IngestResult:

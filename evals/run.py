@@ -205,7 +205,7 @@ def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -
     overrides) so it is built afresh; returns the documents removed. Refuses a tenant that
     is not named like an eval tenant or holds a document an eval did not put there."""
     from core.config import tenant_settings_path
-    from core.documents import delete_document, list_documents
+    from core.documents import delete_documents, list_documents
 
     if not is_eval_tenant(tenant):
         raise EvalSetError(f"Tenant '{tenant}' is not an eval tenant; an eval only empties tenants "
@@ -215,8 +215,7 @@ def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -
     if foreign:
         raise EvalSetError(f"Tenant '{tenant}' holds documents not added by an eval ({', '.join(foreign[:3])}), "
                            "so it is left alone; rename that tenant or run without --ingest.")
-    for d in docs:
-        delete_document(settings, tenant, d["doc_id"])
+    delete_documents(settings, tenant, [d["doc_id"] for d in docs])
     tenant_settings_path(settings, tenant).unlink(missing_ok=True)
     if log and docs:
         log(f"emptied   {tenant}: {len(docs)} documents")

@@ -9,7 +9,7 @@ import pytest
 
 from core import documents, index, store
 from core.config import load_settings, save_tenant_overrides
-from core.documents import delete_document, ingest_file, list_documents
+from core.documents import delete_document, delete_documents, ingest_file, list_documents
 from core.lexical import TOKENIZER_VERSION, LexicalIndex
 from core.models import get_embedder
 from core.tenants import tenant_dir
@@ -90,6 +90,21 @@ def test_delete_removes_everything(settings, write_file):
     assert _everywhere(settings, "acme", result.doc_id) == {"registry": False, "chunks": 0, "vectors": 0, "bm25": 0}
     assert not kept.exists()
     assert delete_document(settings, "acme", result.doc_id) is False
+
+
+def test_delete_many_rebuilds_once_and_keeps_the_rest(settings, write_file, monkeypatch):
+    refunds = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    oil = ingest_file(settings, "acme", write_file("oil.md", OIL))
+    kept = ingest_file(settings, "acme", write_file("contact.md", "# Contact\n\nCall 555-0100 on weekdays.\n"))
+    rebuilds = []
+    real = index.delete_vectors
+    monkeypatch.setattr(index, "delete_vectors", lambda *a: rebuilds.append(a[2:]) or real(*a))
+    assert delete_documents(settings, "acme", [refunds.doc_id, oil.doc_id, "unknown", oil.doc_id]) == 2
+    assert rebuilds == [(refunds.doc_id, oil.doc_id)]
+    for gone in (refunds, oil):
+        assert _everywhere(settings, "acme", gone.doc_id) == {"registry": False, "chunks": 0, "vectors": 0, "bm25": 0}
+    assert _everywhere(settings, "acme", kept.doc_id) == {"registry": True, "chunks": 1, "vectors": 1, "bm25": 1}
+    assert delete_documents(settings, "acme", []) == 0
 
 
 def test_bad_file_fails_clearly_and_keeps_index(settings, write_file):
