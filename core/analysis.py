@@ -162,6 +162,8 @@ def proper_names(text: str) -> set[str]:
         for m in CAPITAL_RE.finditer(sent):
             if m.start() == 0 or sent[: m.start()].strip() in ('"', "«", "“", "("):
                 continue
+            if m.group(0).lower() in STOPWORDS:
+                continue  # "under My account": a capitalised label word, not a name
             names.add(m.group(0))
     return names
 

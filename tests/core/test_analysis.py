@@ -21,6 +21,7 @@ from core.analysis import (
     names_rival,
     other_model,
     page_refs,
+    proper_names,
     quantity_named,
     question_type,
     required_qualifiers,
@@ -497,3 +498,9 @@ def test_a_request_names_what_it_wants_after_its_verb():
     assert requested_object_words("Расскажи о проекте Bluefin.") == []
     assert requested_object_words("Please tell me how to clean the filter.") == []
     assert requested_object_words("What does E20 mean?") == []
+
+
+def test_proper_names_skip_capitalised_label_words():
+    # "My account" is a menu label: "My" is no name the documents must mention
+    assert proper_names("Under which section of My account can I cancel?") == set()
+    assert proper_names("Do you deliver to Vienna?") == {"Vienna"}
