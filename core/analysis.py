@@ -178,6 +178,7 @@ SLOT_WORDS = {
     "money": frozenset(tokenize("cost costs price fee charge pay much стоит стоимость цена плата",
                                 keep_stopwords=True)),
     "weekday": frozenset(tokenize("day days week weekday weekdays день дни недели", keep_stopwords=True)),
+    "time of day": frozenset(tokenize("time clock o'clock время часу", keep_stopwords=True)),
     "place": frozenset(tokenize("city town country place located location город городе страна стране",
                                 keep_stopwords=True)),
 }
@@ -861,6 +862,13 @@ def looks_like_instruction(text: str) -> bool:
 # (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")
 # makes the type a hard requirement for an answer; a loose hint only adds to the score.
 _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
+    # "At what time...", «Во сколько приходит SMS?»: a time of day ("14:00", "9 a.m."), not any
+    # number ("a 4-hour window"); «во сколько обойдётся» asks a price, «во сколько раз» a ratio
+    ("time of day", re.compile(
+        r"\b(?:at|by|until|till|from) what time\b|\bwhat time (?:does|do|is|are|will|should|must|can)\b|"
+        r"\bво сколько\b(?!\s+(?:раз|обойд\w*|стоит|стоят|это))|\bв котором часу\b|\bк какому времени\b|"
+        r"\bдо скольки\b", re.IGNORECASE),
+     re.compile(r"(?!x)x")),
     ("duration", re.compile(
         r"\bhow (?:long|many (?:business )?(?:days|weeks|months|years|hours|minutes))\b|\bwithin how\b|"
         r"\bhow (?:far|long|many days|early) in advance\b|\bhow early\b|\bзаранее\b|\bза сколько\b|"
@@ -969,6 +977,12 @@ FREQUENCY_RE = re.compile(
     r"\b(?:interval|frequency|как часто|периодичность)\w*:\s*\S*\d", re.IGNORECASE)
 
 
+TIME_OF_DAY_RE = re.compile(
+    r"\b\d{1,2}[:.]\d{2}\b(?!\s*(?:%|€|kg|mm|cm|l\b|bar|кг|мм|л\b))|\b\d{1,2}\s?[ap]\.?m\b\.?|"
+    r"\b(?:noon|midday|midnight|o'clock|полдень|полудня|полночь|полуночи)\b|"
+    r"\b(?:в|до|к|после|с)\s+\d{1,2}\s*(?:час\w*|ч\b)", re.IGNORECASE)
+
+
 TIME_COUNT_ASKED_RE = re.compile(
     r"\bhow many (?:\w+ )?(?:days|weeks|months|years|hours|minutes)\b|"
     r"\bсколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|суток)\b", re.IGNORECASE)
@@ -1013,6 +1027,8 @@ def matches_type(text: str, kind: str | None, question: str = "", names: Iterabl
         return bool(DURATION_RE.search(text)) or bool(
             re.search(r"\b(?:immediately|same day|next day|немедленно|сразу)\b", text, re.IGNORECASE)
         )
+    if kind == "time of day":
+        return bool(TIME_OF_DAY_RE.search(text))
     if kind == "money":
         return bool(NUMBER_RE.search(text) and (MONEY_RE.search(text) or re.search(r"\bfree\b|бесплатн", text, re.I)))\
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))

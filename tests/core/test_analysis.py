@@ -504,3 +504,13 @@ def test_proper_names_skip_capitalised_label_words():
     # "My account" is a menu label: "My" is no name the documents must mention
     assert proper_names("Under which section of My account can I cancel?") == set()
     assert proper_names("Do you deliver to Vienna?") == {"Vienna"}
+
+
+def test_time_of_day_is_asked_and_needs_a_clock_time():
+    assert question_type("Во сколько накануне доставки приходит SMS?") == ("time of day", True)
+    assert question_type("By what time must I order for same-day dispatch?") == ("time of day", True)
+    assert question_type("Во сколько обойдётся подъём на этаж?") == ("number", True)  # a price, not a time
+    assert matches_type("Orders placed before 14:00 CET leave the same day.", "time of day")
+    assert matches_type("Сообщите руководителю до 9 часов.", "time of day")
+    assert not matches_type("Накануне вы получаете SMS с 4-часовым интервалом.", "time of day")
+    assert not matches_type("The drum holds 1.25 kg more.", "time of day")
