@@ -704,6 +704,14 @@ _FOCUS_PATTERNS = [
                r"(?:у|для|в|на|при|с|по|нужн[аоы]?|должн[аоы]?|требуется|необходим[аоы]?)\b", re.IGNORECASE),
 ]
 
+# "Is there a WAITING PERIOD after ...?", «Есть ли ГАРАНТИЯ на ...?»: what must exist is the topic
+_EXISTENCE_PATTERNS = [
+    re.compile(r"\b(?:is|are)\s+there\s+(?:a|an|any|some)\s+(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
+               r"(?:\s+(?:of|for|on|in|at|to|with|per|when|if|from|after|before|that|between|during|while)\b|\s*\?)",
+               re.IGNORECASE),
+    re.compile(r"\b(?:есть|существует|предусмотрен[аоы]?)\s+ли\s+(?:у\s+\w+\s+)?(?P<focus>[\w-]+(?:\s+[\w-]+)?)"
+               r"(?:\s+(?:у|для|в|на|при|с|по|за|после|перед|до)\b|\s*\?)", re.IGNORECASE),
+]
 
 # Nouns that name the form of the answer, not its topic: "What phone NUMBER should I call"
 # is answered by "+49 40 5550 1300" without the word "number".
@@ -712,11 +720,12 @@ ANSWER_FORM_WORDS = frozenset(tokenize(
     keep_stopwords=True))
 
 
-def focus_terms(question: str) -> list[str]:
+def focus_terms(question: str, existence: bool = True) -> list[str]:
     """The attribute a question asks about ("What is the TORQUE for ...", "Какой УРОВЕНЬ
-    ШУМА у ..."), as stems; the slot, answer-form and filler words are left out."""
+    ШУМА у ..."), or with `existence` what it asks to exist ("Is there a WAITING PERIOD"),
+    as stems; the slot, answer-form and filler words are left out."""
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
-    for pattern in _FOCUS_PATTERNS:
+    for pattern in [*_FOCUS_PATTERNS, *(_EXISTENCE_PATTERNS if existence else [])]:
         m = pattern.search(question)
         if m:
             return [t for t in tokenize(m.group("focus")) if t not in QUESTION_FILLER and t not in slot]

@@ -205,8 +205,9 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     # words the documents never use count where the question asks, not in the scene it sets
     asked = _without_known_everyday(asking, lexicon)
+    # what a yes/no question asks to exist may be an everyday word ("is there any PERK")
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
-        (w for w in (_as_written(t, asked) for t in [*focus_terms(asked), *measures(asked)]
+        (w for w in (_as_written(t, asked) for t in [*focus_terms(asked, existence=False), *measures(asked)]
                      if lexicon.df.get(t, 0) == 0 and not is_qualifier(t)) if not _spelled_out(w, lexicon)),
         None) or next(
         (w for w in [*determined_words(asked), *yes_no_subject(asked), *asked_object_words(asked),

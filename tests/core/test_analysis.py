@@ -514,3 +514,11 @@ def test_time_of_day_is_asked_and_needs_a_clock_time():
     assert matches_type("Сообщите руководителю до 9 часов.", "time of day")
     assert not matches_type("Накануне вы получаете SMS с 4-часовым интервалом.", "time of day")
     assert not matches_type("The drum holds 1.25 kg more.", "time of day")
+
+
+def test_what_a_yes_no_question_asks_to_exist_is_its_focus():
+    q = "Is there a waiting period after buying a CarePlus contract before I can claim the first repair?"
+    assert focus_terms(q) == ["wait", "period"]
+    assert focus_terms("Есть ли гарантия на насос?") == ["гарант"]
+    # the gate's unknown-word check leaves it out: "any PERK" is an everyday word, not a topic
+    assert focus_terms("Is there any perk when I buy a CarePlus contract?", existence=False) == []
