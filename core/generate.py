@@ -5,7 +5,8 @@ rows shown with their header) from the passages, each followed by its [n] marker
 
 Extractive algorithm:
 1. From the question take its topic words (IDF-weighted), its identifiers (E20, 7-2) and
-   the kind of answer it asks for (duration, money, number, date, end point, place, person, or free-form;
+   the kind of answer it asks for (duration, money, number, time of day, date, end point, place, person,
+   or free-form;
    explicit asks such as "how many days", "сколько стоит" or "where are they made" are hard
    requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
@@ -66,8 +67,12 @@ Extractive algorithm:
    "each van"), and a duration or an amount of money must be said of
    something the question names: the clause or table cell holding it (with the row's
    first cell) must hold one of the question's topic words ("cycle history for 90 days"
-   is no refund period), a word other than the question's identifier: under E20, "let
-   the water cool for 20 minutes" is not how long the draining takes.
+   is no refund period), a word other than the question's identifier and, where the
+   question has rarer ones, not a word in a tenth of the tenant's passages: under E20,
+   "let the water cool for 20 minutes" is not how long the draining takes, nor under E50
+   "switch the MACHINE off for 10 minutes" how soon the code appears.
+   A time of day asked ("at what time", «во сколько») needs a clock time ("14:00");
+   what a yes/no question asks to exist ("Is there a WAITING PERIOD...") is its attribute.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present. The loose
    type match of step 5 also holds for a unit giving the asked quantity in its unit.
@@ -273,6 +278,9 @@ def heading_of(passage: Candidate) -> str:
     return passage.section.split(" > ")[-1] if passage.section else ""
 
 
+COMMON_WORD_SHARE = 0.1  # of the tenant's passages: above it a word names no particular topic
+
+
 class ExtractiveGenerator:
     """Verbatim sentences from the passages; see the module docstring for the algorithm."""
 
@@ -305,6 +313,10 @@ class ExtractiveGenerator:
         # documents' words for its everyday phrases ("money back" -> refund)
         anchors = {t for t in known if t not in SLOT_WORDS.get(kind or "", frozenset())} | {
             t for _, doc_words in everyday for t in doc_words}
+        # a word in a tenth of all passages ("water" in a washing-machine manual) anchors nothing:
+        # "let the WATER cool for 2 hours" is no drain time
+        common = COMMON_WORD_SHARE * len(lexicon.chunk_ids)
+        anchors = {t for t in anchors if lexicon.df.get(t, 0) < common} or anchors
         # "How many BOLTS...": the answer must count bolts, not give some other number
         counted = focus[-1] if kind == "number" and explicit and focus and re.search(
             r"\bhow many\b", question, re.IGNORECASE) and focus[-1] not in ("time",) else None

@@ -262,3 +262,19 @@ def test_a_yes_no_question_about_a_group_needs_a_passage_that_speaks_of_that_gro
     assert staff.text == ""  # the subscribers' discount says nothing of staff
     assert any(r["why"] == "does not speak of whom the question asks about" for r in staff.rejected)
     assert "10% discount" in ask("Do Premium subscribers get a discount on CarePlus contracts?").text
+
+
+def test_a_word_in_most_passages_anchors_no_value():
+    from core.generate import ExtractiveGenerator
+
+    chunk = "Ошибка E50\n\nПри ошибке E50 выньте часть белья, выключите машину на 10 минут и запустите программу снова."
+    fillers = [f"Стиральная машина AquaLine, модель {n}." for n in range(12)]  # "машина" everywhere
+    lexicon = LexicalIndex.build([("1", chunk), *((str(n), t) for n, t in enumerate(fillers, start=2))])
+    passage = _passage(chunk, "Ошибка E50")
+    late = ExtractiveGenerator()
+    assert late.generate("Через сколько минут после запуска машина выдаёт ошибку E50?", [passage], lexicon).text == ""
+    assert any(r["why"] == "gives a duration of something else" for r in late.generate(
+        "Через сколько минут после запуска машина выдаёт ошибку E50?", [passage], lexicon).rejected)
+    # the same sentence answers for what it does say: how long to switch the machine off
+    assert "10 минут" in ExtractiveGenerator().generate(
+        "На сколько минут выключить машину при ошибке E50?", [passage], lexicon).text
