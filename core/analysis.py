@@ -378,6 +378,11 @@ CONTRAST_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "inlet": re.compile(r"\b(?:inlet|fill|supply) (?:hoses?|filters?|valves?)\b|\bзаливн\w*|\bналивн\w*", re.I),
         "drain": re.compile(r"\bdrain(?:age)? (?:hoses?|filters?|pumps?)\b|\bсливн\w* (?:шланг|фильтр|насос)\w*", re.I),
     },
+    {  # a weight: the spec sheet's net weight is not the weight fully loaded
+        "net": re.compile(r"\b(?:net|empty|unloaded|нетто|пуст\w*)\b", re.I),
+        "loaded": re.compile(r"\b(?:(?:fully |when |with a full )?loaded|gross|laden|брутто|загруженн\w*|"
+                             r"с (?:полной )?загрузкой)\b", re.I),
+    },
     {
         "minimum": re.compile(r"\b(?:minimum|min\.?|at least|no less than|минимальн\w*|не менее|как минимум)\b", re.I),
         "maximum": re.compile(r"\b(?:maximum|max\.?|top|up to|at most|no more than|limit|highest|"
@@ -702,6 +707,11 @@ _FOCUS_PATTERNS = [
                re.IGNORECASE),
     re.compile(r"^\s*(?:какой|какая|какое|какие|каков|какова|каково|каковы)\s+(?P<focus>[\w-]+(?:\s+[\w-]+)?)\s+"
                r"(?:у|для|в|на|при|с|по|нужн[аоы]?|должн[аоы]?|требуется|необходим[аоы]?)\b", re.IGNORECASE),
+    # "What is the maximum room TEMPERATURE the machine can stand in?": a relative clause may
+    # follow the attribute without "that"; "the most I can spend" names no attribute
+    re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|an?\s+)?"
+               r"(?!(?:(?:the|an?)\s+)?(?:most|least)\b)(?P<focus>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+"
+               r"(?:the|a|an|my|your|our|i|you|we)\b", re.IGNORECASE),
 ]
 
 # "Is there a WAITING PERIOD after ...?", «Есть ли ГАРАНТИЯ на ...?»: what must exist is the topic

@@ -522,3 +522,15 @@ def test_what_a_yes_no_question_asks_to_exist_is_its_focus():
     assert focus_terms("Есть ли гарантия на насос?") == ["гарант"]
     # the gate's unknown-word check leaves it out: "any PERK" is an everyday word, not a topic
     assert focus_terms("Is there any perk when I buy a CarePlus contract?", existence=False) == []
+
+
+def test_an_attribute_before_a_relative_clause_without_that():
+    assert focus_terms("What is the maximum room temperature the washing machine can be installed in?") == [
+        "maximum", "room", "temperatur"]
+    assert focus_terms("What is the most I can spend per night on a hotel in Munich?") == []  # no attribute
+
+
+def test_net_weight_does_not_answer_for_fully_loaded():
+    assert contrast_conflict("How much does a fully loaded AquaLine 9 weigh?",
+                             "Specification: Net weight; AquaLine 9: 76 kg") == "net"
+    assert contrast_conflict("How much does the AquaLine 9 weigh?", "Specification: Net weight; AquaLine 9: 76 kg") is None
