@@ -36,7 +36,13 @@ def outcome(expected: str | None, status: str, answer: str) -> str:
 
 
 def load_rows(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for n, row in enumerate(rows, start=1):
+        # an empty `exp` would count every answer correct and every refusal too conservative
+        if (row.get("exp") is None) != (row.get("kind") != "answerable") or row.get("exp") == "":
+            raise ValueError(f"{path.name} row {n}: an answerable row needs a non-empty exp, "
+                             "any other kind exp null.")
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,3 +29,10 @@ def test_dev_files_are_well_formed():
         for row in rows:
             assert row["q"].strip() and row["kind"] in ("answerable", "unanswerable", "misleading")
             assert (row["exp"] is None) == (row["kind"] != "answerable"), row
+
+
+def test_an_empty_expected_text_is_refused(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"q": "Is there a fee?", "exp": "", "kind": "unanswerable"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="row 1"):
+        load_rows(bad)
