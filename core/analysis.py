@@ -959,6 +959,16 @@ ORGANISATION_ASKED_RE = re.compile(
     r"организаци\w*|ведомств\w*)", re.IGNORECASE)
 
 
+# "Where are they MADE?" asks where something is produced: an address the company gives for
+# its warranty is no place of production
+PRODUCTION_ASKED_RE = re.compile(
+    r"\b(?:made|produced|manufactured|assembled|built|put together)\b|\b(?:производ|собира|изготавлива)\w*",
+    re.IGNORECASE)
+PRODUCTION_SAID_RE = re.compile(
+    r"\b(?:made|makes?|produc(?!ers?\b)\w*|manufactur(?!ers?\b)\w*|assembl\w*|built|builds?|factor(?:y|ies)|plants?)\b|"
+    r"\b(?:производ|собира|собран|изготов|завод|фабрик)\w*", re.IGNORECASE)
+
+
 def counts(text: str, noun: str) -> bool:
     """Does the text count `noun` (a stem): a number or number word followed within three
     words by it ("4 transport bolts", "five household members"), or it followed by a colon

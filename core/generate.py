@@ -70,7 +70,9 @@ Extractive algorithm:
    question has rarer ones, not a word in a tenth of the tenant's passages: under E20,
    "let the water cool for 20 minutes" is not how long the draining takes, nor under E50
    "switch the MACHINE off for 10 minutes" how soon the code appears.
-   A time of day asked ("at what time", «во сколько») needs a clock time ("14:00");
+   A time of day asked ("at what time", «во сколько») needs a clock time ("14:00"); a
+   place where something is made needs a unit that speaks of making it (the warrantor's
+   address in Hamburg is no place of manufacture);
    what a yes/no question asks to exist ("Is there a WAITING PERIOD...") is its attribute.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present. The loose
@@ -110,6 +112,8 @@ from typing import Any, Protocol
 from core.analysis import (
     NUMBER_RE,
     ORGANISATION_ASKED_RE,
+    PRODUCTION_ASKED_RE,
+    PRODUCTION_SAID_RE,
     QUANTITY_UNITS,
     SLOT_WORDS,
     Unit,
@@ -298,6 +302,7 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
+        production_asked = kind == "place" and bool(PRODUCTION_ASKED_RE.search(question))
         verb = asked_verb(question)
         if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and lexicon.knows_prefix(verb[:6])):
             verb = None  # a verb the documents never use is the unaddressed-word check's business
@@ -432,6 +437,9 @@ class ExtractiveGenerator:
                                       if not _house_name(tokenize(n, keep_stopwords=True), lexicon)]:
                     reject(unit, "names no organisation")
                     continue  # the publisher itself ("Northwind fleet") is no answer to "which insurer"
+                if production_asked and not PRODUCTION_SAID_RE.search(f"{context}\n{paragraph}"):
+                    reject(unit, "does not say where it is made")
+                    continue  # the warrantor's address in Hamburg is no place of manufacture
                 if counted and not (
                         counts(unit.text, counted) or (unit.kind == "row" and counted in ctx_tokens)):
                     reject(unit, f"does not count the {counted} asked about")

@@ -278,3 +278,12 @@ def test_a_word_in_most_passages_anchors_no_value():
     # the same sentence answers for what it does say: how long to switch the machine off
     assert "10 минут" in ExtractiveGenerator().generate(
         "На сколько минут выключить машину при ошибке E50?", [passage], lexicon).text
+
+
+def test_a_place_of_manufacture_needs_a_unit_that_speaks_of_making():
+    ask = _asker("Warranty\n\nThis manufacturer's warranty is given by Northwind GmbH, Hamburg, Germany, "
+                 "for AquaLine washing machines.\n\nAll AquaLine washing machines are assembled in Wrocław, Poland.",
+                 "Warranty", "The control boards are tested after assembly.")
+    assert "Wrocław" in ask("In which country are AquaLine washing machines assembled?").text
+    # the warrantor's address names a country, but says nothing of where anything is made
+    assert "Hamburg" not in ask("In which country are the AquaLine control boards manufactured?").text
