@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from core.ingest.sentences import split_sentences
 from core.lexical import NUMBER_WORDS, STOPWORDS, tokenize
 
-# Words that carry the question's form, not its topic.
+# Words that carry the question's form, not its topic. The particles ("before", "through",
+# "once", "go up") are no topic an answer must repeat ("...before HomeHub prices go up?" is
+# answered by "at least 6 weeks in advance"); "after", "until" and "back" stay topic words:
+# they carry conditions ("look after", "until when", "paid back") answers hinge on.
 QUESTION_FILLER = frozenset(
     tokenize(
         """what which who whom whose when where why how many much long often does do did is are
@@ -32,6 +35,7 @@ QUESTION_FILLER = frozenset(
         примерно приблизительно около вообще уже ещё еще просто обычно сейчас вообще-то
         want wants wanted wish would like guys mine went ran bought got sometimes mind ago since
         ask asks asking asked kind kinds sort sorts
+        before up through once while both only go goes going onto into
         хочу хотел хотела хотим хотят живу живём передумал передумала
         смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам""",
         keep_stopwords=True,

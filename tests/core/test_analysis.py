@@ -534,3 +534,8 @@ def test_net_weight_does_not_answer_for_fully_loaded():
     assert contrast_conflict("How much does a fully loaded AquaLine 9 weigh?",
                              "Specification: Net weight; AquaLine 9: 76 kg") == "net"
     assert contrast_conflict("How much does the AquaLine 9 weigh?", "Specification: Net weight; AquaLine 9: 76 kg") is None
+
+
+def test_particles_are_no_topic_words():
+    assert content_terms("How far in advance do you tell me before HomeHub prices go up?") == ["homehub", "price"]
+    assert "after" in content_terms("How many paid days off can I take to look after my son?")
