@@ -49,6 +49,28 @@ if not shown:
     st.stop()
 
 by_id = {d["doc_id"]: d for d in shown}
+with st.expander("Delete several documents", icon=":material/delete_sweep:"):
+    picked = st.multiselect("Documents to delete", list(by_id), key="bulk_pick", placeholder="pick documents",
+                            format_func=lambda i: by_id[i]["file_name"])
+    if picked and st.button(f"Delete {len(picked)} document{'s' if len(picked) != 1 else ''}…", key="bulk_delete",
+                            icon=":material/delete:"):
+        st.session_state["confirm_bulk"] = picked
+    doomed = [i for i in st.session_state.get("confirm_bulk", []) if i in by_id]
+    if doomed:
+        st.warning(f"Delete {len(doomed)} document{'s' if len(doomed) != 1 else ''}? Their chunks leave both "
+                   "indexes and the kept originals are removed. This cannot be undone.")
+        yes, no = st.columns([1, 5])
+        if yes.button("Yes, delete them", type="primary", key="bulk_confirm"):
+            with st.spinner("Deleting… the tenant's indexes are rebuilt once without them."):
+                count = services.delete_documents(settings, tenant, doomed)
+            for key in ("confirm_bulk", "bulk_pick"):
+                st.session_state.pop(key, None)
+            st.session_state["doc_flash"] = [("success", f"Deleted {count} document{'s' if count != 1 else ''}.")]
+            st.rerun()
+        if no.button("Cancel", key="bulk_cancel"):
+            st.session_state.pop("confirm_bulk", None)
+            st.rerun()
+
 doc_id = st.selectbox("Open a document", list(by_id), key="doc_open",
                       format_func=lambda i: f"{by_id[i]['file_name']}  ({by_id[i]['status']})")
 doc = by_id[doc_id]
@@ -81,7 +103,8 @@ if st.session_state.get("confirm_delete") == doc_id:
                    "This cannot be undone.")
         yes, no = st.columns([1, 5])
         if yes.button("Yes, delete", type="primary", key=f"confirm_{doc_id}"):
-            deleted = services.delete_document(settings, tenant, doc_id)
+            with st.spinner("Deleting… the tenant's indexes are rebuilt without it."):
+                deleted = services.delete_document(settings, tenant, doc_id)
             st.session_state.pop("confirm_delete", None)
             st.session_state["doc_flash"] = [("success", f"Deleted {escape_md(doc['file_name'], inline=True)}.")
                                              if deleted else ("warning", "That document was already gone.")]

@@ -212,6 +212,12 @@ def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
     return delete(settings, tenant, doc_id)
 
 
+def delete_documents(settings: Settings, tenant: str, doc_ids: list[str]) -> int:
+    from core.documents import delete_documents as delete
+
+    return delete(settings, tenant, doc_ids)
+
+
 def reindex_document(settings: Settings, tenant: str, doc_id: str,
                      progress: Callable[[str, float], None] | None = None) -> Any:
     from core.documents import reindex_document as reindex

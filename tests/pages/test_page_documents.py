@@ -293,3 +293,23 @@ def test_a_damaged_pdf_that_still_reads_says_so_beside_indexed(app, goto):
     upload(app, [("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")])
     assert any("**cut\\.pdf**: indexed" in s.value for s in app.success)
     assert any("**cut\\.pdf**" in w.value and "some of its text may be missing" in w.value for w in app.warning)
+
+
+def test_several_documents_are_deleted_at_once_after_confirmation(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("one.md", b"# One\n\nThe first note.\n", "text/markdown"),
+                 ("two.md", b"# Two\n\nThe second note.\n", "text/markdown")])
+    ids = {d["file_name"]: d["doc_id"] for d in store.list_documents(settings, "acme")}
+    kept = set(ids) - {"one.md", "two.md"}
+    app.multiselect(key="bulk_pick").set_value([ids["one.md"], ids["two.md"]]).run()
+    next(b for b in app.button if b.label == "Delete 2 documents…").click().run()
+    assert any("Delete 2 documents?" in w.value and "cannot be undone" in w.value for w in app.warning)
+    app.button(key="bulk_cancel").click().run()
+    assert {"one.md", "two.md"} <= {d["file_name"] for d in store.list_documents(settings, "acme")}
+    next(b for b in app.button if b.label == "Delete 2 documents…").click().run()
+    app.button(key="bulk_confirm").click().run()
+    assert not app.exception
+    assert {d["file_name"] for d in store.list_documents(settings, "acme")} == kept
+    assert not store.chunk_rows(settings, "acme", ids["one.md"]) and not store.chunk_rows(settings, "acme", ids["two.md"])
+    assert any("Deleted 2 documents." in s.value for s in app.success)
+    assert app.multiselect(key="bulk_pick").value == []
