@@ -9,6 +9,9 @@
 3. After each round, ask the collection for all its vectors from one probe vector (a
    search for k = count must return count ids) and count the ones never returned.
 4. Print per strategy: unreachable vectors per round, and the mean time of one delete.
+5. Emptying the tenant (what an eval's --ingest does first): time deleting every document
+   one by one (a rebuild each) against one delete_vectors call for all of them (one
+   rebuild), on the same fresh tenant; print both and their ratio.
 """
 
 from __future__ import annotations
@@ -76,4 +79,32 @@ def bench_vectors(docs: int = 16, chunks: int = 16, rounds: int = 5, seed: int =
         print(f"{name:<9} unreachable after each round (of {docs * chunks}): {holes}; "
               f"one delete {out[name]['delete_ms']:.0f} ms (mean of {deletes})")
         shutil.rmtree(folder, ignore_errors=True)
+    out["empty"] = _bench_empty(vectors)
     return out
+
+
+def _bench_empty(vectors: np.ndarray) -> dict[str, float]:
+    """Step 5."""
+    from core import index
+    from core.config import load_settings
+
+    folder = tempfile.mkdtemp(prefix="groundwork-bench-vectors-")
+    os.environ["GROUNDWORK_DATA"] = folder
+    settings = load_settings()
+    docs, chunks = vectors.shape[0], vectors.shape[1]
+    spent = {}
+    for way in ("one by one", "at once"):
+        for d in range(docs):
+            index.add_vectors(settings, "bench", synthetic_chunks("bench", d, chunks), vectors[d])
+        t = time.perf_counter()
+        if way == "one by one":
+            for d in range(docs):
+                index.delete_vectors(settings, "bench", f"doc{d}")
+        else:
+            index.delete_vectors(settings, "bench", *(f"doc{d}" for d in range(docs)))
+        spent[way] = time.perf_counter() - t
+        assert index.collection(settings, "bench").count() == 0
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"emptying {docs} documents ({docs * chunks} vectors): one by one {1000 * spent['one by one']:.0f} ms, "
+          f"at once {1000 * spent['at once']:.0f} ms ({spent['one by one'] / spent['at once']:.1f}x)")
+    return {"one_by_one_ms": 1000 * spent["one by one"], "at_once_ms": 1000 * spent["at once"]}

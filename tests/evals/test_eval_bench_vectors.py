@@ -8,6 +8,7 @@ def test_the_vectors_benchmark_reports_both_strategies_and_the_rebuild_loses_not
     out = capsys.readouterr().out
     assert "in place" in out
     assert "rebuild   unreachable after each round (of 12): [0, 0]" in out
+    assert "emptying 3 documents (12 vectors): one by one" in out and "at once" in out
 
 
 def test_the_vectors_benchmark_refuses_an_empty_run(settings, capsys):
