@@ -734,6 +734,36 @@ ANSWER_FORM_WORDS = frozenset(tokenize(
     keep_stopwords=True))
 
 
+# Whose attribute a question asks: "What torque does the REAR AXLE HUB NUT need?", "What is
+# the capacity of the WASHER FLUID RESERVOIR?". Up to four words, ended by the question mark
+# or a preposition that starts a condition.
+_OWNER_PATTERNS = [
+    re.compile(r"^\s*(?:what|which)\s+(?:is|are)\s+(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?\s+(?:of|for)\s+"
+               r"(?:the\s+|an?\s+|my\s+|your\s+|our\s+)?(?P<owner>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+               r"\s*(?:\?|$|\s+(?:on|in|at|when|if|during|with|under|after|before|from)\b)", re.IGNORECASE),
+    re.compile(r"^\s*(?:what|which)\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:does|do|is|are)\s+"
+               r"(?:the\s+|an?\s+|my\s+|your\s+|our\s+)?(?P<owner>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+               r"(?:\s+(?:on|in|of|for)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?)?\s+"
+               r"(?:need|needs|require|requires|take|takes|use|uses|get|gets)\b", re.IGNORECASE),
+]
+
+
+# "the 9 Steam MODEL", "the Premium TIER": a word that classes the name, not part of it
+_CLASSIFIER_NOUNS = frozenset(tokenize("model models type types version versions variant series tier tiers "
+                                       "plan plans option options", keep_stopwords=True))
+
+
+def attribute_owner(question: str) -> list[str]:
+    """Stems of what the asked attribute belongs to (see _OWNER_PATTERNS); [] if none is said."""
+    for pattern in _OWNER_PATTERNS:
+        m = pattern.search(question)
+        if m:
+            ids = {t for i in identifiers(question) for t in tokenize(i)}  # the identifier check's business
+            return [t for t in tokenize(m.group("owner")) if t not in QUESTION_FILLER and t not in ids
+                    and not t.isdigit() and t not in _CLASSIFIER_NOUNS]
+    return []
+
+
 def focus_terms(question: str, existence: bool = True) -> list[str]:
     """The attribute a question asks about ("What is the TORQUE for ...", "Какой УРОВЕНЬ
     ШУМА у ..."), or with `existence` what it asks to exist ("Is there a WAITING PERIOD"),

@@ -72,7 +72,10 @@ Extractive algorithm:
    "switch the MACHINE off for 10 minutes" how soon the code appears.
    A time of day asked ("at what time", «во сколько») needs a clock time ("14:00"); a
    place where something is made needs a unit that speaks of making it (the warrantor's
-   address in Hamburg is no place of manufacture);
+   address in Hamburg is no place of manufacture); what the asked attribute belongs to
+   ("What torque does the REAR AXLE HUB NUT need?", "the capacity of the WASHER FLUID
+   RESERVOIR") must be half named in the unit's context or paragraph (the lug nuts'
+   torque is not the hub nut's, though the identifier KT-200 lets a third of the topic do);
    what a yes/no question asks to exist ("Is there a WAITING PERIOD...") is its attribute.
 4. Lexical score = 0.55 * context coverage + 0.25 * unit coverage + 0.20 * passage prior
    (1/rank), coverage being the IDF-weighted share of topic words present. The loose
@@ -121,6 +124,7 @@ from core.analysis import (
     asked_object,
     asked_verb,
     asking_part,
+    attribute_owner,
     content_terms,
     contrast_conflict,
     counts,
@@ -302,6 +306,8 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
+        # "What torque does the REAR AXLE HUB NUT need?": the wheel lug nuts' torque is not it
+        owned = term_weights([t for t in attribute_owner(question) if lexicon.df.get(t, 0) > 0], lexicon)
         production_asked = kind == "place" and bool(PRODUCTION_ASKED_RE.search(question))
         verb = asked_verb(question)
         if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and lexicon.knows_prefix(verb[:6])):
@@ -424,6 +430,9 @@ class ExtractiveGenerator:
                            for t in focus):
                     reject(unit, "does not name the attribute asked about")
                     continue  # the attribute asked about (torque, capacity...) is not named here
+                if owned and coverage(owned, named_in | set(tokenize(paragraph, keep_stopwords=True))) < MIN_KNOWN_COVERAGE:
+                    reject(unit, "does not name what the attribute asked about belongs to")
+                    continue
                 # release notes put the version in the heading over its changes
                 missing_form = next((f for f in forms if not holds_form(unit.text, f) and not (
                     f == "version" and holds_form(heading_of(passage), f))), None)

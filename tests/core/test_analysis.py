@@ -539,3 +539,12 @@ def test_net_weight_does_not_answer_for_fully_loaded():
 def test_particles_are_no_topic_words():
     assert content_terms("How far in advance do you tell me before HomeHub prices go up?") == ["homehub", "price"]
     assert "after" in content_terms("How many paid days off can I take to look after my son?")
+
+
+def test_whose_attribute_the_question_asks():
+    from core.analysis import attribute_owner
+
+    assert attribute_owner("What torque does the rear axle hub nut on the KT-200 need?") == ["rear", "axl", "hub", "nut"]
+    assert attribute_owner("What is the capacity of the washer fluid reservoir?") == ["washer", "fluid", "reservoir"]
+    assert attribute_owner("What's the top spin speed of the 9 Steam model?".replace("What's", "What is")) == ["steam"]
+    assert attribute_owner("Which oil does the KT-200 need?") == []  # the identifier check's business

@@ -287,3 +287,13 @@ def test_a_place_of_manufacture_needs_a_unit_that_speaks_of_making():
     assert "Wrocław" in ask("In which country are AquaLine washing machines assembled?").text
     # the warrantor's address names a country, but says nothing of where anything is made
     assert "Hamburg" not in ask("In which country are the AquaLine control boards manufactured?").text
+
+
+def test_the_attribute_must_be_of_what_the_question_names():
+    ask = _asker("KT-200 torque values\n\nAfter fitting a wheel, tighten the lug nuts of the KT-200 in a star pattern "
+                 "to 120 N·m.", "KT-200 torque values",
+                 "The rear axle and the hub are inspected yearly.", "Engine mount bolts: 55 N·m.")
+    assert "120" in ask("What torque do the lug nuts on the KT-200 need?").text
+    # the lug nuts' torque is no answer for the rear axle hub nut (the identifier lets a third
+    # of the topic words do, so only whose torque it is tells them apart)
+    assert ask("What torque does the rear axle hub nut on the KT-200 need?").text == ""
