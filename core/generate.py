@@ -306,8 +306,6 @@ class ExtractiveGenerator:
         qtype = question_type(question)
         kind, explicit = qtype if qtype else (None, False)
         org_asked = bool(ORGANISATION_ASKED_RE.search(question))
-        # "What torque does the REAR AXLE HUB NUT need?": the wheel lug nuts' torque is not it
-        owned = term_weights([t for t in attribute_owner(question) if lexicon.df.get(t, 0) > 0], lexicon)
         production_asked = kind == "place" and bool(PRODUCTION_ASKED_RE.search(question))
         verb = asked_verb(question)
         if verb and not lexicon.knows_family(verb) and not (len(verb) >= 6 and lexicon.knows_prefix(verb[:6])):
@@ -318,6 +316,9 @@ class ExtractiveGenerator:
         forms = asked_forms(question)
         asking_words = form_words(question) if forms else set()
         owner = term_weights([t for t in form_owner(question) if lexicon.df.get(t, 0) > 0], lexicon) if forms else {}
+        # "What torque does the REAR AXLE HUB NUT need?": the wheel lug nuts' torque is not it
+        owned = term_weights([t for t in attribute_owner(question) if lexicon.df.get(t, 0) > 0], lexicon) \
+            if not owner else {}  # whose address or phone number: the answer-form check below
         everyday = everyday_terms(question)
         # what a value must be said of: the question's topic words the KB knows, or the
         # documents' words for its everyday phrases ("money back" -> refund)
