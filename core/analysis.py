@@ -735,10 +735,11 @@ ANSWER_FORM_WORDS = frozenset(tokenize(
 
 
 # Whose attribute a question asks: "What torque does the REAR AXLE HUB NUT need?", "What is
-# the capacity of the WASHER FLUID RESERVOIR?". Up to four words, ended by the question mark
-# or a preposition that starts a condition.
+# the capacity OF the WASHER FLUID RESERVOIR?". Up to four words, ended by the question mark
+# or a preposition that starts a condition. Not "for": "the core hours FOR OFFICE STAFF"
+# names whom a rule applies to (the narrowed-to check's business), often said a sentence before.
 _OWNER_PATTERNS = [
-    re.compile(r"^\s*(?:what|which)\s+(?:is|are)\s+(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?\s+(?:of|for)\s+"
+    re.compile(r"^\s*(?:what|which)\s+(?:is|are)\s+(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?\s+of\s+"
                r"(?:the\s+|an?\s+|my\s+|your\s+|our\s+)?(?P<owner>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
                r"\s*(?:\?|$|\s+(?:on|in|at|when|if|during|with|under|after|before|from)\b)", re.IGNORECASE),
     re.compile(r"^\s*(?:what|which)\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:does|do|is|are)\s+"

@@ -548,3 +548,9 @@ def test_whose_attribute_the_question_asks():
     assert attribute_owner("What is the capacity of the washer fluid reservoir?") == ["washer", "fluid", "reservoir"]
     assert attribute_owner("What's the top spin speed of the 9 Steam model?".replace("What's", "What is")) == ["steam"]
     assert attribute_owner("Which oil does the KT-200 need?") == []  # the identifier check's business
+
+
+def test_for_names_whom_a_rule_applies_to_not_an_owner():
+    from core.analysis import attribute_owner
+
+    assert attribute_owner("What are the core hours for office staff on flexitime?") == []
