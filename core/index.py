@@ -174,18 +174,20 @@ def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: n
 
 
 def delete_vectors(settings: Settings, tenant: str, *doc_ids: str) -> int:
-    """Remove the vectors of the given documents in one rebuild; returns how many. Chroma's HNSW graph loses vectors
-    after deletes: on the demo tenant re-indexed in place, 4 of 244 chunks were never
-    returned again, not even when asking for all 244 (`python -m evals.bench vectors` measures it);
-    the loss shows after later adds reuse the deleted slots, so no check at delete time finds it. So
-    a document is removed by copying every other vector into a fresh collection (adds
-    only), which then takes the tenant's collection name. Callers hold the tenant lock."""
+    """Remove the vectors of the given documents in one rebuild; returns how many.
+
+    Chroma's HNSW graph loses vectors after deletes: on the demo tenant re-indexed in place,
+    4 of 244 chunks were never returned again, not even when asking for all 244 (`python -m
+    evals.bench vectors` measures it); the loss shows after later adds reuse the deleted
+    slots, so no check at delete time finds it. So documents are removed by copying every
+    other vector into a fresh collection (adds only), which then takes the tenant's
+    collection name. Callers hold the tenant lock."""
+    if not doc_ids:
+        return 0
     client = chroma_client(settings)
     name = collection_name(tenant)
     _finish_rebuild(settings, client, name)
     old = collection(settings, tenant)
-    if not doc_ids:
-        return 0
     where = {"doc_id": doc_ids[0]} if len(doc_ids) == 1 else {"doc_id": {"$in": list(doc_ids)}}
     doomed = set(old.get(where=where, include=[])["ids"])
     if not doomed:
