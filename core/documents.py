@@ -339,9 +339,9 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) ->
     with index.tenant_lock(settings, tenant):
         index.delete_vectors(settings, tenant, *ids)
         with store.connect(settings) as conn:
-            for doc_id in ids:
-                conn.execute("DELETE FROM chunks WHERE doc_id=? AND tenant=?", (doc_id, tenant))
-                conn.execute("DELETE FROM documents WHERE doc_id=? AND tenant=?", (doc_id, tenant))
+            rows = [(doc_id, tenant) for doc_id in ids]
+            conn.executemany("DELETE FROM chunks WHERE doc_id=? AND tenant=?", rows)
+            conn.executemany("DELETE FROM documents WHERE doc_id=? AND tenant=?", rows)
         index.rebuild_lexical(settings, tenant)
         for doc in docs:
             if doc.get("path"):

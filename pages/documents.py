@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import components, services
+from ui.deletion import confirm_deletion, documents_word
 from ui.docs import documents_frame, filter_documents
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
@@ -52,24 +53,14 @@ by_id = {d["doc_id"]: d for d in shown}
 with st.expander("Delete several documents", icon=":material/delete_sweep:"):
     picked = st.multiselect("Documents to delete", list(by_id), key="bulk_pick", placeholder="pick documents",
                             format_func=lambda i: by_id[i]["file_name"])
-    if picked and st.button(f"Delete {len(picked)} document{'s' if len(picked) != 1 else ''}…", key="bulk_delete",
-                            icon=":material/delete:"):
+    if picked and st.button(f"Delete {documents_word(len(picked))}…", key="bulk_delete", icon=":material/delete:"):
         st.session_state["confirm_bulk"] = picked
-    doomed = [i for i in st.session_state.get("confirm_bulk", []) if i in by_id]
+    doomed = {i: by_id[i]["file_name"] for i in st.session_state.get("confirm_bulk", []) if i in by_id}
     if doomed:
-        st.warning(f"Delete {len(doomed)} document{'s' if len(doomed) != 1 else ''}? Their chunks leave both "
-                   "indexes and the kept originals are removed. This cannot be undone.")
-        yes, no = st.columns([1, 5])
-        if yes.button("Yes, delete them", type="primary", key="bulk_confirm"):
-            with st.spinner("Deleting… the tenant's indexes are rebuilt once without them."):
-                count = services.delete_documents(settings, tenant, doomed)
-            for key in ("confirm_bulk", "bulk_pick"):
-                st.session_state.pop(key, None)
-            st.session_state["doc_flash"] = [("success", f"Deleted {count} document{'s' if count != 1 else ''}.")]
-            st.rerun()
-        if no.button("Cancel", key="bulk_cancel"):
-            st.session_state.pop("confirm_bulk", None)
-            st.rerun()
+        confirm_deletion(settings, tenant, doomed, f"Delete {documents_word(len(doomed))}? Their chunks leave both "
+                         "indexes and the kept originals are removed. This cannot be undone.",
+                         drop=("confirm_bulk", "bulk_pick"), yes_key="bulk_confirm", no_key="bulk_cancel",
+                         yes_label="Yes, delete them")
 
 doc_id = st.selectbox("Open a document", list(by_id), key="doc_open",
                       format_func=lambda i: f"{by_id[i]['file_name']}  ({by_id[i]['status']})")
@@ -99,18 +90,9 @@ if st.session_state.get("confirm_delete") == doc_id:
         count = doc.get("chunks") or 0
         its = "It has no chunks in the indexes" if not count else (
             f"Its {count} chunk{'s leave' if count != 1 else ' leaves'} both indexes")
-        st.warning(f"Delete **{escape_md(doc['file_name'], inline=True)}**? {its} and the kept original is removed. "
-                   "This cannot be undone.")
-        yes, no = st.columns([1, 5])
-        if yes.button("Yes, delete", type="primary", key=f"confirm_{doc_id}"):
-            with st.spinner("Deleting… the tenant's indexes are rebuilt without it."):
-                deleted = services.delete_document(settings, tenant, doc_id)
-            st.session_state.pop("confirm_delete", None)
-            st.session_state["doc_flash"] = [("success", f"Deleted {escape_md(doc['file_name'], inline=True)}.")
-                                             if deleted else ("warning", "That document was already gone.")]
-            st.rerun()
-        if no.button("Cancel", key=f"cancel_{doc_id}"):
-            st.session_state.pop("confirm_delete", None)
-            st.rerun()
+        confirm_deletion(settings, tenant, {doc_id: doc["file_name"]},
+                         f"Delete **{escape_md(doc['file_name'], inline=True)}**? {its} and the kept original is "
+                         "removed. This cannot be undone.", drop=("confirm_delete",),
+                         yes_key=f"confirm_{doc_id}", no_key=f"cancel_{doc_id}")
 
 components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id)

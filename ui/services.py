@@ -206,12 +206,6 @@ def clear_interrupted_uploads(settings: Settings, tenant: str, file_names: list[
     store.clear_interrupted_uploads(settings, tenant, file_names)
 
 
-def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
-    from core.documents import delete_document as delete
-
-    return delete(settings, tenant, doc_id)
-
-
 def delete_documents(settings: Settings, tenant: str, doc_ids: list[str]) -> int:
     from core.documents import delete_documents as delete
 

@@ -1,0 +1,41 @@
+"""Deleting documents from the Documents page: one confirmation step for one or many."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.config import Settings
+from ui import services
+from ui.safe import escape_md
+
+
+def documents_word(n: int) -> str:
+    return f"{n} document{'s' if n != 1 else ''}"
+
+
+def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], warning: str, *,
+                     drop: tuple[str, ...], yes_key: str, no_key: str, yes_label: str = "Yes, delete") -> None:
+    """The warning with Yes / Cancel for the documents `names` (doc_id -> file name). Yes
+    deletes them in one index rebuild, leaves a message for the next run and reruns. Both
+    buttons drop the session keys `drop` (the one that asked for this confirmation; Yes
+    also the pick of documents that no longer exist)."""
+    st.warning(warning)
+    yes, no = st.columns([1, 5])
+    if yes.button(yes_label, type="primary", key=yes_key):
+        with st.spinner("Deleting… the tenant's indexes are rebuilt once without "
+                        f"{'it' if len(names) == 1 else 'them'}."):
+            count = services.delete_documents(settings, tenant, list(names))
+        for key in drop:
+            st.session_state.pop(key, None)
+        if not count:
+            flash = ("warning", "That document was already gone." if len(names) == 1
+                     else "Those documents were already gone.")
+        elif len(names) == 1:
+            flash = ("success", f"Deleted {escape_md(next(iter(names.values())), inline=True)}.")
+        else:
+            flash = ("success", f"Deleted {documents_word(count)}.")
+        st.session_state["doc_flash"] = [flash]
+        st.rerun()
+    if no.button("Cancel", key=no_key):
+        st.session_state.pop(drop[0], None)
+        st.rerun()
