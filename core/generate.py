@@ -30,7 +30,10 @@ Extractive algorithm:
    base contains anywhere (words it never uses may be paraphrases, so they don't count;
    an everyday phrase such as "money back" counts as held when its document word
    "refund" is; when the unit's context holds the question's identifier and the asked
-   kind of answer, a third will do: "E10" and "how many minutes" pin the topic down);
+   kind of answer, a third will do: "E10" and "how many minutes" pin the topic down;
+   words only a scene-setting sentence uses, "My father passed away last night. How
+   many paid days off...?", weigh half, unless that scene names something the knowledge
+   base never does, "I live in Lisbon."; the better of the two shares counts);
    a table row is read with what stands above its table (section, title, lead-in), not
    with text after the table, and a numbered step with the steps just before and after
    it ("2. Put a flat container under it" with "3. ...drain the water into it"); the
@@ -163,6 +166,7 @@ MAX_UNITS = 3
 SEMANTIC_POOL = 8
 MIN_KNOWN_COVERAGE = 0.5
 MIN_PINNED_COVERAGE = 0.35
+SCENE_WEIGHT = 0.5
 LIST_ITEMS = 4  # items taken after a unit that introduces a list (not a numbered one)
 MAX_STEPS = 12  # steps of a numbered procedure quoted at most
 SIM_FLOOR, SIM_CEIL = 0.76, 0.90
@@ -301,6 +305,18 @@ class ExtractiveGenerator:
         ids = identifiers(question)
         question_tokens = set(tokenize(question))
         known = {t: w for t, w in weights.items() if lexicon.df.get(t, 0) > 0}
+        # words only the scene uses ("My FATHER passed away LAST NIGHT. How many days off...")
+        # tell where the user stands, not what the answer must say: they count for less
+        # -- unless the scene names what the documents never do ("I live in LISBON. How long
+        # does delivery take?"): then the scene is part of the question
+        asked_tokens = set(tokenize(asking_part(question)))
+        scene_unknown = any(all(lexicon.df.get(t, 0) == 0 for t in tokenize(n, keep_stopwords=True))
+                            for n in proper_names(question))
+        to_cover = known if scene_unknown else {
+            t: (w if t in asked_tokens else w * SCENE_WEIGHT) for t, w in known.items()}
+
+        def covered(tokens: set[str]) -> float:
+            return max(coverage(known, tokens), coverage(to_cover, tokens))
         # qualifiers in the attribute ("TOP spin speed") are the contrast check's business
         focus = [t for t in focus_terms(question) if lexicon.df.get(t, 0) > 0 and not is_qualifier(t)]
         qtype = question_type(question)
@@ -475,11 +491,11 @@ class ExtractiveGenerator:
                 # only when the unit gives the kind or names the attribute asked (the FREQUENCY
                 # of "...нужна сеть Wi-Fi с частотой 2,4 ГГц") and falls short without them
                 unit_tokens = set(tokenize(unit.text, keep_stopwords=True))
-                short = bool(known) and coverage(known, said_here) < needed
+                short = bool(known) and covered(said_here) < needed
                 if short and ((kind and type_ok) or focus and all(t in unit_tokens for t in focus)):
                     said_here = said_here | set(tokenize(
                         passage.text[passage.text.rfind("\n", 0, unit.start) + 1:unit.start], keep_stopwords=True))
-                    short = coverage(known, said_here) < needed
+                    short = covered(said_here) < needed
                 if short:
                     reject(unit, "covers under half of the question's topic words")
                     continue  # most of what the question names (and the KB knows) is absent here

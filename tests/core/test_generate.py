@@ -297,3 +297,19 @@ def test_the_attribute_must_be_of_what_the_question_names():
     # the lug nuts' torque is no answer for the rear axle hub nut (the identifier lets a third
     # of the topic words do, so only whose torque it is tells them apart)
     assert ask("What torque does the rear axle hub nut on the KT-200 need?").text == ""
+
+
+
+def test_words_only_the_scene_uses_count_for_less(monkeypatch):
+    import core.generate
+
+    ask = _asker("Special leave\n\nEmployees get 3 paid days off on the death of a close relative.", "Special leave",
+                 "The kitchen kettle and the printer are cleaned daily.", "Dogs are not allowed in the garden.",
+                 "Delivery to Spain takes 5 business days.")
+    question = "My dog broke the kettle and the printer in the garden. How many paid days off do I get after a death?"
+    assert "3 paid days" in ask(question).text
+    # a place the documents never name makes the scene part of the question: counted in full
+    assert ask(question.replace("garden.", "garden in Lisbon.")).text == ""
+    monkeypatch.setattr(core.generate, "SCENE_WEIGHT", 1.0)
+    # counted in full, the dog, the kettle, the printer and the garden outweigh what is asked
+    assert ask(question).text == ""
