@@ -13,7 +13,8 @@ from typing import Any
 
 # Knobs a tenant may override (stored in <data>/tenants/<key>/settings.json).
 TENANT_KNOBS = ("gate_threshold", "top_k", "strict_mode", "provider", "candidates", "chunk_tokens",
-                "judge_threshold", "max_chunks_per_doc")
+                "judge_threshold", "max_chunks_per_doc", "synonyms")
+MAX_SYNONYMS = 200
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class Settings:
     # scale-out
     chroma_url: str | None = None
     embed_threads: int = 2
+    # the tenant's own words for what its documents say otherwise ("the app" -> "HomeHub"):
+    # (phrase, documents' words) pairs, see core/expand.py; a tenant setting only
+    synonyms: tuple[tuple[str, str], ...] = ()
 
     @property
     def llm_configured(self) -> bool:
@@ -51,6 +55,8 @@ class Settings:
     def for_tenant(self, tenant: str) -> Settings:
         """These settings with the tenant's stored overrides applied."""
         overrides = load_tenant_overrides(self, tenant)
+        if "synonyms" in overrides:  # stored as a mapping; frozen settings hold pairs
+            overrides["synonyms"] = tuple(sorted(overrides["synonyms"].items()))
         return replace(self, **overrides) if overrides else self
 
     def public_dict(self) -> dict[str, Any]:
@@ -71,7 +77,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     kwargs: dict[str, Any] = {"data_dir": Path(env.get("GROUNDWORK_DATA", "data")).resolve()}
     for f in fields(Settings):
         key = "GROUNDWORK_" + f.name.upper()
-        if f.name == "data_dir" or key not in env or env[key] == "":
+        if f.name in ("data_dir", "synonyms") or key not in env or env[key] == "":
             continue
         kwargs[f.name] = _coerce(f.type, env[key])
     if "llm_api_key" not in kwargs and env.get("OPENAI_API_KEY"):
@@ -97,7 +103,7 @@ def _coerce(type_name: Any, raw: str) -> Any:
 KNOB_LABELS = {
     "gate_threshold": "Gate threshold", "judge_threshold": "Model judge threshold", "top_k": "Top-k",
     "candidates": "Candidates", "chunk_tokens": "Chunk size", "max_chunks_per_doc": "Maximum chunks per document",
-    "strict_mode": "Strict mode", "provider": "Answer provider",
+    "strict_mode": "Strict mode", "provider": "Answer provider", "synonyms": "Synonyms",
 }
 _FLOAT_RANGES = {"gate_threshold": (0.0, 1.0), "judge_threshold": (0.0, 1.0)}
 _INT_RANGES = {"top_k": (1, 20), "candidates": (5, 100), "chunk_tokens": (60, 500), "max_chunks_per_doc": (1, None)}
@@ -146,7 +152,30 @@ def validate_overrides(values: dict[str, Any]) -> dict[str, Any]:
         elif key == "provider":
             if value not in ("extractive", "llm"):
                 raise ValueError("Answer provider must be 'extractive' or 'llm'.")
+        elif key == "synonyms":
+            value = validate_synonyms(value)
         clean[key] = value
+    return clean
+
+
+def validate_synonyms(value: Any) -> dict[str, str]:
+    """A tenant's synonyms: {phrase: the documents' words}, phrases of 1-4 words, lower-cased
+    and single-spaced; ValueError with one sentence naming the bad entry."""
+    if not isinstance(value, dict):
+        raise ValueError("Synonyms must be a mapping of a phrase to the documents' words.")
+    if len(value) > MAX_SYNONYMS:
+        raise ValueError(f"There are {len(value)} synonyms; keep it to {MAX_SYNONYMS}.")
+    clean: dict[str, str] = {}
+    for phrase, words in value.items():
+        key, said = " ".join(str(phrase).split()).lower(), " ".join(str(words or "").split())
+        if not any(ch.isalpha() for ch in key) or len(key) > 60 or len(key.split()) > 4:
+            raise ValueError(f"Synonym '{_shown(phrase)}' must be a word or a phrase of up to 4 words "
+                             "(60 characters), with letters in it.")
+        if not any(ch.isalpha() for ch in said) or len(said) > 120:
+            raise ValueError(f"Synonym '{_shown(key)}' needs the documents' words for it (up to 120 characters).")
+        if said.lower() == key:
+            raise ValueError(f"Synonym '{_shown(key)}' stands for itself; give the words the documents use instead.")
+        clean[key] = said
     return clean
 
 

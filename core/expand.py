@@ -8,6 +8,9 @@ owner, «артикул» for a part number).
    (`core/gate.py` unknown_word, via `ACRONYMS`, which holds all three tables).
 3. `everyday_terms` lets the extractive generator count an everyday phrase as covered by a
    unit that holds the documents' word ("refund" covers "money back").
+4. A tenant adds its own everyday words as `synonyms` (Settings page, `Settings.synonyms`):
+   each of the three steps above reads them with the built-in ones, so an expert can teach
+   the tenant that "the app" is HomeHub after a refusal saying the documents never mention it.
 """
 
 from __future__ import annotations
@@ -69,23 +72,40 @@ _SHORT_RE = re.compile(r"\b(?:" + "|".join(
     re.IGNORECASE)
 
 
-def everyday_terms(question: str) -> list[tuple[set[str], set[str]]]:
+Synonyms = tuple[tuple[str, str], ...]  # a tenant's (phrase, documents' words), see core/config.py
+
+
+def everyday_words(synonyms: Synonyms = ()) -> dict[str, str]:
+    """The built-in everyday words with the tenant's own synonyms (which win)."""
+    return {**EVERYDAY_WORDS, **dict(synonyms)} if synonyms else EVERYDAY_WORDS
+
+
+def _phrase_re(phrase: str) -> str:
+    return r"\b" + r"\s+".join(re.escape(w) for w in phrase.split()) + r"\b"
+
+
+def everyday_terms(question: str, synonyms: Synonyms = ()) -> list[tuple[set[str], set[str]]]:
     """(stems of the everyday phrase, stems of the documents' words) for each everyday
     phrase of the question, whether or not it was already expanded."""
     out = []
-    for phrase, doc_words in EVERYDAY_WORDS.items():
+    for phrase, doc_words in everyday_words(synonyms).items():
         if re.search(rf"\b{re.escape(phrase)}\b", question, re.IGNORECASE):
             out.append((set(tokenize(phrase, keep_stopwords=True)), set(tokenize(doc_words, keep_stopwords=True))))
     return out
 
 
-def expand_question(text: str) -> str:
-    """The text with known acronyms (CEO), abbreviations (admin) and everyday words (money
-    back) each followed by the words documents use for them."""
+def expand_question(text: str, synonyms: Synonyms = ()) -> str:
+    """The text with known acronyms (CEO), abbreviations (admin), everyday words (money
+    back) and the tenant's synonyms each followed by the words documents use for them."""
     def expand(m: re.Match[str]) -> str:
         word = m.group(0)
         if word.lower() in ABBREVIATIONS or word.lower() in EVERYDAY_WORDS or (
                 word.isupper() and word.lower() in ACRONYMS):
             return f"{word} {ACRONYMS[word.lower()]}"
         return word
-    return _SHORT_RE.sub(expand, text)
+    text = _SHORT_RE.sub(expand, text)
+    if synonyms:
+        own = dict(synonyms)
+        pattern = re.compile("|".join(_phrase_re(p) for p in sorted(own, key=len, reverse=True)), re.IGNORECASE)
+        text = pattern.sub(lambda m: f"{m.group(0)} {own[' '.join(m.group(0).lower().split())]}", text)
+    return text

@@ -64,7 +64,7 @@ from core.analysis import (
     unstated_values,
     yes_no_subject,
 )
-from core.expand import ACRONYMS, EVERYDAY_WORDS
+from core.expand import ACRONYMS, Synonyms, everyday_words
 from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
@@ -137,13 +137,15 @@ def _unknown_phrase(question: str, lexicon: LexicalIndex) -> str | None:
     return None
 
 
-def _without_known_everyday(text: str, lexicon: LexicalIndex) -> str:
-    """The text without its everyday phrases whose documents' word the tenant uses: "get
-    my money back" (expanded to "money back refund") asks about a refund, known to a
-    tenant whose terms say "refunded", even if they never say "money"."""
-    for phrase, doc_words in EVERYDAY_WORDS.items():
+def _without_known_everyday(text: str, lexicon: LexicalIndex, synonyms: Synonyms = ()) -> str:
+    """The text without its everyday phrases (the tenant's synonyms included) whose
+    documents' word the tenant uses: "get my money back" (expanded to "money back refund")
+    asks about a refund, known to a tenant whose terms say "refunded", even if they never
+    say "money"."""
+    for phrase, doc_words in everyday_words(synonyms).items():
         if any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True)):
-            text = re.sub(rf"\b{re.escape(phrase)}\b", " ", text, flags=re.IGNORECASE)
+            text = re.sub(r"\b" + r"\s+".join(map(re.escape, phrase.split())) + r"\b", " ", text,
+                          flags=re.IGNORECASE)
     return text
 
 
@@ -171,7 +173,7 @@ def unknown_word(word: str, lexicon: LexicalIndex, slot: frozenset[str] = frozen
         and not any(lexicon.knows_family(t) for t in stems)
 
 
-def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateResult:
+def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex, synonyms: Synonyms = ()) -> GateResult:
     top = [c for c in retrieval.top if not c.neighbour]
     if not top:
         return GateResult(0.0, 0.0, 0.0, 0.0, reason="The knowledge base has no passages to search.")
@@ -182,7 +184,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     # a place the user only sets the scene with ("I live in Aarhus.") is not what is asked,
     # unless the asking part points back at it ("what does the warranty give me THERE?")
     asking = asking_part(question)
-    asked_names = question if THERE_RE.search(asking) else asking
+    # a name the tenant gave a synonym for ("the Hub" -> HomeHub) is one its documents use
+    asked_names = _without_known_everyday(question if THERE_RE.search(asking) else asking, lexicon, synonyms)
     unknown = sorted(
         n for n in proper_names(asked_names)
         if all(lexicon.df.get(tok, 0) == 0 for tok in tokenize(n, keep_stopwords=True))
@@ -204,7 +207,7 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex) -> GateRe
     cross_language = bool(CYRILLIC_RE.search(question)) and not any(c.lang == "ru" for c in top[:3])
     slot = SLOT_WORDS.get(expected_type(question) or "", frozenset()) | ANSWER_FORM_WORDS
     # words the documents never use count where the question asks, not in the scene it sets
-    asked = _without_known_everyday(asking, lexicon)
+    asked = _without_known_everyday(asking, lexicon, synonyms)
     # what a yes/no question asks to exist may be an everyday word ("is there any PERK")
     unknown_phrase = None if cross_language else _unknown_phrase(asked, lexicon) or next(
         (w for w in (_as_written(t, asked) for t in [*focus_terms(asked, existence=False), *measures(asked)]

@@ -155,7 +155,7 @@ from core.analysis import (
     yes_no_subject,
 )
 from core.answer_form import asked_forms, form_owner, form_words, holds_form
-from core.expand import everyday_terms
+from core.expand import Synonyms, everyday_terms
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -295,9 +295,10 @@ COMMON_WORD_SHARE = 0.1  # of the tenant's passages: above it a word names no pa
 class ExtractiveGenerator:
     """Verbatim sentences from the passages; see the module docstring for the algorithm."""
 
-    def __init__(self, embedder: Any = None, min_support: float = 0.0) -> None:
+    def __init__(self, embedder: Any = None, min_support: float = 0.0, synonyms: Synonyms = ()) -> None:
         self.embedder = embedder  # optional: adds the semantic term to the score
         self.min_support = min_support
+        self.synonyms = synonyms  # the tenant's own everyday words (core/expand.py)
         self.rejected: list[tuple[int, str, str]] = []
 
     def score_units(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> list[Selected]:
@@ -335,7 +336,7 @@ class ExtractiveGenerator:
         # "What torque does the REAR AXLE HUB NUT need?": the wheel lug nuts' torque is not it
         owned = term_weights([t for t in attribute_owner(question) if lexicon.df.get(t, 0) > 0], lexicon) \
             if not owner else {}  # whose address or phone number: the answer-form check below
-        everyday = everyday_terms(question)
+        everyday = everyday_terms(question, self.synonyms)
         # what a value must be said of: the question's topic words the KB knows, or the
         # documents' words for its everyday phrases ("money back" -> refund)
         anchors = {t for t in known if t not in SLOT_WORDS.get(kind or "", frozenset())} | {
@@ -539,7 +540,7 @@ class ExtractiveGenerator:
                               refusal_reason="No sentence in the passages answers the question closely enough.")
         best = scored[0]
         if self.embedder is not None:
-            off_topic = unaddressed_words(question, best.unit.text, lexicon, self.embedder)
+            off_topic = unaddressed_words(question, best.unit.text, lexicon, self.embedder, self.synonyms)
             if off_topic:
                 return Generation("", support=best.score, refusal_reason=(
                     f"The closest passage does not address “{off_topic[0]}”, a word the knowledge base never uses."))
@@ -641,15 +642,19 @@ def _version_headings(question: str, chosen: list[Selected], passages: list[Cand
     return out
 
 
-def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embedder: Any) -> list[str]:
+def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embedder: Any,
+                      synonyms: Synonyms = ()) -> list[str]:
     """Words of the question the knowledge base never uses and the unit does not speak
     about (step 7 of the module docstring)."""
     import numpy as np
 
+    # a word of a tenant's synonym stands for the documents' words written after it
+    taught = {w for phrase, doc_words in synonyms for w in phrase.split()
+              if any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True))}
     unit_has_cyrillic = bool(CYRILLIC_RE.search(unit_text))
     words = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]{3,}", question)):
-        if not unknown_word(word, lexicon):
+        if not unknown_word(word, lexicon) or word.lower() in taught:
             continue
         if bool(CYRILLIC_RE.search(word)) != unit_has_cyrillic:
             continue  # a translation, not a missing topic

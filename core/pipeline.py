@@ -52,7 +52,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
     #    ("ignore previous instructions") are not part of what is asked; known acronyms are
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
-    asked = expand_question(expand_contractions(strip_instructions(question)))
+    asked = expand_question(expand_contractions(strip_instructions(question)), settings.synonyms)
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
@@ -62,7 +62,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     #    how well the best sentence answers; refuse early when even a perfect sentence
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
-    gate = assess(asked, retrieval, lexicon)
+    gate = assess(asked, retrieval, lexicon, settings.synonyms)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
     # provider/model say what produced the answer: a refusal at the gate runs no model (the
@@ -83,7 +83,8 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
         # 3. generate with [n] markers: the configured provider; the extractive answer when
         #    the model is unreachable or its output breaks the citation rules twice
         t = time.perf_counter()
-        extractive = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads))
+        extractive = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads),
+                                              synonyms=settings.synonyms)
         fallback_reason = None
         if settings.provider == "llm":
             try:

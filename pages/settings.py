@@ -1,4 +1,4 @@
-"""Settings (admins): the tenant's thresholds, k, strict mode and provider, validated by core."""
+"""Settings (admins): the tenant's thresholds, k, strict mode, provider and synonyms, validated by core."""
 
 import streamlit as st
 
@@ -52,6 +52,25 @@ if saved:
         if provider == "llm" and not defaults.llm_configured:
             st.warning("No LLM endpoint is configured (GROUNDWORK\\_LLM\\_BASE\\_URL, GROUNDWORK\\_LLM\\_MODEL): "
                        "answers will use the extractive fallback.")
+
+st.subheader("Synonyms")
+st.caption("Your users' words for what the documents call otherwise, one a line: “the app = HomeHub”. "
+           "A question using the word is searched and checked with the documents' words; a refusal "
+           "saying the knowledge base never mentions a word is the cue to add one.")
+with st.form("tenant_synonyms"):
+    stored = services.tenant_overrides(defaults, tenant).get("synonyms", {})
+    lines = st.text_area("Synonyms (your word = the documents' words)", value=services.synonym_lines(stored),
+                         height=140, placeholder="the app = HomeHub\nwasher = washing machine")
+    saved_synonyms = st.form_submit_button("Save synonyms")
+if saved_synonyms:
+    try:
+        parsed = services.parse_synonyms(lines)
+        services.save_tenant_settings(defaults, tenant, {"synonyms": parsed})
+    except ValueError as exc:  # a malformed line or entry: one sentence, nothing saved
+        st.error(escape_md(str(exc), inline=True), icon=":material/error:")
+    else:
+        st.success(f"Saved {len(parsed)} synonym{'s' if len(parsed) != 1 else ''}. The next ask reads them.",
+                   icon=":material/check_circle:")
 
 for text in st.session_state.pop(_RESET_FLASH, []):
     st.success(text, icon=":material/restart_alt:")

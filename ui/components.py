@@ -52,10 +52,23 @@ def answer_header(answer: dict[str, Any]) -> None:
     st.markdown(" · ".join(bits), help=STATUS_STYLE.get(status, ("", "", ""))[2] or None)
 
 
+_UNKNOWN_WORD_RE = re.compile(r"never (?:mentions|uses) “([^”]{1,60})”|address “([^”]{1,60})”, a word the knowledge")
+
+
+def unknown_word_of(reason: str) -> str | None:
+    """The word a refusal says the documents never use (core/gate.py, core/generate.py words it)."""
+    m = _UNKNOWN_WORD_RE.search(reason or "")
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def answer_body(answer: dict[str, Any]) -> None:
     st.markdown(answer_md(answer.get("answer", "")))
     if answer.get("status") == "refused" and answer.get("refusal_reason"):
         st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
+        word = unknown_word_of(answer["refusal_reason"])
+        if word:
+            st.caption(f"If “{escape_md(word, inline=True)}” is your word for something the documents call "
+                       "otherwise, an admin can add it under Settings → Synonyms; the next ask reads it.")
     elif answer.get("status") in ("narrowed", "fallback") and answer.get("refusal_reason"):
         st.caption("Note: " + escape_md(answer["refusal_reason"], inline=True))
 

@@ -237,6 +237,27 @@ def save_tenant_settings(settings: Settings, tenant: str, values: dict[str, Any]
     return save_tenant_overrides(settings, tenant, values, replace_all=replace_all)
 
 
+def parse_synonyms(text: str) -> dict[str, str]:
+    """The Settings page's synonym lines ("the app = HomeHub", one a line; blank lines and
+    lines starting with # are skipped); ValueError naming the first bad line. Core checks
+    each entry when it is saved."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        phrase, sep, words = line.partition("=")
+        if not sep or not phrase.strip() or not words.strip():
+            raise ValueError(f"Line {number} is not 'your word = the documents' words' (for example: "
+                             "the app = HomeHub); nothing was saved.")
+        out[phrase.strip()] = words.strip()
+    return out
+
+
+def synonym_lines(synonyms: dict[str, str]) -> str:
+    return "\n".join(f"{phrase} = {words}" for phrase, words in sorted(synonyms.items()))
+
+
 def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
     from core.config import load_tenant_overrides
 
@@ -374,12 +395,18 @@ def settings_rows(defaults: Settings, overrides: dict[str, Any]) -> list[dict[st
     """Each tenant knob: the default from the environment, the override, the value in effect."""
     from core.config import TENANT_KNOBS
 
+    def shown(knob: str, value: Any) -> str:
+        if knob == "synonyms":  # the list itself stands in the Synonyms form
+            count = len(value)
+            return f"{count} synonym{'s' if count != 1 else ''}" if count else "none"
+        return str(value)
+
     rows = []
     for knob in TENANT_KNOBS:
         default = getattr(defaults, knob)
-        rows.append({"setting": knob, "default": str(default),
-                     "tenant override": str(overrides[knob]) if knob in overrides else "",
-                     "in effect": str(overrides.get(knob, default))})
+        rows.append({"setting": knob, "default": shown(knob, default),
+                     "tenant override": shown(knob, overrides[knob]) if knob in overrides else "",
+                     "in effect": shown(knob, overrides.get(knob, default))})
     rows.append({"setting": "llm_model", "default": str(defaults.llm_model or ""), "tenant override": "",
                  "in effect": str(defaults.llm_model or "")})
     rows.append({"setting": "data_dir", "default": str(defaults.data_dir), "tenant override": "",

@@ -52,3 +52,14 @@ def test_keeping_data_for_a_time_is_its_retention():
 def test_the_ordinary_service_is_the_standard_one():
     assert "standard shipping" in expand_question("What's the regular shipping charge to France?")
     assert "стандартная доставка" in expand_question("Сколько стоит обычная доставка?")
+
+
+def test_a_tenants_synonyms_are_expanded_like_the_built_in_words():
+    synonyms = (("the app", "HomeHub"), ("gizmo", "HomeHub Premium"))
+    assert expand_question("Does the  App work offline?", synonyms) == "Does the  App HomeHub work offline?"
+    assert expand_question("What does a gizmo cost?", synonyms) == "What does a gizmo HomeHub Premium cost?"
+    assert expand_question("What does a gizmos cost?", synonyms) == "What does a gizmos cost?"  # whole words
+    assert expand_question("Does the app work offline?") == "Does the app work offline?"  # another tenant
+    assert everyday_terms("What does a gizmo cost?", synonyms) == [({"gizmo"}, {"homehub", "premium"})]
+    # a tenant's own word wins over the built-in one
+    assert everyday_terms("Can I fix it?", (("fix", "mend"),)) == [({"fix"}, {"mend"})]

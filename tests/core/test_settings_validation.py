@@ -42,3 +42,19 @@ def test_replace_all_with_nothing_resets_to_the_defaults(settings):
     assert save_tenant_overrides(settings, "acme", {}, replace_all=True) == {}
     assert not tenant_settings_path(settings, "acme").exists()
     assert settings.for_tenant("acme") == settings
+
+
+def test_synonyms_are_checked_and_normalised():
+    clean = validate_overrides({"synonyms": {"  The   App ": "HomeHub", "стиралка": "стиральная машина"}})
+    assert clean == {"synonyms": {"the app": "HomeHub", "стиралка": "стиральная машина"}}
+    for bad, says in [("not a mapping", "mapping"), ({"123": "x"}, "letters"), ({"a b c d e": "x"}, "4 words"),
+                      ({"app": ""}, "documents' words"), ({"app": "App"}, "stands for itself"),
+                      ({f"w{n}": "x" for n in range(201)}, "keep it to 200")]:
+        with pytest.raises(ValueError, match=says):
+            validate_overrides({"synonyms": bad})
+
+
+def test_a_tenants_synonyms_reach_its_settings_only(settings):
+    save_tenant_overrides(settings, "acme", {"synonyms": {"the app": "HomeHub"}})
+    assert settings.for_tenant("acme").synonyms == (("the app", "HomeHub"),)
+    assert settings.for_tenant("globex").synonyms == ()

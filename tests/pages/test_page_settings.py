@@ -95,3 +95,39 @@ def test_reset_to_defaults_removes_the_overrides(app, goto, settings):
     table = app.dataframe[0].value.set_index("setting")
     assert (table["tenant override"] == "").all() and (table["in effect"] == table["default"]).all()
     assert next(b for b in app.button if b.label == "Reset to defaults").disabled  # nothing left to reset
+
+
+def _ask(at, question):
+    at.chat_input[0].set_value(question).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at.session_state["history"]["acme"][-1]
+
+
+def test_a_refusal_over_an_unknown_word_leads_to_a_synonym_that_answers(app, goto, settings):
+    question = "What is the lubricant capacity?"
+    refused = _ask(app, question)
+    assert refused["status"] == "refused" and "lubricant" in refused["refusal_reason"]
+    assert any("“lubricant”" in c.value and "Settings → Synonyms" in c.value for c in app.caption)
+
+    goto(app, "pages/settings.py")
+    box = next(t for t in app.text_area if t.label.startswith("Synonyms"))
+    box.set_value("# added after a refusal\nLubricant = engine oil")
+    next(b for b in app.button if b.label == "Save synonyms").click().run()
+    assert not app.exception and any("Saved 1 synonym." in s.value for s in app.success)
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"lubricant": "engine oil"}
+    effect = app.dataframe[0].value.set_index("setting")["in effect"]
+    assert effect["synonyms"] == "1 synonym"
+
+    goto(app, "pages/ask.py")
+    answered = _ask(app, question)
+    assert answered["status"] == "answered" and "4.5 litres" in answered["answer"]
+
+
+def test_a_malformed_synonym_line_saves_nothing(app, goto, settings):
+    goto(app, "pages/settings.py")
+    box = next(t for t in app.text_area if t.label.startswith("Synonyms"))
+    box.set_value("the app = HomeHub\nwasher washing machine")
+    next(b for b in app.button if b.label == "Save synonyms").click().run()
+    assert [_plain(e.value) for e in app.error] == [
+        "Line 2 is not 'your word = the documents' words' (for example: the app = HomeHub); nothing was saved."]
+    assert "synonyms" not in load_tenant_overrides(settings, "acme")
