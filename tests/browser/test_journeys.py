@@ -181,6 +181,28 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     wait_idle(page)
     refusal.scroll_into_view_if_needed()
     shot(page, "04b-ask-refusal-closest-sentence")
+
+    # a word the documents never use: the refusal points to Settings, where an admin teaches
+    # it as a synonym, and the same question is then answered
+    question = "How long does the guarantee cover manufacturing defects?"
+    box.fill(question)
+    box.press("Enter")
+    untaught = page.locator('[data-testid="stChatMessage"]').nth(5)
+    expect()(untaught).to_contain_text("refused", timeout=120_000)
+    expect()(untaught.get_by_text(re.compile("“guarantee” is your word .* Settings → Synonyms"))).to_be_visible()
+    nav(page, "Settings")
+    page.get_by_label("Synonyms (your word = the documents' words)").fill("guarantee = warranty")
+    page.get_by_role("button", name="Save synonyms").click()
+    expect()(page.get_by_text("Saved 1 synonym.")).to_be_visible()
+    wait_idle(page)
+    shot(page, "04c-settings-synonym-saved")
+    nav(page, "Ask")
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill(question)
+    box.press("Enter")
+    taught = page.locator('[data-testid="stChatMessage"]').nth(7)
+    expect()(taught).to_contain_text("answered", timeout=120_000)
+    expect()(taught).to_contain_text("24 months")
     assert not page.errors, page.errors
 
 
