@@ -73,24 +73,44 @@ _SHORT_RE = re.compile(r"\b(?:" + "|".join(
 
 
 Synonyms = tuple[tuple[str, str], ...]  # a tenant's (phrase, documents' words), see core/config.py
+_WORD_RE = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 
 
-def everyday_words(synonyms: Synonyms = ()) -> dict[str, str]:
-    """The built-in everyday words with the tenant's own synonyms (which win)."""
-    return {**EVERYDAY_WORDS, **dict(synonyms)} if synonyms else EVERYDAY_WORDS
+def phrase_stems(phrase: str) -> tuple[str, ...]:
+    """The stems of a phrase's words, one a word (a stopword kept: "the app")."""
+    return tuple((tokenize(w, keep_stopwords=True) or [w.lower()])[0] for w in _WORD_RE.findall(phrase))
 
 
-def _phrase_re(phrase: str) -> str:
-    return r"\b" + r"\s+".join(re.escape(w) for w in phrase.split()) + r"\b"
+def synonym_spans(text: str, synonyms: Synonyms) -> list[tuple[int, int, str, str]]:
+    """(start, end, phrase, documents' words) of each of the tenant's synonyms in the text,
+    matched word by word on stems, so that «тормозную жидкость» finds the synonym
+    «тормозная жидкость»; longer phrases first, no two overlapping."""
+    if not synonyms:
+        return []
+    words = [(m.start(), m.end(), phrase_stems(m.group(0))[0]) for m in _WORD_RE.finditer(text)]
+    out: list[tuple[int, int, str, str]] = []
+    taken: set[int] = set()
+    for phrase, doc_words in sorted(synonyms, key=lambda p: -len(phrase_stems(p[0]))):
+        stems = phrase_stems(phrase)
+        for i in range(len(words) - len(stems) + 1):
+            span = range(i, i + len(stems))
+            if stems and not taken & set(span) and tuple(words[j][2] for j in span) == stems:
+                out.append((words[i][0], words[span[-1]][1], phrase, doc_words))
+                taken.update(span)
+    return sorted(out)
 
 
 def everyday_terms(question: str, synonyms: Synonyms = ()) -> list[tuple[set[str], set[str]]]:
     """(stems of the everyday phrase, stems of the documents' words) for each everyday
-    phrase of the question, whether or not it was already expanded."""
+    phrase of the question (the tenant's synonyms matched on stems), whether or not it was
+    already expanded."""
     out = []
-    for phrase, doc_words in everyday_words(synonyms).items():
-        if re.search(rf"\b{re.escape(phrase)}\b", question, re.IGNORECASE):
+    own = {phrase for phrase, _ in synonyms}
+    for phrase, doc_words in EVERYDAY_WORDS.items():
+        if phrase not in own and re.search(rf"\b{re.escape(phrase)}\b", question, re.IGNORECASE):
             out.append((set(tokenize(phrase, keep_stopwords=True)), set(tokenize(doc_words, keep_stopwords=True))))
+    for phrase, doc_words in dict.fromkeys((p, d) for _, _, p, d in synonym_spans(question, synonyms)):
+        out.append((set(phrase_stems(phrase)), set(tokenize(doc_words, keep_stopwords=True))))
     return out
 
 
@@ -104,8 +124,6 @@ def expand_question(text: str, synonyms: Synonyms = ()) -> str:
             return f"{word} {ACRONYMS[word.lower()]}"
         return word
     text = _SHORT_RE.sub(expand, text)
-    if synonyms:
-        own = dict(synonyms)
-        pattern = re.compile("|".join(_phrase_re(p) for p in sorted(own, key=len, reverse=True)), re.IGNORECASE)
-        text = pattern.sub(lambda m: f"{m.group(0)} {own[' '.join(m.group(0).lower().split())]}", text)
+    for _, end, _, doc_words in reversed(synonym_spans(text, synonyms)):
+        text = f"{text[:end]} {doc_words}{text[end:]}"
     return text

@@ -64,7 +64,7 @@ from core.analysis import (
     unstated_values,
     yes_no_subject,
 )
-from core.expand import ACRONYMS, Synonyms, everyday_words
+from core.expand import ACRONYMS, EVERYDAY_WORDS, Synonyms, synonym_spans
 from core.lexical import CYRILLIC_RE, STOPWORDS, LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
@@ -142,10 +142,15 @@ def _without_known_everyday(text: str, lexicon: LexicalIndex, synonyms: Synonyms
     documents' word the tenant uses: "get my money back" (expanded to "money back refund")
     asks about a refund, known to a tenant whose terms say "refunded", even if they never
     say "money"."""
-    for phrase, doc_words in everyday_words(synonyms).items():
-        if any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True)):
-            text = re.sub(r"\b" + r"\s+".join(map(re.escape, phrase.split())) + r"\b", " ", text,
-                          flags=re.IGNORECASE)
+    def known(doc_words: str) -> bool:
+        return any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True))
+
+    for start, end, _, doc_words in reversed(synonym_spans(text, synonyms)):  # matched on stems
+        if known(doc_words):
+            text = f"{text[:start]} {text[end:]}"
+    for phrase, doc_words in EVERYDAY_WORDS.items():
+        if known(doc_words):
+            text = re.sub(rf"\b{re.escape(phrase)}\b", " ", text, flags=re.IGNORECASE)
     return text
 
 

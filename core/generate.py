@@ -155,7 +155,7 @@ from core.analysis import (
     yes_no_subject,
 )
 from core.answer_form import asked_forms, form_owner, form_words, holds_form
-from core.expand import Synonyms, everyday_terms
+from core.expand import Synonyms, everyday_terms, phrase_stems
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -649,12 +649,12 @@ def unaddressed_words(question: str, unit_text: str, lexicon: LexicalIndex, embe
     import numpy as np
 
     # a word of a tenant's synonym stands for the documents' words written after it
-    taught = {w for phrase, doc_words in synonyms for w in phrase.split()
+    taught = {stem for phrase, doc_words in synonyms for stem in phrase_stems(phrase)
               if any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True))}
     unit_has_cyrillic = bool(CYRILLIC_RE.search(unit_text))
     words = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]{3,}", question)):
-        if not unknown_word(word, lexicon) or word.lower() in taught:
+        if not unknown_word(word, lexicon) or phrase_stems(word)[0] in taught:
             continue
         if bool(CYRILLIC_RE.search(word)) != unit_has_cyrillic:
             continue  # a translation, not a missing topic

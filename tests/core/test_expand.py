@@ -58,7 +58,11 @@ def test_a_tenants_synonyms_are_expanded_like_the_built_in_words():
     synonyms = (("the app", "HomeHub"), ("gizmo", "HomeHub Premium"))
     assert expand_question("Does the  App work offline?", synonyms) == "Does the  App HomeHub work offline?"
     assert expand_question("What does a gizmo cost?", synonyms) == "What does a gizmo HomeHub Premium cost?"
-    assert expand_question("What does a gizmos cost?", synonyms) == "What does a gizmos cost?"  # whole words
+    # matched on stems, so a plural or a Russian case ending still finds the synonym
+    assert expand_question("What do two gizmos cost?", synonyms) == "What do two gizmos HomeHub Premium cost?"
+    assert expand_question("Какую тормозную жидкость заливать?", (("тормозная жидкость", "brake fluid"),)) \
+        == "Какую тормозную жидкость brake fluid заливать?"
+    assert expand_question("What does a gizmology cost?", synonyms) == "What does a gizmology cost?"  # whole words
     assert expand_question("Does the app work offline?") == "Does the app work offline?"  # another tenant
     assert everyday_terms("What does a gizmo cost?", synonyms) == [({"gizmo"}, {"homehub", "premium"})]
     # a tenant's own word wins over the built-in one
