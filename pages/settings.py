@@ -77,7 +77,9 @@ for text in st.session_state.pop(_RESET_FLASH, []):
 
 overrides = services.tenant_overrides(defaults, tenant)
 st.subheader("In effect")
-st.dataframe(services.settings_rows(defaults, overrides), hide_index=True, placeholder="—", width="stretch")
+rows = services.settings_rows(defaults, overrides)
+# tall enough for every row: a manager reads the whole table without scrolling inside it
+st.dataframe(rows, hide_index=True, placeholder="—", width="stretch", height=35 * (len(rows) + 1) + 3)
 if st.button("Reset to defaults", icon=":material/restart_alt:", disabled=not overrides,
              help="Remove this tenant's overrides: every setting goes back to the default column above."):
     services.save_tenant_settings(defaults, tenant, {}, replace_all=True)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.config import Settings
@@ -47,6 +48,7 @@ _SELF_CONTAINED = re.compile(
 )
 _WORDS = re.compile(r"\S+")
 BLOCK_SEP = "\n\n"
+PROGRESS_EVERY = 25  # sections or chunks between progress reports
 
 
 @dataclass
@@ -76,10 +78,13 @@ def chunk_document(
     tenant: str,
     source: str,
     settings: Settings | None = None,
+    on_progress: Callable[[float], None] | None = None,
 ) -> list[Chunk]:
-    """Cut a parsed document into chunks (see the module docstring for the rules)."""
+    """Cut a parsed document into chunks (see the module docstring for the rules).
+    `on_progress(fraction)` is called as sections are packed and chunks counted: a long
+    file takes seconds here (the embedder's tokenizer counts every chunk, ~0.6 ms each)."""
     settings = settings or Settings()
-    chunker = _Chunker(parsed, settings)
+    chunker = _Chunker(parsed, settings, on_progress)
     chunks = []
     for ordinal, (units, section, text, tokens) in enumerate(chunker.fitted()):
         pages = [u.page for u in units if u.page is not None]
@@ -104,7 +109,9 @@ def chunk_document(
 
 
 class _Chunker:
-    def __init__(self, parsed: ParsedDocument, settings: Settings) -> None:
+    def __init__(self, parsed: ParsedDocument, settings: Settings,
+                 on_progress: Callable[[float], None] | None = None) -> None:
+        self.report = on_progress or (lambda fraction: None)
         self.parsed = parsed
         self.blocks = parsed.blocks
         self.overhead = token_overhead()
@@ -116,8 +123,12 @@ class _Chunker:
         """The drafts rendered and counted exactly. Packing uses additive estimates; should
         a chunk still exceed the embedder's limit, it is halved (a safety net)."""
         pending = deque(self.run())
+        total, done = len(pending), 0
         while pending:
             units, section, prefix = pending.popleft()
+            done += 1
+            if done % PROGRESS_EVERY == 0:  # packing was the first half of the work, counting is the second
+                self.report(0.5 + 0.5 * min(done / max(total, 1), 1.0))
             text = self.render(units, prefix)
             tokens = count_tokens(text)
             if tokens > MAX_CHUNK_TOKENS:
@@ -165,6 +176,8 @@ class _Chunker:
                 continue
             self.pack(section, carried + head)
             carried = []
+            if n % PROGRESS_EVERY == 0:
+                self.report(0.5 * n / len(sections))
         return self.drafts
 
     # --- units ---------------------------------------------------------------------------

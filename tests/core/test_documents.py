@@ -278,6 +278,31 @@ def test_too_many_chunks_fail_before_embedding(settings, write_file, monkeypatch
     assert index.vector_count(settings, "acme") == 0 and store.chunk_rows(settings, "acme") == []
 
 
+def test_a_file_far_over_the_chunk_limit_is_refused_before_chunking(settings, write_file, monkeypatch):
+    def no_chunking(*args, **kwargs):
+        raise AssertionError("chunking must not start")
+
+    monkeypatch.setattr(documents, "chunk_document", no_chunking)
+    # 2 MB of text: at 10 characters a token at most, at least 909 chunks of 220 tokens
+    huge = write_file("huge.md", "Part one explains the topic in one plain sentence. " * 40_000)
+    result = ingest_file(replace(settings, max_chunks_per_doc=100), "acme", huge)
+    assert result.status == "failed"
+    assert re.fullmatch(r"huge\.md is too long to index: at least [\d,]+ chunks, the limit is 100 per document; "
+                        r"split it into smaller files or raise GROUNDWORK_MAX_CHUNKS_PER_DOC\.", result.error)
+
+
+def test_chunking_a_long_file_reports_progress(settings, write_file):
+    seen = []
+    long_doc = "".join(f"# Part {n}\n\nPart {n} explains topic number {n} in one sentence.\n\n" for n in range(120))
+    result = ingest_file(settings, "acme", write_file("long.md", long_doc),
+                         progress=lambda stage, frac: seen.append((stage, frac)))
+    assert result.status == "ready"
+    chunking = [frac for stage, frac in seen if stage == "chunk"]
+    assert len(chunking) > 2 and chunking == sorted(chunking) and 0.2 <= chunking[0] and chunking[-1] <= 0.25
+    fractions = [frac for _, frac in seen]
+    assert fractions == sorted(fractions)  # the bar never moves back
+
+
 def test_chunk_limit_comes_from_the_environment_and_the_tenant(settings, write_file):
     assert settings.max_chunks_per_doc == 1500
     assert load_settings({"GROUNDWORK_MAX_CHUNKS_PER_DOC": "4000"}).max_chunks_per_doc == 4000
