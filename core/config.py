@@ -161,6 +161,8 @@ def validate_overrides(values: dict[str, Any]) -> dict[str, Any]:
 def validate_synonyms(value: Any) -> dict[str, str]:
     """A tenant's synonyms: {phrase: the documents' words}, phrases of 1-4 words, lower-cased
     and single-spaced; ValueError with one sentence naming the bad entry."""
+    from core.lexical import tokenize  # the index's own words: a stopword is no synonym
+
     if not isinstance(value, dict):
         raise ValueError("Synonyms must be a mapping of a phrase to the documents' words.")
     if len(value) > MAX_SYNONYMS:
@@ -171,6 +173,8 @@ def validate_synonyms(value: Any) -> dict[str, str]:
         if not any(ch.isalpha() for ch in key) or len(key) > 60 or len(key.split()) > 4:
             raise ValueError(f"Synonym '{_shown(phrase)}' must be a word or a phrase of up to 4 words "
                              "(60 characters), with letters in it.")
+        if not tokenize(key):  # "the" or "is it" would be expanded in nearly every question
+            raise ValueError(f"Synonym '{_shown(key)}' is only common words; use the word your users mean.")
         if not any(ch.isalpha() for ch in said) or len(said) > 120:
             raise ValueError(f"Synonym '{_shown(key)}' needs the documents' words for it (up to 120 characters).")
         if said.lower() == key:

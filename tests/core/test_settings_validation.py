@@ -48,7 +48,7 @@ def test_synonyms_are_checked_and_normalised():
     clean = validate_overrides({"synonyms": {"  The   App ": "HomeHub", "стиралка": "стиральная машина"}})
     assert clean == {"synonyms": {"the app": "HomeHub", "стиралка": "стиральная машина"}}
     for bad, says in [("not a mapping", "mapping"), ({"123": "x"}, "letters"), ({"a b c d e": "x"}, "4 words"),
-                      ({"app": ""}, "documents' words"), ({"app": "App"}, "stands for itself"),
+                      ({"app": ""}, "documents' words"), ({"is it": "x"}, "only common words"), ({"app": "App"}, "stands for itself"),
                       ({f"w{n}": "x" for n in range(201)}, "keep it to 200")]:
         with pytest.raises(ValueError, match=says):
             validate_overrides({"synonyms": bad})
