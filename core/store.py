@@ -331,6 +331,21 @@ def _contains(haystack: str | None, needle: str) -> bool:
     return needle in fold(haystack)
 
 
+def refusal_reasons(settings: Settings, tenant: str, *, since: float | None = None,
+                    limit: int = 5000) -> list[dict[str, Any]]:
+    """The tenant's refused asks, newest first: question, created_at, refusal_reason."""
+    sql = ("SELECT question, created_at, json_extract(data, '$.answer.refusal_reason') AS reason "
+           "FROM traces WHERE tenant=? AND status='refused'")
+    args: list[Any] = [tenant]
+    if since is not None:
+        sql += " AND created_at >= ?"
+        args.append(since)
+    sql += " ORDER BY created_at DESC LIMIT ?"
+    args.append(limit)
+    with connect(settings) as conn:
+        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+
+
 def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
     with connect(settings) as conn:
         row = conn.execute(

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
 from core import store
 from core.config import Settings
+from core.expand import phrase_stems
+
+# How core/gate.py and core/generate.py word a refusal over a word the documents never use
+_UNKNOWN_WORD_RE = re.compile(r"never (?:mentions|uses) “([^”]{1,60})”|address “([^”]{1,60})”, a word the knowledge")
 
 
 def new_trace_id() -> str:
@@ -28,3 +33,33 @@ def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candida
         "settings": settings.public_dict(),
     }
     return store.save_trace(settings, trace)
+
+
+def unknown_word_of(reason: str | None) -> str | None:
+    """The word a refusal says the tenant's documents never use, if it says so."""
+    m = _UNKNOWN_WORD_RE.search(reason or "")
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def unknown_words(settings: Settings, tenant: str, *, since: float | None = None) -> list[dict[str, Any]]:
+    """Words the tenant's users asked about that its documents never use, from the refused
+    asks' traces, most asked first: {word, asked, last_question, last_asked}. Words the
+    tenant already has a synonym for are left out: what is left is the list to teach.
+
+    1. Read the refused asks (newest first) and the word each refusal names, if any.
+    2. Group by the word's stems (so "gizmo" and "Gizmos" are one), keeping the newest
+       spelling and question.
+    3. Drop the groups a synonym of the tenant covers; sort by count, then recency."""
+    taught = {phrase_stems(phrase) for phrase, _ in settings.for_tenant(tenant).synonyms}
+    groups: dict[tuple[str, ...], dict[str, Any]] = {}
+    for row in store.refusal_reasons(settings, tenant, since=since):
+        word = unknown_word_of(row["reason"])
+        if not word:
+            continue
+        key = phrase_stems(word.lower())
+        if key in taught:
+            continue
+        entry = groups.setdefault(key, {"word": word, "asked": 0, "last_question": row["question"],
+                                        "last_asked": row["created_at"]})
+        entry["asked"] += 1
+    return sorted(groups.values(), key=lambda e: (-e["asked"], -e["last_asked"]))

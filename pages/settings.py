@@ -72,6 +72,13 @@ if saved_synonyms:
         st.success(f"Saved {len(parsed)} synonym{'s' if len(parsed) != 1 else ''}. The next ask reads them.",
                    icon=":material/check_circle:")
 
+to_teach = services.words_to_teach(defaults, tenant)
+if to_teach:
+    st.caption(f"Words {escape_md(tenant, inline=True)}'s users asked about that the documents never use "
+               "(from the refused asks' traces, most asked first; taught ones are left out). Add a line for "
+               "each that the documents call otherwise.")
+    st.dataframe(to_teach[:50], hide_index=True, width="stretch")
+
 for text in st.session_state.pop(_RESET_FLASH, []):
     st.success(text, icon=":material/restart_alt:")
 

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
+from core.trace import unknown_word_of
 from ui import services
 from ui.format import (
     STATUS_STYLE,
@@ -50,15 +51,6 @@ def answer_header(answer: dict[str, Any]) -> None:
     if total is not None:
         bits.append(escape_md(fmt_ms(total), inline=True))
     st.markdown(" · ".join(bits), help=STATUS_STYLE.get(status, ("", "", ""))[2] or None)
-
-
-_UNKNOWN_WORD_RE = re.compile(r"never (?:mentions|uses) “([^”]{1,60})”|address “([^”]{1,60})”, a word the knowledge")
-
-
-def unknown_word_of(reason: str) -> str | None:
-    """The word a refusal says the documents never use (core/gate.py, core/generate.py words it)."""
-    m = _UNKNOWN_WORD_RE.search(reason or "")
-    return (m.group(1) or m.group(2)) if m else None
 
 
 def answer_body(answer: dict[str, Any]) -> None:

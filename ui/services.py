@@ -258,6 +258,16 @@ def synonym_lines(synonyms: dict[str, str]) -> str:
     return "\n".join(f"{phrase} = {words}" for phrase, words in sorted(synonyms.items()))
 
 
+def words_to_teach(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    """Words the tenant's users asked about that its documents never use, not yet taught
+    (core.trace.unknown_words), as table rows."""
+    from core.trace import unknown_words
+    from ui.format import fmt_time
+
+    return [{"word": e["word"], "times asked": e["asked"], "last question": e["last_question"],
+             "last asked": fmt_time(e["last_asked"])} for e in unknown_words(settings, tenant)]
+
+
 def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
     from core.config import load_tenant_overrides
 

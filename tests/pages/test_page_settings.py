@@ -110,11 +110,14 @@ def test_a_refusal_over_an_unknown_word_leads_to_a_synonym_that_answers(app, got
     assert any("“lubricant”" in c.value and "Settings → Synonyms" in c.value for c in app.caption)
 
     goto(app, "pages/settings.py")
+    to_teach = app.dataframe[0].value  # the words users asked about that the documents never use
+    assert to_teach["word"].tolist() == ["lubricant"] and to_teach["last question"].tolist() == [question]
     box = next(t for t in app.text_area if t.label.startswith("Synonyms"))
     box.set_value("# added after a refusal\nLubricant = engine oil")
     next(b for b in app.button if b.label == "Save synonyms").click().run()
     assert not app.exception and any("Saved 1 synonym." in s.value for s in app.success)
     assert load_tenant_overrides(settings, "acme")["synonyms"] == {"lubricant": "engine oil"}
+    assert len(app.dataframe) == 1  # taught: no word is left to teach, only the settings table
     effect = app.dataframe[0].value.set_index("setting")["in effect"]
     assert effect["synonyms"] == "1 synonym"
 

@@ -1,0 +1,31 @@
+"""Traces read back: the words users asked about that the documents never use."""
+
+from core.config import save_tenant_overrides
+from core.documents import ingest_file
+from core.pipeline import ask
+from core.trace import unknown_word_of, unknown_words
+
+
+def test_the_word_a_refusal_names_is_read_back():
+    assert unknown_word_of("The knowledge base never mentions “gizmo”.") == "gizmo"
+    assert unknown_word_of("The closest passage does not address “gizmo”, a word the knowledge base never "
+                           "uses.") == "gizmo"
+    assert unknown_word_of("The knowledge base never mentions Vienna.") is None  # a name: no synonym to teach
+    assert unknown_word_of(None) is None
+
+
+def test_untaught_words_are_listed_most_asked_first(settings, write_file):
+    ingest_file(settings, "acme", write_file("oil.md", "# Engine\n\nThe engine oil capacity is 4.5 litres.\n"))
+    for question in ("What is the gizmo capacity?", "What does the flux capacitor weigh?",
+                     "What is the gizmo capacity?", "What is the capacity of the gizmos?",
+                     "What is the engine oil capacity?", "How heavy is the dingbat?"):
+        ask(settings, "acme", question)
+    ask(settings, "globex", "What is the widget capacity?")  # another tenant's refusals stay its own
+
+    words = unknown_words(settings, "acme")
+    # "gizmo" and "gizmos" are one word; ties go to the most recently asked
+    assert [(w["word"], w["asked"]) for w in words] == [("gizmos", 3), ("dingbat", 1), ("flux capacitor", 1)]
+    assert words[0]["last_question"] == "What is the capacity of the gizmos?"  # the newest spelling and question
+
+    save_tenant_overrides(settings, "acme", {"synonyms": {"gizmo": "engine oil"}})
+    assert [w["word"] for w in unknown_words(settings, "acme")] == ["dingbat", "flux capacitor"]
