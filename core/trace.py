@@ -32,7 +32,8 @@ def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candida
         "tokens": tokens or {},
         "settings": settings.public_dict(),
     }
-    return store.save_trace(settings, trace)
+    unknown = unknown_word_of(answer.get("refusal_reason")) if answer.get("status") == "refused" else None
+    return store.save_trace(settings, trace, unknown_word=unknown)
 
 
 def unknown_word_of(reason: str | None) -> str | None:
@@ -46,16 +47,15 @@ def unknown_words(settings: Settings, tenant: str, *, since: float | None = None
     asks' traces, most asked first: {word, asked, last_question, last_asked}. Words the
     tenant already has a synonym for are left out: what is left is the list to teach.
 
-    1. Read the refused asks (newest first) and the word each refusal names, if any.
+    1. Read the asks refused over a word (newest first; the word is kept beside each trace
+       when it is recorded).
     2. Group by the word's stems (so "gizmo" and "Gizmos" are one), keeping the newest
        spelling and question.
     3. Drop the groups a synonym of the tenant covers; sort by count, then recency."""
     taught = {phrase_stems(phrase) for phrase, _ in settings.for_tenant(tenant).synonyms}
     groups: dict[tuple[str, ...], dict[str, Any]] = {}
-    for row in store.refusal_reasons(settings, tenant, since=since):
-        word = unknown_word_of(row["reason"])
-        if not word:
-            continue
+    for row in store.unknown_word_asks(settings, tenant, since=since):
+        word = row["unknown_word"]
         key = phrase_stems(word.lower())
         if key in taught:
             continue

@@ -167,9 +167,11 @@ def test_feedback_migration_keeps_the_newest_of_duplicate_ratings(settings, monk
     # a database from before one-rating-per-answer, holding the same answer rated twice
     all_migrations = list(store.MIGRATIONS)
     monkeypatch.setattr(store, "MIGRATIONS", all_migrations[:4])
-    t1 = _trace(settings, "a", "q1")
-    t2 = _trace(settings, "a", "q2")
+    t1, t2 = "trace-q1", "trace-q2"
     with store.connect(settings) as conn:
+        for trace_id, question in ((t1, "q1"), (t2, "q2")):  # the traces table as it was then
+            conn.execute("INSERT INTO traces VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                         (trace_id, "a", question, 1.0, "answered", None, None, None, None, 0, 5.0, "{}"))
         for trace_id, rating, comment, when in ((t1, 1, "first", 100.0), (t1, -1, "newest", 300.0),
                                                 (t1, 1, "middle", 200.0), (t2, 1, "only", 150.0)):
             conn.execute("INSERT INTO feedback (trace_id, tenant, rating, comment, created_at) VALUES (?,?,?,?,?)",
