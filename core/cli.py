@@ -84,6 +84,21 @@ def _build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--out", type=Path)
     ask.set_defaults(func=cmd_ask)
 
+    syn = sub.add_parser("synonyms", help="a tenant's synonyms: list (with the words to teach), add, remove")
+    ssub = syn.add_subparsers(dest="action", required=True)
+    sl = ssub.add_parser("list")
+    sl.add_argument("--tenant", required=True)
+    sl.add_argument("--json", action="store_true")
+    sl.set_defaults(func=cmd_synonyms_list)
+    sa = ssub.add_parser("add")
+    sa.add_argument("--tenant", required=True)
+    sa.add_argument("lines", nargs="+", help='"your word = the documents\' words"')
+    sa.set_defaults(func=cmd_synonyms_add)
+    sr = ssub.add_parser("remove")
+    sr.add_argument("--tenant", required=True)
+    sr.add_argument("phrases", nargs="+")
+    sr.set_defaults(func=cmd_synonyms_remove)
+
     verify = sub.add_parser("verify", help="check claims against premises")
     verify.add_argument("--batch", type=Path, required=True)
     verify.add_argument("--out", type=Path, required=True)
@@ -91,6 +106,60 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="llm: the deterministic checks, then the configured model as judge")
     verify.set_defaults(func=cmd_verify)
     return p
+
+
+# ---- synonyms ----------------------------------------------------------------------------
+
+
+def cmd_synonyms_list(settings: Settings, args: argparse.Namespace) -> int:
+    from core.config import load_tenant_overrides
+    from core.trace import unknown_words
+
+    _require_tenant(settings, args.tenant)
+    synonyms = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    to_teach = unknown_words(settings, args.tenant)
+    if args.json:
+        print(json.dumps({"synonyms": synonyms, "to_teach": to_teach}, ensure_ascii=False, indent=2))
+        return 0
+    for phrase, words in sorted(synonyms.items()):
+        print(_shown(f"{phrase} = {words}"))
+    if not synonyms:
+        print("no synonyms")
+    if to_teach:
+        print("\nwords users asked about that the documents never use (times asked):")
+        for entry in to_teach:
+            print(_shown(f"  {entry['word']}  ({entry['asked']})"))
+    return 0
+
+
+def _save_synonyms(settings: Settings, tenant: str, synonyms: dict[str, str]) -> None:
+    from core.config import save_tenant_overrides
+
+    save_tenant_overrides(settings, tenant, {"synonyms": synonyms})
+    print(f"{len(synonyms)} synonym{'s' if len(synonyms) != 1 else ''} for {_shown(tenant)}")
+
+
+def cmd_synonyms_add(settings: Settings, args: argparse.Namespace) -> int:
+    from core.config import load_tenant_overrides, parse_synonym_lines
+
+    _require_tenant(settings, args.tenant)
+    stored = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    _save_synonyms(settings, args.tenant, {**stored, **parse_synonym_lines("\n".join(args.lines))})
+    return 0
+
+
+def cmd_synonyms_remove(settings: Settings, args: argparse.Namespace) -> int:
+    from core.config import load_tenant_overrides
+
+    _require_tenant(settings, args.tenant)
+    stored = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    gone = [p for p in args.phrases if " ".join(p.split()).lower() not in stored]
+    if gone:
+        raise UserError(f"{_shown(args.tenant)} has no synonym '{_shown(gone[0])}'; "
+                        "`synonyms list` shows the ones it has.")
+    wanted = {" ".join(p.split()).lower() for p in args.phrases}
+    _save_synonyms(settings, args.tenant, {k: v for k, v in stored.items() if k not in wanted})
+    return 0
 
 
 # ---- tenants -----------------------------------------------------------------------------

@@ -183,6 +183,23 @@ def validate_synonyms(value: Any) -> dict[str, str]:
     return clean
 
 
+def parse_synonym_lines(text: str) -> dict[str, str]:
+    """Synonym lines as people write them ("the app = HomeHub", one a line; blank lines and
+    lines starting with # are skipped); ValueError naming the first bad line.
+    `validate_synonyms` checks each entry when it is saved."""
+    out: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        phrase, sep, words = line.partition("=")
+        if not sep or not phrase.strip() or not words.strip():
+            raise ValueError(f"Line {number} is not 'your word = the documents' words' (for example: "
+                             "the app = HomeHub); nothing was saved.")
+        out[phrase.strip()] = words.strip()
+    return out
+
+
 def check_combination(settings: Settings) -> None:
     """Settings that contradict each other (each fine alone); ValueError with one sentence."""
     if settings.top_k > settings.candidates:

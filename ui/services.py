@@ -238,20 +238,10 @@ def save_tenant_settings(settings: Settings, tenant: str, values: dict[str, Any]
 
 
 def parse_synonyms(text: str) -> dict[str, str]:
-    """The Settings page's synonym lines ("the app = HomeHub", one a line; blank lines and
-    lines starting with # are skipped); ValueError naming the first bad line. Core checks
-    each entry when it is saved."""
-    out: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        phrase, sep, words = line.partition("=")
-        if not sep or not phrase.strip() or not words.strip():
-            raise ValueError(f"Line {number} is not 'your word = the documents' words' (for example: "
-                             "the app = HomeHub); nothing was saved.")
-        out[phrase.strip()] = words.strip()
-    return out
+    """The Settings page's synonym lines (core.config.parse_synonym_lines)."""
+    from core.config import parse_synonym_lines
+
+    return parse_synonym_lines(text)
 
 
 def synonym_lines(synonyms: dict[str, str]) -> str:

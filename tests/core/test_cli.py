@@ -194,3 +194,28 @@ def test_file_names_with_control_characters_print_on_one_escaped_line(settings, 
     assert ingested.startswith("ready") and "a\\nfailed     b\\x1b[31m.txt" in ingested
     assert listed.endswith("a\\nfailed     b\\x1b[31m.txt")
     assert "[1] a\\nfailed     b\\x1b[31m.txt" in out
+
+
+def test_synonyms_are_listed_with_the_words_to_teach_added_and_removed(tmp_path, write_file):
+    data = tmp_path / "data"
+    run(data, "ingest", "--tenant", "acme", str(write_file("oil.md", "# Engine\n\nThe engine oil capacity is 4.5 litres.\n")))
+    question = "What is the lubricant capacity?"
+    assert json.loads(run(data, "ask", "--tenant", "acme", question, "--json").stdout)["status"] == "refused"
+
+    listed = run(data, "synonyms", "list", "--tenant", "acme")
+    assert listed.returncode == 0
+    assert listed.stdout.splitlines()[0] == "no synonyms" and "  lubricant  (1)" in listed.stdout
+
+    added = run(data, "synonyms", "add", "--tenant", "acme", "Lubricant = engine oil", "gizmo = engine")
+    assert added.returncode == 0 and added.stdout.strip() == "2 synonyms for acme"
+    assert json.loads(run(data, "ask", "--tenant", "acme", question, "--json").stdout)["status"] == "answered"
+    state = json.loads(run(data, "synonyms", "list", "--tenant", "acme", "--json").stdout)
+    assert state == {"synonyms": {"gizmo": "engine", "lubricant": "engine oil"}, "to_teach": []}
+
+    assert run(data, "synonyms", "remove", "--tenant", "acme", "gizmo").stdout.strip() == "1 synonym for acme"
+    for args, says in [(("remove", "--tenant", "acme", "gizmo"), "error: acme has no synonym 'gizmo'"),
+                       (("add", "--tenant", "acme", "no equals sign"), "error: Line 1 is not"),
+                       (("add", "--tenant", "acme", "the = x"), "error: Synonym 'the' is only common words"),
+                       (("list", "--tenant", "nobody"), "error: No tenant named 'nobody'")]:
+        res = run(data, "synonyms", *args)
+        assert res.returncode == 2 and res.stderr.startswith(says), res.stderr
