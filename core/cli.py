@@ -48,6 +48,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _tenant_command(subparsers: Any, name: str, func: Any, **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand that acts on one tenant (`--tenant T`), run by `func`."""
+    parser = subparsers.add_parser(name, **kwargs)
+    parser.add_argument("--tenant", required=True)
+    parser.set_defaults(func=func)
+    return parser
+
+
 def _build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m core.cli", description="Groundwork command line")
     sub = p.add_subparsers(dest="command", required=True)
@@ -59,45 +67,26 @@ def _build_parser() -> argparse.ArgumentParser:
     create.add_argument("name")
     create.set_defaults(func=cmd_tenants_create)
 
-    ingest = sub.add_parser("ingest", help="index files and folders for a tenant")
-    ingest.add_argument("--tenant", required=True)
+    ingest = _tenant_command(sub, "ingest", cmd_ingest, help="index files and folders for a tenant")
     ingest.add_argument("--by", default="cli", help="recorded as uploaded_by")
     ingest.add_argument("paths", nargs="+", type=Path)
-    ingest.set_defaults(func=cmd_ingest)
 
-    docs = sub.add_parser("docs", help="list or delete documents")
-    dsub = docs.add_subparsers(dest="action", required=True)
-    dl = dsub.add_parser("list")
-    dl.add_argument("--tenant", required=True)
-    dl.add_argument("--json", action="store_true")
-    dl.set_defaults(func=cmd_docs_list)
-    dd = dsub.add_parser("delete")
-    dd.add_argument("--tenant", required=True)
-    dd.add_argument("doc_id")
-    dd.set_defaults(func=cmd_docs_delete)
+    dsub = sub.add_parser("docs", help="list or delete documents").add_subparsers(dest="action", required=True)
+    _tenant_command(dsub, "list", cmd_docs_list).add_argument("--json", action="store_true")
+    _tenant_command(dsub, "delete", cmd_docs_delete).add_argument("doc_id")
 
-    ask = sub.add_parser("ask", help="ask a question (or a batch)")
-    ask.add_argument("--tenant", required=True)
+    ask = _tenant_command(sub, "ask", cmd_ask, help="ask a question (or a batch)")
     ask.add_argument("question", nargs="?")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--batch", type=Path)
     ask.add_argument("--out", type=Path)
-    ask.set_defaults(func=cmd_ask)
 
-    syn = sub.add_parser("synonyms", help="a tenant's synonyms: list (with the words to teach), add, remove")
-    ssub = syn.add_subparsers(dest="action", required=True)
-    sl = ssub.add_parser("list")
-    sl.add_argument("--tenant", required=True)
-    sl.add_argument("--json", action="store_true")
-    sl.set_defaults(func=cmd_synonyms_list)
-    sa = ssub.add_parser("add")
-    sa.add_argument("--tenant", required=True)
-    sa.add_argument("lines", nargs="+", help='"your word = the documents\' words"')
-    sa.set_defaults(func=cmd_synonyms_add)
-    sr = ssub.add_parser("remove")
-    sr.add_argument("--tenant", required=True)
-    sr.add_argument("phrases", nargs="+")
-    sr.set_defaults(func=cmd_synonyms_remove)
+    ssub = sub.add_parser("synonyms", help="a tenant's synonyms: list (with the words to teach), add, remove"
+                          ).add_subparsers(dest="action", required=True)
+    _tenant_command(ssub, "list", cmd_synonyms_list).add_argument("--json", action="store_true")
+    _tenant_command(ssub, "add", cmd_synonyms_add).add_argument(
+        "lines", nargs="+", help='"your word = the documents\' words"')
+    _tenant_command(ssub, "remove", cmd_synonyms_remove).add_argument("phrases", nargs="+")
 
     verify = sub.add_parser("verify", help="check claims against premises")
     verify.add_argument("--batch", type=Path, required=True)
@@ -111,12 +100,17 @@ def _build_parser() -> argparse.ArgumentParser:
 # ---- synonyms ----------------------------------------------------------------------------
 
 
-def cmd_synonyms_list(settings: Settings, args: argparse.Namespace) -> int:
+def _stored_synonyms(settings: Settings, tenant: str) -> dict[str, str]:
     from core.config import load_tenant_overrides
+
+    _require_tenant(settings, tenant)
+    return load_tenant_overrides(settings, tenant).get("synonyms", {})
+
+
+def cmd_synonyms_list(settings: Settings, args: argparse.Namespace) -> int:
     from core.trace import unknown_words
 
-    _require_tenant(settings, args.tenant)
-    synonyms = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    synonyms = _stored_synonyms(settings, args.tenant)
     to_teach = unknown_words(settings, args.tenant)
     if args.json:
         print(json.dumps({"synonyms": synonyms, "to_teach": to_teach}, ensure_ascii=False, indent=2))
@@ -140,19 +134,15 @@ def _save_synonyms(settings: Settings, tenant: str, synonyms: dict[str, str]) ->
 
 
 def cmd_synonyms_add(settings: Settings, args: argparse.Namespace) -> int:
-    from core.config import load_tenant_overrides, parse_synonym_lines
+    from core.config import parse_synonym_lines
 
-    _require_tenant(settings, args.tenant)
-    stored = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    stored = _stored_synonyms(settings, args.tenant)
     _save_synonyms(settings, args.tenant, {**stored, **parse_synonym_lines("\n".join(args.lines))})
     return 0
 
 
 def cmd_synonyms_remove(settings: Settings, args: argparse.Namespace) -> int:
-    from core.config import load_tenant_overrides
-
-    _require_tenant(settings, args.tenant)
-    stored = load_tenant_overrides(settings, args.tenant).get("synonyms", {})
+    stored = _stored_synonyms(settings, args.tenant)
     gone = [p for p in args.phrases if " ".join(p.split()).lower() not in stored]
     if gone:
         raise UserError(f"{_shown(args.tenant)} has no synonym '{_shown(gone[0])}'; "
