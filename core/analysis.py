@@ -996,6 +996,16 @@ ORGANISATION_ASKED_RE = re.compile(
 
 # "Where are they MADE?" asks where something is produced: an address the company gives for
 # its warranty is no place of production
+# "WHY must treated clothes not be washed?" asks for a reason, which manuals often give in
+# the sentence after the rule ("Such items can cause a fire or an explosion.")
+REASON_ASKED_RE = re.compile(r"\b(?:why|what for|почему|зачем|для чего|по какой причине)\b", re.IGNORECASE)
+REASON_SAID_RE = re.compile(
+    r"\b(?:because|since|so that|in order to|to (?:prevent|avoid|protect)|otherwise|reason|"
+    r"(?:can|could|may|will|would) (?:cause|lead|result|damage)|causes?|leads? to|results? in|"
+    r"потому что|так как|поскольку|чтобы|иначе|из-за|причин\w*|привод\w*|может привести)\b|"
+    r"^(?:such|this|these|так|это|этим)\b", re.IGNORECASE)
+
+
 PRODUCTION_ASKED_RE = re.compile(
     r"\b(?:made|produced|manufactured|assembled|built|put together)\b|\b(?:производ|собира|изготавлива)\w*",
     re.IGNORECASE)

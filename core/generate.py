@@ -88,8 +88,10 @@ Extractive algorithm:
    support = 0.35 * context coverage + 0.15 * unit coverage + 0.30 * similarity
              + 0.10 * passage prior + 0.10 * loose type match.
 6. Answer with the best unit plus up to two more within 85% of it (and the items of a
-   list a chosen unit introduces; a numbered procedure whole, across a chunk boundary),
-   in document order, at most MAX_CLAIMS units: past that the runners-up give way to
+   list a chosen unit introduces; a numbered procedure whole, across a chunk boundary;
+   for "why", the next sentence of the best unit's paragraph when it gives the reason
+   none of them gives: "Do not wash items treated with petrol." + "Such items can cause
+   a fire or an explosion."), in document order, at most MAX_CLAIMS units: past that the runners-up give way to
    the list, then the last steps go (the verifier checks no more claims than that). The best support goes back to the
    pipeline, which refuses when the combined confidence is below the tenant threshold:
    a nearby fact is not an answer.
@@ -121,6 +123,8 @@ from core.analysis import (
     PRODUCTION_ASKED_RE,
     PRODUCTION_SAID_RE,
     QUANTITY_UNITS,
+    REASON_ASKED_RE,
+    REASON_SAID_RE,
     SLOT_WORDS,
     Unit,
     action_conflict,
@@ -551,6 +555,7 @@ class ExtractiveGenerator:
             if cand.unit.text not in {c.unit.text for c in chosen} and cand.score >= RUNNER_UP * best.score:
                 chosen.append(cand)
         chosen += _version_headings(question, chosen, passages)
+        chosen += _reason_after(question, best, chosen, passages)
         # in document order: the best unit's document first, then each document where it
         # is first cited; within one, by chunk and offset (a procedure before the sentence
         # after it, whatever chunk ranked higher)
@@ -623,6 +628,21 @@ def _list_items(intro: Selected, passages: list[Candidate]) -> list[Selected]:
         else:
             merged.append((n, u))
     return [Selected(n, u, intro.score) for n, u in merged]
+
+
+def _reason_after(question: str, best: Selected, chosen: list[Selected], passages: list[Candidate]) -> list[Selected]:
+    """For "why ...", the sentence right after the best one when it gives the reason the
+    chosen sentences do not ("Do not wash items treated with petrol." -> "Such items can
+    cause a fire or an explosion."): same paragraph, and it reads as a reason."""
+    if not REASON_ASKED_RE.search(question) or any(REASON_SAID_RE.search(s.unit.text) for s in chosen):
+        return []
+    passage = passages[best.passage - 1]
+    nxt = next((u for u in units(passage.text, heading_of(passage)) if u.start >= best.unit.end), None)
+    if nxt is None or nxt.kind != "sentence" or "\n\n" in passage.text[best.unit.end:nxt.start] \
+            or not REASON_SAID_RE.search(nxt.text) or any(s.passage == best.passage and s.unit.start == nxt.start
+                                                          for s in chosen):
+        return []
+    return [Selected(best.passage, nxt, best.score)]
 
 
 def _version_headings(question: str, chosen: list[Selected], passages: list[Candidate]) -> list[Selected]:

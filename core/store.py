@@ -86,11 +86,23 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (tenant, file_name));
     """,
     # 7: the word a refusal says the documents never use, kept beside the trace so the
-    # Settings page lists them without parsing every trace's JSON (3 s for 5,000 refusals);
-    # asks traced before this migration are not read back
+    # Settings page lists them without parsing every trace's JSON (3 s for 5,000 refusals)
     """
     ALTER TABLE traces ADD COLUMN unknown_word TEXT;
     CREATE INDEX traces_unknown_word ON traces(tenant, created_at) WHERE unknown_word IS NOT NULL;
+    """,
+    # 8: the same word read out of the asks traced before 7, once, so their refusals count
+    # too: the text between the quotes of the two refusal sentences core/trace.py reads
+    # ("never mentions “X”", "does not address “X”, a word ..."), up to 60 characters
+    """
+    UPDATE traces SET unknown_word = substr(reason, instr(reason, '“') + 1,
+                                            instr(reason, '”') - instr(reason, '“') - 1)
+    FROM (SELECT trace_id AS id, json_extract(data, '$.answer.refusal_reason') AS reason FROM traces
+          WHERE status = 'refused' AND unknown_word IS NULL AND json_valid(data)) AS old
+    WHERE traces.trace_id = old.id
+      AND (old.reason LIKE '%never mentions “%”%' OR old.reason LIKE '%never uses “%”%'
+           OR old.reason LIKE '%does not address “%”, a word the knowledge%')
+      AND instr(old.reason, '”') - instr(old.reason, '“') - 1 BETWEEN 1 AND 60;
     """,
 ]
 

@@ -313,3 +313,28 @@ def test_words_only_the_scene_uses_count_for_less(monkeypatch):
     monkeypatch.setattr(core.generate, "SCENE_WEIGHT", 1.0)
     # counted in full, the dog, the kettle, the printer and the garden outweigh what is asked
     assert ask(question).text == ""
+
+
+def test_a_why_question_gets_the_reason_the_next_sentence_gives():
+    chunk = ("Safe operation\n\nDo not wash items that have been treated with petrol or paint thinner. "
+             "Such items can cause a fire or an explosion. Keep children away from the machine.\n\n"
+             "Do not use the machine outdoors. Install it indoors on a level floor.")
+    ask = _asker(chunk, "Safe operation", "The warranty covers the motor for 5 years.")
+
+    why = ask("Why should clothes treated with petrol never be washed in the machine?")
+    assert "Do not wash items" in why.text and "Such items can cause a fire or an explosion." in why.text
+    assert "Keep children away" not in why.text  # one reason, not the rest of the paragraph
+    # the same rule asked without "why" is answered by the rule alone
+    what = ask("Can clothes treated with petrol be washed in the machine?")
+    assert "Do not wash items" in what.text and "fire" not in what.text
+    # a next sentence that gives no reason is not added
+    outdoors = ask("Why may I not run the machine outdoors?")
+    assert "Do not use the machine outdoors." in outdoors.text and "level floor" not in outdoors.text
+
+
+def test_a_why_question_answered_with_its_reason_already_gets_nothing_more():
+    chunk = ("Care\n\nLeave the door open after each wash so that the drum can dry. "
+             "This also prevents odours. Wipe the seal monthly.")
+    ask = _asker(chunk, "Care", "The warranty covers the motor for 5 years.")
+    generation = ask("Why should the door be left open after each wash?")
+    assert "so that the drum can dry" in generation.text and "odours" not in generation.text

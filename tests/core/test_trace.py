@@ -29,3 +29,32 @@ def test_untaught_words_are_listed_most_asked_first(settings, write_file):
 
     save_tenant_overrides(settings, "acme", {"synonyms": {"gizmo": "engine oil"}})
     assert [w["word"] for w in unknown_words(settings, "acme")] == ["dingbat", "flux capacitor"]
+
+
+def test_asks_traced_before_the_word_column_are_read_back_once(settings, monkeypatch):
+    import json
+
+    from core import store
+
+    # a database from before migration 7, holding refusals whose word sits only in the JSON
+    all_migrations = list(store.MIGRATIONS)
+    monkeypatch.setattr(store, "MIGRATIONS", all_migrations[:6])
+    reasons = [("t1", "acme", "refused", "The knowledge base never mentions “gizmo”.", 1.0),
+               ("t2", "acme", "refused", "The closest passage does not address “dingbat”, a word the knowledge "
+                                         "base never uses.", 2.0),
+               ("t3", "acme", "refused", "The knowledge base never mentions Vienna.", 3.0),  # a name
+               ("t4", "acme", "answered", None, 4.0),
+               ("t5", "globex", "refused", "The knowledge base never mentions “widget”.", 5.0)]
+    with store.connect(settings) as conn:
+        for trace_id, tenant, status, reason, when in reasons:
+            data = json.dumps({"answer": {"status": status, "refusal_reason": reason}})
+            conn.execute("INSERT INTO traces VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                         (trace_id, tenant, f"question {trace_id}", when, status, None, None, None, None, 0, 5.0,
+                          data))
+        conn.execute("INSERT INTO traces VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",  # a trace whose JSON is damaged
+                     ("t6", "acme", "q", 6.0, "refused", None, None, None, None, 0, 5.0, "{not json"))
+    monkeypatch.setattr(store, "MIGRATIONS", all_migrations)
+
+    words = unknown_words(settings, "acme")
+    assert [(w["word"], w["last_question"]) for w in words] == [("dingbat", "question t2"), ("gizmo", "question t1")]
+    assert [w["word"] for w in unknown_words(settings, "globex")] == ["widget"]
