@@ -37,7 +37,9 @@ QUESTION_FILLER = frozenset(
         ask asks asking asked kind kinds sort sorts
         before up through once while both only go goes going onto into
         хочу хотел хотела хотим хотят живу живём передумал передумала
-        смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам""",
+        смогли смогу могу можем мой моя моё мое мои свой своя своё свои самому сама сам
+        something anything everything someone anyone somebody anybody straight directly
+        что-нибудь что-то что-либо кто-нибудь кто-то сразу прямо""",
         keep_stopwords=True,
     )
 )

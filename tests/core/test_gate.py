@@ -72,3 +72,15 @@ def test_a_thing_offered_that_the_documents_never_name_stops_the_answer():
     words = asked_object_words("Do you offer gift wrapping for orders?")
     assert [w for w in words if unknown_word(w, lexicon)] == ["wrapping"]
     assert not [w for w in asked_object_words("Do you offer gift cards?") if unknown_word(w, lexicon)]
+
+
+
+def test_pronouns_and_adverbs_name_no_topic():
+    from core.gate import unknown_word
+
+    # "Is that SOMETHING to worry about?", "clip them STRAIGHT onto the battery": no topic
+    # the documents should have named, unlike "gizmo"
+    lexicon = _lexicon()
+    for word in ("something", "anything", "straight", "directly", "что-нибудь", "сразу"):
+        assert not unknown_word(word, lexicon), word
+    assert unknown_word("gizmo", lexicon)
