@@ -134,10 +134,17 @@ def _save_synonyms(settings: Settings, tenant: str, synonyms: dict[str, str]) ->
 
 
 def cmd_synonyms_add(settings: Settings, args: argparse.Namespace) -> int:
+    from core import index
     from core.config import parse_synonym_lines
+    from core.expand import unused_targets
 
     stored = _stored_synonyms(settings, args.tenant)
-    _save_synonyms(settings, args.tenant, {**stored, **parse_synonym_lines("\n".join(args.lines))})
+    added = parse_synonym_lines("\n".join(args.lines))
+    _save_synonyms(settings, args.tenant, {**stored, **added})
+    # saved all the same (the documents may come later), but the admin should know now
+    for phrase in unused_targets(added, index.lexical_index(settings, args.tenant)):
+        print(_shown(f"warning: the documents never use '{added[phrase]}' (for '{phrase}'): the synonym changes "
+                     "nothing until they do"), file=sys.stderr)
     return 0
 
 

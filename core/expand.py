@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from core.lexical import tokenize
+from core.lexical import LexicalIndex, tokenize
 
 # Acronyms a question may use for words the documents spell out ("the CEO" for "Chief
 # Executive Officer"): checked by their expansion.
@@ -127,3 +127,11 @@ def expand_question(text: str, synonyms: Synonyms = ()) -> str:
     for _, end, _, doc_words in reversed(synonym_spans(text, synonyms)):
         text = f"{text[:end]} {doc_words}{text[end:]}"
     return text
+
+
+def unused_targets(synonyms: dict[str, str], lexicon: LexicalIndex) -> list[str]:
+    """The tenant's synonyms whose documents' words its documents never use: such a synonym
+    changes nothing (the gate and the coverage read it only when they do), which the admin
+    who adds it should hear at once. Returns their phrases, sorted."""
+    return sorted(phrase for phrase, doc_words in synonyms.items()
+                  if not any(lexicon.df.get(t, 0) > 0 for t in tokenize(doc_words, keep_stopwords=True)))

@@ -10,6 +10,7 @@ ensure_navigation()  # a deep link on a fresh server must still go through app.p
 settings, tenant = require_tenant()
 defaults = base_settings()
 _RESET_FLASH = "settings_reset_flash"
+_SYNONYM_FLASH = "settings_synonym_flash"  # (kind, text) shown after the rerun that saved
 
 st.title("Settings")
 st.caption(f"Per-tenant settings for **{escape_md(tenant, inline=True)}**. They apply to the next ask; "
@@ -53,6 +54,21 @@ if saved:
             st.warning("No LLM endpoint is configured (GROUNDWORK\\_LLM\\_BASE\\_URL, GROUNDWORK\\_LLM\\_MODEL): "
                        "answers will use the extractive fallback.")
 
+def _unused_notes(synonyms: dict[str, str]) -> list[str]:
+    """One warning for the synonyms whose documents' words the documents never use."""
+    unused = services.unused_synonyms(defaults, tenant, synonyms)
+    if not unused:
+        return []
+    shown = ", ".join(f"“{escape_md(p, inline=True)} = {escape_md(synonyms[p], inline=True)}”" for p in unused[:5])
+    return [f"The documents never use the words on the right of {shown}{' and more' if len(unused) > 5 else ''}: "
+            "such a synonym changes nothing until they do. Check the spelling, or use a word the documents use."]
+
+
+def _warn_unused(synonyms: dict[str, str]) -> None:
+    for text in _unused_notes(synonyms):
+        st.warning(text, icon=":material/warning:")
+
+
 st.subheader("Synonyms")
 st.caption("Your users' words for what the documents call otherwise, one a line: “the app = HomeHub”. "
            "A question using the word is searched and checked with the documents' words; a refusal "
@@ -71,13 +87,35 @@ if saved_synonyms:
     else:
         st.success(f"Saved {len(parsed)} synonym{'s' if len(parsed) != 1 else ''}. The next ask reads them.",
                    icon=":material/check_circle:")
+        _warn_unused(parsed)
+
+for kind, text in st.session_state.pop(_SYNONYM_FLASH, []):
+    (st.success if kind == "success" else st.warning)(text, icon=":material/check_circle:" if kind == "success"
+                                                      else ":material/warning:")
 
 to_teach = services.words_to_teach(defaults, tenant)
 if to_teach:
     st.caption(f"Words {escape_md(tenant, inline=True)}'s users asked about that the documents never use "
-               "(from the refused asks' traces, most asked first; taught ones are left out). Add a line for "
-               "each that the documents call otherwise.")
+               "(from the refused asks' traces, most asked first; taught ones are left out). Pick one below, "
+               "or add a line above, for each that the documents call otherwise.")
     st.dataframe(to_teach[:50], hide_index=True, width="stretch")
+    with st.form("teach_word", clear_on_submit=True):
+        pick, said = st.columns(2)
+        word = pick.selectbox("Word your users asked about", [w["word"] for w in to_teach[:50]])
+        doc_words = said.text_input("The documents' words for it", placeholder="warranty",
+                                    help="What the documents say instead, e.g. “warranty” for “guarantee”.")
+        taught = st.form_submit_button("Add synonym", icon=":material/add:")
+    if taught:
+        try:
+            merged = services.add_synonym(defaults, tenant, word, doc_words)
+        except ValueError as exc:  # an empty or malformed entry: one sentence, nothing saved
+            st.error(escape_md(str(exc), inline=True), icon=":material/error:")
+        else:
+            flash = [("success", f"Taught “{escape_md(word, inline=True)} = {escape_md(doc_words.strip(), inline=True)}”"
+                                 ". The next ask reads it.")]
+            flash += [("warning", text) for text in _unused_notes(merged)]
+            st.session_state[_SYNONYM_FLASH] = flash
+            st.rerun()  # the synonym lines above and the list of words to teach change
 
 for text in st.session_state.pop(_RESET_FLASH, []):
     st.success(text, icon=":material/restart_alt:")

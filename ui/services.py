@@ -248,6 +248,25 @@ def synonym_lines(synonyms: dict[str, str]) -> str:
     return "\n".join(f"{phrase} = {words}" for phrase, words in sorted(synonyms.items()))
 
 
+def add_synonym(settings: Settings, tenant: str, word: str, doc_words: str) -> dict[str, str]:
+    """The tenant's synonyms with one more (or one changed), validated by core and saved;
+    ValueError with one sentence, nothing saved."""
+    if not doc_words.strip():
+        raise ValueError(f"Type the documents' words for “{word}” (what they say instead); nothing was saved.")
+    stored = tenant_overrides(settings, tenant).get("synonyms", {})
+    merged = parse_synonyms(f"{synonym_lines(stored)}\n{word} = {doc_words}")
+    save_tenant_settings(settings, tenant, {"synonyms": merged})
+    return merged
+
+
+def unused_synonyms(settings: Settings, tenant: str, synonyms: dict[str, str]) -> list[str]:
+    """Synonyms whose documents' words the tenant's documents never use (core.expand.unused_targets)."""
+    from core import index
+    from core.expand import unused_targets
+
+    return unused_targets(synonyms, index.lexical_index(settings.for_tenant(tenant), tenant))
+
+
 def words_to_teach(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     """Words the tenant's users asked about that its documents never use, not yet taught
     (core.trace.unknown_words), as table rows."""

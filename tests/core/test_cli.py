@@ -213,6 +213,11 @@ def test_synonyms_are_listed_with_the_words_to_teach_added_and_removed(tmp_path,
     assert state == {"synonyms": {"gizmo": "engine", "lubricant": "engine oil"}, "to_teach": []}
 
     assert run(data, "synonyms", "remove", "--tenant", "acme", "gizmo").stdout.strip() == "1 synonym for acme"
+    unused = run(data, "synonyms", "add", "--tenant", "acme", "dingbat = flux capacitor")
+    assert unused.returncode == 0 and unused.stdout.strip() == "2 synonyms for acme"
+    assert unused.stderr.strip() == ("warning: the documents never use 'flux capacitor' (for 'dingbat'): the synonym "
+                                     "changes nothing until they do")
+    assert run(data, "synonyms", "remove", "--tenant", "acme", "dingbat").returncode == 0
     for args, says in [(("remove", "--tenant", "acme", "gizmo"), "error: acme has no synonym 'gizmo'"),
                        (("add", "--tenant", "acme", "no equals sign"), "error: Line 1 is not"),
                        (("add", "--tenant", "acme", "the = x"), "error: Synonym 'the' is only common words"),

@@ -67,3 +67,13 @@ def test_a_tenants_synonyms_are_expanded_like_the_built_in_words():
     assert everyday_terms("What does a gizmo cost?", synonyms) == [({"gizmo"}, {"homehub", "premium"})]
     # a tenant's own word wins over the built-in one
     assert everyday_terms("Can I fix it?", (("fix", "mend"),)) == [({"fix"}, {"mend"})]
+
+
+def test_a_synonym_whose_documents_words_are_never_used_is_named():
+    from core.expand import unused_targets
+    from core.lexical import LexicalIndex
+
+    lexicon = LexicalIndex.build([("a:0", "The engine oil capacity is 4.5 litres. Тормозная жидкость DOT 4.")])
+    synonyms = {"lubricant": "engine oil", "gizmo": "flux capacitor", "тормозуха": "тормозной жидкости",
+                "widget": "capacitor oil"}  # one known word of several is enough, as for the gate
+    assert unused_targets(synonyms, lexicon) == ["gizmo"]

@@ -134,3 +134,49 @@ def test_a_malformed_synonym_line_saves_nothing(app, goto, settings):
     assert [_plain(e.value) for e in app.error] == [
         "Line 2 is not 'your word = the documents' words' (for example: the app = HomeHub); nothing was saved."]
     assert "synonyms" not in load_tenant_overrides(settings, "acme")
+
+
+def test_a_word_to_teach_is_picked_from_the_list_and_answered_after(app, goto, settings):
+    question = "What is the lubricant capacity?"
+    _ask(app, question)
+    _ask(app, "How heavy is the gizmo?")
+
+    goto(app, "pages/settings.py")
+    pick = next(s for s in app.selectbox if s.label == "Word your users asked about")
+    assert sorted(pick.options) == ["gizmo", "lubricant"]
+    pick.set_value("lubricant")
+    next(t for t in app.text_input if t.label == "The documents' words for it").set_value("engine oil")
+    next(b for b in app.button if b.label == "Add synonym").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert any("Taught “lubricant = engine oil”" in _plain(s.value) for s in app.success)
+    assert not app.warning  # the documents use "engine oil"
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"lubricant": "engine oil"}
+    box = next(t for t in app.text_area if t.label.startswith("Synonyms"))
+    assert box.value == "lubricant = engine oil"  # the lines above show what was taught
+    assert next(s for s in app.selectbox if s.label == "Word your users asked about").options == ["gizmo"]
+
+    goto(app, "pages/ask.py")
+    assert _ask(app, question)["status"] == "answered"
+
+
+def test_a_synonym_for_words_the_documents_never_use_is_saved_with_a_warning(app, goto, settings):
+    _ask(app, "How heavy is the gizmo?")
+    _ask(app, "How heavy is the dingbat?")
+    goto(app, "pages/settings.py")
+
+    def teach(word, doc_words):
+        next(s for s in app.selectbox if s.label == "Word your users asked about").set_value(word)
+        next(t for t in app.text_input if t.label == "The documents' words for it").set_value(doc_words)
+        next(b for b in app.button if b.label == "Add synonym").click().run()
+        assert not app.exception, [e.value for e in app.exception]
+
+    teach("gizmo", "flux capacitor")
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"gizmo": "flux capacitor"}
+    assert [_plain(w.value) for w in app.warning] == [
+        "The documents never use the words on the right of “gizmo = flux capacitor”: such a synonym changes "
+        "nothing until they do. Check the spelling, or use a word the documents use."]
+
+    teach("dingbat", "  ")  # nothing typed: one sentence, nothing saved
+    assert [_plain(e.value) for e in app.error] == [
+        "Type the documents' words for “dingbat” (what they say instead); nothing was saved."]
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"gizmo": "flux capacitor"}
