@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.closest import other_language
 from core.config import Settings
 from core.trace import unknown_word_of
 from ui import services
@@ -225,6 +226,11 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
     if not closest:
         st.caption("No passages came close.")
         return
+    language = other_language(answer.get("question", ""), closest)
+    if language:
+        st.caption(f"The closest passage is in {language}. Questions in one language about documents in another "
+                   f"are refused more often (their words cannot be checked against the passage): try asking in "
+                   f"{language}.")
     st.caption("Closest passages in the knowledge base, not used as an answer. In each, the sentence "
                "nearest the question is highlighted: it was not confirmed as an answer, so read it yourself.")
     for item in closest:

@@ -112,3 +112,17 @@ def test_three_passages_are_shown_and_the_answer_in_the_fifth_is_among_them(embe
     assert len(entries) == 3
     assert entries[0]["source"] == "doc5.md" and "€0.30 per kilometre" in entries[0]["sentence"]
 
+
+
+def test_a_closest_sentence_in_the_other_language_is_named():
+    from core.closest import other_language
+
+    english = [{"sentence": "The engine oil capacity is 4.5 litres.", "snippet": "…"}]
+    russian = [{"sentence": "Объём масла в двигателе 4,5 литра.", "snippet": "…"}]
+    assert other_language("Какой объём масла в двигателе?", english) == "English"
+    assert other_language("What is the engine oil capacity?", russian) == "Russian"
+    assert other_language("What is the engine oil capacity?", english) is None
+    assert other_language("Какой объём масла?", russian) is None
+    assert other_language("Какой объём масла?", []) is None
+    # only the snippet (a passage without a sentence that stands out) still tells its language
+    assert other_language("Какой объём масла?", [{"snippet": "The engine oil capacity is 4.5 litres."}]) == "English"

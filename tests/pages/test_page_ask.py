@@ -229,3 +229,14 @@ def test_send_feedback_says_saved_then_updated(app, settings):
     at.button(key="send").click().run()
     assert any("cannot be rated" in e.value for e in at.error)
     assert store.list_feedback(settings, "acme") == []
+
+
+def test_a_refusal_whose_closest_passage_is_in_another_language_suggests_asking_in_it(app):
+    ask(app, "Как часто нужно менять масло в двигателе грузовика?")  # the documents are English
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] == "refused", answer
+    captions = [c.value for c in app.caption]
+    assert any("The closest passage is in English." in c and "try asking in English" in c for c in captions)
+
+    ask(app, "Who is the CEO of Microsoft?")  # asked in the documents' language: no such hint
+    assert not any("try asking in" in c.value for c in app.caption[len(captions):])
