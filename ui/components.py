@@ -228,7 +228,7 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
         return
     language = other_language(answer.get("question", ""), closest)
     if language:
-        st.caption(f"The closest passage is in {language}. Questions in one language about documents in another "
+        st.caption(f"A closest passage is in {language}. Questions in one language about documents in another "
                    f"are refused more often (their words cannot be checked against the passage): try asking in "
                    f"{language}.")
     st.caption("Closest passages in the knowledge base, not used as an answer. In each, the sentence "

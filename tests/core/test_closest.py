@@ -124,5 +124,7 @@ def test_a_closest_sentence_in_the_other_language_is_named():
     assert other_language("What is the engine oil capacity?", english) is None
     assert other_language("Какой объём масла?", russian) is None
     assert other_language("Какой объём масла?", []) is None
+    # any of the closest passages: the answer may stand in the second or third
+    assert other_language("Какой объём масла?", [*russian, *english]) == "English"
     # only the snippet (a passage without a sentence that stands out) still tells its language
     assert other_language("Какой объём масла?", [{"snippet": "The engine oil capacity is 4.5 litres."}]) == "English"
