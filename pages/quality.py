@@ -165,6 +165,12 @@ with tab_break:
     if cat_rows:  # one row per category, full names, full width: a set has a dozen or more categories
         st.plotly_chart(charts.group_bars(cat_rows, "Per category", shown, horizontal=True), width="stretch",
                         key="chart_category")
+    # per language and per tenant only where there are two or more to compare: a manager
+    # should see at a glance that Russian questions are answered less often than English ones
+    for group, title in (("by_lang", "Per language"), ("by_tenant", "Per tenant")):
+        if len(report.get(group) or {}) >= 2:
+            st.plotly_chart(charts.group_bars(q.group_rows(report, group, shown), title, shown), width="stretch",
+                            key=f"chart_{group}")
     if not kind_rows and not cat_rows:
         st.caption("This run has no per-kind or per-category breakdown.")
 with tab_hist:

@@ -428,3 +428,25 @@ def test_a_failed_run_says_why_beside_an_enabled_button(app, goto, monkeypatch):
     assert not app.exception
     assert any("needs" in e.value and "gold" in e.value for e in app.error)
     assert not app.button(key="quality_run_btn").disabled
+
+
+def test_a_run_over_two_languages_and_tenants_is_broken_down_by_each(app, goto, settings):
+    run = report(0.5, 0.0, ["correct", "refused", "refused_ok"], time.time())
+    run["by_lang"] = {"en": {"answer_correct": 1.0, "n": 2}, "ru": {"answer_correct": 0.25, "n": 1}}
+    run["by_tenant"] = {"acme": {"answer_correct": 0.5, "n": 3}}  # one tenant: nothing to compare
+    store.save_eval_run(settings, {**run, "run_id": "run-langs"})
+    open_quality(app, goto)
+    lang = chart(app, "chart_by_lang")
+    correct = next(t for t in lang["data"] if t["name"] == "Answer correct")
+    assert dict(zip(correct["x"], correct["y"])) == {"en": 100.0, "ru": 25.0}
+    assert not [e for e in app.get("plotly_chart") if "chart_by_tenant" in (e.proto.id or "")]
+
+
+def test_a_run_over_two_tenants_is_broken_down_by_tenant(app, goto, settings):
+    run = report(0.5, 0.0, ["correct", "refused", "refused_ok"], time.time())
+    run["by_tenant"] = {"acme": {"answer_correct": 0.5, "n": 2}, "globex": {"answer_correct": 1.0, "n": 1}}
+    store.save_eval_run(settings, {**run, "run_id": "run-tenants"})
+    open_quality(app, goto)
+    tenants = chart(app, "chart_by_tenant")
+    correct = next(t for t in tenants["data"] if t["name"] == "Answer correct")
+    assert dict(zip(correct["x"], correct["y"])) == {"acme": 50.0, "globex": 100.0}
