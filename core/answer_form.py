@@ -46,7 +46,10 @@ ASKED: dict[str, re.Pattern[str]] = {
                        r"\bhow\s+heavy\b|\bвесит\b|\bвесят\b|\bвес\b|\bмасс[аыу]\b", re.IGNORECASE),
     "code": re.compile(r"\b(?:what|which)\s+(?:error\s+|fault\s+)?code\b|\b(?:what|which)\s+(?:error|fault)\s+"
                        r"(?:is|does|do|will|appears?|shows?)\b|\bкак(?:ой|ая|ие)\s+(?:код\w*|ошибк\w*)\b|"
-                       r"\bкак(?:ую|ой)\s+ошибк\w*\b", re.IGNORECASE),
+                       r"\bкак(?:ую|ой)\s+ошибк\w*\b|"
+                       # a part's number is a code ("AV-4"), whatever column or warranty row names the part
+                       r"\b(?:part|article|item|product)\s+(?:number|no\.?|code)s?\b|\bартикул\w*\b",
+                       re.IGNORECASE),
     # "Which app VERSION added ...", «в какой версии»: a version number
     "version": re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)\b|"
                           r"\bsince\s+which\s+(?:[\w-]+\s+)?(?:version|release)\b|"

@@ -139,3 +139,14 @@ def test_what_does_it_weigh_asks_for_a_mass():
 
     assert asked_forms("What does the AquaLine 8 Pro weigh, unpacked?") == ["mass"]
     assert asked_forms("What does the warranty cover?") == []
+
+
+def test_a_part_number_is_asked_as_a_code():
+    from core.answer_form import asked_forms, holds_form
+
+    for q in ("What's the part number for the anti-vibration feet set?", "What is the article number of the kit?",
+              "Какой артикул у набора ножек?"):
+        assert "code" in asked_forms(q), q
+    assert holds_form("Anti-vibration feet (set of 4) | AV-4 | €24", "code")
+    # the warranty row that names the feet gives no number for them
+    assert not holds_form("Accessories (hoses, stacking kit, anti-vibration feet); Warranty period: 1 year", "code")
