@@ -50,6 +50,11 @@ ASKED: dict[str, re.Pattern[str]] = {
                        # a part's number is a code ("AV-4"), whatever column or warranty row names the part
                        r"\b(?:part|article|item|product)\s+(?:number|no\.?|code)s?\b|\bартикул\w*\b",
                        re.IGNORECASE),
+    # "What VAT RATE is included?", «какой процент»: a percentage, not the prices it is in
+    "percent": re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,2}?percentage\b|\bhow\s+many\s+per\s?cent\b|"
+                          r"(?<=\bvat\s)rate\b|(?<=\btax\s)rate\b|\bкакой\s+(?:\w+\s+)?процент\b|\bсколько\s+процент\w*\b|"
+                          # only "rate" asks (its asking words count as covered): VAT is the topic
+                          r"\bставк\w+(?=\s+ндс\b)", re.IGNORECASE),
     # "Which app VERSION added ...", «в какой версии»: a version number
     "version": re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)\b|"
                           r"\bsince\s+which\s+(?:[\w-]+\s+)?(?:version|release)\b|"
@@ -64,6 +69,7 @@ FORMS: dict[str, re.Pattern[str]] = {
 }
 FORMS["code"] = re.compile(r"\b[A-ZА-ЯЁ]{1,4}-?\d{1,5}\b")  # capitals then digits: E20, SK-60
 FORMS["load"] = FORMS["mass"]
+FORMS["percent"] = re.compile(r"\d\s*%|\d\s+per\s?cent\b|\d\s+процент", re.IGNORECASE)
 FORMS["version"] = re.compile(r"\b\d+\.\d+\.\d+\b|\b(?:version|release|версия|версии)\s+\d+(?:\.\d+)*\b",
                               re.IGNORECASE)
 

@@ -150,3 +150,15 @@ def test_a_part_number_is_asked_as_a_code():
     assert holds_form("Anti-vibration feet (set of 4) | AV-4 | €24", "code")
     # the warranty row that names the feet gives no number for them
     assert not holds_form("Accessories (hoses, stacking kit, anti-vibration feet); Warranty period: 1 year", "code")
+
+
+def test_a_percentage_is_asked_as_a_percentage_and_its_topic_still_counts():
+    from core.answer_form import asked_forms, form_words, holds_form
+
+    for q in ("What VAT rate is included in the prices?", "What percentage discount do staff get?",
+              "Какой процент НДС включён в цены?", "Какая ставка НДС?"):
+        assert "percent" in asked_forms(q), q
+    assert "percent" not in asked_forms("What rate per kilometre do I get back?")  # a rate in euros
+    assert form_words("What VAT rate is included?") == {"rate"}  # VAT is the topic, not an asking word
+    assert holds_form("All prices include German VAT at 19%.", "percent")
+    assert not holds_form("Monthly plan: €4.99 per month", "percent")
