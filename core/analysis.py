@@ -996,8 +996,6 @@ ORGANISATION_ASKED_RE = re.compile(
     r"организаци\w*|ведомств\w*)", re.IGNORECASE)
 
 
-# "Where are they MADE?" asks where something is produced: an address the company gives for
-# its warranty is no place of production
 # "WHY must treated clothes not be washed?" asks for a reason, which manuals often give in
 # the sentence after the rule ("Such items can cause a fire or an explosion.")
 REASON_ASKED_RE = re.compile(r"\b(?:why|what for|почему|зачем|для чего|по какой причине)\b", re.IGNORECASE)
@@ -1008,6 +1006,8 @@ REASON_SAID_RE = re.compile(
     r"^(?:such|this|these|так|это|этим)\b", re.IGNORECASE)
 
 
+# "Where are they MADE?" asks where something is produced: an address the company gives for
+# its warranty is no place of production
 PRODUCTION_ASKED_RE = re.compile(
     r"\b(?:made|produced|manufactured|assembled|built|put together)\b|\b(?:производ|собира|изготавлива)\w*",
     re.IGNORECASE)

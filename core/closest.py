@@ -44,6 +44,7 @@ from core.analysis import (
 )
 from core.gate import coverage, term_weights
 from core.generate import heading_of, is_title, paragraph_of, similarity_scores
+from core.ingest.lang import detect_lang
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
 
@@ -131,8 +132,6 @@ def other_language(question: str, entries: list[dict[str, Any]]) -> str | None:
     language is the thing to try. On those sets it is named for 34 of the 52, for none of
     53 refused Russian questions answered in Russian documents, and for 39 of 128 Russian
     questions rightly refused (a needless second try, never a wrong answer)."""
-    from core.ingest.lang import detect_lang
-
     asked = detect_lang(question)
     if asked not in LANGUAGE_NAMES:
         return None

@@ -253,9 +253,8 @@ def add_synonym(settings: Settings, tenant: str, word: str, doc_words: str) -> d
     ValueError with one sentence, nothing saved."""
     if not doc_words.strip():
         raise ValueError(f"Type the documents' words for “{word}” (what they say instead); nothing was saved.")
-    stored = tenant_overrides(settings, tenant).get("synonyms", {})
-    merged = parse_synonyms(f"{synonym_lines(stored)}\n{word} = {doc_words}")
-    save_tenant_settings(settings, tenant, {"synonyms": merged})
+    merged = {**tenant_overrides(settings, tenant).get("synonyms", {}), word: doc_words.strip()}
+    save_tenant_settings(settings, tenant, {"synonyms": merged})  # core validates every entry
     return merged
 
 
@@ -264,7 +263,7 @@ def unused_synonyms(settings: Settings, tenant: str, synonyms: dict[str, str]) -
     from core import index
     from core.expand import unused_targets
 
-    return unused_targets(synonyms, index.lexical_index(settings.for_tenant(tenant), tenant))
+    return unused_targets(synonyms, index.lexical_index(settings, tenant))
 
 
 def words_to_teach(settings: Settings, tenant: str) -> list[dict[str, Any]]:
