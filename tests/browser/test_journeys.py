@@ -182,12 +182,22 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     refusal.scroll_into_view_if_needed()
     shot(page, "04b-ask-refusal-closest-sentence")
 
+    # a question in Russian about English documents: the refusal suggests asking in English
+    box.fill("Сколько месяцев гарантии на аккумуляторы марсохода?")
+    box.press("Enter")
+    russian = page.locator('[data-testid="stChatMessage"]').nth(5)
+    expect()(russian).to_contain_text("refused", timeout=120_000)
+    expect()(russian.get_by_text(re.compile("A closest passage is in English.*try asking in English"))).to_be_visible()
+    wait_idle(page)
+    russian.scroll_into_view_if_needed()
+    shot(page, "04e-ask-refusal-other-language")
+
     # a word the documents never use: the refusal points to Settings, where an admin teaches
     # it as a synonym, and the same question is then answered
     question = "How long does the guarantee cover manufacturing defects?"
     box.fill(question)
     box.press("Enter")
-    untaught = page.locator('[data-testid="stChatMessage"]').nth(5)
+    untaught = page.locator('[data-testid="stChatMessage"]').nth(7)
     expect()(untaught).to_contain_text("refused", timeout=120_000)
     expect()(untaught.get_by_text(re.compile("“guarantee” is your word .* Settings → Synonyms"))).to_be_visible()
     nav(page, "Settings")
@@ -208,7 +218,7 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill(question)
     box.press("Enter")
-    taught = page.locator('[data-testid="stChatMessage"]').nth(7)
+    taught = page.locator('[data-testid="stChatMessage"]').nth(9)
     expect()(taught).to_contain_text("answered", timeout=120_000)
     expect()(taught).to_contain_text("24 months")
     assert not page.errors, page.errors
