@@ -937,12 +937,13 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
         r"\bhow much (?:does|do|is|are|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price|reimburs\w*|allowance)|"
         r"\bwhat (?:does|do|will|would) (?:[\w-]+ ){1,6}cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
         r"\bhow much (?:is|are) (?:a|an)\b|\bup to what (?:price|amount|value)\b|\bat what price\b|"
-        r"\bсколько стоит\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
+        r"\bсколько (?:будет |может )?стои(?:т|ть)\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
         r"\bсколько (?:\w+ )?(?:возмеща\w*|компенсиру\w*|доплачива\w*)",
         re.IGNORECASE),
      re.compile(r"\b(?:price|cost|fee|charge)s?\b|\bстоимост\w*\b|\bцен\w\b|\bплат\w+\b", re.IGNORECASE)),
     # "how often": an interval ("every 6 months", "after each wash", "at 60,000 km"), not any number
-    ("frequency", re.compile(r"\bhow (?:often|frequently|regularly)\b|\bat what intervals?\b|\bкак часто\b|"
+    ("frequency", re.compile(r"\bhow (?:often|frequently|regularly)\b|\bat what (?:[\w-]+ )?intervals?\b|\bкак часто\b|"
+                             r"\bwhat(?: is|'s) the (?:[\w-]+ )?interval\b|"
                              r"\bс какой (?:периодичностью|частотой)\b|\bкак регулярно\b", re.IGNORECASE),
      re.compile(r"(?!x)x")),
     ("number", re.compile(r"\bhow many\b|\bwhat (?:percentage|percent)\b|\bсколько\b", re.IGNORECASE),

@@ -7,12 +7,14 @@ Algorithm:
    "сколько весит"). Mentions that do not ask for the form ("my phone was stolen", "can I
    cancel by e-mail?", "does it weigh the laundry?") match none of them. "Which error
    code", "какой код", "какая ошибка" ask for a code; "which app version / release",
-   «в какой версии» for a version number (5.4.0, "Version 5"). A weight asked
+   «в какой версии» for a version number (5.4.0, "Version 5"); "how deep / wide / tall /
+   far", «какой ширины», «на каком расстоянии» for a length with its unit ("how far
+   AHEAD" asks for a time). A weight asked
    with a capacity word or verb ("how heavy a LOAD", "how heavy a trailer may it TOW")
    asks for a capacity: any mass answers it.
 2. `holds_form` looks for the form itself in a candidate text: a dialable number of at
-   least seven digits, an address with "@", a URL, a number followed by a mass unit, a
-   code of capitals and digits (E20, SK-60).
+   least seven digits, an address with "@", a URL, a number followed by a mass or length
+   unit, a code of capitals and digits (E20, SK-60).
 3. The extractive generator drops a unit that lacks an asked form: a sentence about the
    data protection officer that gives her e-mail does not answer "her telephone number",
    and the sentence about a valve that "does not close" does not answer "which error code
@@ -55,6 +57,12 @@ ASKED: dict[str, re.Pattern[str]] = {
                           r"(?<=\bvat\s)rate\b|(?<=\btax\s)rate\b|\bкакой\s+(?:\w+\s+)?процент\b|\bсколько\s+процент\w*\b|"
                           # only "rate" asks (its asking words count as covered): VAT is the topic
                           r"\bставк\w+(?=\s+ндс\b)", re.IGNORECASE),
+    # "How DEEP is the 8 Pro?", "how far from the router", «какой ширины»: a length with its
+    # unit, not the other numbers of the row ("how far AHEAD" asks for a time, not a length)
+    "length": re.compile(r"\bhow\s+(?:deep|wide|tall)\b|\bhow\s+far\b(?!\s+(?:ahead|in\s+advance|back|before))|"
+                         r"\bwhat\s+(?:is\s+|are\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:depth|width|height|distance)\b|"
+                         r"\bкак(?:ой|ая|ую|ов[аоы]?)\s+(?:\w+\s+)?(?:глубин[аыу]|ширин[аыу]|высот[аыу]|расстояни[ея])\b|"
+                         r"\bна\s+каком\s+расстоянии\b|\bкак\s+далеко\b", re.IGNORECASE),
     # "Which app VERSION added ...", «в какой версии»: a version number
     "version": re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:version|release)\b|"
                           r"\bsince\s+which\s+(?:[\w-]+\s+)?(?:version|release)\b|"
@@ -70,6 +78,8 @@ FORMS: dict[str, re.Pattern[str]] = {
 FORMS["code"] = re.compile(r"\b[A-ZА-ЯЁ]{1,4}-?\d{1,5}\b")  # capitals then digits: E20, SK-60
 FORMS["load"] = FORMS["mass"]
 FORMS["percent"] = re.compile(r"\d\s*%|\d\s+per\s?cent\b|\d\s+процент", re.IGNORECASE)
+FORMS["length"] = re.compile(r"\d\s*(?:mm|cm|m|km|metres?|meters?|inch(?:es)?|ft|feet|мм|см|м|км|метр\w*)(?![\w²³])",
+                             re.IGNORECASE)
 FORMS["version"] = re.compile(r"\b\d+\.\d+\.\d+\b|\b(?:version|release|версия|версии)\s+\d+(?:\.\d+)*\b",
                               re.IGNORECASE)
 

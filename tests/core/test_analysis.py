@@ -84,6 +84,7 @@ def test_how_much_is_reimbursed_asks_for_money():
 def test_question_types_explicit_and_loose():
     assert question_type("How many days do I have to return it?") == ("duration", True)
     assert question_type("Сколько стоит доставка?") == ("money", True)
+    assert question_type("Сколько будет стоить повторная доставка?") == ("money", True)
     assert question_type("What is the refund window?") == ("duration", False)
     assert question_type("Who is the data protection officer?") == ("person", True)
     assert question_type("Why does the drum not spin?") is None
@@ -375,6 +376,9 @@ def test_a_unit_naming_a_rival_of_the_questions_name_does_not_answer_for_it():
 def test_how_often_asks_for_an_interval_not_any_number():
     assert question_type("How often is the fire extinguisher replaced?") == ("frequency", True)
     assert question_type("Как часто чистить фильтр?") == ("frequency", True)
+    # "at what MILEAGE interval", "what is the SERVICE interval": still an interval asked
+    assert question_type("At what mileage interval are the spark plugs replaced?") == ("frequency", True)
+    assert question_type("What is the service interval for the brake fluid?") == ("frequency", True)
     for text in ("The fire extinguisher is inspected every 2 years.", "Как часто: каждые 6 месяцев",
                  "После каждой стирки протирайте уплотнитель.", "Replace the spark plugs at 60,000 km.",
                  "Service: Interval: 12 months"):

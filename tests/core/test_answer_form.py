@@ -23,12 +23,18 @@ from core.retrieve import Candidate
     ("Which error code shows when the door lock does not close?", ["code"]),
     ("Какой код ошибки показывает машина, если не закрывается замок дверцы?", ["code"]),
     ("Какая ошибка появляется при засоре фильтра?", ["code"]),
+    ("How deep is the AquaLine 8 Pro?", ["length"]),
+    ("How far from the router can the washer stand?", ["length"]),
+    ("Какой минимальной ширины должны быть двери?", ["length"]),
+    ("На каком расстоянии от стены ставить машину?", ["length"]),
     # mentions that do not ask for the form
     ("What should I do if my phone is stolen?", []),
     ("Can I cancel by e-mail?", []),
     ("How long are website server logs kept?", []),
     ("Does the machine weigh the laundry?", []),
     ("What does error code E20 mean?", []),
+    ("How far in advance must I book the train?", []),  # a time ahead, not a length
+    ("How far ahead can I delay the start?", []),
 ])
 def test_the_forms_a_question_asks_for(question, forms):
     assert asked_forms(question) == forms
@@ -49,6 +55,10 @@ def test_the_forms_a_question_asks_for(question, forms):
     ("Код E20 означает проблему слива.", "code", True),
     ("Use the stacking kit SK-60.", "code", True),
     ("Причина — неисправный заливной клапан, который не закрывается.", "code", False),
+    ("Depth 590 mm; width 600 mm", "length", True),
+    ("Ширина проёмов должна быть не менее 70 см.", "length", True),
+    ("The machine must be within range of a 2.4 GHz network.", "length", False),
+    ("The room must be at least 50 m² in size.", "length", False),  # an area is no length
 ])
 def test_a_text_holds_the_form_or_not(text, form, held):
     assert holds_form(text, form) is held
