@@ -566,6 +566,8 @@ QUANTITY_UNITS: dict[str, re.Pattern[str]] = {
         "viscos": r"\b\d{1,2}W-?\d{2}\b", "вязкост": r"\b\d{1,2}W-?\d{2}\b",
         **{money: MONEY_AMOUNT for money in ("price", "cost", "fee", "charg", "reimburs", "allow", "money", "цен",
                                              "стоимост", "компенсац", "деньг")},
+        # a time limit is named by its length: "refund within 14 days" answers "the refund WINDOW"
+        **{limit: DURATION_RE.pattern for limit in ("window", "period", "deadlin", "timefram", "срок")},
     }.items()
 }
 

@@ -80,6 +80,8 @@ def _build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--batch", type=Path)
     ask.add_argument("--out", type=Path)
+    ask.add_argument("--after", metavar="PREVIOUS", help="the question asked just before: a follow-up "
+                     "(\"what about annual plans?\") is read as the whole question it stands for")
 
     ssub = sub.add_parser("synonyms", help="a tenant's synonyms: list (with the words to teach), add, remove"
                           ).add_subparsers(dest="action", required=True)
@@ -319,7 +321,9 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
         with open(args.out, "w", encoding="utf-8") as out:
             for row in rows:
                 try:
-                    record = {"id": row["id"], **ask(settings, args.tenant, row["question"]).to_dict()}
+                    # a row may name the question asked before it ("previous"): a chat follow-up
+                    record = {"id": row["id"], **ask(settings, args.tenant, row["question"],
+                                                     previous=row.get("previous")).to_dict()}
                 except Exception as exc:  # one bad row must not lose the answers of the others
                     failed += 1
                     record = {"id": row["id"], "error": f"{type(exc).__name__}: {exc}"}
@@ -328,13 +332,15 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
         return 1 if failed else 0
     if not args.question:
         raise UserError("Give a question, or --batch FILE --out FILE.")
-    answer = ask(settings, args.tenant, args.question)
+    answer = ask(settings, args.tenant, args.question, previous=args.after)
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return 0
     model = f" ({answer.model})" if answer.model else ""
     print(f"[{answer.status}] confidence={answer.confidence:.2f} factuality={answer.factuality:.0f}% "
           f"provider={answer.provider}{model}")
+    if answer.asked_as:
+        print(f"  read as: {_shown(answer.asked_as)}")
     print(_shown(answer.answer, lines=True))
     if answer.refusal_reason:
         print(f"  why: {_shown(answer.refusal_reason)}")

@@ -13,6 +13,7 @@ from core.analysis import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
 from core.config import Settings
 from core.expand import expand_question
+from core.followup import read_followup
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
@@ -32,7 +33,10 @@ MAX_QUESTION_CHARS = 2000
 MAX_REJECTED_SHOWN = 40
 
 
-def ask(settings: Settings, tenant: str, question: str) -> Answer:
+def ask(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
+    """Answer one question from the tenant's documents. `previous` is the question asked
+    just before in the same chat: an elliptical follow-up ("What about annual plans?") is
+    read as the whole question it stands for (core/followup.py), kept as `asked_as`."""
     validate_tenant(tenant)
     question = (question or "").strip()
     if not question:
@@ -52,7 +56,8 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
     #    ("ignore previous instructions") are not part of what is asked; known acronyms are
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
-    asked = expand_question(expand_contractions(strip_instructions(question)), settings.synonyms)
+    asked_as = read_followup(question, (previous or "")[:MAX_QUESTION_CHARS])
+    asked = expand_question(expand_contractions(strip_instructions(asked_as or question)), settings.synonyms)
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
@@ -67,7 +72,7 @@ def ask(settings: Settings, tenant: str, question: str) -> Answer:
     threshold = settings.gate_threshold
     # provider/model say what produced the answer: a refusal at the gate runs no model (the
     # refusal and its closest passages are extractive), whatever the tenant's provider is
-    answer = Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL,
+    answer = Answer(question=question, asked_as=asked_as, tenant=tenant, status="refused", answer=REFUSAL,
                     confidence=round(0.5 * gate.confidence, 4), provider="extractive", model=None,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     generation: Generation | None = None

@@ -114,6 +114,9 @@ class Answer:
     # top-k passages given to the generator (chunk_id, doc_id, source, rank, page, text);
     # the eval harness scores retrieval from it
     retrieved: list[dict[str, Any]] = field(default_factory=list)
+    # a chat follow-up ("What about annual plans?") read as the whole question it stands
+    # for; None when the question was asked as typed
+    asked_as: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

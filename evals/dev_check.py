@@ -1,7 +1,8 @@
 """`python -m evals.dev_check FILE... [--tenant demo] [--show all|fail]`
 
 Development questions (evals/dev/*.jsonl), kept apart from the eval sets: rules are tried
-on these and on the calib split, never on the test split. A row is {"q", "exp", "kind"}:
+on these and on the calib split, never on the test split. A row is {"q", "exp", "kind"}
+(and "previous", the chat question a follow-up comes after; `--alone` asks it without):
 `exp` is a short text a right answer must contain, or null when the knowledge base does
 not answer the question (misleading or unanswerable). Needs the tenant already ingested
 (`python -m core.cli ingest --tenant demo data/demo` in the same GROUNDWORK_DATA).
@@ -50,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--tenant", default="demo")
     parser.add_argument("--show", choices=("all", "fail"), default="fail")
+    parser.add_argument("--alone", action="store_true",
+                        help="ask follow-ups without the question before them (what reading them whole gains)")
     args = parser.parse_args(argv)
     from core.pipeline import ask  # heavy import after argument errors
 
@@ -57,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.files:
         tally: Counter[str] = Counter()
         for row in load_rows(path):
-            answer = ask(settings, args.tenant, row["q"])
+            answer = ask(settings, args.tenant, row["q"], previous=None if args.alone else row.get("previous"))
             result = outcome(row.get("exp"), answer.status, answer.answer)
             tally[result] += 1
             if args.show == "all" or result not in ("correct", "refused_ok"):

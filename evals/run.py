@@ -90,6 +90,8 @@ def _validate_row(row: dict[str, Any], where: str) -> None:
             raise EvalSetError(f"{where}: '{f}' must be a non-empty string.")
     if len(row["question"]) > MAX_QUESTION_CHARS:
         raise EvalSetError(f"{where}: the question is longer than {MAX_QUESTION_CHARS} characters.")
+    if row.get("previous") is not None and not isinstance(row["previous"], str):
+        raise EvalSetError(f"{where}: 'previous' (the question asked before a follow-up) must be a string.")
     if row["kind"] not in KINDS:
         raise EvalSetError(f"{where}: kind '{row['kind']}' is not one of {', '.join(KINDS)}.")
     if row.get("split") not in (None, *SPLITS):
@@ -259,7 +261,8 @@ def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progr
     for done, row in enumerate(rows, start=1):
         started = time.perf_counter()
         try:
-            answer = ask(settings, row["tenant"], row["question"]).to_dict()
+            # "previous": the chat question a follow-up row comes after
+            answer = ask(settings, row["tenant"], row["question"], previous=row.get("previous")).to_dict()
         except Exception as exc:  # noqa: BLE001 - one broken question must not sink the run
             answer = {"question": row["question"], "tenant": row["tenant"], "status": "error",
                       "answer": "", "citations": [], "claims": [], "confidence": 0.0,

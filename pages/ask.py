@@ -28,6 +28,8 @@ if not history:
 for number, answer in enumerate(history, start=1):
     with st.chat_message("user"):
         st.markdown(escape_md(answer.get("question", "")))
+        if answer.get("asked_as"):
+            st.caption(f"Read as a follow-up: {escape_md(answer['asked_as'], inline=True)}")
     with st.chat_message("assistant"):
         components.render_answer(settings, tenant, answer, key=f"turn{number}",
                                  open_first=number == len(history))
@@ -44,7 +46,7 @@ elif question:
         warm_models(settings.embed_threads)
         with st.spinner("Searching, answering, checking every claim…"):
             try:
-                result = services.ask(settings, tenant, question)
+                result = services.ask(settings, tenant, question, previous=services.previous_question(history))
             except ValueError as exc:  # empty/too long question, bad tenant: one sentence
                 st.error(escape_md(str(exc), inline=True))
                 st.stop()

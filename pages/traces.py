@@ -52,6 +52,8 @@ st.markdown("**" + escape_md(question, limit=QUESTION_SHOWN, inline=True) + "**"
 if len(question) > QUESTION_SHOWN:
     with st.expander(f"Whole question ({len(question):,} characters)"):
         st.text(question)
+if answer.get("asked_as"):
+    st.caption("Read as a follow-up: " + escape_md(clean(answer["asked_as"]), limit=QUESTION_SHOWN, inline=True))
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}", inline=True))
 with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)
     st.metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",

@@ -226,7 +226,7 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
     if not closest:
         st.caption("No passages came close.")
         return
-    language = other_language(answer.get("question", ""), closest)
+    language = other_language(answer.get("asked_as") or answer.get("question", ""), closest)
     if language:
         st.caption(f"A closest passage is in {language}. Questions in one language about documents in another "
                    f"are refused more often (their words cannot be checked against the passage): try asking in "

@@ -24,11 +24,20 @@ EVAL_KINDS = ("answerable", "unanswerable", "misleading")
 # ---- ask -----------------------------------------------------------------------------------
 
 
-def ask(settings: Settings, tenant: str, question: str) -> dict[str, Any]:
-    """One ask through the whole pipeline; the Answer as a dict (what traces store too)."""
+def ask(settings: Settings, tenant: str, question: str, previous: str | None = None) -> dict[str, Any]:
+    """One ask through the whole pipeline; the Answer as a dict (what traces store too).
+    `previous` is the chat's last question, so a follow-up ("and annual plans?") is read whole."""
     from core.pipeline import ask as pipeline_ask
 
-    return pipeline_ask(settings, tenant, question).to_dict()
+    return pipeline_ask(settings, tenant, question, previous=previous).to_dict()
+
+
+def previous_question(history: list[dict[str, Any]]) -> str | None:
+    """The chat's last question as it was asked (a follow-up's reading, not its two words)."""
+    if not history:
+        return None
+    last = history[-1]
+    return last.get("asked_as") or last.get("question") or None
 
 
 def chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | None:
@@ -83,7 +92,8 @@ def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_sourc
     return {
         "id": f"fb-{(answer.get('trace_id') or '')[:12] or int(time.time())}",
         "tenant": answer.get("tenant"),
-        "question": answer.get("question"),
+        # a follow-up's reading: an eval row is asked with no chat before it
+        "question": answer.get("asked_as") or answer.get("question"),
         "kind": kind,
         "expected_answer": expected_answer or None,
         "gold_source": gold_source or None,

@@ -110,6 +110,19 @@ def test_batch_ask_and_verify(tmp_path, write_file):
     assert verdict["id"] == "c1" and verdict["verdict"] == "contradicted" and "score" in verdict
 
 
+def test_ask_after_a_question_reads_a_follow_up_whole(tmp_path, write_file):
+    data = tmp_path / "data"
+    run(data, "ingest", "--tenant", "acme", str(write_file(
+        "oil.md", "# Maintenance\n\nThe engine oil capacity is 5 quarts.\n\nThe gearbox oil capacity is 2 litres.\n")))
+    res = run(data, "ask", "--tenant", "acme", "--after", "What is the engine oil capacity?",
+              "And the gearbox oil capacity?", "--json")
+    assert res.returncode == 0, res.stderr
+    answer = json.loads(res.stdout)
+    assert answer["question"] == "And the gearbox oil capacity?"
+    assert answer["asked_as"] == "What is the gearbox oil capacity?"
+    assert "2 litres" in answer["answer"] and "5 quarts" not in answer["answer"]
+
+
 def test_verify_with_the_model_judge(tmp_path, write_file):
     from scripted_llm import Reply, ScriptedLLM
 

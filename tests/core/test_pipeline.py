@@ -305,3 +305,28 @@ def test_a_refusals_closest_sentence_is_the_asked_plans_row_not_its_rivals(demo_
     a = ask(demo_settings, "demo", "What is the refund window for annual plans?")
     assert a.status == "refused"
     assert a.closest[0]["sentence"].startswith("Plan: Annual; Refund: Non-refundable")
+
+
+def test_a_follow_up_is_answered_as_the_whole_question_it_stands_for(demo_settings):
+    first = ask(demo_settings, "demo", "What is the refund window for monthly plans?")
+    assert first.status == "answered" and "14 days" in first.answer
+    # the trap again, in chat form: annual plans have no refund window
+    annual = ask(demo_settings, "demo", "What about annual plans?", previous=first.question)
+    assert annual.asked_as == "What is the refund window for annual plans?"
+    assert annual.question == "What about annual plans?"
+    assert "14 days" not in annual.answer and "30 days" not in annual.answer
+    if annual.status != "refused":
+        assert "non-refundable" in annual.answer.lower()
+
+    germany = "How long does standard delivery to Germany take?"
+    austria = ask(demo_settings, "demo", "And to Austria?", previous=germany)
+    assert austria.asked_as == "How long does standard delivery to Austria take?"
+    assert austria.status == "answered" and "3-4 business days" in austria.answer
+    assert "Austria" in austria.citations[0].quote
+    trace = store.get_trace(demo_settings, "demo", austria.trace_id)
+    assert trace["answer"]["asked_as"] == austria.asked_as
+
+
+def test_a_whole_question_after_another_is_asked_as_typed(demo_settings):
+    a = ask(demo_settings, "demo", "What is the oil capacity?", previous="How long does delivery to Germany take?")
+    assert a.asked_as is None and "5 quarts" in a.answer

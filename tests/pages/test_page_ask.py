@@ -240,3 +240,17 @@ def test_a_refusal_whose_closest_passage_is_in_another_language_suggests_asking_
 
     ask(app, "Who is the CEO of Microsoft?")  # asked in the documents' language: no such hint
     assert not any("try asking in" in c.value for c in app.caption[len(captions):])
+
+
+def test_a_follow_up_is_read_with_the_question_before_it(app):
+    ask(app, "Within how many days can monthly plans be refunded?")
+    ask(app, "And annual plans?")
+    turn = app.session_state["history"]["acme"][-1]
+    assert turn["question"] == "And annual plans?"
+    assert turn["asked_as"] == "Within how many days can annual plans be refunded?"
+    assert turn["status"] == "answered" and "30 days" in turn["answer"]
+    # the operator sees how the short question was read
+    assert any("Read as a follow-up" in c.value and "annual plans be refunded" in c.value for c in app.caption)
+    # a question of its own after it is asked as typed
+    ask(app, "What is the engine oil capacity?")
+    assert app.session_state["history"]["acme"][-1]["asked_as"] is None
