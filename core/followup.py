@@ -7,21 +7,28 @@ plans?" it is an ordinary question, and the gate and the generator treat it as o
 annual plans are non-refundable, so the 14 days must not be repeated).
 
 Algorithm (deterministic, so the console can show what was asked):
-1. Recognise an elliptical follow-up: the whole question is "what/how about X", "and (for|
-   in|with|...) X?", "same for X", «а (для|в|насчёт|про|...) X?», «а X?», «то же для X»,
-   where X has at most six words and no question word of its own. Anything else is asked
-   as typed.
-2. Split X into its words; its head is its last word (a name or noun: "annual PLANS",
-   «для годовых ТАРИФОВ»), its modifiers the words before.
-3. If the previous question has a word with the head's stem, the modifiers before that word
-   there (up to a preposition, article or question word) are replaced by X's modifiers:
-   "for monthly plans" + "annual plans" -> "for annual plans". With no modifiers in X, the
-   follow-up only repeats a word of the previous question and asks nothing new: no reading.
-4. Otherwise X stands for a thing of the same kind in the previous question: an identifier
-   for its one identifier (E20 -> E30, para 7-2 -> 7-3), a name for its one name (Germany
-   -> Norway). The previous question's word is replaced by X's.
-5. When nothing of the previous question can be replaced, there is no reading: the question
-   is asked as typed (and, naming no topic, most likely refused).
+1. Recognise an elliptical follow-up: the whole question is "what/how about X", "and
+   (for|in|on|...) X?", "same for X", «а (для|в|на|насчёт|...) X?», «а X?», «то же для X»,
+   where X has at most six words and no question word of its own; the frame's preposition,
+   if any, is kept. Anything else is asked as typed.
+2. X's words without articles; its head is the last one ("annual PLANS"), unless that is
+   "one(s)" (the previous question's thing: "and the rear ONES?").
+3. The first reading that applies:
+   a. Opposites: a word of X whose opposite the previous question has (front/rear,
+      laden/unladen, domestic/international, monthly/annual...) replaces it.
+   b. A model, an identifier of the same shape, a model variant: "AquaLine 7" for
+      "AquaLine 9 Steam", E30 for E20, 7-3 for 7-2, "the 9 Steam" for the 7.
+   c. The frame's preposition: the previous question's phrase after the same preposition
+      (to the next preposition or the end) becomes X: "the warranty on AquaLine washing
+      machines" + "and on accessories?" -> "the warranty on accessories".
+   d. The head: the previous question's word with the head's stem keeps its place, the
+      modifiers before it become X's ("for monthly plans" + "annual plans" -> "for annual
+      plans"); brand names ("HomeHub") among them stay.
+   e. A name for the previous question's one name of that kind (Germany -> Norway; with
+      several, the one after a preposition, brands left out).
+   f. A frame preposition the previous question lacks: X is a condition added to it
+      («Какой вес нетто у AquaLine 8 Pro?» + «а в упаковке?» -> «... в упаковке?»).
+4. When none applies there is no reading: the question is asked as typed.
 """
 
 from __future__ import annotations
@@ -32,15 +39,18 @@ from core.analysis import identifiers, model_names, proper_names
 from core.lexical import STOPWORDS, tokenize
 
 MAX_FOLLOWUP_WORDS = 6
+MAX_MODIFIER_RUN = 3  # "for | monthly HomeHub plans": a noun's modifiers, not the whole clause
 
-# the asking frame of a follow-up; group "x" is what it asks about instead
+_EN_PREP = r"for|in|on|to|at|from|with|without|under|during|after|before|by|into|within|outside"
+_RU_PREP = r"для|в|во|на|с|со|у|по|при|без|из|от|до|к|ко|после|перед|за"
+# the asking frame of a follow-up: "x" is what it asks about instead, "prep" the preposition
 _FRAMES = [re.compile(p, re.IGNORECASE) for p in (
-    r"^(?:and|but|ok(?:ay)?|so)?[,\s]*(?:what|how)\s+about\s+(?P<x>.+?)$",
-    r"^(?:and|but)\s+(?:for|in|with|on|to|at|from|under)\s+(?P<x>.+?)$",
-    r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?for\s+(?P<x>.+?)$",
-    r"^(?:and|but)\s+(?P<x>.+?)$",
-    r"^(?:а|и)\s+(?:как\s+)?(?:насч[её]т|для|в|во|на|про|с|со|у|по|при)\s+(?P<x>.+?)$",
-    r"^(?:а\s+)?то\s+же\s+(?:самое\s+)?(?:для|про|насч[её]т|в|на)\s+(?P<x>.+?)$",
+    rf"^(?:and|but|ok(?:ay)?|so)?[,\s]*(?:what|how)\s+about\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
+    r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?P<prep>for|in|with|on)\s+(?P<x>.+?)$",
+    rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
+    r"^(?:а|и)\s+(?:как\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$",
+    rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$",
+    r"^(?:а\s+)?то\s+же\s+(?:самое\s+)?(?:(?P<prep>для|в|на)|про|насч[её]т)\s+(?P<x>.+?)$",
     r"^а\s+(?P<x>.+?)$",
 )]
 
@@ -49,33 +59,69 @@ _QUESTION_WORD_RE = re.compile(
     r"что|какой|какая|какое|какие|каков\w*|кто|когда|где|куда|почему|зачем|сколько|как|можно|ли)\b",
     re.IGNORECASE)
 
-# words that end a modifier run in the previous question ("for | monthly plans")
-_BOUNDARY = frozenset("""a an the of for in on at to from with by under about and or my our your their its his her
-this that these those what which how is are do does can will would should must
-в во на для по с со у при о об про за от до из к ко без над под перед через и или ли не
-мой мои моя ваш ваши ваша наш наши это этот эта эти что какой какая какое какие как сколько""".split())
-MAX_MODIFIER_RUN = 3  # "for | monthly HomeHub plans": a noun's modifiers, not the whole clause
+# words that end a modifier run or a prepositional phrase in the previous question
+_BOUNDARY = frozenset(f"""a an the of and or my our your their its his her this that these those
+what which how is are do does can will would should must {_EN_PREP.replace('|', ' ')}
+{_RU_PREP.replace('|', ' ')} о об про и или ли не мой мои моя ваш ваши ваша наш наши это этот эта эти
+что какой какая какое какие как сколько""".split())
+
+# an English question whose main verb comes last ("how long DOES the warranty ... LAST?")
+_DO_SUPPORT_RE = re.compile(r"\b(?:does|do|did|will|would|can|could|should|may|must)\b", re.IGNORECASE)
+
+_FINAL_VERBS = frozenset("""take last cost arrive need apply mean work require include cover happen start end run
+stay get go come weigh hold use reach""".split())
 
 _PLACE_PREPOSITIONS = r"(?:to|in|into|from|for|within|в|во|на|из|для|по)"
 
+# pairs a follow-up swaps ("and the REAR ones?", "what about UNLADEN?"), compared by stem
+_OPPOSITES = [
+    ("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
+    ("laden", "unladen"), ("braked", "unbraked"), ("domestic", "international"), ("domestic", "foreign"),
+    ("monthly", "annual"), ("monthly", "yearly"), ("standard", "express"), ("standard", "premium"),
+    ("hot", "cold"), ("summer", "winter"), ("weekday", "weekend"), ("day", "night"),
+    ("minimum", "maximum"), ("private", "business"), ("full-time", "part-time"), ("new", "used"),
+    ("передний", "задний"), ("левый", "правый"), ("верхний", "нижний"), ("горячий", "холодный"),
+    ("летний", "зимний"), ("месячный", "годовой"), ("ежемесячный", "годовой"), ("стандартный", "экспресс"),
+    ("минимальный", "максимальный"), ("внутренний", "международный"), ("внутренний", "внешний"),
+]
+
+# "and without a filter change?" after "with a filter change"; «а без лифта?» after «при наличии лифта»
+_OPPOSITE_PREPOSITIONS = {"without": ("with",), "with": ("without",), "без": ("при наличии", "при", "с", "со"),
+                          "с": ("без",), "со": ("без",), "при": ("без",)}
+
 _WORD_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+_ARTICLES = ("the", "a", "an")
 
 
 def read_followup(question: str, previous: str | None) -> str | None:
     """The whole question an elliptical follow-up stands for, or None (ask it as typed)."""
     if not previous or not previous.strip():
         return None
-    x = _followup_object(question)
-    if x is None:
+    frame = _followup_object(question)
+    if frame is None:
         return None
-    words = [w for w in _WORD_RE.findall(x) if w.lower() not in ("the", "a", "an")]
+    prep, x = frame
+    words = [w for w in _WORD_RE.findall(x) if w.lower() not in _ARTICLES]
     if not words:
         return None
-    return _replace_like(previous.strip(), words) or _replace_kind(previous.strip(), x, words)
+    previous = " ".join(previous.split())
+    for reading in (
+        lambda: _replace_opposite(previous, words),
+        lambda: _replace_kind(previous, x, words),
+        lambda: _replace_after(previous, prep, x) if prep else None,
+        lambda: _replace_like(previous, words),
+        lambda: _replace_name(previous, words),
+        lambda: _add_condition(previous, prep, x) if prep else None,
+    ):
+        whole = reading()
+        if whole and whole != previous:
+            return whole
+    return None
 
 
-def _followup_object(question: str) -> str | None:
-    """Step 1: X of "what about X?", or None when the question is not an elliptical follow-up."""
+def _followup_object(question: str) -> tuple[str | None, str] | None:
+    """Step 1: (preposition, X) of "and in X?", or None when the question is not an
+    elliptical follow-up."""
     text = " ".join(question.split()).strip().rstrip("?!.… ").strip()
     for frame in _FRAMES:
         m = frame.match(text)
@@ -84,7 +130,8 @@ def _followup_object(question: str) -> str | None:
         x = m.group("x").strip(" ,")
         if not x or len(_WORD_RE.findall(x)) > MAX_FOLLOWUP_WORDS or _QUESTION_WORD_RE.search(x):
             return None
-        return x
+        prep = m.groupdict().get("prep")
+        return (prep.lower() if prep else None), x
     return None
 
 
@@ -93,11 +140,79 @@ def _stem(word: str) -> str:
     return stems[0] if stems else word.lower()
 
 
+def _is_brand(word: str) -> bool:
+    """"HomeHub", "AquaLine", "KT-200": a name inside a phrase, not a modifier to swap."""
+    return bool(re.search(r"[a-zа-яё][A-ZА-ЯЁ]|\d", word))
+
+
+def _replace_opposite(previous: str, words: list[str]) -> str | None:
+    """Step 3a: "what about UNLADEN?" after "a LADEN van"."""
+    opposite = {}
+    for a, b in _OPPOSITES:
+        opposite.setdefault(_stem(a), set()).add(_stem(b))
+        opposite.setdefault(_stem(b), set()).add(_stem(a))
+    for new in words:
+        wanted = opposite.get(_stem(new), set())
+        for m in _WORD_RE.finditer(previous):
+            if _stem(m.group(0)) in wanted:
+                return f"{previous[:m.start()]}{new}{previous[m.end():]}"
+    return None
+
+
+def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
+    """Step 3b: X's model, identifier or model variant for the previous question's one."""
+    old_models = [m for m in model_names(previous) if m not in model_names(x)]
+    if len(old_models) == 1:
+        # the variant is capitalised ("9 Steam weigh": "weigh" is the question's)
+        old = rf"{re.escape(old_models[0])}(?:\s+(?-i:[A-Z])[\w-]*)*"
+        if model_names(x):  # "And the AquaLine 7?"
+            return _swap(previous, old, " ".join(words))
+        if re.match(r"\d", words[0]):  # "And the 9 Steam?": the brand stays
+            brand = old_models[0].rsplit(" ", 1)[0]
+            return _swap(previous, old, f"{brand} {' '.join(words)}")
+    new_ids = identifiers(x)
+    if new_ids:
+        # of the same shape: E30 for E20, 7-3 for 7-2; never para 99-1 for the engine KP20
+        shapes = {_shape(i) for i in new_ids}
+        old = [i for i in identifiers(previous) if i not in new_ids and _shape(i) in shapes]
+        new = re.search(rf"(?<![\w-]){re.escape(sorted(new_ids)[0])}(?![\w-])", x, re.IGNORECASE)
+        if len(old) == 1 and len(new_ids) == 1 and new:
+            return _swap(previous, re.escape(old[0]), new.group(0))
+    return None
+
+
+def _replace_after(previous: str, prep: str, x: str) -> str | None:
+    """Step 3c: the phrase after the frame's preposition in the previous question (or after
+    its opposite, which goes too: "with a filter change" -> "without a filter change",
+    «при наличии лифта» -> «без лифта»)."""
+    found = list(_WORD_RE.finditer(previous))
+    lowered = [m.group(0).lower() for m in found]
+    cut = start = None
+    for phrase in (prep, *_OPPOSITE_PREPOSITIONS.get(prep, ())):
+        size = len(phrase.split())
+        hits = [i for i in range(len(found) - size + 1) if lowered[i:i + size] == phrase.split()]
+        if hits:
+            start = hits[-1] + size
+            # the frame's own preposition stays; an opposite one is replaced by it
+            cut, lead = (found[start].start(), "") if phrase == prep else (found[hits[-1]].start(), f"{prep} ")
+            break
+    if start is None or start >= len(found):
+        return None
+    end = start + 1
+    while end < len(found) and lowered[end] not in _BOUNDARY - set(_ARTICLES):
+        end += 1
+    if end == len(found) and end - start > 1 and lowered[-1] in _FINAL_VERBS \
+            and _DO_SUPPORT_RE.search(previous[:found[start - 1].start()]):
+        end -= 1  # "how long does delivery to Germany TAKE?": the question's verb stays
+    return f"{previous[:cut]}{lead}{x}{previous[found[end - 1].end():]}"
+
+
 def _replace_like(previous: str, words: list[str]) -> str | None:
-    """Step 3: the head's word of the previous question keeps its place; the first of the
-    modifiers before it become X's ("for monthly HomeHub plans" -> "for annual HomeHub plans")."""
+    """Step 3d: the head's word of the previous question keeps its place; the modifiers
+    before it become X's, brand names among them kept ("for HomeHub Monthly plans" +
+    "annual plans" -> "for HomeHub annual plans")."""
     head, modifiers = words[-1], words[:-1]
-    if not modifiers:
+    if not modifiers or head.lower() in ("one", "ones"):
         return None
     found = list(_WORD_RE.finditer(previous))
     head_stem = _stem(head)
@@ -107,42 +222,40 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
         start = i
         while start > 0 and found[start - 1].group(0).lower() not in _BOUNDARY and i - start < MAX_MODIFIER_RUN:
             start -= 1
-        run = found[start:i]
-        if not run:  # nothing before the head: X's modifiers go in front of it
+        run = [m for m in found[start:i] if not _is_brand(m.group(0))]
+        if not run:  # nothing but brands before the head: X's modifiers go in front of it
             cut = found[i].start()
             return f"{previous[:cut]}{' '.join(modifiers)} {previous[cut:]}"
-        end = run[min(len(modifiers), len(run)) - 1].end()
-        return f"{previous[:run[0].start()]}{' '.join(modifiers)}{previous[end:]}"
+        replaced = run[-len(modifiers):]  # the modifiers nearest the head
+        return f"{previous[:replaced[0].start()]}{' '.join(modifiers)}{previous[replaced[-1].end():]}"
     return None
 
 
-def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
-    """Step 4: X's model, identifier or name for the previous question's one of that kind."""
-    # a model with its variant ("AquaLine 9 Steam" -> "AquaLine 8 Pro")
-    new_models, old_models = model_names(x), [m for m in model_names(previous) if m not in model_names(x)]
-    if new_models and len(old_models) == 1:
-        # the variant is capitalised ("9 Steam weigh": "weigh" is the question's)
-        return _swap(previous, rf"{re.escape(old_models[0])}(?:\s+(?-i:[A-Z])[\w-]*)*", " ".join(words))
-    new_ids = identifiers(x)
-    if new_ids:
-        # of the same shape: E30 for E20, 7-3 for 7-2; never para 99-1 for the engine KP20
-        shapes = {_shape(i) for i in new_ids}
-        old = [i for i in identifiers(previous) if i not in new_ids and _shape(i) in shapes]
-        new = re.search(rf"(?<![\w-]){re.escape(sorted(new_ids)[0])}(?![\w-])", x, re.IGNORECASE)
-        if len(old) == 1 and len(new_ids) == 1 and new:
-            return _swap(previous, re.escape(old[0]), new.group(0))
-        return None
+def _replace_name(previous: str, words: list[str]) -> str | None:
+    """Step 3e: X's name for the previous question's one name of that kind."""
     # a follow-up's first word is capitalised as a sentence start would be: a name only
     # when it is capitalised in the middle of a text ("about Norway")
+    x = " ".join(words)
     new_names = proper_names(f"about {x}")
-    if new_names and all(w.lower() not in STOPWORDS for w in words):
-        old_names = sorted(n for n in proper_names(previous) if n not in new_names)
-        if len(old_names) > 1:  # "HomeHub delivery to Germany": the name after a preposition
-            old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
-                                                           re.IGNORECASE)]
-        if len(old_names) == 1:
-            return _swap(previous, re.escape(old_names[0]), " ".join(words))
+    if not new_names or any(w.lower() in STOPWORDS for w in words):
+        return None
+    old_names = sorted(n for n in proper_names(previous) if n not in new_names)
+    if len(old_names) > 1:  # "HomeHub Standard": the brand stays
+        old_names = [n for n in old_names if not _is_brand(n)] or old_names
+    if len(old_names) > 1:  # "delivery to Germany": the name after a preposition
+        old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
+                                                       re.IGNORECASE)]
+    if len(old_names) == 1:  # with the number that belongs to it: "ECO 40-60" -> "Allergy Care"
+        return _swap(previous, rf"{re.escape(old_names[0])}(?:\s+[\w-]*\d[\w-]*)?", x)
     return None
+
+
+def _add_condition(previous: str, prep: str, x: str) -> str | None:
+    """Step 3f: "and in its box?" after a question without "in": a condition added to it."""
+    if any(m.group(0).lower() == prep for m in _WORD_RE.finditer(previous)):
+        return None
+    body = previous.rstrip(" ?!.")
+    return f"{body} {prep} {x}?"
 
 
 def _shape(identifier: str) -> str:

@@ -25,6 +25,32 @@ from core.followup import read_followup
     ("How long does HomeHub delivery to Germany take?", "And to Austria?",
      "How long does HomeHub delivery to Austria take?"),
     ("Сколько дней идёт доставка в Германию?", "А в Австрию?", "Сколько дней идёт доставка в Австрию?"),
+    # brands stay, the plan changes; a model's variant keeps its brand
+    ("What's the refund window for a HomeHub Monthly plan?", "What about annual plans?",
+     "What's the refund window for a HomeHub annual plan?"),
+    ("How much does HomeHub Standard cost per month?", "And Premium?", "How much does HomeHub Premium cost per month?"),
+    ("What's the maximum spin speed of the AquaLine 7?", "And the 9 Steam?",
+     "What's the maximum spin speed of the AquaLine 9 Steam?"),
+    ("How long does the Eco 40-60 programme take on the WM-910?", "And Allergy Care?",
+     "How long does the Allergy Care programme take on the WM-910?"),
+    # step 3a: opposites
+    ("What's the minimum thickness of the front brake discs?", "And the rear ones?",
+     "What's the minimum thickness of the rear brake discs?"),
+    ("What tyre pressures should a laden KT-200 run?", "What about unladen?",
+     "What tyre pressures should a unladen KT-200 run?"),
+    # step 3c: the phrase after the same (or the opposite) preposition
+    ("How long is the warranty on AquaLine washing machines?", "And on accessories?",
+     "How long is the warranty on accessories?"),
+    ("What is the torque for the wheel lug nuts on the KT-200?", "And for the oil drain plug?",
+     "What is the torque for the oil drain plug on the KT-200?"),
+    ("How long does the warranty on the motor last?", "And on the drum?", "How long does the warranty on the drum last?"),
+    ("How much oil does the engine take with a filter change?", "And without a filter change?",
+     "How much oil does the engine take without a filter change?"),
+    ("Сколько стоит подъём на этаж при наличии лифта?", "А без лифта?", "Сколько стоит подъём на этаж без лифта?"),
+    ("Какой гарантийный срок на стиральные машины AquaLine?", "А на инверторный двигатель?",
+     "Какой гарантийный срок на инверторный двигатель?"),
+    # step 3f: a condition the previous question did not have
+    ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
 def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     assert read_followup(question, previous) == whole
