@@ -26,8 +26,13 @@ Algorithm (deterministic, so the console can show what was asked):
       plans"); brand names ("HomeHub") among them stay.
    e. A name for the previous question's one name of that kind (Germany -> Norway; with
       several, the one after a preposition, brands left out).
-   f. A frame preposition the previous question lacks: X is a condition added to it
+   f. One Russian adjective for the previous question's one adjective of the same ending
+      («Какой длины заливной шланг?» + «а сливной?» -> «Какой длины сливной шланг?»).
+   g. X with an article for the subject between an English auxiliary and its verb ("How
+      often do the spark plugs get changed?" + "and the brake fluid?").
+   h. A frame preposition the previous question lacks: X is a condition added to it
       («Какой вес нетто у AquaLine 8 Pro?» + «а в упаковке?» -> «... в упаковке?»).
+   "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed.
 """
 
@@ -45,12 +50,16 @@ _EN_PREP = r"for|in|on|to|at|from|with|without|under|during|after|before|by|into
 _RU_PREP = r"для|в|во|на|с|со|у|по|при|без|из|от|до|к|ко|после|перед|за"
 # the asking frame of a follow-up: "x" is what it asks about instead, "prep" the preposition
 _FRAMES = [re.compile(p, re.IGNORECASE) for p in (
-    rf"^(?:and|but|ok(?:ay)?|so)?[,\s]*(?:what|how)\s+about\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
-    r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?P<prep>for|in|with|on)\s+(?P<x>.+?)$",
+    rf"^(?:and|but|ok(?:ay)?|so|hmm|thanks)?[,\s]*(?:what|how)\s+about\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
+    # "same for X", «то же для X», "what if it's X": X takes the place of what was asked
+    # about; no preposition kept, so no condition is added
+    r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|in|with|on)\s+(?P<x>.+?)$",
+    r"^(?:and\s+|but\s+)?what\s+if\s+(?:it'?s|it\s+is|they'?re|they\s+are|i'?m|i\s+am)\s+(?P<x>.+?)$",
+    r"^(?:and\s+)?is\s+it\s+the\s+same\s+(?:for|with)\s+(?P<x>.+?)$",
+    r"^(?:а|и)?\s*то\s+же\s+(?:самое\s+)?(?:для|в|на|про|насч[её]т)\s+(?P<x>.+?)$",
     rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
-    r"^(?:а|и)\s+(?:как\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$",
+    r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$",
     rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$",
-    r"^(?:а\s+)?то\s+же\s+(?:самое\s+)?(?:(?P<prep>для|в|на)|про|насч[её]т)\s+(?P<x>.+?)$",
     r"^а\s+(?P<x>.+?)$",
 )]
 
@@ -70,6 +79,16 @@ _DO_SUPPORT_RE = re.compile(r"\b(?:does|do|did|will|would|can|could|should|may|m
 
 _FINAL_VERBS = frozenset("""take last cost arrive need apply mean work require include cover happen start end run
 stay get go come weigh hold use reach""".split())
+
+_RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}?(ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)")
+
+_SUBJECT_ENDS = _FINAL_VERBS | frozenset("""be get have need change changed replaced checked cleaned kept paid
+covered included allowed required used""".split())
+_SUBJECT_RE = re.compile(
+    r"\b(?:do|does|did|can|could|will|would|should|must|has|have)\s+"
+    r"(?P<subject>(?:the|a|an|my|your|our|its|their)\s+[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?=\s+(?:" + "|".join(sorted(_SUBJECT_ENDS)) + r")\b)",
+    re.IGNORECASE)
 
 _PLACE_PREPOSITIONS = r"(?:to|in|into|from|for|within|в|во|на|из|для|по)"
 
@@ -111,12 +130,19 @@ def read_followup(question: str, previous: str | None) -> str | None:
         lambda: _replace_after(previous, prep, x) if prep else None,
         lambda: _replace_like(previous, words),
         lambda: _replace_name(previous, words),
+        lambda: _replace_adjective(previous, words),
+        lambda: _replace_subject(previous, x),
         lambda: _add_condition(previous, prep, x) if prep else None,
     ):
         whole = reading()
         if whole and whole != previous:
             return whole
     return None
+
+
+def looks_like_followup(question: str) -> bool:
+    """Does the question read as an elliptical follow-up ("and for Austria?"), placed or not?"""
+    return _followup_object(question) is not None
 
 
 def _followup_object(question: str) -> tuple[str | None, str] | None:
@@ -250,8 +276,34 @@ def _replace_name(previous: str, words: list[str]) -> str | None:
     return None
 
 
+def _replace_adjective(previous: str, words: list[str]) -> str | None:
+    """Step 3f: «а сливной?» after «Какой длины заливной шланг?»: one Russian adjective for
+    the previous question's one adjective of the same ending (gender, case)."""
+    if len(words) != 1 or not _RU_ADJECTIVE_RE.fullmatch(words[0].lower()):
+        return None
+    ending = _RU_ADJECTIVE_RE.fullmatch(words[0].lower()).group(1)
+    same = [m for m in _WORD_RE.finditer(previous)
+            if (a := _RU_ADJECTIVE_RE.fullmatch(m.group(0).lower())) and a.group(1) == ending
+            and m.group(0).lower() != words[0].lower() and m.group(0).lower() not in _BOUNDARY]
+    if len(same) != 1:
+        return None
+    return f"{previous[:same[0].start()]}{words[0]}{previous[same[0].end():]}"
+
+
+def _replace_subject(previous: str, x: str) -> str | None:
+    """Step 3g: "and the brake fluid?" after "How often do the spark plugs get changed?": X
+    for the subject between the English auxiliary and the verb ("What is the X?" has none:
+    its X is what is asked, and X alone asks the same)."""
+    if not re.match(r"(?:the|a|an|my|your|our|its|their)\s", x, re.IGNORECASE):
+        return None
+    m = _SUBJECT_RE.search(previous)
+    if not m:
+        return None
+    return f"{previous[:m.start('subject')]}{x}{previous[m.end('subject'):]}"
+
+
 def _add_condition(previous: str, prep: str, x: str) -> str | None:
-    """Step 3f: "and in its box?" after a question without "in": a condition added to it."""
+    """Step 3h: "and in its box?" after a question without "in": a condition added to it."""
     if any(m.group(0).lower() == prep for m in _WORD_RE.finditer(previous)):
         return None
     body = previous.rstrip(" ?!.")

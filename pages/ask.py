@@ -22,7 +22,8 @@ if history and tools.button("Clear chat", icon=":material/delete_sweep:"):
 
 if not history:
     st.info("Ask a question about this tenant's documents. Click a citation pill to see the passage "
-            "(and the PDF page) it comes from; the Claims tab shows how each sentence was checked.",
+            "(and the PDF page) it comes from; the Claims tab shows how each sentence was checked. "
+            "Follow-ups such as \"and for annual plans?\" are read with the question before them.",
             icon=":material/lightbulb:")
 
 for number, answer in enumerate(history, start=1):
@@ -30,6 +31,9 @@ for number, answer in enumerate(history, start=1):
         st.markdown(escape_md(answer.get("question", "")))
         if answer.get("asked_as"):
             st.caption(f"Read as a follow-up: {escape_md(answer['asked_as'], inline=True)}")
+        elif answer.get("unplaced_followup"):
+            st.caption("Asked on its own: it reads like a follow-up, but what it changes in the question "
+                       "before could not be told. Ask it as a whole question if the answer is off.")
     with st.chat_message("assistant"):
         components.render_answer(settings, tenant, answer, key=f"turn{number}",
                                  open_first=number == len(history))
@@ -46,7 +50,9 @@ elif question:
         warm_models(settings.embed_threads)
         with st.spinner("Searching, answering, checking every claim…"):
             try:
-                result = services.ask(settings, tenant, question, previous=services.previous_question(history))
+                previous = services.previous_question(history)
+                result = services.ask(settings, tenant, question, previous=previous)
+                result["unplaced_followup"] = services.unplaced_followup(question, previous, result)
             except ValueError as exc:  # empty/too long question, bad tenant: one sentence
                 st.error(escape_md(str(exc), inline=True))
                 st.stop()

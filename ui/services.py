@@ -32,6 +32,14 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     return pipeline_ask(settings, tenant, question, previous=previous).to_dict()
 
 
+def unplaced_followup(question: str, previous: str | None, answer: dict[str, Any]) -> bool:
+    """A short follow-up whose change to the previous question could not be told: it was
+    asked on its own, and the operator should know."""
+    from core.followup import looks_like_followup
+
+    return bool(previous) and not answer.get("asked_as") and looks_like_followup(question)
+
+
 def previous_question(history: list[dict[str, Any]]) -> str | None:
     """The chat's last question as it was asked (a follow-up's reading, not its two words)."""
     if not history:

@@ -49,7 +49,13 @@ from core.followup import read_followup
     ("Сколько стоит подъём на этаж при наличии лифта?", "А без лифта?", "Сколько стоит подъём на этаж без лифта?"),
     ("Какой гарантийный срок на стиральные машины AquaLine?", "А на инверторный двигатель?",
      "Какой гарантийный срок на инверторный двигатель?"),
-    # step 3f: a condition the previous question did not have
+    # steps 3f, 3g: an adjective for an adjective, a subject for a subject
+    ("Какой длины заливной шланг в комплекте AquaLine?", "а сливной?", "Какой длины сливной шланг в комплекте AquaLine?"),
+    ("What battery does the KT-200 have?", "and the alternator?", "What battery does the alternator have?"),
+    # "what if it's X", «то же для X»: X replaces, never a condition added
+    ("How often do the spark plugs get changed?", "what if it's the brake fluid?",
+     "How often do the brake fluid get changed?"),
+    # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
 def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
@@ -63,6 +69,8 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("What is the oil capacity of the KP20 engine?", "What about para 99-1?"),  # not the engine's kind
     ("What does error E20 mean?", "Thanks"),
     ("What is the refund window for monthly plans?", "What about plans?"),  # repeats, changes nothing
+    ("What is the engine oil capacity?", "And the tyres?"),  # "What is X?" has no subject to swap
+    ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
     (None, "А E30?"),
 ])

@@ -254,3 +254,9 @@ def test_a_follow_up_is_read_with_the_question_before_it(app):
     # a question of its own after it is asked as typed
     ask(app, "What is the engine oil capacity?")
     assert app.session_state["history"]["acme"][-1]["asked_as"] is None
+    assert not any("Asked on its own" in c.value for c in app.caption)
+    # a follow-up whose change cannot be told is asked on its own, and the page says so
+    ask(app, "And the tyres?")
+    last = app.session_state["history"]["acme"][-1]
+    assert last["asked_as"] is None and last["unplaced_followup"] is True
+    assert any("Asked on its own" in c.value for c in app.caption)
