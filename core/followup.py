@@ -49,19 +49,27 @@ MAX_MODIFIER_RUN = 3  # "for | monthly HomeHub plans": a noun's modifiers, not t
 _EN_PREP = r"for|in|on|to|at|from|with|without|under|during|after|before|by|into|within|outside"
 _RU_PREP = r"для|в|во|на|с|со|у|по|при|без|из|от|до|к|ко|после|перед|за"
 # the asking frame of a follow-up: "x" is what it asks about instead, "prep" the preposition
-_FRAMES = [re.compile(p, re.IGNORECASE) for p in (
-    rf"^(?:and|but|ok(?:ay)?|so|hmm|thanks)?[,\s]*(?:what|how)\s+about\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
-    # "same for X", «то же для X», "what if it's X": X takes the place of what was asked
-    # about; no preposition kept, so no condition is added
-    r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:for|in|with|on)\s+(?P<x>.+?)$",
-    r"^(?:and\s+|but\s+)?what\s+if\s+(?:it'?s|it\s+is|they'?re|they\s+are|i'?m|i\s+am)\s+(?P<x>.+?)$",
-    r"^(?:and\s+)?is\s+it\s+the\s+same\s+(?:for|with)\s+(?P<x>.+?)$",
-    r"^(?:а|и)?\s*то\s+же\s+(?:самое\s+)?(?:для|в|на|про|насч[её]т)\s+(?P<x>.+?)$",
-    rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$",
-    r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$",
-    rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$",
-    r"^а\s+(?P<x>.+?)$",
+# the asking frames of a follow-up: "x" is what it asks about instead, "prep" the preposition
+# kept from the frame. A frame's mode says what its X may do: "and" any reading, "replace"
+# no condition added ("same for X", "what if it's X", "X too?"), "bare" (a short phrase
+# alone, "marketing cookies?") only take the place of a word of the same kind.
+_FRAMES = [(re.compile(p, re.IGNORECASE), mode) for p, mode in (
+    (rf"^(?:and\s+|but\s+|so\s+)?(?:what|how)\s+about\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
+    (r"^(?:and\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?P<prep>for|in|with|on)\s+(?P<x>.+?)$", "replace"),
+    (rf"^(?:and\s+|but\s+)?what\s+if\s+(?:it'?s|it\s+is|they'?re|they\s+are|i'?m|i\s+am)\s+"
+     rf"(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "replace"),
+    (r"^(?:and\s+)?is\s+it\s+the\s+same\s+(?P<prep>for|with|in)\s+(?P<x>.+?)$", "replace"),
+    (r"^(?:а|и)?\s*то\s+же\s+(?:самое\s+)?(?:(?P<prep>для|в|на)|про|насч[её]т)\s+(?P<x>.+?)$", "replace"),
+    (rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
+    (r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$", "and"),
+    (rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$", "and"),
+    (r"^(?:and\s+)?(?P<x>.+?)\s+(?:too|as\s+well|also)$", "replace"),
+    (r"^(?:и\s+)?(?P<x>.+?)\s+тоже$", "replace"),
+    (r"^а\s+(?P<x>.+?)$", "and"),
+    (r"^(?P<x>[^\s]+(?:\s+[^\s]+){0,2})$", "bare"),
 )]
+_INTERJECTION_RE = re.compile(r"^(?:(?:ok(?:ay)?|thanks|thank\s+you|hm+|great|cool|ну|ок|спасибо|понятно)[,!.\s]+)+",
+                              re.IGNORECASE)
 
 _QUESTION_WORD_RE = re.compile(
     r"\b(?:what|which|who|whom|whose|when|where|why|how|is|are|do|does|can|could|will|would|should|may|"
@@ -119,21 +127,24 @@ def read_followup(question: str, previous: str | None) -> str | None:
     frame = _followup_object(question)
     if frame is None:
         return None
-    prep, x = frame
+    prep, x, mode = frame
     words = [w for w in _WORD_RE.findall(x) if w.lower() not in _ARTICLES]
     if not words:
         return None
     previous = " ".join(previous.split())
-    for reading in (
+    readings = [
         lambda: _replace_opposite(previous, words),
         lambda: _replace_kind(previous, x, words),
         lambda: _replace_after(previous, prep, x) if prep else None,
         lambda: _replace_like(previous, words),
         lambda: _replace_name(previous, words),
         lambda: _replace_adjective(previous, words),
-        lambda: _replace_subject(previous, x),
-        lambda: _add_condition(previous, prep, x) if prep else None,
-    ):
+    ]
+    if mode != "bare":
+        readings.append(lambda: _replace_subject(previous, x))
+    if mode == "and":
+        readings.append(lambda: _add_condition(previous, prep, x) if prep else None)
+    for reading in readings:
         whole = reading()
         if whole and whole != previous:
             return whole
@@ -145,11 +156,11 @@ def looks_like_followup(question: str) -> bool:
     return _followup_object(question) is not None
 
 
-def _followup_object(question: str) -> tuple[str | None, str] | None:
-    """Step 1: (preposition, X) of "and in X?", or None when the question is not an
+def _followup_object(question: str) -> tuple[str | None, str, str] | None:
+    """Step 1: (preposition, X, mode) of "and in X?", or None when the question is not an
     elliptical follow-up."""
-    text = " ".join(question.split()).strip().rstrip("?!.… ").strip()
-    for frame in _FRAMES:
+    text = _INTERJECTION_RE.sub("", " ".join(question.split()).strip()).rstrip("?!.… ").strip()
+    for frame, mode in _FRAMES:
         m = frame.match(text)
         if not m:
             continue
@@ -157,7 +168,7 @@ def _followup_object(question: str) -> tuple[str | None, str] | None:
         if not x or len(_WORD_RE.findall(x)) > MAX_FOLLOWUP_WORDS or _QUESTION_WORD_RE.search(x):
             return None
         prep = m.groupdict().get("prep")
-        return (prep.lower() if prep else None), x
+        return (prep.lower() if prep else None), x, mode
     return None
 
 
@@ -196,6 +207,11 @@ def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
         if re.match(r"\d", words[0]):  # "And the 9 Steam?": the brand stays
             brand = old_models[0].rsplit(" ", 1)[0]
             return _swap(previous, old, f"{brand} {' '.join(words)}")
+    # "and service B" after "Service A": a word with its letter or number
+    if len(words) == 2 and re.fullmatch(r"[A-Za-zА-Яа-я]|\d{1,3}", words[1]):
+        variant = rf"{re.escape(words[0])}\s+(?:[A-Za-zА-Яа-я]|\d{{1,3}})"
+        if re.search(rf"(?<![\w-]){variant}(?![\w-])", previous, re.IGNORECASE):
+            return _swap(previous, variant, " ".join(words))
     new_ids = identifiers(x)
     if new_ids:
         # of the same shape: E30 for E20, 7-3 for 7-2; never para 99-1 for the engine KP20
@@ -262,8 +278,9 @@ def _replace_name(previous: str, words: list[str]) -> str | None:
     # a follow-up's first word is capitalised as a sentence start would be: a name only
     # when it is capitalised in the middle of a text ("about Norway")
     x = " ".join(words)
-    new_names = proper_names(f"about {x}")
-    if not new_names or any(w.lower() in STOPWORDS for w in words):
+    new_names = proper_names(f"about {x}") | {w for w in words if len(w) >= 2 and w.isupper() and w.isalpha()}
+    # a name phrase is capitalised throughout ("Allergy Care"), not "Warranty period"
+    if not new_names or any(w.lower() in STOPWORDS or not (w[0].isupper() or w[0].isdigit()) for w in words):
         return None
     old_names = sorted(n for n in proper_names(previous) if n not in new_names)
     if len(old_names) > 1:  # "HomeHub Standard": the brand stays

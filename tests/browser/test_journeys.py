@@ -28,7 +28,9 @@ PDF_LINES = [
     "Damage caused by water, falls or unauthorised repairs is not covered.",
     "To make a claim, contact support with your order number and a photo of the defect.",
 ]
-SHIPPING_MD = "# Shipping\n\nParcels ship within 2 business days. Express delivery costs 9 euros.\n"
+SHIPPING_MD = ("# Shipping\n\nParcels ship within 2 business days. Express delivery costs 9 euros.\n\n"
+               "## Delivery times\n\n| Country | Standard delivery |\n|---|---|\n"
+               "| Germany | 2 business days |\n| Austria | 4 business days |\n")
 
 
 def make_pdf(path: Path) -> Path:
@@ -221,6 +223,20 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     taught = page.locator('[data-testid="stChatMessage"]').nth(9)
     expect()(taught).to_contain_text("answered", timeout=120_000)
     expect()(taught).to_contain_text("24 months")
+
+    # a chat follow-up is read with the question before it, and the page shows how
+    box.fill("How long does standard delivery to Germany take?")
+    box.press("Enter")
+    expect()(page.locator('[data-testid="stChatMessage"]').nth(11)).to_contain_text("2 business days", timeout=120_000)
+    box.fill("And to Austria?")
+    box.press("Enter")
+    followup = page.locator('[data-testid="stChatMessage"]').nth(13)
+    expect()(followup).to_contain_text("4 business days", timeout=120_000)
+    expect()(page.locator('[data-testid="stChatMessage"]').nth(12)).to_contain_text(
+        "Read as a follow-up: How long does standard delivery to Austria take?")
+    wait_idle(page)
+    page.locator('[data-testid="stChatMessage"]').nth(12).scroll_into_view_if_needed()
+    shot(page, "04f-ask-follow-up")
     assert not page.errors, page.errors
 
 

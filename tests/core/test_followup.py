@@ -55,6 +55,15 @@ from core.followup import read_followup
     # "what if it's X", «то же для X»: X replaces, never a condition added
     ("How often do the spark plugs get changed?", "what if it's the brake fluid?",
      "How often do the brake fluid get changed?"),
+    # other frames: "same question for", "X too?", a bare phrase, chat interjections
+    ("What's the legal basis for Northwind's newsletter e-mails?", "same question for product safety recalls",
+     "What's the legal basis for product safety recalls?"),
+    ("Does the WM-910 come with an Aquastop hose?", "WM-700 too?", "Does the WM-700 come with an Aquastop hose?"),
+    ("How long do analytics cookies last on the Northwind website?", "marketing cookies?",
+     "How long do marketing cookies last on the Northwind website?"),
+    ("How often does a KT-200 van need Service A?", "ok and service B", "How often does a KT-200 van need service B?"),
+    ("Is return collection free from Germany?", "what if I'm in Austria?", "Is return collection free from Austria?"),
+    ("Сколько идёт стандартная доставка в Нидерланды?", "а что насчёт США", "Сколько идёт стандартная доставка в США?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
@@ -70,6 +79,8 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("What does error E20 mean?", "Thanks"),
     ("What is the refund window for monthly plans?", "What about plans?"),  # repeats, changes nothing
     ("What is the engine oil capacity?", "And the tyres?"),  # "What is X?" has no subject to swap
+    ("How long does delivery to Germany take?", "Warranty period?"),  # a new topic, not a name
+    ("How much does express delivery cost?", "is it the same for the US?"),  # nothing of the kind to swap
     ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
     (None, "А E30?"),
