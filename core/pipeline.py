@@ -13,12 +13,13 @@ from core.analysis import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
 from core.config import Settings
 from core.expand import expand_question
-from core.followup import read_followup
+from core.followup import looks_like_followup, read_followup
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
 from core.lexical import expand_contractions
 from core.llm import LLMClient, LLMUnavailable
+from core.llm_followup import condense
 from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
 from core.models import get_embedder
@@ -56,7 +57,13 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     # 1. retrieve (dense + BM25 over this tenant only, fused). Clauses aimed at the model
     #    ("ignore previous instructions") are not part of what is asked; known acronyms are
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
-    asked_as = read_followup(question, (previous or "")[:MAX_QUESTION_CHARS])
+    previous = (previous or "")[:MAX_QUESTION_CHARS]
+    asked_as = read_followup(question, previous)
+    if asked_as is None and previous and settings.provider == "llm" and looks_like_followup(question):
+        try:  # the model reads what the rules could not place; None when it fails
+            asked_as = condense(LLMClient(settings), question, previous)
+        except LLMUnavailable:
+            asked_as = None
     asked = expand_question(expand_contractions(strip_instructions(asked_as or question)), settings.synonyms)
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]

@@ -236,3 +236,37 @@ def test_an_unmarked_claim_no_passage_states_is_not_given_a_marker(demo_settings
         a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2  # the retry ran
     assert "6 quarts" not in a.answer and a.status == "fallback"
+
+
+def test_a_follow_up_the_rules_cannot_place_is_read_by_the_model(demo_settings):
+    previous = "How long does Northwind keep HomeHub appliance operating data?"
+
+    def script(request):
+        content = request["messages"][-1]["content"]
+        if "Rewrite the follow-up" in content:
+            assert previous in content and "ok and service visit reports?" in content
+            return "How long does Northwind keep service visit reports?"
+        if is_judge(request):
+            return SUPPORTED
+        return "I did not find this in your knowledge base."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(demo_settings, llm), "demo", "ok and service visit reports?", previous=previous)
+        placed = ask(llm_settings(demo_settings, llm), "demo", "And to Austria?",
+                     previous="How long does standard delivery to Germany take?")
+        rewrites = [r for r in llm.requests if "Rewrite the follow-up" in r["messages"][-1]["content"]]
+    assert a.asked_as == "How long does Northwind keep service visit reports?"
+    # a follow-up the rules place, and a whole question, never go to the model
+    assert placed.asked_as == "How long does standard delivery to Austria take?"
+    assert len(rewrites) == 1
+
+
+def test_a_dead_endpoint_leaves_the_follow_up_as_typed(demo_settings):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens here once the socket closes
+    settings = replace(demo_settings, provider="llm", llm_base_url=f"http://127.0.0.1:{port}/v1",
+                       llm_model="m", llm_retries=0, llm_timeout_s=2.0)
+    a = ask(settings, "demo", "ok and service visit reports?",
+            previous="How long does Northwind keep HomeHub appliance operating data?")
+    assert a.asked_as is None and a.question == "ok and service visit reports?"
