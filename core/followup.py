@@ -63,6 +63,11 @@ _FRAMES = [(re.compile(p, re.IGNORECASE), mode) for p, mode in (
     (rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
     (r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$", "and"),
     (rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$", "and"),
+    # "does that work on the 8 Pro too", «а это действует на Premium?»: X after the preposition
+    (r"^(?:and\s+)?(?:does|do|is|would|will|can)\s+(?:that|it|this|the\s+same)\s+(?:also\s+)?(?:work|apply|count|"
+     r"hold|go|exist|work\s+out)?\s*(?P<prep>for|on|to|with|in)\s+(?P<x>.+?)(?:\s+(?:too|as\s+well|also))?$", "replace"),
+    (r"^(?:а|и)?\s*(?:это|оно|так)\s+(?:тоже\s+)?(?:работает|действует|распространяется|относится|подходит|будет)?\s*"
+     r"(?P<prep>на|для|к|в|у)\s+(?P<x>.+?)(?:\s+тоже)?$", "replace"),
     (r"^(?:and\s+)?(?P<x>.+?)\s+(?:too|as\s+well|also)$", "replace"),
     (r"^(?:и\s+)?(?P<x>.+?)\s+тоже$", "replace"),
     (r"^а\s+(?P<x>.+?)$", "and"),
@@ -137,7 +142,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
         lambda: _replace_kind(previous, x, words),
         lambda: _replace_after(previous, prep, x) if prep else None,
         lambda: _replace_like(previous, words),
-        lambda: _replace_name(previous, words),
+        lambda: _replace_name(previous, words, placed_only=mode == "bare"),
         lambda: _replace_adjective(previous, words),
     ]
     if mode != "bare":
@@ -273,8 +278,10 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
     return None
 
 
-def _replace_name(previous: str, words: list[str]) -> str | None:
-    """Step 3e: X's name for the previous question's one name of that kind."""
+def _replace_name(previous: str, words: list[str], placed_only: bool = False) -> str | None:
+    """Step 3e: X's name for the previous question's one name of that kind. A bare name
+    ("Austria?") only takes the place of one after a place preposition ("delivery to
+    Germany"): "Warranty?" after a question on the AquaLine is a new question."""
     # a follow-up's first word is capitalised as a sentence start would be: a name only
     # when it is capitalised in the middle of a text ("about Norway")
     x = " ".join(words)
@@ -285,7 +292,7 @@ def _replace_name(previous: str, words: list[str]) -> str | None:
     old_names = sorted(n for n in proper_names(previous) if n not in new_names)
     if len(old_names) > 1:  # "HomeHub Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
-    if len(old_names) > 1:  # "delivery to Germany": the name after a preposition
+    if len(old_names) > 1 or placed_only:  # "delivery to Germany": the name after a preposition
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
     if len(old_names) == 1:  # with the number that belongs to it: "ECO 40-60" -> "Allergy Care"

@@ -64,6 +64,11 @@ from core.followup import read_followup
     ("How often does a KT-200 van need Service A?", "ok and service B", "How often does a KT-200 van need service B?"),
     ("Is return collection free from Germany?", "what if I'm in Austria?", "Is return collection free from Austria?"),
     ("Сколько идёт стандартная доставка в Нидерланды?", "а что насчёт США", "Сколько идёт стандартная доставка в США?"),
+    ("Can I remote-start Steam Refresh on the AquaLine 9 Steam?", "ok does that work on the 8 Pro too",
+     "Can I remote-start Steam Refresh on the AquaLine 8 Pro?"),
+    ("Is there a refund window for monthly plans?", "does that apply to annual plans too?",
+     "Is there a refund window for annual plans?"),
+    ("How long does delivery to Germany take?", "Austria?", "How long does delivery to Austria take?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
@@ -80,6 +85,7 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("What is the refund window for monthly plans?", "What about plans?"),  # repeats, changes nothing
     ("What is the engine oil capacity?", "And the tyres?"),  # "What is X?" has no subject to swap
     ("How long does delivery to Germany take?", "Warranty period?"),  # a new topic, not a name
+    ("What does E20 mean on the AquaLine?", "Warranty?"),  # a bare name replaces only a place
     ("How much does express delivery cost?", "is it the same for the US?"),  # nothing of the kind to swap
     ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
