@@ -1157,3 +1157,25 @@ def value_anchored(unit: Unit, kind: str | None, anchors: set[str]) -> bool:
     if not valued:
         return True  # "free of charge", "immediately": nothing to anchor
     return any(anchors & set(tokenize(f"{subject} {p}", keep_stopwords=True)) for p in valued)
+
+
+# "How long does DELIVERY to Germany take?", «Сколько дней идёт ДОСТАВКА в Германию?»: the
+# process whose length is asked; a service visit's 3 days are no delivery time
+_PROCESS_RE = re.compile(
+    r"\bhow\s+long\s+(?:does|do|will|would|did|should|can)\s+(?:the\s+|a\s+|an\s+|my\s+|your\s+|our\s+)?"
+    r"(?P<en>[a-z][\w-]*(?:\s+[\w-]+){0,5}?)\s+(?:usually\s+|normally\s+|typically\s+|still\s+)?(?:take|last)\b|"
+    r"\bсколько\s+(?:\w+\s+)?(?:идёт|идет|занимает|длится|продолжается)\s+(?P<ru>[а-яё-]+)", re.IGNORECASE)
+
+
+def process_subject(question: str) -> list[str]:
+    """The head noun of the process whose duration the question asks ("delivery",
+    «доставка»), as written; empty for other questions."""
+    m = _PROCESS_RE.search(question)
+    if not m:
+        return []
+    words: list[str] = []
+    for word in (m.group("en") or m.group("ru") or "").split():
+        if word.lower() in STOPWORDS:  # "delivery | to Germany": the noun ends at its preposition
+            break
+        words.append(word)
+    return words[-1:]

@@ -63,7 +63,9 @@ Extractive algorithm:
    WARN me?") needs a unit that speaks of that verb (core/analysis.py `asked_verb`) and of
    what it acts on ("transfer the WARRANTY" is not answered by a transferable contract),
    where the documents use those words; whom a yes/no question asks about ("Do STAFF get
-   a discount?") must be named in the unit's passage when the documents know the word;
+   a discount?") must be named in the unit's passage when the documents know the word, and
+   so must the process whose length is asked ("how long does DELIVERY take", «сколько дней
+   идёт ДОСТАВКА»: a service visit's 3 days are no delivery time);
    for an explicit ask the unit must hold that kind of thing ("how many minutes" in
    minutes or hours, not months; "how often" an interval such as "every 2 years", not
    "each van"), and a duration or an amount of money must be said of
@@ -145,6 +147,7 @@ from core.analysis import (
     model_aliases,
     names_rival,
     other_model,
+    process_subject,
     proper_names,
     quantity_named,
     question_type,
@@ -358,7 +361,8 @@ class ExtractiveGenerator:
         value_units = [q for q in dict.fromkeys([*focus, *quantities]) if q in QUANTITY_UNITS]
         narrowed_to = required_qualifiers(question)
         # "Do STAFF get a discount?": a text about subscribers' discount says nothing of staff
-        subjects = [t[0] for t in (tokenize(w) for w in yes_no_subject(asking_part(question)))
+        subjects = [t[0] for t in (tokenize(w) for w in [*yes_no_subject(asking_part(question)),
+                                                         *process_subject(question)])
                     if t and lexicon.df.get(t[0], 0) > 0]
         question_names = proper_names(question)
         refs = section_refs(question)

@@ -558,3 +558,14 @@ def test_for_names_whom_a_rule_applies_to_not_an_owner():
     from core.analysis import attribute_owner
 
     assert attribute_owner("What are the core hours for office staff on flexitime?") == []
+
+
+def test_the_process_whose_length_is_asked():
+    from core.analysis import process_subject
+
+    assert process_subject("How long does delivery to Germany take?") == ["delivery"]
+    assert process_subject("How long does standard delivery to Austria take?") == ["delivery"]
+    assert process_subject("How long does a warranty repair usually take?") == ["repair"]
+    assert process_subject("Сколько дней идёт доставка в Германию?") == ["доставка"]
+    assert process_subject("How long does it take?") == []  # a pronoun names no process
+    assert process_subject("What is the oil capacity?") == []
