@@ -938,6 +938,8 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
     ("money", re.compile(
         r"\bhow much (?:does|do|is|are|will|would|did)\b[^?]*\b(?:cost|charge|pay|fee|price|reimburs\w*|allowance)|"
         r"\bwhat (?:does|do|will|would) (?:[\w-]+ ){1,6}cost\b|\bwhat(?: is|'s) the (?:price|fee|cost)\b|"
+        # "What are the HomeHub subscription PRICES?": the question ends on what it asks for
+        r"\bwhat (?:is|are|were|was) the (?:[\w-]+ ){1,3}(?:prices?|fees?|costs?|charges?)\s*\??\s*$|"
         r"\bhow much (?:is|are) (?:a|an)\b|\bup to what (?:price|amount|value)\b|\bat what price\b|"
         r"\bсколько (?:будет |может )?стои(?:т|ть)\b|\bсколько (?:нужно )?заплатить\b|\bкакова стоимость\b|\bкакая цена\b|"
         r"\bсколько (?:\w+ )?(?:возмеща\w*|компенсиру\w*|доплачива\w*)",

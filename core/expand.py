@@ -64,6 +64,10 @@ EVERYDAY_WORDS: dict[str, str] = {
     # what expires is valid until then ("Does the gift card have an EXPIRY date?" - "valid for 3 years")
     "expiry": "valid", "expiry date": "valid",
     "артикул": "номер код", "сломалась": "неисправность", "сломался": "неисправность",
+    # a distance-based rate is paid per kilometre ("the MILEAGE RATE" - "€0.30 per kilometre");
+    # "mileage" alone may be a service interval ("at what mileage is it replaced")
+    "mileage rate": "per kilometre", "mileage allowance": "per kilometre",
+    "mileage reimbursement": "per kilometre",
 }
 ACRONYMS.update(ABBREVIATIONS)
 ACRONYMS.update(EVERYDAY_WORDS)

@@ -38,6 +38,7 @@ Algorithm (deterministic, so the console can show what was asked):
 
 from __future__ import annotations
 
+import functools
 import re
 
 from core.analysis import identifiers, model_names, proper_names
@@ -187,14 +188,20 @@ def _is_brand(word: str) -> bool:
     return bool(re.search(r"[a-zа-яё][A-ZА-ЯЁ]|\d", word))
 
 
+@functools.cache
+def _opposite_stems() -> dict[str, frozenset[str]]:
+    """Stem -> the stems of its opposites, built once."""
+    out: dict[str, set[str]] = {}
+    for a, b in _OPPOSITES:
+        out.setdefault(_stem(a), set()).add(_stem(b))
+        out.setdefault(_stem(b), set()).add(_stem(a))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 def _replace_opposite(previous: str, words: list[str]) -> str | None:
     """Step 3a: "what about UNLADEN?" after "a LADEN van"."""
-    opposite = {}
-    for a, b in _OPPOSITES:
-        opposite.setdefault(_stem(a), set()).add(_stem(b))
-        opposite.setdefault(_stem(b), set()).add(_stem(a))
     for new in words:
-        wanted = opposite.get(_stem(new), set())
+        wanted = _opposite_stems().get(_stem(new), frozenset())
         for m in _WORD_RE.finditer(previous):
             if _stem(m.group(0)) in wanted:
                 return f"{previous[:m.start()]}{new}{previous[m.end():]}"

@@ -85,6 +85,8 @@ def test_question_types_explicit_and_loose():
     assert question_type("How many days do I have to return it?") == ("duration", True)
     assert question_type("Сколько стоит доставка?") == ("money", True)
     assert question_type("Сколько будет стоить повторная доставка?") == ("money", True)
+    # a question that ends on what it asks for: the prices, not the terms' scope sentence
+    assert question_type("What are the HomeHub subscription prices?") == ("money", True)
     assert question_type("What is the refund window?") == ("duration", False)
     assert question_type("Who is the data protection officer?") == ("person", True)
     assert question_type("Why does the drum not spin?") is None

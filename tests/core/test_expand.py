@@ -77,3 +77,8 @@ def test_a_synonym_whose_documents_words_are_never_used_is_named():
     synonyms = {"lubricant": "engine oil", "gizmo": "flux capacitor", "тормозуха": "тормозной жидкости",
                 "widget": "capacitor oil"}  # one known word of several is enough, as for the gate
     assert unused_targets(synonyms, lexicon) == ["gizmo"]
+
+
+def test_a_mileage_rate_is_paid_per_kilometre_but_a_mileage_interval_is_not():
+    assert "per kilometre" in expand_question("What is the mileage allowance for private cars?")
+    assert "kilometre" not in expand_question("At what mileage are the spark plugs replaced?")
