@@ -7,7 +7,9 @@
    BM25 rank (candidates / 2): BM25 cannot match across languages, so its silence there
    says nothing (on the demo calib split: hit@5 92.1% -> 93.4%, answers unchanged).
 3. Load chunk text and metadata from the registry and drop anything whose tenant is not
-   the asking tenant (a second, independent check after fusion).
+   the asking tenant (a second, independent check after fusion), and any table of
+   contents (a section named "Contents", «Содержание»): it holds every heading's words
+   and answers nothing.
 4. Keep the top `settings.top_k`, with the first hit of each list always among them
    (replacing the last fused ones: RRF alone buries a passage only one list found); add
    the next chunk of the same section for the top two (an answer may straddle a chunk
@@ -16,6 +18,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -102,6 +105,9 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
                 fused_score=entry["fused"],
             )
         )
+    # a table of contents holds every heading's words and answers nothing: it found the
+    # warranty's "Contents" first for "How long is the warranty?", pushing the periods out
+    candidates = [c for c in candidates if not is_contents(c.section)]
     candidates.sort(key=lambda c: c.fused_score, reverse=True)
     for rank, cand in enumerate(candidates, start=1):
         cand.rank = rank
@@ -114,6 +120,14 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
     return Retrieval(question, candidates, top, {"retrieve": (time.perf_counter() - t0) * 1000})
+
+
+CONTENTS_RE = re.compile(r"(?:^|>)\s*(?:table of contents|contents|содержание|оглавление)\s*$", re.IGNORECASE)
+
+
+def is_contents(section: str) -> bool:
+    """Is this chunk's section a table of contents ("Northwind Appliance Warranty > Contents")?"""
+    return bool(CONTENTS_RE.search(section or ""))
 
 
 def _impute_cross_language(fused: dict[str, dict[str, float]], rows: dict[str, dict[str, Any]],

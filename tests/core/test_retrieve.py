@@ -66,3 +66,21 @@ def test_bm25_silence_across_languages_counts_as_a_middle_rank():
     before = {k: v["fused"] for k, v in fused.items()}
     _impute_cross_language(fused, rows, "other", rrf_k=60, n=20)
     assert {k: v["fused"] for k, v in fused.items()} == before
+
+
+def test_a_table_of_contents_is_never_a_passage(settings, write_file):
+    policy = ("# Warranty policy\n\n## Contents\n\n1. Warranty periods\n2. What the warranty covers\n"
+              "3. How to make a warranty claim\n\n## Warranty periods\n\n"
+              "The warranty on the washing machine lasts 2 years from delivery.\n")
+    assert ingest_file(settings, "acme", write_file("warranty.md", policy)).status == "ready"
+    r = retrieve(settings, "acme", "How long is the warranty?")
+    assert r.top and all("Contents" not in c.section for c in r.top + r.candidates)
+    assert "2 years" in r.top[0].text
+
+
+def test_contents_sections_are_recognised():
+    from core.retrieve import is_contents
+
+    assert is_contents("Northwind Appliance Warranty > Contents")
+    assert is_contents("Коды ошибок > Содержание") and is_contents("Table of contents")
+    assert not is_contents("Warranty > 3. What the warranty covers") and not is_contents("Contents of the box")
