@@ -1181,3 +1181,8 @@ def process_subject(question: str) -> list[str]:
             break
         words.append(word)
     return words[-1:]
+
+
+def identifier_shape(identifier: str) -> str:
+    """"e20" -> "a9", "kt-200" -> "a-9", "7-2" -> "9-9": letters and digits, runs merged."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "a", identifier.lower())))

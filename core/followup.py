@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import re
 
-from core.analysis import identifiers, model_names, proper_names
+from core.analysis import identifier_shape, identifiers, model_names, proper_names
 from core.lexical import STOPWORDS, tokenize
 
 MAX_FOLLOWUP_WORDS = 6
@@ -227,8 +227,8 @@ def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
     new_ids = identifiers(x)
     if new_ids:
         # of the same shape: E30 for E20, 7-3 for 7-2; never para 99-1 for the engine KP20
-        shapes = {_shape(i) for i in new_ids}
-        old = [i for i in identifiers(previous) if i not in new_ids and _shape(i) in shapes]
+        shapes = {identifier_shape(i) for i in new_ids}
+        old = [i for i in identifiers(previous) if i not in new_ids and identifier_shape(i) in shapes]
         new = re.search(rf"(?<![\w-]){re.escape(sorted(new_ids)[0])}(?![\w-])", x, re.IGNORECASE)
         if len(old) == 1 and len(new_ids) == 1 and new:
             return _swap(previous, re.escape(old[0]), new.group(0))
@@ -339,11 +339,6 @@ def _add_condition(previous: str, prep: str, x: str) -> str | None:
         return None
     body = previous.rstrip(" ?!.")
     return f"{body} {prep} {x}?"
-
-
-def _shape(identifier: str) -> str:
-    """"e20" -> "a9", "7-2" -> "9-9", "wm-910" -> "a-9": letters and digits, runs merged."""
-    return re.sub(r"(.)\1+", r"\1", re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "a", identifier.lower())))
 
 
 def _swap(previous: str, old_pattern: str, new: str) -> str | None:

@@ -184,7 +184,8 @@ def assess(question: str, retrieval: Retrieval, lexicon: LexicalIndex, synonyms:
         return GateResult(0.0, 0.0, 0.0, 0.0, reason="The knowledge base has no passages to search.")
 
     # whitespace collapsed, so "AquaLine\n10" across a line break still reads as one name
-    haystack = " ".join(" ".join(f"{c.section} {c.text}" for c in retrieval.top).split()).lower()
+    haystack = " ".join(" ".join(f"{c.section} {c.text} {' '.join(c.subject_ids)}"
+                                 for c in retrieval.top).split()).lower()
     missing = sorted(i for i in identifiers(question) if i not in haystack)
     # a place the user only sets the scene with ("I live in Aarhus.") is not what is asked,
     # unless the asking part points back at it ("what does the warranty give me THERE?")

@@ -396,7 +396,7 @@ class ExtractiveGenerator:
                 context = f"{passage.section}\n{unit.context}"
                 paragraph = paragraph_of(passage.text, unit)
                 # identifiers may stand at the head of the unit's paragraph ("7-2. Engine oil...")
-                if any(i not in f"{context}\n{paragraph}".lower() for i in ids):
+                if any(i not in f"{context}\n{paragraph}".lower() and i not in passage.subject_ids for i in ids):
                     reject(unit, "an identifier of the question is missing")
                     continue
                 if contrast_conflict(question, context, passage.text):

@@ -14,6 +14,10 @@
    (replacing the last fused ones: RRF alone buries a passage only one list found); add
    the next chunk of the same section for the top two (an answer may straddle a chunk
    boundary) as extra context, marked `neighbour`.
+5. For each document among the passages, the identifiers its opening chunks name with no
+   sibling of the same shape there (a manual's "engine code KP20") are its `subject_ids`:
+   "the oil capacity of the KP20 engine" is answered by the manual's para 7-2, which never
+   repeats the code.
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ class Candidate:
     fused_score: float = 0.0
     rank: int = 0
     neighbour: bool = False
+    # identifiers the document's opening names as what all of it is about ("engine code
+    # KP20" in a manual's title block): present in every passage of that document
+    subject_ids: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -119,6 +126,9 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
     if leaders:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
+    subjects = _subject_ids(settings, tenant, {c.doc_id for c in top})
+    for cand in top:
+        cand.subject_ids = subjects.get(cand.doc_id, ())
     return Retrieval(question, candidates, top, {"retrieve": (time.perf_counter() - t0) * 1000})
 
 
@@ -128,6 +138,27 @@ CONTENTS_RE = re.compile(r"(?:^|>)\s*(?:table of contents|contents|содерж�
 def is_contents(section: str) -> bool:
     """Is this chunk's section a table of contents ("Northwind Appliance Warranty > Contents")?"""
     return bool(CONTENTS_RE.search(section or ""))
+
+
+OPENING_CHUNKS = 3  # a running header, the title block, the contents
+
+
+def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, tuple[str, ...]]:
+    """Step 5: per document, the identifiers of its opening chunks that have no sibling of
+    the same shape there ("KP20" beside "KT-200"; not "E20" in a list of E10, E11...)."""
+    from core.analysis import identifier_shape, identifiers
+
+    wanted = [f"{d}:{n:04d}" for d in sorted(doc_ids) for n in range(OPENING_CHUNKS)]
+    texts: dict[str, list[str]] = {}
+    for row in store.get_chunks(settings, tenant, wanted).values():
+        if row.get("tenant") == tenant:
+            texts.setdefault(row["doc_id"], []).append(row["text"])
+    out = {}
+    for doc_id, parts in texts.items():
+        ids = identifiers("\n".join(parts))
+        shapes = [identifier_shape(i) for i in ids]
+        out[doc_id] = tuple(sorted(i for i in ids if shapes.count(identifier_shape(i)) == 1))
+    return out
 
 
 def _impute_cross_language(fused: dict[str, dict[str, float]], rows: dict[str, dict[str, Any]],

@@ -571,3 +571,11 @@ def test_the_process_whose_length_is_asked():
     assert process_subject("Сколько дней идёт доставка в Германию?") == ["доставка"]
     assert process_subject("How long does it take?") == []  # a pronoun names no process
     assert process_subject("What is the oil capacity?") == []
+
+
+def test_identifier_shapes():
+    from core.analysis import identifier_shape
+
+    assert identifier_shape("e20") == identifier_shape("E30") == "a9"
+    assert identifier_shape("kt-200") == identifier_shape("wm-910") == "a-9"
+    assert identifier_shape("7-2") == "9-9" and identifier_shape("kp20") != identifier_shape("kt-200")

@@ -337,3 +337,11 @@ def test_a_delivery_time_is_never_answered_with_a_service_visit_time(demo_settin
     # «Выезд сервисного инженера в Германии ... 3 рабочих дней» is about another process
     a = ask(demo_settings, "demo", "Сколько дней идёт доставка в Германию?")
     assert "сервисного инженера" not in a.answer
+
+
+def test_an_identifier_the_whole_document_is_about_pins_every_passage_of_it(demo_settings):
+    # the fleet manual's title block says "engine code KP20"; para 7-2 never repeats it
+    a = ask(demo_settings, "demo", "What is the oil capacity of the KP20 engine?")
+    assert a.status == "answered" and "5 quarts" in a.answer
+    # a code in a list of its siblings pins nothing: E401 is still no E20
+    assert ask(demo_settings, "demo", "What does error E401 mean?").status == "refused"

@@ -84,3 +84,17 @@ def test_contents_sections_are_recognised():
     assert is_contents("Northwind Appliance Warranty > Contents")
     assert is_contents("Коды ошибок > Содержание") and is_contents("Table of contents")
     assert not is_contents("Warranty > 3. What the warranty covers") and not is_contents("Contents of the box")
+
+
+def test_a_documents_subject_identifier_comes_with_each_of_its_passages(settings, write_file):
+    manual = ("# Service manual for the KP20 engine\n\nThis manual covers the KP20 engine of the KT-200 van.\n\n"
+              "## Oil\n\nThe oil capacity is 5 quarts.\n\n## Tyres\n\nCheck the tyres weekly.\n\n"
+              "## Lights\n\nCheck the lights daily.\n\n## Error codes\n\nE10 means no water; E11 slow filling.\n")
+    assert ingest_file(settings, "acme", write_file("manual.md", manual)).status == "ready"
+    r = retrieve(settings, "acme", "What is the oil capacity?")
+    assert r.top and all("kp20" in c.subject_ids and "kt-200" in c.subject_ids for c in r.top)
+    assert all("e10" not in c.subject_ids for c in r.top)  # past the opening: no subject
+    # an opening that lists siblings of one shape (E10, E11) pins none of them
+    codes = "# Error codes E10 and E11\n\nE10 means no water; E11 slow filling.\n"
+    assert ingest_file(settings, "beta", write_file("codes.md", codes)).status == "ready"
+    assert retrieve(settings, "beta", "What does E10 mean?").top[0].subject_ids == ()
