@@ -42,6 +42,7 @@ import functools
 import re
 
 from core.analysis import identifier_shape, identifiers, model_names, proper_names
+from core.gate import RU_ADJECTIVE_RE
 from core.lexical import STOPWORDS, tokenize
 
 MAX_FOLLOWUP_WORDS = 6
@@ -93,8 +94,6 @@ _DO_SUPPORT_RE = re.compile(r"\b(?:does|do|did|will|would|can|could|should|may|m
 
 _FINAL_VERBS = frozenset("""take last cost arrive need apply mean work require include cover happen start end run
 stay get go come weigh hold use reach""".split())
-
-_RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}?(ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)")
 
 _SUBJECT_ENDS = _FINAL_VERBS | frozenset("""be get have need change changed replaced checked cleaned kept paid
 covered included allowed required used""".split())
@@ -310,11 +309,11 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
 def _replace_adjective(previous: str, words: list[str]) -> str | None:
     """Step 3f: «а сливной?» after «Какой длины заливной шланг?»: one Russian adjective for
     the previous question's one adjective of the same ending (gender, case)."""
-    if len(words) != 1 or not _RU_ADJECTIVE_RE.fullmatch(words[0].lower()):
+    new = RU_ADJECTIVE_RE.fullmatch(words[0].lower()) if len(words) == 1 else None
+    if not new:
         return None
-    ending = _RU_ADJECTIVE_RE.fullmatch(words[0].lower()).group(1)
     same = [m for m in _WORD_RE.finditer(previous)
-            if (a := _RU_ADJECTIVE_RE.fullmatch(m.group(0).lower())) and a.group(1) == ending
+            if (a := RU_ADJECTIVE_RE.fullmatch(m.group(0).lower())) and a.group(1) == new.group(1)
             and m.group(0).lower() != words[0].lower() and m.group(0).lower() not in _BOUNDARY]
     if len(same) != 1:
         return None

@@ -107,7 +107,8 @@ def passage_tokens(c: Candidate) -> set[str]:
 # are things a user does, said in their own words, not a thing the documents fail to name
 RU_VERB_RE = re.compile(r"[а-яё]{2,}(?:ть|ться|ти|чь|[аяиеу]л(?:а|о|и|ся|ась|ось|ись)?|[сзгк]ли|[еёиюяу]т(?:ся)?)$",
                         re.IGNORECASE)
-RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
+# the ending is captured: core/followup.py swaps an adjective only for one of the same ending
+RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
                              re.IGNORECASE)
 
 

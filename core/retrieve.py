@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core import index, store
+from core.analysis import identifier_shape, identifiers
 from core.config import Settings
 from core.ingest.lang import detect_lang
 from core.models import get_embedder
@@ -146,8 +148,6 @@ OPENING_CHUNKS = 3  # a running header, the title block, the contents
 def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, tuple[str, ...]]:
     """Step 5: per document, the identifiers of its opening chunks that have no sibling of
     the same shape there ("KP20" beside "KT-200"; not "E20" in a list of E10, E11...)."""
-    from core.analysis import identifier_shape, identifiers
-
     wanted = [f"{d}:{n:04d}" for d in sorted(doc_ids) for n in range(OPENING_CHUNKS)]
     texts: dict[str, list[str]] = {}
     for row in store.get_chunks(settings, tenant, wanted).values():
@@ -156,8 +156,8 @@ def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str
     out = {}
     for doc_id, parts in texts.items():
         ids = identifiers("\n".join(parts))
-        shapes = [identifier_shape(i) for i in ids]
-        out[doc_id] = tuple(sorted(i for i in ids if shapes.count(identifier_shape(i)) == 1))
+        shapes = Counter(identifier_shape(i) for i in ids)
+        out[doc_id] = tuple(sorted(i for i in ids if shapes[identifier_shape(i)] == 1))
     return out
 
 
