@@ -877,7 +877,8 @@ def names_rival(question_names: set[str], context: str, passages: str) -> str | 
 
 def has_section(ref: str, section_path: str, text: str) -> bool:
     """Is `ref` the number of a heading on this path, or of a numbered paragraph in the text?"""
-    pattern = re.compile(rf"(?:^|> |\n)(?:(?:chapter|section|глава|раздел|para)\s+)?{re.escape(ref)}(?:[.\s)]|$)",
+    # "3." heads section 3, "3.1" does not
+    pattern = re.compile(rf"(?:^|> |\n)(?:(?:chapter|section|глава|раздел|para)\s+)?{re.escape(ref)}(?:\.(?!\d)|[\s)]|$)",
                          re.IGNORECASE)
     return bool(pattern.search(section_path) or pattern.search(text))
 

@@ -165,6 +165,7 @@ from core.answer_form import asked_forms, form_owner, form_words, holds_form
 from core.expand import Synonyms, everyday_terms, phrase_stems
 from core.gate import coverage, term_weights, unknown_word
 from core.lexical import CYRILLIC_RE, LexicalIndex, tokenize
+from core.reference import section_reading
 from core.retrieve import Candidate
 from core.verify import MAX_CLAIMS
 
@@ -534,6 +535,17 @@ class ExtractiveGenerator:
         return generation
 
     def _generate(self, question: str, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
+        reading = section_reading(question, passages)
+        if reading is not None and reading.ambiguous:
+            return Generation("", refusal_reason=(
+                f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
+                "name the document in the question."))
+        if reading is not None and not any(looks_like_instruction(u.text) for u in reading.units):
+            # "What does para 7-2 say?" names its answer's place: the section is read out
+            # (core/reference.py); its number matched exactly, so support is full
+            chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
+            text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
+            return Generation(text, chosen, support=1.0)
         scored = self.score_units(question, passages, lexicon)
         if not scored:
             if any(n == 1 and why == "addresses a model" for n, _, why in self.rejected):

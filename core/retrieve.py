@@ -18,6 +18,10 @@
    sibling of the same shape there (a manual's "engine code KP20") are its `subject_ids`:
    "the oil capacity of the KP20 engine" is answered by the manual's para 7-2, which never
    repeats the code.
+6. A chunk numbered as the question cites ("What does para 7-2 say?", «раздел 1.1») is
+   pinned first among the passages, found by structure in the registry
+   (core/reference.py), since neither list ranks a bare number well: the line that
+   refers to para 7-2 outranked para 7-2 itself.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from core.analysis import identifier_shape, identifiers
 from core.config import Settings
 from core.ingest.lang import detect_lang
 from core.models import get_embedder
+from core.reference import MAX_PINNED, referenced_chunks
 
 
 @dataclass
@@ -102,18 +107,9 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
         row = rows.get(cid)
         if row is None or row.get("tenant") != tenant:  # orphan vector or foreign chunk: never used
             continue
-        candidates.append(
-            Candidate(
-                chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],
-                title=row.get("title", ""), page_start=_page(row.get("page_start")),
-                page_end=_page(row.get("page_end")), section=row.get("section", ""),
-                kind=row.get("kind", "paragraph"), lang=row.get("lang", "other"),
-                ordinal=int(row.get("ordinal", 0)),
-                dense_score=entry.get("dense_score"), dense_rank=entry.get("dense_rank"),
-                bm25_score=entry.get("bm25_score"), bm25_rank=entry.get("bm25_rank"),
-                fused_score=entry["fused"],
-            )
-        )
+        candidates.append(_candidate(
+            cid, row, dense_score=entry.get("dense_score"), dense_rank=entry.get("dense_rank"),
+            bm25_score=entry.get("bm25_score"), bm25_rank=entry.get("bm25_rank"), fused_score=entry["fused"]))
     # a table of contents holds every heading's words and answers nothing: it found the
     # warranty's "Contents" first for "How long is the warranty?", pushing the periods out
     candidates = [c for c in candidates if not is_contents(c.section)]
@@ -127,6 +123,7 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
                if c is not None and c not in top]
     if leaders:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
+    top = _referenced(settings, tenant, question, top, candidates)
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
     subjects = _subject_ids(settings, tenant, {c.doc_id for c in top})
     for cand in top:
@@ -186,13 +183,37 @@ def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have:
         anchor = wanted[cid]
         if row.get("section") != anchor.section or row.get("tenant") != tenant:
             continue
-        out.append(
-            Candidate(
-                chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],
-                title=row.get("title", ""), page_start=_page(row.get("page_start")),
-                page_end=_page(row.get("page_end")), section=row.get("section", ""),
-                kind=row.get("kind", "paragraph"), lang=row.get("lang", "other"),
-                ordinal=int(row.get("ordinal", 0)), rank=anchor.rank, neighbour=True,
-            )
-        )
+        out.append(_candidate(cid, row, rank=anchor.rank, neighbour=True))
     return out
+
+
+def _candidate(cid: str, row: dict[str, Any], **scores: Any) -> Candidate:
+    return Candidate(
+        chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],
+        title=row.get("title", ""), page_start=_page(row.get("page_start")),
+        page_end=_page(row.get("page_end")), section=row.get("section", ""),
+        kind=row.get("kind", "paragraph"), lang=row.get("lang", "other"),
+        ordinal=int(row.get("ordinal", 0)), **scores,
+    )
+
+
+def _referenced(settings: Settings, tenant: str, question: str, top: list[Candidate],
+                candidates: list[Candidate]) -> list[Candidate]:
+    """Step 6: the chunks numbered as the question cites ("para 7-2"), first; the fused
+    candidate where retrieval found it, else read from the registry."""
+    found = referenced_chunks(settings, tenant, question)
+    if not found:
+        return top
+    by_id = {c.chunk_id: c for c in candidates}
+    best_rank: dict[str, int] = {}
+    for c in candidates:
+        best_rank[c.doc_id] = min(best_rank.get(c.doc_id, c.rank), c.rank)
+    # the document the question names ("... of the fleet manual") first, then retrieval's order
+    found.sort(key=lambda r: (-r["overlap"], best_rank.get(r["doc_id"], 10**9), r["chunk_id"]))
+    pinned = []
+    for row in found[:MAX_PINNED]:
+        if row.get("tenant") == tenant:
+            pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
+    wanted = {c.chunk_id for c in pinned}
+    keep = [c for c in top if c.chunk_id not in wanted]
+    return pinned + keep[: max(settings.top_k - len(pinned), 1)]

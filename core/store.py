@@ -250,6 +250,22 @@ def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[st
     return out
 
 
+def chunks_numbered(settings: Settings, tenant: str, number: str, in_text: bool) -> list[dict[str, Any]]:
+    """The tenant's chunks whose section path (or, with `in_text`, whose text) holds
+    `number` verbatim ("7-2", "1.1"), with their metadata and `chunk_id`: the candidates
+    for a section the question cites, checked by core/reference.py."""
+    where = "instr(json_extract(meta, '$.section'), ?) > 0" + (" OR instr(text, ?) > 0" if in_text else "")
+    with connect(settings) as conn:
+        rows = conn.execute(f"SELECT chunk_id, text, meta FROM chunks WHERE tenant=? AND ({where})",
+                            (tenant, number, number) if in_text else (tenant, number)).fetchall()
+    out = []
+    for r in rows:
+        item = json.loads(r["meta"])
+        item.update(text=r["text"], chunk_id=r["chunk_id"])
+        out.append(item)
+    return out
+
+
 # ---- uploads interrupted before they were indexed ------------------------------------------
 
 

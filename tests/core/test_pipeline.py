@@ -345,3 +345,22 @@ def test_an_identifier_the_whole_document_is_about_pins_every_passage_of_it(demo
     assert a.status == "answered" and "5 quarts" in a.answer
     # a code in a list of its siblings pins nothing: E401 is still no E20
     assert ask(demo_settings, "demo", "What does error E401 mean?").status == "refused"
+
+
+def test_a_cited_paragraph_is_read_out_and_a_missing_one_refused(demo_settings):
+    a = ask(demo_settings, "demo", "What does Para 7-2 say?")
+    assert a.status == "answered" and "5 quarts" in a.answer, a.refusal_reason
+    assert {c.source for c in a.citations} == {"vehicle-maintenance-manual.pdf"}
+    chunk = store.get_chunks(demo_settings, "demo", [a.citations[0].chunk_id])[a.citations[0].chunk_id]
+    assert "7-2. Engine oil capacity" in chunk["text"]  # para 7-2 itself, not the line referring to it
+    _quotes_are_exact(demo_settings, a)
+    ru = ask(demo_settings, "demo", "Что сказано в разделе 1.1 руководства по кодам ошибок о сбросе ошибки?")
+    assert ru.status == "answered" and "5 секунд" in ru.answer
+    assert ask(demo_settings, "demo", "What does Para 99-1 say?").status == "refused"
+
+
+def test_a_section_number_several_documents_carry_asks_which_document(demo_settings):
+    a = ask(demo_settings, "demo", "What does section 3 say?")
+    assert a.status == "refused" and "several documents" in (a.refusal_reason or "")
+    named = ask(demo_settings, "demo", "What does section 3 of the warranty say?")
+    assert named.status == "answered" and {c.source for c in named.citations} == {"warranty-policy.pdf"}

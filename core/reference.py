@@ -1,0 +1,183 @@
+"""Questions that name a numbered section: "What does para 7-2 say?", «Что сказано в разделе 1.1?».
+
+Lawyers, auditors and technicians cite clauses by number. Such a question names its
+answer's place exactly, so it is found by structure, not by similarity:
+
+1. Read the numbers the question cites (core/analysis.py `section_refs`: "para 7-2",
+   "section 1.1", «пункт 9.3»).
+2. Look the tenant's chunks up in the registry for each number: a chunk belongs to it when
+   a heading on its section path carries the number ("... > 1.1 Сброс ошибки"), or, for a
+   number with parts (7-2, 1.1), when one of its lines starts with it ("7-2. Engine oil
+   capacity. ..."). A line that merely refers to it ("as described in para 7-2") is no
+   match, and a bare number ("section 4") matches headings only, since list steps start
+   with "4." too. Per document the first such chunk counts (where the section starts).
+   Documents whose title or file name shares the most words with the question come first
+   ("... of the fleet manual"), then retrieval's order; the first `MAX_PINNED` are pinned
+   first among the passages (core/retrieve.py step 6).
+3. A question that asks what the section says ("what does ... say / state", "quote",
+   "summarise", «что сказано / говорится / написано в», «перескажи») is answered by
+   reading the section: its first `READ_SENTENCES` sentences or rows after the number and
+   its caption, each cited. If the question narrows the ask ("... say about the oil
+   capacity", «... о сбросе ошибки») to words the section's caption or heading does not
+   hold, the ordinary sentence selection answers instead, restricted to that section.
+   When several documents carry the number and the question names none of them more than
+   the others ("What does section 3 say?"), the answer is a refusal that names them, so
+   the user can say which one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import store
+from core.analysis import Unit, has_section, section_refs, units
+from core.config import Settings
+from core.lexical import tokenize
+
+READ_SENTENCES = 3  # sentences quoted when a section is read out
+MAX_PINNED = 2  # documents whose referenced chunk is pinned among the passages
+
+ASKS_CONTENT_RE = re.compile(
+    r"\bwhat\s+(?:does|do|did)\b.{0,80}?\b(?:say|says|state|states|cover|covers|contain|contains|provide|"
+    r"provides|specify|specifies)\b|"
+    r"\bwhat\s+is\s+(?:stated|said|written|set\s+out|laid\s+down)\s+(?:in|under|by)\b|"
+    r"\bwhat(?:'s|\s+is)\s+in\b|\b(?:quote|summari[sz]e|paraphrase|read\s+out|recite)\b|"
+    r"\b(?:exact\s+)?(?:wording|text)\s+of\b|"
+    r"\bчто\s+(?:сказано|говорится|написано|указано|изложено|предусмотрено|содержится)\b|"
+    r"\bо\s+ч[её]м\s+(?:говорится|гласит|речь)\b|\bчто\s+гласит\b|"
+    r"\b(?:процитируй|перескажи|приведи\s+текст|зачитай)\w*",
+    re.IGNORECASE,
+)
+# what the ask is narrowed to: "... say ABOUT the oil capacity", «... О СБРОСЕ ошибки»
+ABOUT_RE = re.compile(r"\b(?:about|regarding|concerning|on\s+the\s+subject\s+of|as\s+to)\s+(.+)$|"
+                      r"(?:^|\s)(?:о|об|обо|про|насч[её]т|относительно)\s+(.+)$", re.IGNORECASE)
+NUMBER_LINE = r"^[ \t]*{ref}\.?(?=\s|$)"
+
+
+@dataclass
+class Reading:
+    """A section read out: the passage (1-based index into the passages) and its units."""
+
+    passage: int
+    units: list[Unit]
+    ref: str = ""
+    ambiguous: list[str] = field(default_factory=list)  # documents that all carry the number
+
+
+def asks_section_content(question: str) -> bool:
+    """Does the question ask what a numbered section says (not a fact inside it)?"""
+    return bool(section_refs(question)) and bool(ASKS_CONTENT_RE.search(question))
+
+
+def _multi_part(ref: str) -> bool:
+    return bool(re.search(r"\d[.\-]\d", ref))
+
+
+def _number_line(ref: str, text: str) -> re.Match[str] | None:
+    return re.search(NUMBER_LINE.format(ref=re.escape(ref)), text, re.MULTILINE)
+
+
+def carries(ref: str, section_path: str, text: str) -> bool:
+    """Step 2: is this chunk numbered `ref`, by a heading on its path or (a number with
+    parts only) by a line that starts with it?"""
+    headings = section_path.split(" > ") if section_path else []
+    if any(has_section(ref, h, "") for h in headings):
+        return True
+    return _multi_part(ref) and _number_line(ref, text) is not None
+
+
+def _title_overlap(question_tokens: set[str], row: dict[str, Any]) -> int:
+    name = f"{row.get('title', '')} {re.sub(r'[-_.]', ' ', row.get('source', ''))}"
+    return len(question_tokens & set(tokenize(name)))
+
+
+def referenced_chunks(settings: Settings, tenant: str, question: str) -> list[dict[str, Any]]:
+    """Step 2: per document, the first of the tenant's chunks numbered as the question
+    cites (where the section starts), with `overlap`: how many words its document's title
+    or file name shares with the question."""
+    question_tokens = set(tokenize(question))
+    first: dict[str, dict[str, Any]] = {}
+    for ref in dict.fromkeys(section_refs(question)):
+        for row in store.chunks_numbered(settings, tenant, ref, in_text=_multi_part(ref)):
+            if not carries(ref, row.get("section", ""), row["text"]):
+                continue
+            held = first.get(row["doc_id"])
+            if held is None or int(row.get("ordinal", 0)) < int(held.get("ordinal", 0)):
+                first[row["doc_id"]] = {**row, "overlap": _title_overlap(question_tokens, row)}
+    return list(first.values())
+
+
+def _narrowing_terms(question: str) -> set[str]:
+    match = ABOUT_RE.search(question.rstrip(" ?.!"))
+    if not match:
+        return set()
+    return set(tokenize(match.group(1) or match.group(2) or ""))
+
+
+def _read(ref: str, passage: Any) -> tuple[str, list[Unit]] | None:
+    """The section's caption or heading, and its sentences and rows (not its numbers,
+    headings or paragraph captions)."""
+    path = passage.section.split(" > ") if passage.section else []
+    heading = path[-1] if path else ""
+    chunk_units = [u for u in units(passage.text, heading) if u.kind != "heading"]
+    if any(has_section(ref, h, "") for h in path):  # a numbered heading: the text under it
+        shown = {h.strip() for h in path}
+        return heading, _body([u for u in chunk_units if u.text.strip() not in shown])[1]
+    line = _number_line(ref, passage.text) if _multi_part(ref) else None
+    if line is not None:  # a numbered paragraph: its own line, "7-2. Engine oil capacity. ..."
+        end = passage.text.find("\n", line.start())
+        end = len(passage.text) if end < 0 else end
+        return _body([u for u in chunk_units if line.start() <= u.start < end])
+    return None
+
+
+def _body(own: list[Unit]) -> tuple[str, list[Unit]]:
+    """Drop paragraph numbers ("7-2.") and the caption after each ("Engine oil capacity.")."""
+    caption, body, after_number = "", [], False
+    for unit in own:
+        if re.fullmatch(r"[\d.\-)\s]+", unit.text):
+            after_number = True
+            continue
+        if after_number and _is_caption(unit.text):
+            caption = caption or unit.text
+        else:
+            body.append(unit)
+        after_number = False
+    return caption, body
+
+
+def _is_caption(text: str) -> bool:
+    return len(text.split()) <= 6 and not re.search(r"\d", text)
+
+
+def section_reading(question: str, passages: list[Any]) -> Reading | None:
+    """Step 3: the first sentences of the cited section, or None when the question does not
+    ask what it says, the section is not among the passages, or the ask is narrowed to
+    words its caption does not hold. `Reading.ambiguous` names the documents when several
+    carry the number and the question names none of them more than the others."""
+    if not asks_section_content(question):
+        return None
+    narrowed = _narrowing_terms(question)
+    question_tokens = set(tokenize(question))
+    for ref in section_refs(question):
+        found = [(n, p) for n, p in enumerate(passages, start=1) if carries(ref, p.section, p.text)]
+        if not found:
+            continue
+        overlap = {p.doc_id: _title_overlap(question_tokens, {"title": p.title, "source": p.source})
+                   for _, p in found}
+        best = max(overlap.values())
+        named = [(n, p) for n, p in found if overlap[p.doc_id] == best]
+        sources = list(dict.fromkeys(p.source for _, p in named))
+        if len(sources) > 1:
+            return Reading(named[0][0], [], ref=ref, ambiguous=sources)
+        for n, passage in named:
+            read = _read(ref, passage)
+            if read is None or not read[1]:
+                continue
+            caption, body = read
+            if narrowed and not narrowed <= set(tokenize(caption)):
+                return None
+            return Reading(n, body[:READ_SENTENCES], ref=ref)
+    return None

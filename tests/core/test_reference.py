@@ -1,0 +1,84 @@
+"""Questions that cite a numbered section (core/reference.py): found by structure, read out."""
+
+import pytest
+
+from core.analysis import units
+from core.reference import _body, asks_section_content, carries, section_reading
+from core.retrieve import Candidate
+
+
+def _passage(text: str, section: str, source: str = "manual.pdf", doc_id: str = "d1", title: str = "") -> Candidate:
+    return Candidate(chunk_id=f"{doc_id}:0001", doc_id=doc_id, text=text, source=source, title=title,
+                     page_start=1, page_end=1, section=section, kind="paragraph", lang="en", ordinal=1)
+
+
+PARA_7_2 = ("Chapter 7. Engine lubrication\n\n7-2. Engine oil capacity. The engine oil capacity is 5 quarts. "
+            "Without a filter change the engine takes 4.4 litres. Fill 4.2 litres first. Then top up.")
+REFERS_TO_7_2 = "Chapter 7. Engine lubrication\n\n6. Fill with oil as described in para 7-2 and reset the indicator."
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("What does para 7-2 say?", True),
+    ("What does section 3 of the warranty state about repairs?", True),
+    ("Quote clause 8.7 of the travel policy.", True),
+    ("Summarise paragraph 7-9.", True),
+    ("What is stated in section 14 of the terms?", True),
+    ("Что сказано в разделе 1.1 о сбросе ошибки?", True),
+    ("О чём говорится в пункте 9.3?", True),
+    ("What is the oil capacity in para 7-2?", False),  # a fact inside it, not the section
+    ("How many days does Para 7-2 allow between oil changes?", False),
+    ("What does the manual say about oil?", False),  # no section number
+])
+def test_asks_section_content(question, asks):
+    assert asks_section_content(question) is asks
+
+
+def test_a_numbered_paragraph_is_carried_by_its_own_line_not_by_a_reference_to_it():
+    assert carries("7-2", "Manual > Chapter 7. Engine lubrication", PARA_7_2)
+    assert not carries("7-2", "Manual > Chapter 7. Engine lubrication", REFERS_TO_7_2)
+
+
+def test_a_bare_number_is_a_heading_only_and_3_1_is_not_3():
+    assert carries("3", "Warranty > 3. What the warranty covers", "During the warranty period ...")
+    assert not carries("3", "Policy > 3.1 Customer data", "3.1 Customer data\n\nWe process ...")
+    assert not carries("4", "Guide > Steps", "3. Open the door.\n4. Remove the filter.")  # a list step
+
+
+def test_the_paragraph_is_read_without_its_number_and_caption():
+    reading = section_reading("What does para 7-2 say?", [_passage(REFERS_TO_7_2, "M > Chapter 7"),
+                                                          _passage(PARA_7_2, "M > Chapter 7", doc_id="d2")])
+    assert reading is not None and reading.passage == 2 and not reading.ambiguous
+    assert [u.text for u in reading.units] == [
+        "The engine oil capacity is 5 quarts.", "Without a filter change the engine takes 4.4 litres.",
+        "Fill 4.2 litres first."]  # three sentences at most
+
+
+def test_an_ask_narrowed_beyond_the_caption_goes_to_ordinary_selection():
+    passages = [_passage(PARA_7_2, "M > Chapter 7")]
+    assert section_reading("What does para 7-2 say about the engine oil capacity?", passages) is not None
+    assert section_reading("What does para 7-2 say about brake pads?", passages) is None
+
+
+def test_a_heading_section_is_read_without_its_heading_lines():
+    text = "3. What the warranty covers\n\nNorthwind repairs any defect free of charge. Replaced parts are ours."
+    reading = section_reading("What does section 3 of the warranty say?",
+                              [_passage(text, "Warranty > 3. What the warranty covers", source="warranty.pdf")])
+    assert reading is not None
+    assert [u.text for u in reading.units] == ["Northwind repairs any defect free of charge.",
+                                               "Replaced parts are ours."]
+
+
+def test_several_documents_with_the_number_and_none_named_is_ambiguous():
+    a = _passage("3. Transport\n\nRail is preferred.", "Travel > 3. Transport", source="travel.docx", doc_id="t")
+    b = _passage("3. Covers\n\nWe repair defects.", "Warranty > 3. Covers", source="warranty.pdf", doc_id="w",
+                 title="Northwind Appliance Warranty")
+    reading = section_reading("What does section 3 say?", [a, b])
+    assert reading is not None and reading.ambiguous == ["travel.docx", "warranty.pdf"]
+    named = section_reading("What does section 3 of the warranty say?", [a, b])
+    assert named is not None and not named.ambiguous and named.passage == 2
+
+
+def test_body_keeps_rows_and_sentences():
+    got = _body(units("4-1. Tyre size. The van uses 215/65 R16 tyres.\n| Axle | Pressure |\n|---|---|\n| Front | 3.5 bar |"))
+    assert got[0] == "Tyre size."
+    assert [u.kind for u in got[1]] == ["sentence", "row"]
