@@ -187,6 +187,13 @@ SLOT_WORDS = {
     "time of day": frozenset(tokenize("time clock o'clock время часу", keep_stopwords=True)),
     "place": frozenset(tokenize("city town country place located location город городе страна стране",
                                 keep_stopwords=True)),
+    # the unit an answer is asked in is no topic the documents must name ("in megapascals": they write MPa)
+    "measure": frozenset(tokenize(
+        "amps amperes volts watts kilowatts kw litres liters millilitres quarts gallons kilograms kilos kg "
+        "grams millimetres millimeters centimetres metres meters kilometres mm cm inches bar bars megapascals "
+        "kilopascals mpa kpa psi newton metres nm lb-ft degrees celsius fahrenheit decibels db expressed "
+        "амперах вольтах ваттах киловаттах литрах миллилитрах килограммах граммах миллиметрах сантиметрах "
+        "метрах километрах барах мегапаскалях атмосферах градусах децибелах", keep_stopwords=True)),
 }
 
 
@@ -407,6 +414,15 @@ ACTION_GROUPS: list[dict[str, re.Pattern[str]]] = [
         "clean": re.compile(r"\b(?:clean\w*|rins\w*|flush\w*|descal\w*|wip(?:e|es|ed|ing)\b|чистк\w*|очист\w*|"
                             r"почист\w*|чистит\w*|протир\w*|протере\w*|"
                             r"промы\w*|промыв\w*)", re.I),
+    },
+    # a change's direction: "Which release LENGTHENED the trial to 14 days?" is not answered by
+    # the one that SHORTENED it from 14 days (verbs of change only: "lower" and "extend" name
+    # places and warranties too often)
+    {
+        "increase": re.compile(r"\b(?:increas\w*|lengthen\w*|prolong\w*|rais(?:ed|es)\s+(?:from|to|by)\b|"
+                               r"увелич\w*|продлил\w*|продлен\w*|повыс\w*|повыш\w*)", re.I),
+        "decrease": re.compile(r"\b(?:decreas\w*|reduc\w*|shorten\w*|lowered\s+(?:from|to|by)\b|cut\s+(?:from|to|by)\b|"
+                               r"сократ\w*|сокращ\w*|уменьш\w*|сниз\w*|сниж\w*|понизи\w*|понижен\w*)", re.I),
     },
 ]
 
@@ -920,7 +936,47 @@ def looks_like_instruction(text: str) -> bool:
 
 # (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")
 # makes the type a hard requirement for an answer; a loose hint only adds to the score.
+# A unit the question asks the answer in ("the cold-cranking current IN AMPS", «объём В ЛИТРАХ»):
+# family -> (the unit as the question names it, a value in that family as a text gives it).
+# A value in another unit of the family counts (N·m for lb-ft, bar for MPa): it converts.
+MEASURE_FAMILIES: dict[str, tuple[str, re.Pattern[str]]] = {
+    family: (asked, re.compile(given)) for family, (asked, given) in {
+        "current": (r"amps?|amperes?|амперах", r"\d\s*(?:A|amps?|amperes?|А)\b"),
+        "voltage": (r"volts?|вольтах", r"\d\s*(?:V|volts?|В)\b"),
+        "power": (r"watts?|kilowatts?|kw|ваттах|киловаттах", r"\d\s*(?:k?W|watts?|kilowatts?|к?Вт)\b"),
+        "volume": (r"litres?|liters?|millilitres?|milliliters?|quarts?|gallons?|литрах|миллилитрах",
+                   r"(?i)\d\s*(?:m?l|m?litres?|m?liters?|quarts?|gallons?|м?л|литр\w*)\b"),
+        "mass": (r"kilograms?|kilos?|kg|grams?|килограммах|граммах",
+                 r"(?i)\d\s*(?:kg|g|kilograms?|kilos?|grams?|кг|г)\b"),
+        "length": (r"millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|kilomet(?:re|er)s?|mm|cm|inches|"
+                   r"миллиметрах|сантиметрах|метрах|километрах",
+                   r"(?i)\d\s*(?:mm|cm|m|km|in|millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|"
+                   r"kilomet(?:re|er)s?|мм|см|м|км)\b"),
+        "pressure": (r"bars?|megapascals?|kilopascals?|mpa|kpa|psi|барах|мегапаскалях|атмосферах",
+                     r"(?i)\d\s*(?:bar|MPa|kPa|psi|бар|МПа|кПа)\b"),
+        "torque": (r"newton[- ]met(?:re|er)s?|n·m|nm|lb-ft|ньютон-метрах", r"(?i)\d\s*(?:N·m|Nm|lb-ft|Н·м|Нм)"),
+        "temperature": (r"degrees(?:\s+(?:celsius|fahrenheit))?|°c|celsius|fahrenheit|градусах", r"\d\s*°"),
+        "loudness": (r"decibels?|db|децибелах", r"(?i)\d\s*(?:dB|дБ)\b"),
+    }.items()
+}
+_MEASURE_NAMES = "|".join(asked for asked, _ in MEASURE_FAMILIES.values())
+MEASURE_ASKED_RE = re.compile(rf"\b(?:in|into)\s+(?:the\s+)?(?:{_MEASURE_NAMES})\b|\bв\s+(?:{_MEASURE_NAMES})\b",
+                              re.IGNORECASE)
+
+
+def asked_measure(question: str) -> str | None:
+    """The family of the unit the question asks the answer in ("in amps" -> current)."""
+    m = MEASURE_ASKED_RE.search(question)
+    if not m:
+        return None
+    said = m.group(0).split()[-1]
+    return next((f for f, (asked, _) in MEASURE_FAMILIES.items()
+                 if re.fullmatch(asked, said, re.IGNORECASE)), None)
+
+
 _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
+    # "What is the cold-cranking current IN AMPS?": a value in that unit (70% of it is none)
+    ("measure", MEASURE_ASKED_RE, re.compile(r"(?!x)x")),
     # "At what time...", «Во сколько приходит SMS?»: a time of day ("14:00", "9 a.m."), not any
     # number ("a 4-hour window"); «во сколько обойдётся» asks a price, «во сколько раз» a ratio
     ("time of day", re.compile(
@@ -1111,6 +1167,9 @@ def matches_type(text: str, kind: str | None, question: str = "", names: Iterabl
         )
     if kind == "time of day":
         return bool(TIME_OF_DAY_RE.search(text))
+    if kind == "measure":
+        family = asked_measure(question)
+        return family is None or bool(MEASURE_FAMILIES[family][1].search(text))
     if kind == "money":
         return bool(NUMBER_RE.search(text) and (MONEY_RE.search(text) or re.search(r"\bfree\b|бесплатн", text, re.I)))\
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))

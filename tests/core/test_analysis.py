@@ -1,6 +1,9 @@
+import pytest
+
 from core.analysis import (
     action_conflict,
     appendix_refs,
+    asked_measure,
     asked_object_words,
     asked_verb,
     asking_part,
@@ -579,3 +582,40 @@ def test_identifier_shapes():
     assert identifier_shape("e20") == identifier_shape("E30") == "a9"
     assert identifier_shape("kt-200") == identifier_shape("wm-910") == "a-9"
     assert identifier_shape("7-2") == "9-9" and identifier_shape("kp20") != identifier_shape("kt-200")
+
+
+@pytest.mark.parametrize("question, text, rival", [
+    ("Which release lengthened the free trial to 14 days?", "The free trial was shortened from 14 days to 7 days.",
+     "decrease"),
+    ("When was the delivery fee reduced?", "The delivery fee was increased to €39.", "increase"),
+    ("Когда увеличили срок возврата?", "Срок возврата сократили до 14 дней.", "decrease"),
+    ("Which release shortened the free trial?", "The free trial was shortened from 14 days to 7 days.", None),
+    ("How do I reduce foam?", "Use less detergent.", None),  # no direction stated: no conflict
+    ("Can I extend my warranty?", "The warranty was shortened to 12 months.", None),  # "extend" names no change
+])
+def test_a_change_in_the_other_direction_is_a_rival_action(question, text, rival):
+    assert action_conflict(question, text) == rival
+
+
+@pytest.mark.parametrize("question, family", [
+    ("What is the rated cold-cranking current of the battery, in amps?", "current"),
+    ("What is the water pressure when expressed in megapascals?", "pressure"),
+    ("Give the oil capacity in litres.", "volume"),
+    ("Какой объём барабана в литрах?", "volume"),
+    ("What is the torque in lb-ft?", "torque"),
+    ("What is the oil capacity?", None),
+    ("Is it in stock in Germany?", None),
+])
+def test_the_unit_an_answer_is_asked_in(question, family):
+    assert asked_measure(question) == family
+    assert (question_type(question) == ("measure", True)) is (family is not None)
+
+
+def test_a_value_in_another_unit_of_the_family_answers_but_a_percentage_does_not():
+    amps = "What is the rated cold-cranking current, in amps?"
+    assert not matches_type("Replace it if the tester reports less than 70% of the rated cold-cranking current.",
+                            "measure", amps)
+    assert matches_type("Cold-cranking current: 680 A", "measure", amps)
+    assert matches_type("Water pressure: 0.5-10 bar (0.05-1 MPa)", "measure", "The pressure in megapascals?")
+    assert matches_type("Capacity: 5 quarts", "measure", "The capacity in litres?")  # converts
+    assert not matches_type("Capacity: 5 quarts", "measure", "The capacity in kilograms?")

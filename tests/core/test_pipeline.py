@@ -364,3 +364,16 @@ def test_a_section_number_several_documents_carry_asks_which_document(demo_setti
     assert a.status == "refused" and "several documents" in (a.refusal_reason or "")
     named = ask(demo_settings, "demo", "What does section 3 of the warranty say?")
     assert named.status == "answered" and {c.source for c in named.citations} == {"warranty-policy.pdf"}
+
+
+def test_a_change_asked_the_other_way_round_and_a_unit_never_given_are_refused(demo_settings):
+    # the release notes say the trial was SHORTENED from 14 days; none says lengthened to 14
+    assert ask(demo_settings, "demo", "Which HomeHub app release lengthened the free Premium trial to 14 days?"
+               ).status == "refused"
+    shortened = ask(demo_settings, "demo", "Which HomeHub app release shortened the free Premium trial?")
+    assert shortened.status == "answered" and "5.2.0" in shortened.answer
+    # the manual gives the battery test as a share of the rated current, never the amps
+    assert ask(demo_settings, "demo", "What is the rated cold-cranking current of the KT-200's battery, in amps?"
+               ).status == "refused"
+    mpa = ask(demo_settings, "demo", "What is the permitted water supply pressure for AquaLine washers in megapascals?")
+    assert mpa.status == "answered" and "MPa" in mpa.answer
