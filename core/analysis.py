@@ -986,6 +986,7 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
      re.compile(r"(?!x)x")),
     ("duration", re.compile(
         r"\bhow (?:long|many (?:business )?(?:days|weeks|months|years|hours|minutes))\b|\bwithin how\b|"
+        r"\bhow much time\b|"
         r"\bhow (?:far|long|many days|early) in advance\b|\bhow early\b|\bзаранее\b|\bза сколько\b|"
         r"\bсколько (?:\w+ )?(?:дней|недель|месяцев|лет|часов|минут|времени)\b|\bв течение какого\b|"
         r"\bза какое время\b|\bкак долго\b|\bчерез сколько\b|\bсколько (?:\w+ )?(?:длит\w*|продолжа\w*)",

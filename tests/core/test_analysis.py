@@ -619,3 +619,9 @@ def test_a_value_in_another_unit_of_the_family_answers_but_a_percentage_does_not
     assert matches_type("Water pressure: 0.5-10 bar (0.05-1 MPa)", "measure", "The pressure in megapascals?")
     assert matches_type("Capacity: 5 quarts", "measure", "The capacity in litres?")  # converts
     assert not matches_type("Capacity: 5 quarts", "measure", "The capacity in kilograms?")
+
+
+def test_how_much_time_asks_for_a_duration():
+    assert question_type("How much time does the walk-around check take?") == ("duration", True)
+    assert not matches_type("The driver walks around the vehicle and checks the points below.", "duration",
+                            "How much time does the walk-around check take?")
