@@ -237,3 +237,17 @@ def test_synonyms_are_listed_with_the_words_to_teach_added_and_removed(tmp_path,
                        (("list", "--tenant", "nobody"), "error: No tenant named 'nobody'")]:
         res = run(data, "synonyms", *args)
         assert res.returncode == 2 and res.stderr.startswith(says), res.stderr
+
+
+def test_russian_ask_through_the_cli_folder_ingest(tmp_path, write_file):
+    data = tmp_path / "data"
+    folder = write_file("guide/kody.md", "# Коды ошибок\n\n## E20\n\nКод E20 означает проблему слива: засорён сливной фильтр.\n"
+                        ).parent
+    write_file("guide/notes.txt", "Доставка в Германию занимает 3-5 рабочих дней.\n")
+    res = run(data, "ingest", "--tenant", "ромашка", str(folder))  # a folder: one line per file inside
+    assert res.returncode == 0 and len(res.stdout.strip().splitlines()) == 2, res.stdout + res.stderr
+    answer = json.loads(run(data, "ask", "--tenant", "ромашка", "Что означает код E20?", "--json").stdout)
+    assert answer["status"] == "answered" and "слива" in answer["answer"], answer
+    assert answer["citations"][0]["source"] == "kody.md"
+    refused = json.loads(run(data, "ask", "--tenant", "ромашка", "Что означает код E401?", "--json").stdout)
+    assert refused["status"] == "refused" and refused["citations"] == []
