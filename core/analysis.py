@@ -174,6 +174,25 @@ def proper_names(text: str) -> set[str]:
     return names
 
 
+# The dimension of a unit as tokenize() and number_units() read it ("megapascals" -> megapasc,
+# "0.05-1 MPa" -> mpa, "80 N·m" -> n): a question asking IN one unit ("the cold-cranking current
+# IN AMPS", «объём В ЛИТРАХ») is answered by a value in any unit of its dimension (bar for MPa,
+# quarts for litres), not by "70% of the rated current". "a" (amperes) may also be "5 a week";
+# such a row is no answer to a question about amps for other reasons.
+UNIT_DIMENSIONS: dict[str, frozenset[str]] = {dimension: frozenset(tokens.split()) for dimension, tokens in {
+    "current": "a amp amper ампер",
+    "voltage": "v volt вольт",
+    "power": "w kw watt kilowatt вт квт ватт",
+    "volume": "l ml litr liter millilitr quart gallon л мл литр",
+    "mass": "kg kilo g gram кг г грамм",
+    "length": "mm cm m km metr inch мм см м км метр",
+    "pressure": "bar mpa kpa psi megapasc бар мпа кпа мегапаскал атмосфер",
+    "torque": "n nm lb newton н нм",
+    "temperature": "c f degre celsius fahrenheit градус",
+    "loudness": "db decibel дб",
+}.items()}
+DIMENSION_OF = {token: dimension for dimension, tokens in UNIT_DIMENSIONS.items() for token in tokens}
+
 # Words that name the answer slot rather than the topic ("how many DAYS", "what does it COST").
 SLOT_WORDS = {
     "duration": frozenset(tokenize(
@@ -188,12 +207,7 @@ SLOT_WORDS = {
     "place": frozenset(tokenize("city town country place located location город городе страна стране",
                                 keep_stopwords=True)),
     # the unit an answer is asked in is no topic the documents must name ("in megapascals": they write MPa)
-    "measure": frozenset(tokenize(
-        "amps amperes volts watts kilowatts kw litres liters millilitres quarts gallons kilograms kilos kg "
-        "grams millimetres millimeters centimetres metres meters kilometres mm cm inches bar bars megapascals "
-        "kilopascals mpa kpa psi newton metres nm lb-ft degrees celsius fahrenheit decibels db expressed "
-        "амперах вольтах ваттах киловаттах литрах миллилитрах килограммах граммах миллиметрах сантиметрах "
-        "метрах километрах барах мегапаскалях атмосферах градусах децибелах", keep_stopwords=True)),
+    "measure": frozenset().union(*UNIT_DIMENSIONS.values(), tokenize("expressed")),
 }
 
 
@@ -934,49 +948,28 @@ def looks_like_instruction(text: str) -> bool:
 
 # ---- expected answer type ------------------------------------------------------------------
 
-# (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")
-# makes the type a hard requirement for an answer; a loose hint only adds to the score.
-# A unit the question asks the answer in ("the cold-cranking current IN AMPS", «объём В ЛИТРАХ»):
-# family -> (the unit as the question names it, a value in that family as a text gives it).
-# A value in another unit of the family counts (N·m for lb-ft, bar for MPa): it converts.
-MEASURE_FAMILIES: dict[str, tuple[str, re.Pattern[str]]] = {
-    family: (asked, re.compile(given)) for family, (asked, given) in {
-        "current": (r"amps?|amperes?|амперах", r"\d\s*(?:A|amps?|amperes?|А)\b"),
-        "voltage": (r"volts?|вольтах", r"\d\s*(?:V|volts?|В)\b"),
-        "power": (r"watts?|kilowatts?|kw|ваттах|киловаттах", r"\d\s*(?:k?W|watts?|kilowatts?|к?Вт)\b"),
-        "volume": (r"litres?|liters?|millilitres?|milliliters?|quarts?|gallons?|литрах|миллилитрах",
-                   r"(?i)\d\s*(?:m?l|m?litres?|m?liters?|quarts?|gallons?|м?л|литр\w*)\b"),
-        "mass": (r"kilograms?|kilos?|kg|grams?|килограммах|граммах",
-                 r"(?i)\d\s*(?:kg|g|kilograms?|kilos?|grams?|кг|г)\b"),
-        "length": (r"millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|kilomet(?:re|er)s?|mm|cm|inches|"
-                   r"миллиметрах|сантиметрах|метрах|километрах",
-                   r"(?i)\d\s*(?:mm|cm|m|km|in|millimet(?:re|er)s?|centimet(?:re|er)s?|met(?:re|er)s?|"
-                   r"kilomet(?:re|er)s?|мм|см|м|км)\b"),
-        "pressure": (r"bars?|megapascals?|kilopascals?|mpa|kpa|psi|барах|мегапаскалях|атмосферах",
-                     r"(?i)\d\s*(?:bar|MPa|kPa|psi|бар|МПа|кПа)\b"),
-        "torque": (r"newton[- ]met(?:re|er)s?|n·m|nm|lb-ft|ньютон-метрах", r"(?i)\d\s*(?:N·m|Nm|lb-ft|Н·м|Нм)"),
-        "temperature": (r"degrees(?:\s+(?:celsius|fahrenheit))?|°c|celsius|fahrenheit|градусах", r"\d\s*°"),
-        "loudness": (r"decibels?|db|децибелах", r"(?i)\d\s*(?:dB|дБ)\b"),
-    }.items()
-}
-_MEASURE_NAMES = "|".join(asked for asked, _ in MEASURE_FAMILIES.values())
-MEASURE_ASKED_RE = re.compile(rf"\b(?:in|into)\s+(?:the\s+)?(?:{_MEASURE_NAMES})\b|\bв\s+(?:{_MEASURE_NAMES})\b",
-                              re.IGNORECASE)
+# "IN amps", «В литрах»: the word after the preposition names the unit (UNIT_DIMENSIONS)
+_UNIT_ASKED_RE = re.compile(r"\b(?:in|into)\s+(?:the\s+)?([^\W\d_][\w·-]*)|\bв\s+([^\W\d_]+)", re.IGNORECASE)
 
 
 def asked_measure(question: str) -> str | None:
-    """The family of the unit the question asks the answer in ("in amps" -> current)."""
-    m = MEASURE_ASKED_RE.search(question)
-    if not m:
-        return None
-    said = m.group(0).split()[-1]
-    return next((f for f, (asked, _) in MEASURE_FAMILIES.items()
-                 if re.fullmatch(asked, said, re.IGNORECASE)), None)
+    """The dimension of the unit the question asks the answer in ("in amps" -> current);
+    a one-letter unit ("in a", "в м") is a preposition's object far more often."""
+    for m in _UNIT_ASKED_RE.finditer(question):
+        tokens = tokenize((m.group(1) or m.group(2)).lower(), keep_stopwords=True)
+        if tokens and len(tokens[0]) > 1 and tokens[0] in DIMENSION_OF:
+            return DIMENSION_OF[tokens[0]]
+    return None
 
 
+def _gives_measure(text: str, dimension: str) -> bool:
+    """Does the text give a value in a unit of this dimension ("0.5-10 bar" for pressure)?"""
+    return any(DIMENSION_OF.get(unit) == dimension for _, unit in number_units(text))
+
+
+# (type, explicit pattern, loose pattern). An explicit ask ("how many days", "сколько стоит")
+# makes the type a hard requirement for an answer; a loose hint only adds to the score.
 _TYPE_PATTERNS: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = [
-    # "What is the cold-cranking current IN AMPS?": a value in that unit (70% of it is none)
-    ("measure", MEASURE_ASKED_RE, re.compile(r"(?!x)x")),
     # "At what time...", «Во сколько приходит SMS?»: a time of day ("14:00", "9 a.m."), not any
     # number ("a 4-hour window"); «во сколько обойдётся» asks a price, «во сколько раз» a ratio
     ("time of day", re.compile(
@@ -1042,6 +1035,8 @@ def expected_type(question: str) -> str | None:
 
 def question_type(question: str) -> tuple[str, bool] | None:
     """(type, explicit) of the answer the question asks for; None for free-form questions."""
+    if asked_measure(question):  # "What is the cold-cranking current IN AMPS?": a value in amps
+        return "measure", True
     for name, explicit, _ in _TYPE_PATTERNS:
         if explicit.search(question):
             return name, True
@@ -1169,8 +1164,8 @@ def matches_type(text: str, kind: str | None, question: str = "", names: Iterabl
     if kind == "time of day":
         return bool(TIME_OF_DAY_RE.search(text))
     if kind == "measure":
-        family = asked_measure(question)
-        return family is None or bool(MEASURE_FAMILIES[family][1].search(text))
+        dimension = asked_measure(question)
+        return dimension is None or _gives_measure(text, dimension)
     if kind == "money":
         return bool(NUMBER_RE.search(text) and (MONEY_RE.search(text) or re.search(r"\bfree\b|бесплатн", text, re.I)))\
             or bool(re.search(r"\bfree of charge\b|\bfree\b|бесплатн", text, re.IGNORECASE))

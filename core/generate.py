@@ -6,7 +6,7 @@ rows shown with their header) from the passages, each followed by its [n] marker
 Extractive algorithm:
 1. From the question take its topic words (IDF-weighted), its identifiers (E20, 7-2) and
    the kind of answer it asks for (duration, money, number, time of day, date, end point,
-   place, person, or free-form; explicit asks such as "how many days", "сколько стоит" or
+   place, person, a value in an asked unit ("in amps"), or free-form; explicit asks such as "how many days", "сколько стоит" or
    "where are they made" are hard requirements).
 2. Split every passage into units: sentences, and table rows paired with their header.
 3. Hard filters: a unit that addresses a model ("ignore previous instructions", "SYSTEM:",
@@ -540,12 +540,13 @@ class ExtractiveGenerator:
             return Generation("", refusal_reason=(
                 f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
                 "name the document in the question."))
-        if reading is not None and not any(looks_like_instruction(u.text) for u in reading.units):
+        if reading is not None and not any(
+                looks_like_instruction(paragraph_of(passages[reading.passage - 1].text, u)) for u in reading.units):
             # "What does para 7-2 say?" names its answer's place: the section is read out
-            # (core/reference.py); its number matched exactly, so support is full
+            # (core/reference.py); its number matched exactly, so support is full. A paragraph
+            # holding text aimed at a model goes to the ordinary selection, which never quotes it.
             chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
-            text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
-            return Generation(text, chosen, support=1.0)
+            return Generation(_marked(chosen), chosen, support=1.0)
         scored = self.score_units(question, passages, lexicon)
         if not scored:
             if any(n == 1 and why == "addresses a model" for n, _, why in self.rejected):
@@ -602,8 +603,12 @@ class ExtractiveGenerator:
                 keep = [s for s in keep if s is best or any(s is o for o in others)]
             expanded = keep
         chosen = expanded
-        text = " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
-        return Generation(text, chosen, support=best.score)
+        return Generation(_marked(chosen), chosen, support=best.score)
+
+
+def _marked(chosen: list[Selected]) -> str:
+    """The answer text: each unit verbatim, followed by its passage's [n] marker."""
+    return " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in chosen)
 
 
 def _list_items(intro: Selected, passages: list[Candidate]) -> list[Selected]:

@@ -81,11 +81,9 @@ def _number_line(ref: str, text: str) -> re.Match[str] | None:
 
 def carries(ref: str, section_path: str, text: str) -> bool:
     """Step 2: is this chunk numbered `ref`, by a heading on its path or (a number with
-    parts only) by a line that starts with it?"""
-    headings = section_path.split(" > ") if section_path else []
-    if any(has_section(ref, h, "") for h in headings):
-        return True
-    return _multi_part(ref) and _number_line(ref, text) is not None
+    parts only) by a line that starts with it? (`has_section`, the generator's own test of
+    a unit's section, with a bare number kept off the text.)"""
+    return has_section(ref, section_path, "") or (_multi_part(ref) and has_section(ref, "", text))
 
 
 def _title_overlap(question_tokens: set[str], row: dict[str, Any]) -> int:
@@ -97,9 +95,12 @@ def referenced_chunks(settings: Settings, tenant: str, question: str) -> list[di
     """Step 2: per document, the first of the tenant's chunks numbered as the question
     cites (where the section starts), with `overlap`: how many words its document's title
     or file name shares with the question."""
+    refs = section_refs(question)
+    if not refs:  # retrieve() asks this of every question: no number, no work
+        return []
     question_tokens = set(tokenize(question))
     first: dict[str, dict[str, Any]] = {}
-    for ref in dict.fromkeys(section_refs(question)):
+    for ref in dict.fromkeys(refs):
         for row in store.chunks_numbered(settings, tenant, ref, in_text=_multi_part(ref)):
             if not carries(ref, row.get("section", ""), row["text"]):
                 continue
@@ -122,7 +123,7 @@ def _read(ref: str, passage: Any) -> tuple[str, list[Unit]] | None:
     path = passage.section.split(" > ") if passage.section else []
     heading = path[-1] if path else ""
     chunk_units = [u for u in units(passage.text, heading) if u.kind != "heading"]
-    if any(has_section(ref, h, "") for h in path):  # a numbered heading: the text under it
+    if has_section(ref, passage.section, ""):  # a numbered heading: the text under it
         shown = {h.strip() for h in path}
         return heading, _body([u for u in chunk_units if u.text.strip() not in shown])[1]
     line = _number_line(ref, passage.text) if _multi_part(ref) else None
