@@ -6,89 +6,44 @@ seconds whether the knowledge base holds the answer after all (a refusal can be 
 cautious: a paraphrase the rules could not match). It is never an answer: nothing here is
 verified, and the console says so.
 
-Algorithm, for the top `CANDIDATE_PASSAGES` passages by retrieval rank:
-1. Split each passage into units (sentences, table rows with their header); skip headings,
-   captions, and every paragraph that addresses a model (a planted instruction is never
-   put forward as the nearest thing to an answer).
-2. Score each unit by words: (1 - `SIM_SHARE`) x the IDF-weighted share of the question's
-   topic words found in the unit and its context (section path, table header), +
-   `TYPE_BONUS` when the unit holds the kind of answer asked for (a duration for "how
-   long", a price for "how much does it cost"; core/analysis.py `question_type`), -
-   `RIVAL_PENALTY` when it names a rival of a qualifier the question sets (the Monthly
-   row for a question about annual plans).
-3. The `SHORTLIST` best units of each passage by words also get `SIM_SHARE` x their e5
-   similarity to the question, rescaled to [0, 1] (core/generate.py `similarity_scores`)
-   (embedding every sentence of three passages would double a refusal's time).
-4. A passage's best unit is its closest sentence. The snippet is the passage text around
-   it (at most `WINDOW` characters each side, cut at spaces), with the sentence's offsets
-   inside the snippet for highlighting.
-5. The `CLOSEST_PASSAGES` passages whose closest sentences score best are listed, best
-   first (ties keep retrieval order); a passage without any unit left keeps its opening as
-   the snippet and comes last. (The passage holding the answer is ranked fourth or fifth
-   often enough that looking at five and showing three points at it more often: on the
-   development sets 115 of 184 refusals of answerable questions against 109.)
+Algorithm, for the top `CANDIDATE_PASSAGES` passages by retrieval rank: every unit that
+passes the answer step's hard vetoes (never a paragraph addressing a model) is scored by the
+answer model's unit scorer (core/answer/extractive.py `rank_units`); a passage's best unit
+is its closest sentence, and the `CLOSEST_PASSAGES` passages whose closest sentences score
+best are listed, best first. The snippet is the passage text around the sentence (at most
+`WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
+highlighting; a passage without a unit left keeps its opening and comes last.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.analysis import (
-    content_terms,
-    contrast_conflict,
-    looks_like_instruction,
-    matches_type,
-    proper_names,
-    question_type,
-    units,
-)
-from core.gate import coverage, term_weights
-from core.generate import heading_of, is_title, paragraph_of, similarity_scores
+from core.answer.extractive import rank_units
+from core.answer.model import load_model
+from core.answer.question import Question
 from core.ingest.lang import detect_lang
-from core.lexical import LexicalIndex, tokenize
+from core.lexical import LexicalIndex
 from core.retrieve import Candidate
 
 CLOSEST_PASSAGES = 3  # shown
 CANDIDATE_PASSAGES = 5  # searched
-SIM_SHARE = 0.6
-TYPE_BONUS = 0.2  # chosen on the development sets + calib (see docs/quality.md)
-RIVAL_PENALTY = 0.2  # a unit naming a rival qualifier (Monthly for an annual question); dev: no change, fixes the QA case
-SHORTLIST = 6  # units per passage scored by e5 too
 WINDOW = 160
 OPENING = 300  # characters of a passage shown when no sentence stands out
 
 
-def closest_entries(question: str, passages: list[Candidate], lexicon: LexicalIndex,
+def closest_entries(question: Question | str, passages: list[Candidate], lexicon: LexicalIndex,
                     embedder: Any = None) -> list[dict[str, Any]]:
-    """Steps 1-5 of the module docstring: one dict per passage, best sentence first."""
-    weights = {t: w for t, w in term_weights(content_terms(question), lexicon).items()
-               if lexicon.df.get(t, 0) > 0}
+    """One dict per passage, best sentence first (the module docstring)."""
+    q = question if isinstance(question, Question) else Question.parse(question)
     top = passages[:CANDIDATE_PASSAGES]
-    qtype = question_type(question)
-    names = proper_names(question)
-    shortlist: list[tuple[float, Candidate, Any]] = []  # (word score, passage, unit)
-    for passage in top:
-        scored = []
-        for unit in units(passage.text, heading_of(passage)):
-            if unit.kind == "heading" or is_title(unit) or looks_like_instruction(paragraph_of(passage.text, unit)):
-                continue
-            said = set(tokenize(f"{passage.section}\n{unit.context}", keep_stopwords=True))
-            score = (1 - SIM_SHARE) * (coverage(weights, said) if weights else 0.0)
-            if qtype and matches_type(unit.text, qtype[0], question, names):
-                score += TYPE_BONUS
-            if contrast_conflict(question, f"{passage.section}\n{unit.context}") not in (None, "unstated"):
-                score -= RIVAL_PENALTY  # the Monthly row is not the nearest thing to the annual plan's answer
-            scored.append((score, passage, unit))
-        # only the best few by words are embedded: a refusal should stay about as fast as an answer
-        shortlist += sorted(scored, key=lambda x: -x[0])[:SHORTLIST]
-    sims = [0.0] * len(shortlist)
-    if embedder is not None and shortlist:
-        sims = similarity_scores(embedder, question, [u.text for _, _, u in shortlist])
     best: dict[str, tuple[float, Any]] = {}  # chunk id -> (score, unit)
-    for (word_score, passage, unit), sim in zip(shortlist, sims):
-        score = word_score + SIM_SHARE * sim
-        if passage.chunk_id not in best or score > best[passage.chunk_id][0]:
-            best[passage.chunk_id] = (score, unit)
+    if embedder is not None and top:
+        if q.vector is None:
+            q.vector = embedder.embed_query(q.text)
+        ranked, _ = rank_units(q, top, lexicon, embedder, load_model())
+        for s in ranked:  # best first: the first unit seen of a passage is its best
+            best.setdefault(top[s.passage - 1].chunk_id, (s.score, s.unit))
     entries = []
     for rank, passage in enumerate(top):
         score, unit = best.get(passage.chunk_id, (-1.0, None))

@@ -44,7 +44,7 @@ class Settings:
     # scale-out
     chroma_url: str | None = None
     embed_threads: int = 2
-    # the tenant's own words for what its documents say otherwise ("the app" -> "HomeHub"):
+    # the tenant's own words for what its documents say otherwise ("the app" -> "PeopleDesk"):
     # (phrase, documents' words) pairs, see core/expand.py; a tenant setting only
     synonyms: tuple[tuple[str, str], ...] = ()
 
@@ -184,7 +184,7 @@ def validate_synonyms(value: Any) -> dict[str, str]:
 
 
 def parse_synonym_lines(text: str) -> dict[str, str]:
-    """Synonym lines as people write them ("the app = HomeHub", one a line; blank lines and
+    """Synonym lines as people write them ("the app = PeopleDesk", one a line; blank lines and
     lines starting with # are skipped); ValueError naming the first bad line.
     `validate_synonyms` checks each entry when it is saved."""
     out: dict[str, str] = {}
@@ -195,7 +195,7 @@ def parse_synonym_lines(text: str) -> dict[str, str]:
         phrase, sep, words = line.partition("=")
         if not sep or not phrase.strip() or not words.strip():
             raise ValueError(f"Line {number} is not 'your word = the documents' words' (for example: "
-                             "the app = HomeHub); nothing was saved.")
+                             "the app = PeopleDesk); nothing was saved.")
         out[phrase.strip()] = words.strip()
     return out
 

@@ -1,37 +1,37 @@
 """Follow-up questions in a chat, read as the whole question they stand for.
 
-After "What is the refund window for monthly plans?", a user types "What about annual
-plans?". Asked alone it names no topic; asked together with the previous question it would
-be answered about monthly plans again. Read as "What is the refund window for annual
-plans?" it is an ordinary question, and the gate and the generator treat it as one (here:
-annual plans are non-refundable, so the 14 days must not be repeated).
+After "What is the notice period for monthly contracts?", a user types "What about annual
+contracts?". Asked alone it names no topic; asked together with the previous question it
+would be answered about monthly contracts again. Read as "What is the notice period for
+annual contracts?" it is an ordinary question, and the gate and the generator treat it as
+one (here: annual contracts cannot be cancelled early, so the 14 days must not be repeated).
 
 Algorithm (deterministic, so the console can show what was asked):
 1. Recognise an elliptical follow-up: the whole question is "what/how about X", "and
    (for|in|on|...) X?", "same for X", «а (для|в|на|насчёт|...) X?», «а X?», «то же для X»,
    where X has at most six words and no question word of its own; the frame's preposition,
    if any, is kept. Anything else is asked as typed.
-2. X's words without articles; its head is the last one ("annual PLANS"), unless that is
+2. X's words without articles; its head is the last one ("annual CONTRACTS"), unless that is
    "one(s)" (the previous question's thing: "and the rear ONES?").
 3. The first reading that applies:
    a. Opposites: a word of X whose opposite the previous question has (front/rear,
-      laden/unladen, domestic/international, monthly/annual...) replaces it.
-   b. A model, an identifier of the same shape, a model variant: "AquaLine 7" for
-      "AquaLine 9 Steam", E30 for E20, 7-3 for 7-2, "the 9 Steam" for the 7.
+      full-time/part-time, domestic/international, monthly/annual...) replaces it.
+   b. A model, an identifier of the same shape, a model variant: "DeskPro 7" for
+      "DeskPro 9 Plus", ERR-30 for ERR-20, 7-3 for 7-2, "the 9 Plus" for the 7.
    c. The frame's preposition: the previous question's phrase after the same preposition
-      (to the next preposition or the end) becomes X: "the warranty on AquaLine washing
-      machines" + "and on accessories?" -> "the warranty on accessories".
+      (to the next preposition or the end) becomes X: "the allowance on DeskPro work
+      laptops" + "and on accessories?" -> "the allowance on accessories".
    d. The head: the previous question's word with the head's stem keeps its place, the
       modifiers before it become X's ("for monthly plans" + "annual plans" -> "for annual
-      plans"); brand names ("HomeHub") among them stay.
+      plans"); brand names ("PeopleDesk") among them stay.
    e. A name for the previous question's one name of that kind (Germany -> Norway; with
       several, the one after a preposition, brands left out).
    f. One Russian adjective for the previous question's one adjective of the same ending
-      («Какой длины заливной шланг?» + «а сливной?» -> «Какой длины сливной шланг?»).
+      («Сколько длится ежегодный отпуск?» + «а учебный?» -> «Сколько длится учебный отпуск?»).
    g. X with an article for the subject between an English auxiliary and its verb ("How
-      often do the spark plugs get changed?" + "and the brake fluid?").
+      often do the fire alarms get tested?" + "and the smoke detectors?").
    h. A frame preposition the previous question lacks: X is a condition added to it
-      («Какой вес нетто у AquaLine 8 Pro?» + «а в упаковке?» -> «... в упаковке?»).
+      («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed.
 """
@@ -41,12 +41,15 @@ from __future__ import annotations
 import functools
 import re
 
-from core.analysis import identifier_shape, identifiers, model_names, proper_names
-from core.gate import RU_ADJECTIVE_RE
+from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
 from core.lexical import STOPWORDS, tokenize
 
+# a Russian adjective; its ending is captured: an adjective is swapped only for one of the same ending
+RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
+                             re.IGNORECASE)
+
 MAX_FOLLOWUP_WORDS = 6
-MAX_MODIFIER_RUN = 3  # "for | monthly HomeHub plans": a noun's modifiers, not the whole clause
+MAX_MODIFIER_RUN = 3  # "for | monthly PeopleDesk plans": a noun's modifiers, not the whole clause
 
 _EN_PREP = r"for|in|on|to|at|from|with|without|under|during|after|before|by|into|within|outside"
 _RU_PREP = r"для|в|во|на|с|со|у|по|при|без|из|от|до|к|ко|после|перед|за"
@@ -89,7 +92,7 @@ what which how is are do does can will would should must {_EN_PREP.replace('|', 
 {_RU_PREP.replace('|', ' ')} о об про и или ли не мой мои моя ваш ваши ваша наш наши это этот эта эти
 что какой какая какое какие как сколько""".split())
 
-# an English question whose main verb comes last ("how long DOES the warranty ... LAST?")
+# an English question whose main verb comes last ("how long DOES the probation period ... LAST?")
 _DO_SUPPORT_RE = re.compile(r"\b(?:does|do|did|will|would|can|could|should|may|must)\b", re.IGNORECASE)
 
 _FINAL_VERBS = frozenset("""take last cost arrive need apply mean work require include cover happen start end run
@@ -105,7 +108,7 @@ _SUBJECT_RE = re.compile(
 
 _PLACE_PREPOSITIONS = r"(?:to|in|into|from|for|within|в|во|на|из|для|по)"
 
-# pairs a follow-up swaps ("and the REAR ones?", "what about UNLADEN?"), compared by stem
+# pairs a follow-up swaps ("and the REAR ones?", "what about PART-TIME?"), compared by stem
 _OPPOSITES = [
     ("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
     ("laden", "unladen"), ("braked", "unbraked"), ("domestic", "international"), ("domestic", "foreign"),
@@ -117,7 +120,7 @@ _OPPOSITES = [
     ("минимальный", "максимальный"), ("внутренний", "международный"), ("внутренний", "внешний"),
 ]
 
-# "and without a filter change?" after "with a filter change"; «а без лифта?» after «при наличии лифта»
+# "and without a hotel stay?" after "with a hotel stay"; «а без лифта?» after «при наличии лифта»
 _OPPOSITE_PREPOSITIONS = {"without": ("with",), "with": ("without",), "без": ("при наличии", "при", "с", "со"),
                           "с": ("без",), "со": ("без",), "при": ("без",)}
 
@@ -183,7 +186,7 @@ def _stem(word: str) -> str:
 
 
 def _is_brand(word: str) -> bool:
-    """"HomeHub", "AquaLine", "KT-200": a name inside a phrase, not a modifier to swap."""
+    """"PeopleDesk", "DeskPro", "AB-200": a name inside a phrase, not a modifier to swap."""
     return bool(re.search(r"[a-zа-яё][A-ZА-ЯЁ]|\d", word))
 
 
@@ -198,7 +201,7 @@ def _opposite_stems() -> dict[str, frozenset[str]]:
 
 
 def _replace_opposite(previous: str, words: list[str]) -> str | None:
-    """Step 3a: "what about UNLADEN?" after "a LADEN van"."""
+    """Step 3a: "what about PART-TIME?" after "FULL-TIME staff"."""
     for new in words:
         wanted = _opposite_stems().get(_stem(new), frozenset())
         for m in _WORD_RE.finditer(previous):
@@ -211,11 +214,11 @@ def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
     """Step 3b: X's model, identifier or model variant for the previous question's one."""
     old_models = [m for m in model_names(previous) if m not in model_names(x)]
     if len(old_models) == 1:
-        # the variant is capitalised ("9 Steam weigh": "weigh" is the question's)
+        # the variant is capitalised ("9 Plus weigh": "weigh" is the question's)
         old = rf"{re.escape(old_models[0])}(?:\s+(?-i:[A-Z])[\w-]*)*"
-        if model_names(x):  # "And the AquaLine 7?"
+        if model_names(x):  # "And the DeskPro 7?"
             return _swap(previous, old, " ".join(words))
-        if re.match(r"\d", words[0]):  # "And the 9 Steam?": the brand stays
+        if re.match(r"\d", words[0]):  # "And the 9 Plus?": the brand stays
             brand = old_models[0].rsplit(" ", 1)[0]
             return _swap(previous, old, f"{brand} {' '.join(words)}")
     # "and service B" after "Service A": a word with its letter or number
@@ -225,7 +228,7 @@ def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
             return _swap(previous, variant, " ".join(words))
     new_ids = identifiers(x)
     if new_ids:
-        # of the same shape: E30 for E20, 7-3 for 7-2; never para 99-1 for the engine KP20
+        # of the same shape: ERR-30 for ERR-20, 7-3 for 7-2; never para 99-1 for the form HR20
         shapes = {identifier_shape(i) for i in new_ids}
         old = [i for i in identifiers(previous) if i not in new_ids and identifier_shape(i) in shapes]
         new = re.search(rf"(?<![\w-]){re.escape(sorted(new_ids)[0])}(?![\w-])", x, re.IGNORECASE)
@@ -236,7 +239,7 @@ def _replace_kind(previous: str, x: str, words: list[str]) -> str | None:
 
 def _replace_after(previous: str, prep: str, x: str) -> str | None:
     """Step 3c: the phrase after the frame's preposition in the previous question (or after
-    its opposite, which goes too: "with a filter change" -> "without a filter change",
+    its opposite, which goes too: "with a hotel stay" -> "without a hotel stay",
     «при наличии лифта» -> «без лифта»)."""
     found = list(_WORD_RE.finditer(previous))
     lowered = [m.group(0).lower() for m in found]
@@ -262,8 +265,8 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
 
 def _replace_like(previous: str, words: list[str]) -> str | None:
     """Step 3d: the head's word of the previous question keeps its place; the modifiers
-    before it become X's, brand names among them kept ("for HomeHub Monthly plans" +
-    "annual plans" -> "for HomeHub annual plans")."""
+    before it become X's, brand names among them kept ("for PeopleDesk Monthly plans" +
+    "annual plans" -> "for PeopleDesk annual plans")."""
     head, modifiers = words[-1], words[:-1]
     if not modifiers or head.lower() in ("one", "ones"):
         return None
@@ -287,27 +290,27 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
 def _replace_name(previous: str, words: list[str], placed_only: bool = False) -> str | None:
     """Step 3e: X's name for the previous question's one name of that kind. A bare name
     ("Austria?") only takes the place of one after a place preposition ("delivery to
-    Germany"): "Warranty?" after a question on the AquaLine is a new question."""
+    Germany"): "Reimbursement?" after a question on the DeskPro is a new question."""
     # a follow-up's first word is capitalised as a sentence start would be: a name only
     # when it is capitalised in the middle of a text ("about Norway")
     x = " ".join(words)
     new_names = proper_names(f"about {x}") | {w for w in words if len(w) >= 2 and w.isupper() and w.isalpha()}
-    # a name phrase is capitalised throughout ("Allergy Care"), not "Warranty period"
+    # a name phrase is capitalised throughout ("Core Hours"), not "Notice period"
     if not new_names or any(w.lower() in STOPWORDS or not (w[0].isupper() or w[0].isdigit()) for w in words):
         return None
     old_names = sorted(n for n in proper_names(previous) if n not in new_names)
-    if len(old_names) > 1:  # "HomeHub Standard": the brand stays
+    if len(old_names) > 1:  # "PeopleDesk Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
     if len(old_names) > 1 or placed_only:  # "delivery to Germany": the name after a preposition
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
-    if len(old_names) == 1:  # with the number that belongs to it: "ECO 40-60" -> "Allergy Care"
+    if len(old_names) == 1:  # with the number that belongs to it: "Flexi 30-70" -> "Core Hours"
         return _swap(previous, rf"{re.escape(old_names[0])}(?:\s+[\w-]*\d[\w-]*)?", x)
     return None
 
 
 def _replace_adjective(previous: str, words: list[str]) -> str | None:
-    """Step 3f: «а сливной?» after «Какой длины заливной шланг?»: one Russian adjective for
+    """Step 3f: «а учебный?» after «Сколько длится ежегодный отпуск?»: one Russian adjective for
     the previous question's one adjective of the same ending (gender, case)."""
     new = RU_ADJECTIVE_RE.fullmatch(words[0].lower()) if len(words) == 1 else None
     if not new:
@@ -321,7 +324,7 @@ def _replace_adjective(previous: str, words: list[str]) -> str | None:
 
 
 def _replace_subject(previous: str, x: str) -> str | None:
-    """Step 3g: "and the brake fluid?" after "How often do the spark plugs get changed?": X
+    """Step 3g: "and the smoke detectors?" after "How often do the fire alarms get tested?": X
     for the subject between the English auxiliary and the verb ("What is the X?" has none:
     its X is what is asked, and X alone asks the same)."""
     if not re.match(r"(?:the|a|an|my|your|our|its|their)\s", x, re.IGNORECASE):
@@ -333,7 +336,7 @@ def _replace_subject(previous: str, x: str) -> str | None:
 
 
 def _add_condition(previous: str, prep: str, x: str) -> str | None:
-    """Step 3h: "and in its box?" after a question without "in": a condition added to it."""
+    """Step 3h: "and in December?" after a question without "in": a condition added to it."""
     if any(m.group(0).lower() == prep for m in _WORD_RE.finditer(previous)):
         return None
     body = previous.rstrip(" ?!.")

@@ -2,7 +2,7 @@
 
 Each token is stemmed by its own script: Cyrillic words with the Russian stemmer, Latin
 words with the English one, so one index serves mixed EN/RU corpora and queries.
-Identifiers such as E20, 7-2 or 4.7 are kept whole as tokens.
+Identifiers such as AB12, 7-2 or 4.7 are kept whole as tokens.
 """
 
 from __future__ import annotations
@@ -18,37 +18,27 @@ from pathlib import Path
 import bm25s
 import Stemmer
 
+from core.lang import LANGUAGES
+
 TOKEN_RE = re.compile(r"[A-Za-z]+\d+[A-Za-z\d]*|\d+(?:[.,\-/]\d+)*|[^\W\d_]+", re.UNICODE)
 CYRILLIC_RE = re.compile(r"[а-яё]", re.IGNORECASE)
 
-STOPWORDS = frozenset(
-    """a an the of to in on at for by with from and or but is are was were be been being it its
-    this that these those what which who whom whose when where why how do does did can could
-    should would will shall may might must i you he she we they me my your our their as if
-    than then there here about into over under not no any some all each per vs have has had am
-    them him her us its mine ours yours theirs myself yourself itself
-    и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
-    мне было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был
-    него до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
-    для мы тебя их чем была сам чтобы без будто чего раз тоже себе под будет ж тогда кто этот
-    того потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда
-    зачем всех никогда можно при наконец два об другой хоть после над больше тот через эти нас
-    про всего них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше
-    чуть том нельзя такой им более всегда конечно всю между это как""".split()
-)
+# stop words and stemmers come from the language modules (core/lang/): one place per language
+STOPWORDS = frozenset(w for lang in LANGUAGES.values() for w in lang.stopwords)
+_STEMMER_OF = {letter: lang.stemmer for lang in LANGUAGES.values() for letter in lang.letters}
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=8)
 def _stemmer(lang: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(lang)
 
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 6
+TOKENIZER_VERSION = 7
 
 # English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
-# got" has no word "ve", "Northwind's" is Northwind
+# got" has no word "ve", "PeopleDesk's" is PeopleDesk
 _CONTRACTIONS = [
     (re.compile(r"\b(ca|wo)n['’]t\b", re.I), lambda m: {"ca": "can", "wo": "will"}[m.group(1).lower()] + " not"),
     (re.compile(r"n['’]t\b", re.I), lambda m: " not"),
@@ -111,7 +101,7 @@ E_MAIL_RE = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
 
 
 def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
-    """Lowercased, stemmed tokens; identifiers (E20, 7-2, 4.7) kept whole."""
+    """Lowercased, stemmed tokens; identifiers (AB12, 7-2, 4.7) kept whole."""
     out: list[str] = []
     if "-" in text:
         text = E_MAIL_RE.sub(r"\1", text)
@@ -124,10 +114,10 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
         elif tok.isalpha() and (symbol := _unit_symbol(tok)):
             tok = symbol
         elif tok.isalpha():
-            if CYRILLIC_RE.search(tok):
-                tok = _stemmer("russian").stemWord(_as_infinitive(tok))
-            else:
-                tok = _stemmer("english").stemWord(tok)
+            algorithm = next((_STEMMER_OF[ch] for ch in tok if ch in _STEMMER_OF), "english")
+            if algorithm == "russian":
+                tok = _as_infinitive(tok)
+            tok = _stemmer(algorithm).stemWord(tok)
         out.append(tok)
     return out
 

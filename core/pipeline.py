@@ -9,15 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import index, store
-from core.analysis import MARKUP_RE, strip_instructions
+from core.answer.question import Question
+from core.answer.safety import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
 from core.config import Settings
-from core.expand import expand_question
+from core.expand import Synonyms, expand_question
 from core.followup import looks_like_followup, read_followup
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
-from core.lexical import expand_contractions
+from core.lexical import LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
@@ -64,7 +65,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
             asked_as = condense(LLMClient(settings), question, previous)
         except LLMUnavailable:
             asked_as = None
-    asked = expand_question(expand_contractions(strip_instructions(asked_as or question)), settings.synonyms)
+    asked = prepare_question(asked_as or question, settings.synonyms)
     retrieval = retrieve(settings, tenant, asked)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
@@ -74,7 +75,8 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     #    how well the best sentence answers; refuse early when even a perfect sentence
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
-    gate = assess(asked, retrieval, lexicon, settings.synonyms)
+    parsed = Question.parse(asked)
+    gate = assess(parsed, retrieval, lexicon)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
     # provider/model say what produced the answer: a refusal at the gate runs no model (the
@@ -86,17 +88,17 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
     decision_note = "answer"
 
-    if gate.reason or 0.5 * gate.confidence + 0.5 < threshold:
+    if gate.reason:
         decision_note = "refuse before generating"
-        answer.refusal_reason = gate.reason or (
-            f"Retrieval confidence {gate.confidence:.2f} is too low for the threshold {threshold:.2f}."
-        )
+        answer.refusal_reason = gate.reason
+        answer.refusal_code, answer.refusal_subject = gate.code, gate.subject
     else:
         # 3. generate with [n] markers: the configured provider; the extractive answer when
         #    the model is unreachable or its output breaks the citation rules twice
         t = time.perf_counter()
         extractive = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads),
                                               synonyms=settings.synonyms)
+        parsed.vector = None
         fallback_reason = None
         if settings.provider == "llm":
             try:
@@ -105,7 +107,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
                 fallback_reason = f"{exc} Answered from quotes instead."
                 model_run = getattr(exc, "run", None)
         if generation is None:
-            generation = extractive.generate(asked, passages, lexicon)
+            generation = extractive.generate(parsed, passages, lexicon)
         timings["generate"] = _ms(t)
         # 4. validate citations; 5. verify claims; 6. guard
         t = time.perf_counter()
@@ -113,7 +115,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
         if outcome.status == "refused" and generation.provider == "llm" and generation.text:
             # the model's answer failed its checks: the extractive answer instead
             fallback_reason = f"The model's answer failed verification ({outcome.reason}) Answered from quotes instead."
-            generation = extractive.generate(asked, passages, lexicon)
+            generation = extractive.generate(parsed, passages, lexicon)
             outcome = _check(settings, generation, passages, gate.confidence)
         timings["verify"] = _ms(t)
         decision_note = outcome.note
@@ -125,14 +127,26 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
             _renumber(answer)
             if fallback_reason:
                 answer.status, answer.refusal_reason = "fallback", fallback_reason
+            elif generation.correction:  # the passage contradicts the question's premise
+                answer.status = "corrected"
+                answer.answer = f"The documents say otherwise: {answer.answer}"
+                answer.refusal_reason = f"The question takes for granted what the documents contradict: {generation.correction}."
         elif fallback_reason and not answer.refusal_reason:
             answer.refusal_reason = fallback_reason
+        if answer.status == "refused":
+            answer.refusal_code = ("no_candidate" if not generation.text else "low_confidence"
+                                   if outcome.note == "refuse after generating" else "failed_checks")
+            unknown = unknown_words(parsed, lexicon, passages)
+            if unknown and answer.refusal_code != "failed_checks":  # a word of the user's: a synonym to teach
+                answer.refusal_code, answer.refusal_subject = "unknown_word", unknown[0]
+                answer.refusal_reason = (f"The knowledge base never mentions “{unknown[0]}”; "
+                                         + (answer.refusal_reason or ""))
 
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
     if answer.status == "refused":
         t = time.perf_counter()
-        answer.closest = closest_entries(asked, passages, lexicon, get_embedder(num_threads=settings.embed_threads))
+        answer.closest = closest_entries(parsed, passages, lexicon, get_embedder(num_threads=settings.embed_threads))
         first = answer.closest[0] if answer.closest else None
         if first and first.get("quote"):  # its PDF page, marked once here, not on every page rerun
             passage = next(p for p in passages if p.chunk_id == first["chunk_id"])
@@ -147,11 +161,32 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
                  "support": generation.support if generation else None, "decision": decision_note,
-                 "rejected": generation.rejected[:MAX_REJECTED_SHOWN] if generation else []},
+                 "rejected": generation.rejected[:MAX_REJECTED_SHOWN] if generation else [],
+                 "answer_model": generation.candidates if generation else []},
            prompt=model_run.prompt if model_run else None,
            raw_output=model_run.raw_output if model_run else None,
            tokens=model_run.tokens if model_run else None)
     return answer
+
+
+def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate]) -> list[str]:
+    """Words of the asking sentence the tenant's documents never use, as written (none
+    when the passages are in another language: there an unknown word is a translation)."""
+    if not any(p.lang == question.lang.code for p in passages[:3]):
+        return []
+    out = []
+    for word in question.words:
+        stems = tokenize(word)
+        if stems and word not in question.lang.stopwords and stems[0] in question.asking_terms \
+                and not any(lexicon.knows_family(t) for t in stems) and not word[0].isdigit():
+            out.append(word)
+    return out
+
+
+def prepare_question(question: str, synonyms: Synonyms = ()) -> str:
+    """What is searched and answered: clauses aimed at the model dropped, contractions
+    spelled out, the tenant's synonyms and known acronyms added."""
+    return expand_question(expand_contractions(strip_instructions(question)), synonyms)
 
 
 @dataclass
@@ -166,11 +201,14 @@ class Outcome:
 
 def _check(settings: Settings, generation: Generation, passages: list[Candidate], evidence: float) -> Outcome:
     """Steps 4-6 for one generated answer: threshold, citation markers, claims, guard."""
-    confidence = round(0.5 * evidence + 0.5 * generation.support, 4)
+    # the extractive answer model's probability is the answer confidence; a model's
+    # answer is judged by its retrieval evidence and, below, its claims' scores
+    confidence = round(generation.support if generation.provider == "extractive"
+                       else 0.5 * evidence + 0.5 * generation.support, 4)
     threshold = settings.gate_threshold
     if not generation.text:
         return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
-    if confidence < threshold:
+    if confidence < threshold and not generation.correction:
         return Outcome("refused", "", [], confidence, (
             f"Answer confidence {confidence:.2f} is below the threshold {threshold:.2f}: "
             "the closest sentence does not clearly answer it."), "refuse after generating")

@@ -3,22 +3,22 @@
 Lawyers, auditors and technicians cite clauses by number. Such a question names its
 answer's place exactly, so it is found by structure, not by similarity:
 
-1. Read the numbers the question cites (core/analysis.py `section_refs`: "para 7-2",
+1. Read the numbers the question cites (core/answer/references.py `section_refs`: "para 7-2",
    "section 1.1", «пункт 9.3»).
 2. Look the tenant's chunks up in the registry for each number: a chunk belongs to it when
-   a heading on its section path carries the number ("... > 1.1 Сброс ошибки"), or, for a
-   number with parts (7-2, 1.1), when one of its lines starts with it ("7-2. Engine oil
-   capacity. ..."). A line that merely refers to it ("as described in para 7-2") is no
+   a heading on its section path carries the number ("... > 1.1 Ежегодный отпуск"), or, for a
+   number with parts (7-2, 1.1), when one of its lines starts with it ("7-2. Annual
+   leave. ..."). A line that merely refers to it ("as described in para 7-2") is no
    match, and a bare number ("section 4") matches headings only, since list steps start
    with "4." too. Per document the first such chunk counts (where the section starts).
    Documents whose title or file name shares the most words with the question come first
-   ("... of the fleet manual"), then retrieval's order; the first `MAX_PINNED` are pinned
+   ("... of the travel policy"), then retrieval's order; the first `MAX_PINNED` are pinned
    first among the passages (core/retrieve.py step 6).
 3. A question that asks what the section says ("what does ... say / state", "quote",
    "summarise", «что сказано / говорится / написано в», «перескажи») is answered by
    reading the section: its first `READ_SENTENCES` sentences or rows after the number and
-   its caption, each cited. If the question narrows the ask ("... say about the oil
-   capacity", «... о сбросе ошибки») to words the section's caption or heading does not
+   its caption, each cited. If the question narrows the ask ("... say about carry-
+   over", «... о переносе отпуска») to words the section's caption or heading does not
    hold, the ordinary sentence selection answers instead, restricted to that section.
    When several documents carry the number and the question names none of them more than
    the others ("What does section 3 say?"), the answer is a refusal that names them, so
@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core import store
-from core.analysis import Unit, has_section, section_refs, units
+from core.answer.references import has_section, section_refs
+from core.answer.units import Unit, units
 from core.config import Settings
 from core.lexical import tokenize
 
@@ -50,7 +51,7 @@ ASKS_CONTENT_RE = re.compile(
     r"\b(?:процитируй|перескажи|приведи\s+текст|зачитай)\w*",
     re.IGNORECASE,
 )
-# what the ask is narrowed to: "... say ABOUT the oil capacity", «... О СБРОСЕ ошибки»
+# what the ask is narrowed to: "... say ABOUT carry-over", «... О ПЕРЕНОСЕ отпуска»
 ABOUT_RE = re.compile(r"\b(?:about|regarding|concerning|on\s+the\s+subject\s+of|as\s+to)\s+(.+)$|"
                       r"(?:^|\s)(?:о|об|обо|про|насч[её]т|относительно)\s+(.+)$", re.IGNORECASE)
 NUMBER_LINE = r"^[ \t]*{ref}\.?(?=\s|$)"
@@ -127,7 +128,7 @@ def _read(ref: str, passage: Any) -> tuple[str, list[Unit]] | None:
         shown = {h.strip() for h in path}
         return heading, _body([u for u in chunk_units if u.text.strip() not in shown])[1]
     line = _number_line(ref, passage.text) if _multi_part(ref) else None
-    if line is not None:  # a numbered paragraph: its own line, "7-2. Engine oil capacity. ..."
+    if line is not None:  # a numbered paragraph: its own line, "7-2. Annual leave. ..."
         end = passage.text.find("\n", line.start())
         end = len(passage.text) if end < 0 else end
         return _body([u for u in chunk_units if line.start() <= u.start < end])
@@ -135,7 +136,7 @@ def _read(ref: str, passage: Any) -> tuple[str, list[Unit]] | None:
 
 
 def _body(own: list[Unit]) -> tuple[str, list[Unit]]:
-    """Drop paragraph numbers ("7-2.") and the caption after each ("Engine oil capacity.")."""
+    """Drop paragraph numbers ("7-2.") and the caption after each ("Annual leave.")."""
     caption, body, after_number = "", [], False
     for unit in own:
         if re.fullmatch(r"[\d.\-)\s]+", unit.text):

@@ -15,8 +15,8 @@
    the next chunk of the same section for the top two (an answer may straddle a chunk
    boundary) as extra context, marked `neighbour`.
 5. For each document among the passages, the identifiers its opening chunks name with no
-   sibling of the same shape there (a manual's "engine code KP20") are its `subject_ids`:
-   "the oil capacity of the KP20 engine" is answered by the manual's para 7-2, which never
+   sibling of the same shape there (a handbook's "form code HR20") are its `subject_ids`:
+   "the deadline for the HR20 form" is answered by the handbook's para 7-2, which never
    repeats the code.
 6. A chunk numbered as the question cites ("What does para 7-2 say?", «раздел 1.1») is
    pinned first among the passages, found by structure in the registry
@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core import index, store
-from core.analysis import identifier_shape, identifiers
+from core.answer.facts import identifier_shape, identifiers
 from core.config import Settings
 from core.ingest.lang import detect_lang
 from core.models import get_embedder
@@ -61,8 +61,8 @@ class Candidate:
     fused_score: float = 0.0
     rank: int = 0
     neighbour: bool = False
-    # identifiers the document's opening names as what all of it is about ("engine code
-    # KP20" in a manual's title block): present in every passage of that document
+    # identifiers the document's opening names as what all of it is about ("form code
+    # HR20" in a handbook's title block): present in every passage of that document
     subject_ids: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
             cid, row, dense_score=entry.get("dense_score"), dense_rank=entry.get("dense_rank"),
             bm25_score=entry.get("bm25_score"), bm25_rank=entry.get("bm25_rank"), fused_score=entry["fused"]))
     # a table of contents holds every heading's words and answers nothing: it found the
-    # warranty's "Contents" first for "How long is the warranty?", pushing the periods out
+    # leave policy's "Contents" first for "How long is parental leave?", pushing the periods out
     candidates = [c for c in candidates if not is_contents(c.section)]
     candidates.sort(key=lambda c: c.fused_score, reverse=True)
     for rank, cand in enumerate(candidates, start=1):
@@ -135,7 +135,7 @@ CONTENTS_RE = re.compile(r"(?:^|>)\s*(?:table of contents|contents|содерж�
 
 
 def is_contents(section: str) -> bool:
-    """Is this chunk's section a table of contents ("Northwind Appliance Warranty > Contents")?"""
+    """Is this chunk's section a table of contents ("Staff Handbook > Leave Policy > Contents")?"""
     return bool(CONTENTS_RE.search(section or ""))
 
 
@@ -144,7 +144,7 @@ OPENING_CHUNKS = 3  # a running header, the title block, the contents
 
 def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, tuple[str, ...]]:
     """Step 5: per document, the identifiers of its opening chunks that have no sibling of
-    the same shape there ("KP20" beside "KT-200"; not "E20" in a list of E10, E11...)."""
+    the same shape there ("HR20" beside "AB-200"; not "ERR-20" in a list of ERR-10, ERR-11...)."""
     wanted = [f"{d}:{n:04d}" for d in sorted(doc_ids) for n in range(OPENING_CHUNKS)]
     texts: dict[str, list[str]] = {}
     for row in store.get_chunks(settings, tenant, wanted).values():
@@ -208,7 +208,7 @@ def _referenced(settings: Settings, tenant: str, question: str, top: list[Candid
     best_rank: dict[str, int] = {}
     for c in candidates:
         best_rank[c.doc_id] = min(best_rank.get(c.doc_id, c.rank), c.rank)
-    # the document the question names ("... of the fleet manual") first, then retrieval's order
+    # the document the question names ("... of the travel policy") first, then retrieval's order
     found.sort(key=lambda r: (-r["overlap"], best_rank.get(r["doc_id"], 10**9), r["chunk_id"]))
     pinned = []
     for row in found[:MAX_PINNED]:

@@ -34,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ["id", "tenant", "question", "kind", "expected_answer", "gold_source",
           "gold_quote", "category", "lang", "split"]
+# optional: the question asked before a follow-up; how the question is phrased
+OPTIONAL = {"previous", "style"}
 KINDS = {"answerable", "unanswerable", "misleading"}
 LANGS = {"en", "ru"}
 MAX_QUOTE = 200
@@ -105,7 +107,7 @@ def check_set(set_path: Path) -> list[str]:
         except json.JSONDecodeError as e:
             problems.append(f"{where}: invalid JSON ({e})")
             continue
-        if not isinstance(q, dict) or sorted(q) != sorted(FIELDS):
+        if not isinstance(q, dict) or sorted(k for k in q if k not in OPTIONAL) != sorted(FIELDS):
             problems.append(f"{where}: fields must be exactly {FIELDS}")
             continue
         qid = q["id"]

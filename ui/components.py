@@ -62,7 +62,7 @@ def answer_body(answer: dict[str, Any]) -> None:
         if word:
             st.caption(f"If “{escape_md(word, inline=True)}” is your word for something the documents call "
                        "otherwise, an admin can add it under Settings → Synonyms; the next ask reads it.")
-    elif answer.get("status") in ("narrowed", "fallback") and answer.get("refusal_reason"):
+    elif answer.get("status") in ("narrowed", "fallback", "corrected") and answer.get("refusal_reason"):
         st.caption("Note: " + escape_md(answer["refusal_reason"], inline=True))
 
 
@@ -526,9 +526,9 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
     if gate.get("support") is not None:
         line += f" · sentence support **{float(gate['support']):.2f}**"
     st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] " + line)
-    st.caption("Only the answer confidence is compared with the threshold. It combines the retrieval "
-               "confidence (how well the passages cover the question) with how well the best sentence "
-               "answers it (support).")
+    st.caption("Only the answer confidence is compared with the threshold. In the embedded default it is "
+               "the answer model's probability that the best sentence answers the question, learned from "
+               "labelled questions of several domains; the signals that moved it most are listed below.")
     if answer.get("status") == "refused" and not decision.startswith("refuse"):
         st.caption("The gate let this ask through; the answer was refused afterwards"
                    + (": " + escape_md(answer["refusal_reason"], inline=True) if answer.get("refusal_reason") else "."))
@@ -543,6 +543,13 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
         st.markdown("**Sentences the answer could not use**")
         st.dataframe(pd.DataFrame([{"passage": f"[{r['passage']}]", "sentence": clean(r["text"]), "why not": r["why"]}
                                    for r in gate["rejected"]]), hide_index=True, placeholder="—", width="stretch")
+    model_rows = gate.get("answer_model") or []
+    if model_rows:
+        st.markdown("**Answer model: the best candidate sentences and what drove their scores**")
+        st.dataframe(pd.DataFrame([
+            {"passage": f"[{r['passage']}]", "sentence": clean(r["unit"]), "score": r["score"],
+             "drivers": ", ".join(f"{k} {v:+.2f}" for k, v in r.get("drivers", {}).items())}
+            for r in model_rows if "unit" in r]), hide_index=True, placeholder="—", width="stretch")
     with st.expander("Raw gate record"):
         st.json(gate, expanded=True)
 

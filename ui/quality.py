@@ -340,8 +340,19 @@ REFUSAL_CLASSES = (
 SHOULD_ANSWER, RIGHT_TO_REFUSE = "answerable (too conservative)", "unanswerable or misleading (right to refuse)"
 
 
-def refusal_class(reason: str | None) -> str:
-    """The kind of refusal, read off the reason sentence core/ wrote for it."""
+REFUSAL_CODES = {
+    "unknown_name": REFUSAL_CLASSES[0][0], "unknown_word": REFUSAL_CLASSES[0][0],
+    "missing_identifier": REFUSAL_CLASSES[1][0], "missing_reference": REFUSAL_CLASSES[1][0],
+    "no_candidate": REFUSAL_CLASSES[2][0], "no_passages": REFUSAL_CLASSES[2][0],
+    "low_confidence": REFUSAL_CLASSES[4][0], "failed_checks": REFUSAL_CLASSES[5][0],
+}
+
+
+def refusal_class(reason: str | None, code: str | None = None) -> str:
+    """The kind of refusal: by the code core/ gave it; runs stored before refusals had
+    codes are read off their reason sentence."""
+    if code in REFUSAL_CODES:
+        return REFUSAL_CODES[code]
     for name, phrases in REFUSAL_CLASSES:
         if any(p in (reason or "") for p in phrases):
             return name
@@ -354,7 +365,7 @@ def refusal_counts(report: dict[str, Any]) -> list[dict[str, Any]]:
     for qq in report.get("questions") or []:
         if qq.get("status") != "refused":
             continue
-        key = (refusal_class(qq.get("refusal_reason")),
+        key = (refusal_class(qq.get("refusal_reason"), qq.get("refusal_code")),
                SHOULD_ANSWER if qq.get("kind") == "answerable" else RIGHT_TO_REFUSE)
         counts[key] = counts.get(key, 0) + 1
     totals: dict[str, int] = {}
@@ -374,6 +385,6 @@ def wrong_refusal_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
         closest = [c.get("sentence") or "" for c in qq.get("closest") or []]
         rows.append({"id": qq.get("id"), "question": clean(qq.get("question", "")),
                      "expected": clean(qq.get("expected_answer") or ""),
-                     "why": refusal_class(qq.get("refusal_reason")),
+                     "why": refusal_class(qq.get("refusal_reason"), qq.get("refusal_code")),
                      "closest sentence": clean(next((c for c in closest if c), ""))[:300]})
     return rows

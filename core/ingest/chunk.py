@@ -3,7 +3,7 @@
 How a document is cut, in order:
 1. Blocks are grouped into sections (a heading and the blocks under it, up to the next
    heading). Chunks never span two sections, with one exception: a heading with no body
-   of its own (e.g. "Policies" directly followed by "Refund policy") is carried into the
+   of its own (e.g. "Policies" directly followed by "Leave policy") is carried into the
    first chunk of its first subsection.
 2. Each block is one unit if it fits the budget. A longer block is cut into sentences
    (see `core.ingest.sentences`; a sentence is never cut, except one longer than the
@@ -18,7 +18,7 @@ How a document is cut, in order:
    `settings.chunk_overlap` tokens of trailing sentences (a sliding window); tables, list
    items and code are not repeated.
 5. Every chunk that does not contain its section's heading starts with that heading line
-   ("Refund policy\\n\\n..."), so a list item or a table piece keeps its heading.
+   ("Leave policy\\n\\n..."), so a list item or a table piece keeps its heading.
 
 `char_start/char_end` are the offsets in `parsed.text` of the first and last unit the chunk
 covers. Because of the heading prefix (and a table piece's repeated header row) the chunk

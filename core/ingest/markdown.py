@@ -22,6 +22,11 @@ from core.schema import Block, ParsedDocument
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$", re.MULTILINE)
+# a template tag of a static-site generator ({% page "/tools/slack/" %}, {% image "a.png"
+# "Alt text" %}): its last quoted argument is what a reader of the built page sees, so a
+# link whose target is such a tag stays a link and its text stays the text
+_TEMPLATE_TAG = re.compile(r"\{%-?\s*[\w-]+((?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s%]+))*)\s*-?%\}")
+_QUOTED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'")
 _HIDDEN_INLINE = re.compile(r"<(/?)(?:script|style)\b", re.IGNORECASE)
 
 
@@ -32,6 +37,7 @@ class MarkdownParser:
     def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         text = decode_text(Path(path).read_bytes())
         text, meta_title = _strip_front_matter(text)
+        text = _TEMPLATE_TAG.sub(_template_text, text)
         blocks = self.blocks(text)
         title = first_heading(blocks) or meta_title or Path(path).stem
         return finish(blocks, pages=None, title=title)
@@ -122,6 +128,11 @@ def _html_text(html: str) -> str:
     # elements are joined with a space so "<td>a</td><td>b</td>" stays two words; the space
     # that join puts before punctuation after an inline tag ("<b>end</b>.") is not text
     return _SPACE_BEFORE_PUNCT.sub(r"\1", clean_inline(soup.get_text(" ")))
+
+
+def _template_text(match: re.Match[str]) -> str:
+    quoted = [a or b for a, b in _QUOTED.findall(match.group(1))]
+    return quoted[-1] if quoted else ""
 
 
 def _strip_front_matter(text: str) -> tuple[str, str]:

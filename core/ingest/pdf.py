@@ -294,8 +294,8 @@ def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int
 
     Repeated means the same text (digits ignored) or, for one short line, the same height
     on the page (chapter-wise running heads: "Chapter 2: Setup 14", "Chapter 3: Usage 21").
-    Text set larger than the body (a heading at the top of each page, "Chapter 7. Engine
-    lubrication") counts as repeated only with the very same words: a running head is
+    Text set larger than the body (a heading at the top of each page, "Chapter 7. Annual
+    leave") counts as repeated only with the very same words: a running head is
     small print, a heading whose number changes page by page is the document's structure.
     """
     sizes: Counter[float] = Counter()

@@ -50,6 +50,7 @@ from evals.metrics.base import (
     ChunkTexts,
     MetricResult,
     Row,
+    declines,
     is_answerable,
     is_error,
     is_refused,
@@ -101,7 +102,7 @@ def outcome(question: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
         if is_refused(answer):
             return "too_conservative"
         return "correct" if is_correct(question, answer) else "wrong"
-    return "refused_ok" if is_refused(answer) else "hallucinated"
+    return "refused_ok" if declines(answer) else "hallucinated"
 
 
 def group_key(question: Mapping[str, Any], field: str) -> str:

@@ -15,6 +15,7 @@ NOT_ANSWERABLE = ("unanswerable", "misleading")
 # A refusal is the pipeline's deliberate "not in the documents". The runner records an ask
 # that raised as status "error": neither an answer nor a refusal, and never a success.
 REFUSED_STATUSES = ("refused",)
+CORRECTED_STATUS = "corrected"
 ERROR_STATUS = "error"
 
 
@@ -47,6 +48,13 @@ def rate(name: str, numerator: int, denominator: int, hits: list[str], evidence:
 
 def qid(question: Mapping[str, Any]) -> str:
     return str(question.get("id", ""))
+
+
+def declines(answer: Mapping[str, Any]) -> bool:
+    """Does the answer decline what an unanswerable or misleading question asks: a
+    refusal, or a correction (`corrected`: the cited passage contradicts the question's
+    premise, "The documents say annual plans are non-refundable [1]")?"""
+    return is_refused(answer) or answer.get("status") == CORRECTED_STATUS
 
 
 def is_refused(answer: Mapping[str, Any]) -> bool:

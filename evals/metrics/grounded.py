@@ -4,7 +4,8 @@
   2. A question counts if either
      a. it is answerable, answered correctly (strict answer_correct) and the answer has a
         supporting citation (as in citation_accuracy), or
-     b. it is unanswerable or misleading and the answer is refused (an ask that failed,
+     b. it is unanswerable or misleading and the answer is refused or corrects the
+        question's premise (`corrected`) (an ask that failed,
         status `error`, is no refusal and never counts).
   3. value = counted / denominator (None for an empty set).
 """
@@ -15,13 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evals.metrics.answers import citation_check, is_correct
-from evals.metrics.base import NOT_ANSWERABLE, ChunkTexts, MetricResult, Row, is_refused, qid, rate
+from evals.metrics.base import NOT_ANSWERABLE, ChunkTexts, MetricResult, Row, declines, qid, rate
 
 
 def is_grounded(question: Mapping[str, Any], answer: Mapping[str, Any],
                 chunk_texts: ChunkTexts | None = None) -> bool:
     if question.get("kind") in NOT_ANSWERABLE:
-        return is_refused(answer)
+        return declines(answer)
     return is_correct(question, answer) and citation_check(question, answer, chunk_texts)["cited"]
 
 

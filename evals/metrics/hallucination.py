@@ -17,7 +17,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evals.metrics.answers import is_correct
-from evals.metrics.base import ChunkTexts, MetricResult, Row, is_answerable, is_error, is_refused, qid, rate
+from evals.metrics.base import (
+    ChunkTexts,
+    MetricResult,
+    Row,
+    declines,
+    is_answerable,
+    is_error,
+    is_refused,
+    qid,
+    rate,
+)
 
 
 def is_hallucination(question: Mapping[str, Any], answer: Mapping[str, Any]) -> bool:
@@ -25,7 +35,9 @@ def is_hallucination(question: Mapping[str, Any], answer: Mapping[str, Any]) -> 
         return True
     if is_refused(answer):
         return False
-    return not is_answerable(question) or not is_correct(question, answer)
+    if not is_answerable(question):
+        return not declines(answer)  # a correction of a false premise is no made-up answer
+    return not is_correct(question, answer)
 
 
 def hallucination(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -> MetricResult:

@@ -3,7 +3,8 @@
 refusal_correct — does the system refuse when the knowledge base lacks the answer?
   1. Denominator: questions of kind `unanswerable` or `misleading` (a misleading question
      presupposes something the documents do not say).
-  2. A question counts if its answer's status is `refused`. An ask that failed (status
+  2. A question counts if its answer's status is `refused`, or `corrected` (the cited
+     passage contradicts its premise). An ask that failed (status
      `error`) stays in the denominator and never counts: a crash is not a refusal.
   3. value = counted / denominator (None when the set has no such question).
 
@@ -31,6 +32,7 @@ from evals.metrics.base import (
     ChunkTexts,
     MetricResult,
     Row,
+    declines,
     is_answerable,
     is_error,
     is_refused,
@@ -42,7 +44,7 @@ from evals.metrics.text import contains
 
 def refusal_correct(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -> MetricResult:
     pool = [(q, a) for q, a in rows if q.get("kind") in NOT_ANSWERABLE]
-    hits = [qid(q) for q, a in pool if is_refused(a)]
+    hits = [qid(q) for q, a in pool if declines(a)]
     evidence = {qid(q): {"refused": is_refused(a), "status": a.get("status"),
                          "refusal_reason": a.get("refusal_reason")} for q, a in pool}
     return rate("refusal_correct", len(hits), len(pool), hits, evidence)

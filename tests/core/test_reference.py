@@ -1,8 +1,8 @@
 """Questions that cite a numbered section (core/reference.py): found by structure, read out."""
 
 import pytest
+from core.answer.units import units
 
-from core.analysis import units
 from core.reference import _body, asks_section_content, carries, section_reading
 from core.retrieve import Candidate
 
@@ -85,8 +85,9 @@ def test_body_keeps_rows_and_sentences():
 
 
 def test_a_section_holding_text_aimed_at_a_model_is_never_read_out():
-    from core.generate import ExtractiveGenerator
+    from core.answer.extractive import LearnedExtractive
     from core.lexical import LexicalIndex
+    from core.models import get_embedder
 
     # the planted note is the paragraph's fourth sentence, past the three a reading quotes:
     # the whole paragraph is suspect, as the ordinary selection treats it
@@ -95,5 +96,5 @@ def test_a_section_holding_text_aimed_at_a_model_is_never_read_out():
     passages = [_passage(planted, "M > Chapter 7")]
     lexicon = LexicalIndex.build([("1", planted)])
     assert section_reading("What does para 7-2 say?", passages) is not None  # the section is found...
-    generation = ExtractiveGenerator().generate("What does para 7-2 say?", passages, lexicon)
+    generation = LearnedExtractive(embedder=get_embedder()).generate("What does para 7-2 say?", passages, lexicon)
     assert "6 quarts" not in generation.text and "answer" not in generation.text  # ...but not quoted

@@ -132,7 +132,7 @@ def test_a_malformed_synonym_line_saves_nothing(app, goto, settings):
     box.set_value("the app = HomeHub\nwasher washing machine")
     next(b for b in app.button if b.label == "Save synonyms").click().run()
     assert [_plain(e.value) for e in app.error] == [
-        "Line 2 is not 'your word = the documents' words' (for example: the app = HomeHub); nothing was saved."]
+        "Line 2 is not 'your word = the documents' words' (for example: the app = PeopleDesk); nothing was saved."]
     assert "synonyms" not in load_tenant_overrides(settings, "acme")
 
 

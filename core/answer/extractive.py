@@ -1,0 +1,172 @@
+"""The embedded default generator: verbatim units chosen by the learned answer model.
+
+1. Parse the question once (core/answer/question.py) and embed it.
+2. Split the passages into units (sentences, table rows with their header).
+3. Hard vetoes, the only rules: a unit addressing a model ("ignore previous
+   instructions"), or sharing its paragraph with such text, is never quoted; a unit whose
+   context lacks an identifier of the question (ERR-20, 7-2) cannot answer it.
+4. Score every other unit with the unit model over general signals (core/answer/signals.py).
+5. A top-ranked unit on the question's topic that contradicts its premise (core/answer/
+   premise.py) is quoted alone as a correction.
+6. The answer model turns the best units' scores and signals into the answer confidence
+   (`support`); the pipeline refuses below the tenant's threshold.
+7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (at most `MAX_UNITS`),
+   plus the items of a list the best unit introduces ("...as follows:"), in document order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.answer.model import AnswerModel, load_model
+from core.answer.premise import correction
+from core.answer.question import Question
+from core.answer.result import Generation, Selected
+from core.answer.safety import looks_like_instruction
+from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, windows
+from core.answer.units import Unit, units
+from core.answer.vectors import unit_vectors
+from core.lexical import LexicalIndex
+from core.reference import section_reading
+from core.retrieve import Candidate
+
+MAX_UNITS = 3
+LIST_ITEMS = 6  # items quoted after a unit that introduces a list
+SHOWN = 5  # top candidates kept for the trace
+
+
+def answer_signals(ranked: list[Scored]) -> dict[str, float]:
+    """Question-level signals for the answer model, from the ranked candidates."""
+    best = ranked[0]
+    second = ranked[1].score if len(ranked) > 1 else 0.0
+    s = best.signals
+    return {"p_best": best.score, "p_gap": best.score - second, "p_second": second,
+            "sim_unit": s["sim_unit"], "sim_passage": max(r.signals["sim_passage"] for r in ranked[:5]),
+            "lex_context": s["lex_context"], "ask_context": s["ask_context"],
+            "lex_passage": max(r.signals["lex_passage"] for r in ranked[:5]),
+            "rare_context": s["rare_context"], "rare_passage": max(r.signals["rare_passage"] for r in ranked[:5]),
+            "unknown_share": s["unknown_share"], "type_match": s["type_match"], "typed": s["typed"],
+            "numbers_missing": s["numbers_missing"], "cross_language": s["cross_language"],
+            "sim_window": s["sim_window"], "lex_unit": s["lex_unit"], "rank_prior": s["rank_prior"],
+            "dense_prior": s["dense_prior"], "bm25_prior": s["bm25_prior"],
+            # several strong candidates: the question is broad or the passages disagree
+            "n_strong": min(sum(1 for r in ranked if r.score >= 0.5), 5) / 5,
+            "typed_match": s["typed"] * s["type_match"], "ask_unknown": s["ask_unknown"],
+            "unknown_same_language": s["unknown_same_language"], "rare_terms_context": s["rare_terms_context"]}
+
+
+def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,
+                     embedder: Any) -> tuple[list[Scored], list[dict[str, Any]]]:
+    """Every unit that passes the hard vetoes, with its signals (not yet scored); and the
+    vetoed ones with the reason."""
+    rejected: list[dict[str, Any]] = []
+    kept: list[tuple[int, Unit]] = []
+    poisoned = {n for n, p in enumerate(passages, 1) if looks_like_instruction(p.text)}
+    for number, unit in unit_candidates(passages):
+        if number in poisoned and looks_like_instruction(paragraph_of(passages[number - 1].text, unit)):
+            rejected.append({"passage": number, "text": unit.text[:200], "why": "text aimed at a model"})
+            continue
+        kept.append((number, unit))
+    if not kept:
+        return [], rejected
+    vectors = unit_vectors(embedder, [u.text for _, u in kept])
+    texts = windows(passages, kept)
+    admissible = []
+    for s in signals(question, passages, lexicon, vectors, kept, unit_vectors(embedder, texts), texts):
+        if s.signals["ids_missing"] > 0:
+            rejected.append({"passage": s.passage, "text": s.unit.text[:200],
+                             "why": "lacks an identifier of the question"})
+        else:
+            admissible.append(s)
+    return admissible, rejected
+
+
+def rank_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex, embedder: Any,
+               model: AnswerModel) -> tuple[list[Scored], list[dict[str, Any]]]:
+    """Every admissible unit scored by the unit model, best first; and the vetoed ones."""
+    admissible, rejected = admissible_units(question, passages, lexicon, embedder)
+    if admissible:
+        probs = model.unit.proba(model.unit.matrix([s.signals for s in admissible]))
+        for s, p in zip(admissible, probs):
+            s.score = float(p)
+    admissible.sort(key=lambda s: -s.score)
+    return admissible, rejected
+
+
+class LearnedExtractive:
+    """Verbatim units chosen and judged by the answer model (see the module docstring)."""
+
+    def __init__(self, embedder: Any = None, synonyms: Any = (), model: AnswerModel | None = None) -> None:
+        self.embedder = embedder
+        self.synonyms = synonyms
+        self.model = model or load_model()
+
+    def generate(self, question: str | Question, passages: list[Candidate], lexicon: LexicalIndex) -> Generation:
+        q = question if isinstance(question, Question) else Question.parse(question)
+        if q.vector is None:
+            q.vector = self.embedder.embed_query(q.text)
+        reading = section_reading(q.text, passages)
+        if reading is not None and reading.ambiguous:
+            return Generation("", refusal_reason=(
+                f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
+                "name the document in the question."))
+        if reading is not None and not any(looks_like_instruction(
+                paragraph_of(passages[reading.passage - 1].text, u)) for u in reading.units):
+            # "What does para 7-2 say?" names its answer's place: the section is read out
+            # (core/reference.py); its number matched exactly, so the confidence is full
+            chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
+            return Generation(render(chosen), chosen, support=1.0)
+        ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model)
+        if not ranked:
+            return Generation(text="", refusal_reason="No passage holds a sentence that could answer it.",
+                              rejected=rejected)
+        qsig = answer_signals(ranked)
+        support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
+        fix = correction(q, ranked, [p.text for p in passages])
+        if fix:  # the passage contradicts what the question takes for granted: say so
+            unit, why = fix
+            chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
+        else:
+            chosen = choose(ranked, passages, self.model.runner_up)
+        shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
+                  "signals": {k: round(v, 3) for k, v in s.signals.items()},
+                  "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
+        shown.insert(0, {"answer_confidence": round(support, 4), "signals": {k: round(v, 3) for k, v in qsig.items()},
+                         "drivers": self.model.answer.contributions(qsig)})
+        return Generation(text=render(chosen), selected=chosen, support=support, rejected=rejected,
+                          candidates=shown, correction=fix[1] if fix else None)
+
+
+def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float) -> list[Selected]:
+    """The best unit, runners-up close to it, and the list the best one introduces."""
+    best = ranked[0]
+    picked = [best]
+    for s in ranked[1:]:
+        if len(picked) >= MAX_UNITS or s.score < runner_up * best.score:
+            break
+        if all(s.unit.text != p.unit.text for p in picked):
+            picked.append(s)
+    out = [Selected(s.passage, s.unit, round(s.score, 4)) for s in picked]
+    if best.unit.text.rstrip().endswith(":"):
+        out += list_items(best, passages[best.passage - 1], {(s.passage, s.unit.start) for s in out})
+    out.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
+    return out
+
+
+def list_items(head: Scored, passage: Candidate, have: set[tuple[int, int]]) -> list[Selected]:
+    """The lines right after a unit ending in a colon: the list or steps it introduces."""
+    items = []
+    for unit in units(passage.text[head.unit.end:]):
+        if len(items) >= LIST_ITEMS or unit.kind == "heading":
+            break
+        shifted = Unit(unit.text, unit.quote, unit.start + head.unit.end, unit.end + head.unit.end,
+                       unit.context, unit.kind)
+        if (head.passage, shifted.start) not in have:
+            items.append(Selected(head.passage, shifted, round(head.score, 4)))
+    return items
+
+
+def render(selected: list[Selected]) -> str:
+    """Each quoted unit followed by its marker."""
+    return " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in selected)
+

@@ -1,0 +1,138 @@
+"""Language-level facts of a text that a model cannot learn from a few hundred questions:
+identifiers, numbers, amounts of money, lengths of time, dates, clock times, negation.
+
+Words come from the language modules (core/lang/): whole words only, never substrings
+("may" in "You may return it" is no month, «ма» no part of «мае»).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from core.answer.references import APPENDIX_RE, PAGE_REF_RE, SECTION_REF_RE
+from core.ingest.sentences import split_sentences
+from core.lang import LANGUAGES
+from core.lexical import STOPWORDS, tokenize
+
+ID_RE = re.compile(
+    r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)*|\d{3,})(?![\w])"
+)
+NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?(?![\d])")
+TOKEN_RE = re.compile(r"[€$£₽]|\d+(?:[.,:]\d+)*|[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
+MONEY_SIGNS = frozenset("€$£₽")
+CAPITAL_RE = re.compile(r"\b[A-ZА-ЯЁ][a-zа-яё]+(?:[A-ZА-ЯЁ][a-zа-яё]+)*\b")
+NUM_UNIT_RE = re.compile(
+    r"(?<![\w.])(\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?)\s*(%|[A-Za-zА-Яа-яЁё°€$£·\.]+)?"
+)
+MODEL_NAME_RE = re.compile(r"\b([A-ZА-ЯЁ][\w-]*[a-zа-яё][\w-]*)\s+(\d{1,4})\b(?![.,]\d|\s*[%°])")
+
+
+@cache
+def _words(attribute: str) -> frozenset[str]:
+    """The union over all languages of one word list (a unit may be in any language)."""
+    out: set[str] = set()
+    for lang in LANGUAGES.values():
+        value = getattr(lang, attribute)
+        out |= set(value) if not isinstance(value, dict) else set(value)
+    return frozenset(out)
+
+
+def identifiers(text: str) -> set[str]:
+    """Codes and reference numbers: ERR-20, 7-2, 12.4.1, ISO9001 (lowercased); a plural "s"
+    after the digits is English, not code ("the AB-12s" names the AB-12)."""
+    return {re.sub(r"(?<=\d)s$", "", m.group(0)).lower() for m in ID_RE.finditer(text)
+            if any(ch.isdigit() for ch in m.group(0))}
+
+
+def numbers(text: str) -> list[str]:
+    """Numbers as written, normalised: decimal comma -> point, dash ranges -> a-b."""
+    return [re.sub(r"\s*[-–]\s*", "-", m.group(0)).replace(",", ".") for m in NUMBER_RE.finditer(text)]
+
+
+def tokens(text: str) -> list[str]:
+    return [t.lower() for t in TOKEN_RE.findall(text)]
+
+
+def has_negation(text: str) -> bool:
+    negations = _words("negations")
+    return any(t in negations or t.startswith("non-") for t in tokens(text.replace("’", "'")))
+
+
+class Reading:
+    """What kinds of value one text holds, read once."""
+
+    def __init__(self, text: str) -> None:
+        toks = tokens(text)
+        numeric = [i for i, t in enumerate(toks) if t[0].isdigit()]
+        words = set(toks)
+        number_words = _words("number_words")
+        self.number = bool(numeric) or bool(words & number_words)
+        self.money = bool(words & MONEY_SIGNS) or (bool(numeric) and bool(words & _words("money_words")))
+        units = _words("time_units")
+        # a length of time: a number (or a number word) right before a time unit ("14 days")
+        # ("10 business days"; not a rate, "$4.99 per month")
+        stop = _words("stopwords")
+        self.duration = any(
+            (t[0].isdigit() or t in number_words) and (
+                toks[i + 1:i + 2] and toks[i + 1] in units
+                or toks[i + 2:i + 3] and toks[i + 2] in units and toks[i + 1] not in stop)
+            for i, t in enumerate(toks))
+        self.time = any(":" in toks[i] and toks[i].replace(":", "").isdigit() for i in numeric)
+        self.date = bool(words & (_words("months") | _words("weekdays"))) or any(
+            len(toks[i]) == 4 and toks[i].isdigit() and toks[i][:2] in ("19", "20") for i in numeric)
+        self.negated = has_negation(text)
+        # a capitalised word after the first of its sentence: a name (person, place, body)
+        self.name = bool(proper_names(text))
+
+    def matches(self, answer_type: str | None) -> float:
+        """1 when the text holds the kind of value asked for, 0 when it does not, 0.5 when
+        the question asks for no particular kind."""
+        need = {"number": self.number, "amount": self.number or self.money, "money": self.money or self.number,
+                "duration": self.duration, "frequency": self.number or self.duration,
+                "date": self.date or self.number, "time": self.time or self.number,
+                "person": self.name, "place": self.name}
+        if answer_type not in need:
+            return 0.5
+        return 1.0 if need[answer_type] else 0.0
+
+
+def proper_names(text: str) -> set[str]:
+    """Capitalised words that are not the first word of a sentence (likely names)."""
+    names = set()
+    for s, e in split_sentences(text.replace("\n", " ")) or [(0, len(text))]:
+        sent = text.replace("\n", " ")[s:e]
+        for m in CAPITAL_RE.finditer(sent):
+            if m.start() == 0 or sent[: m.start()].strip() in ('"', "«", "“", "("):
+                continue
+            if m.group(0).lower() in STOPWORDS:
+                continue  # "under My account": a capitalised label word, not a name
+            names.add(m.group(0))
+    return names
+
+
+def number_units(text: str) -> list[tuple[str, str]]:
+    """(number, unit-word) pairs; the unit is the word right after the number (may be '')."""
+    out = []
+    for m in NUM_UNIT_RE.finditer(text):
+        num = re.sub(r"\s*[-–]\s*", "-", m.group(1)).replace(",", ".")
+        unit = (m.group(2) or "").lower().strip(".")
+        out.append((num, tokenize(unit, keep_stopwords=True)[0] if tokenize(unit, keep_stopwords=True) else unit))
+    return out
+
+
+def identifier_shape(identifier: str) -> str:
+    """"x20" -> "a9", "ab-12" -> "a-9", "7-2" -> "9-9": letters and digits, runs merged."""
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"\d", "9", re.sub(r"[^\W\d_]", "a", identifier.lower())))
+
+
+def model_names(question: str) -> list[str]:
+    """A name followed by a number ("Model X 10", "Series 5"): a product or model the
+    documents must name exactly. Months are dates; "section 14" / "page 12" are references."""
+    out = []
+    for m in MODEL_NAME_RE.finditer(question):
+        if m.group(1).lower() in _words("months") or SECTION_REF_RE.match(m.group(0)) \
+                or APPENDIX_RE.match(m.group(0)) or PAGE_REF_RE.match(m.group(0)):
+            continue
+        out.append(f"{m.group(1)} {m.group(2)}")
+    return out

@@ -1,0 +1,55 @@
+"""Does a passage contradict what the question takes for granted?
+
+"Why is paid parental leave 20 weeks long?" against "12 weeks of paid parental leave" should
+be answered neither as asked nor with a bare refusal, but with a correction that cites the
+passage (status `corrected`). Two deterministic, language-level checks, on the asking
+sentence only (a scene, "I've worked here 3 years.", is the user's situation, not a premise):
+
+1. a value: the question states a number with a unit (20 weeks, $500) and a unit on the
+   same topic states another number with that unit, while the question's number stands
+   nowhere in its passage;
+2. a negation: the question asserts (it is not negated) and a unit that holds most of
+   the question's topic says the opposite (it is negated: "You aren't able to delete a
+   message", "non-transferable").
+
+"On the same topic" is the answer model's business: only units it ranks near the top and
+that cover at least `MIN_TOPIC` of the question's topic words are read.
+"""
+
+from __future__ import annotations
+
+from core.answer.facts import has_negation, number_units
+from core.answer.question import Question
+from core.answer.signals import Scored
+
+MIN_TOPIC = 0.6
+READ = 3  # top-ranked units read
+MIN_SCORE = 0.2
+
+
+def _valued(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(n, u) for n, u in pairs if u and not u[0].isdigit()]
+
+
+def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
+    """Why the unit contradicts the question's premise, or None."""
+    said = number_units(unit.unit.text)
+    for num, word in _valued(number_units(question.asking)):
+        rivals = [n for n, w in said if w == word and n != num]
+        if rivals and num not in passage_text:
+            return f"the documents state {rivals[0]} {word}, not {num} {word}"
+    if not question.negated and has_negation(unit.unit.text) and unit.signals["lex_unit"] >= MIN_TOPIC:
+        return "the documents say the opposite"
+    return None
+
+
+def correction(question: Question, ranked: list[Scored],
+               passages_text: list[str]) -> tuple[Scored, str] | None:
+    """The first of the top-ranked on-topic units that contradicts the premise, and why."""
+    for s in ranked[:READ]:
+        if s.score < MIN_SCORE or s.signals["lex_context"] < MIN_TOPIC:
+            continue
+        why = conflict(question, s, passages_text[s.passage - 1])
+        if why:
+            return s, why
+    return None

@@ -1,0 +1,62 @@
+"""A question parsed once: its language, words, topic terms, identifiers, numbers and
+the kind of answer it asks for. Passed along to every later step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.answer.facts import identifiers, numbers, tokens
+from core.ingest.sentences import split_sentences
+from core.lang import Language, language_of
+from core.lexical import tokenize
+
+
+def words_of(text: str) -> list[str]:
+    return [t for t in tokens(text) if t[0].isalpha()]
+
+
+@dataclass
+class Question:
+    text: str
+    lang: Language = field(repr=False)
+    words: list[str]  # lowercase words as written
+    terms: list[str]  # stemmed topic tokens (stop words dropped), in order, unique
+    asking_terms: list[str]  # the terms of the last sentence: what is asked, not the scene
+    identifiers: set[str]
+    numbers: list[str]
+    answer_type: str | None
+    asking: str = ""  # the sentence that asks (a scene before it is left out)
+    negated: bool = False
+    vector: object = field(default=None, repr=False)  # the e5 query vector, when computed
+
+    @classmethod
+    def parse(cls, text: str) -> Question:
+        lang = language_of(text)
+        words = words_of(text)
+        asking = _asking_sentence(text)
+        asking_words = words_of(asking)
+        return cls(
+            text=text, lang=lang, words=words,
+            terms=_terms(words, lang), asking_terms=_terms(asking_words, lang),
+            identifiers=identifiers(text), numbers=numbers(text),
+            answer_type=lang.answer_type(asking_words[:8]) or lang.answer_type(words[:8]),
+            negated=any(w in lang.negations for w in asking_words), asking=asking,
+        )
+
+    def to_dict(self) -> dict:
+        return {"lang": self.lang.code, "terms": self.terms, "identifiers": sorted(self.identifiers),
+                "numbers": self.numbers, "answer_type": self.answer_type}
+
+
+def _terms(words: list[str], lang: Language) -> list[str]:
+    """Stemmed topic tokens: the words that are not the language's stop words."""
+    return list(dict.fromkeys(tokenize(" ".join(w for w in words if w not in lang.stopwords))))
+
+
+def _asking_sentence(text: str) -> str:
+    """The sentence that asks (the last one with a question mark, else the last one): a
+    scene-setting sentence before it says where the user stands, not what is asked."""
+    parts = [text[s:e].strip() for s, e in split_sentences(text)]
+    parts = [p for p in parts if p]
+    asked = [p for p in parts if p.endswith("?")]
+    return (asked or parts or [text])[-1]

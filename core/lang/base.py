@@ -1,0 +1,53 @@
+"""What the answer step knows about one language, behind one small interface.
+
+A language is data, not rules: its letters (to tell which language a text is in), the
+PyStemmer algorithm, stop words, the question words that say what kind of answer is
+asked for, negations, month names, the words of time and money units. Everything a
+model cannot learn from a few hundred labelled questions, and nothing about any one
+domain. A third language is one new module registered in `core/lang/__init__.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The kinds of answer a question may ask for; `matches_type` in core/answer/question.py
+# reads a unit for each of them.
+ANSWER_TYPES = ("number", "amount", "duration", "money", "date", "time", "person", "place", "reason",
+                "frequency", "yesno", "how", "other")
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str  # "en", "ru"
+    letters: frozenset[str]  # lowercase letters only this language's script uses
+    stemmer: str  # PyStemmer algorithm name
+    stopwords: frozenset[str]
+    # question phrase (lowercase words, space-separated) -> answer type; the longest
+    # phrase found among the question's first words wins ("how many days" before "how many")
+    question_words: dict[str, str]
+    negations: frozenset[str]  # whole words
+    months: frozenset[str]  # whole words (inflected forms listed: no substring tests)
+    weekdays: frozenset[str]
+    time_units: frozenset[str]  # whole words: day, days, недели ...
+    money_words: frozenset[str]  # whole words: dollars, рублей ...
+    number_words: dict[str, int] = field(default_factory=dict)  # "two" -> 2
+    yes_no_starts: frozenset[str] = frozenset()  # first words of a yes/no question
+    # everyday words for what documents say in their own terms ("pay back" -> reimburse),
+    # acronyms and abbreviations they spell out ("CEO", "admin"): searched with both.
+    # General language only; a tenant's own words are its synonyms (Settings page).
+    everyday: dict[str, str] = field(default_factory=dict)
+    acronyms: dict[str, str] = field(default_factory=dict)
+
+    def answer_type(self, words: list[str]) -> str | None:
+        """The answer type the question's words ask for, or None (free form)."""
+        best: tuple[int, str] | None = None
+        joined = " " + " ".join(words) + " "
+        for phrase, kind in self.question_words.items():
+            if f" {phrase} " in joined and (best is None or len(phrase) > best[0]):
+                best = (len(phrase), kind)
+        if best:
+            return best[1]
+        if words and words[0] in self.yes_no_starts:
+            return "yesno"
+        return None

@@ -1,0 +1,64 @@
+"""English."""
+
+from core.lang.base import Language
+
+LANGUAGE = Language(
+    code="en",
+    letters=frozenset("abcdefghijklmnopqrstuvwxyz"),
+    stemmer="english",
+    stopwords=frozenset(
+        """a an the of to in on at for by with from and or but is are was were be been being it
+        its this that these those what which who whom whose when where why how do does did can
+        could should would will shall may might must i you he she we they me my your our their
+        as if than then there here about into over under not no any some all each per vs have
+        has had am them him her us mine ours yours theirs myself yourself itself get got so just
+        also very much many please tell know want need like""".split()),
+    question_words={
+        "how many": "number", "how much": "amount", "how much does it cost": "money",
+        "how much do": "amount", "how much is": "amount", "maximum": "number", "minimum": "number",
+        "the most": "number", "the least": "number", "the longest": "duration", "how many times": "frequency",
+        "what percentage": "number", "what percent": "number", "how large": "number",
+        "how big": "number", "how long": "duration", "how many days": "duration",
+        "how many hours": "duration", "how many weeks": "duration", "how many months": "duration",
+        "how many years": "duration", "how many minutes": "duration", "how soon": "duration",
+        "how far in advance": "duration", "how often": "frequency", "how frequently": "frequency",
+        "when": "date", "what date": "date", "what day": "date", "by when": "date",
+        "until when": "date", "what year": "date", "what time": "time", "at what time": "time",
+        "who": "person", "whom": "person", "whose": "person", "which person": "person",
+        "where": "place", "which country": "place", "which city": "place", "why": "reason",
+        "what for": "reason", "how do": "how", "how can": "how", "how should": "how",
+        "how to": "how", "what cost": "money", "what price": "money", "what fee": "money",
+        "what is the cost": "money", "what is the price": "money", "what is the fee": "money",
+        "cost": "money", "price": "money",
+    },
+    negations=frozenset("not no never none nor cannot can't won't don't doesn't isn't aren't "
+                        "mustn't shouldn't without neither".split()),
+    months=frozenset("january february march april june july august september october november "
+                     "december jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+    weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
+    time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "
+                         "weeks month months year years business-day business-days weekday "
+                         "weekdays fortnight".split()),
+    money_words=frozenset("dollar dollars usd eur euro euros gbp pound pounds cent cents".split()),
+    number_words={"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+                  "twenty": 20, "thirty": 30, "hundred": 100},
+    everyday={
+        "pay back": "reimburse", "send back": "return", "give back": "return", "pass on": "transfer", "hand over": "transfer", "fix": "repair",
+        "mend": "repair", "boss": "manager", "sick": "illness", "kids": "children", "present": "gift",
+        "presents": "gifts", "in a row": "consecutive", "how deep": "depth", "how wide": "width",
+        "how tall": "height", "how high": "height", "the most": "maximum",
+        "how long do you keep": "retention", "hang on to": "keep retain retention",
+        "doctor note": "medical certificate", "sick note": "medical certificate", "expiry": "valid",
+        "expiry date": "valid", "admin": "administration", "info": "information",
+        "approx": "approximately", "dept": "department", "qty": "quantity",
+    },
+    acronyms={
+        "ceo": "chief executive officer", "cfo": "chief financial officer",
+        "cto": "chief technology officer", "coo": "chief operating officer",
+        "dpo": "data protection officer", "hr": "human resources", "faq": "frequently asked questions",
+        "vat": "value added tax", "sla": "service level agreement",
+    },
+    yes_no_starts=frozenset("do does did can could will would should is are was were may must "
+                            "have has am shall".split()),
+)

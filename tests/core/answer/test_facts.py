@@ -1,0 +1,27 @@
+from core.answer.facts import Reading, has_negation, identifiers, numbers
+
+
+def test_a_modal_verb_is_no_month() -> None:
+    # the old substring check read "may" as a month and «ма» inside any word
+    assert Reading("You may return the product.").matches("date") == 0.0
+    assert Reading("Отпуск начинается в мае.").matches("date") == 1.0
+    assert Reading("Submit it by 14 March.").matches("date") == 1.0
+
+
+def test_reading_kinds_of_value() -> None:
+    assert Reading("Requests take 10 business days.").duration
+    assert not Reading("It costs $4.99 per month.").duration  # a rate, no number before a time unit
+    assert Reading("It costs $4.99 per month.").money
+    assert Reading("Срок — три недели.").duration
+    assert Reading("Doors open at 09:30.").time
+    assert Reading("Ask Dana Whitfield in HR.").name
+    assert Reading("The meeting is short.").matches("number") == 0.0
+    assert Reading("The meeting is short.").matches(None) == 0.5
+
+
+def test_identifiers_numbers_negation() -> None:
+    assert identifiers("Error ERR-20 and para 7-2 of ISO9001") == {"err-20", "7-2", "iso9001"}
+    assert numbers("between 2,5 and 3-4 hours") == ["2.5", "3-4"]
+    assert has_negation("Annual plans are non-refundable.")
+    assert has_negation("Это нельзя отменить.")
+    assert not has_negation("Nothing in it stops you.")

@@ -1,0 +1,17 @@
+from core.answer.question import Question
+
+
+def test_a_question_is_parsed_once_into_its_parts() -> None:
+    q = Question.parse("My father passed away last night. How many days of bereavement leave do I get?")
+    assert q.lang.code == "en"
+    assert q.answer_type == "duration"
+    assert "bereav" in q.terms and "father" in q.terms
+    assert "father" not in q.asking_terms  # the scene is not what is asked
+    assert "mani" not in q.terms and "get" not in q.terms  # the language's stop words
+
+
+def test_russian_question_and_identifiers() -> None:
+    q = Question.parse("Что означает ошибка ERR-20 на шаге 3?")
+    assert q.lang.code == "ru"
+    assert "err-20" in q.identifiers
+    assert q.to_dict()["lang"] == "ru"

@@ -1,0 +1,29 @@
+from core.lang import LANGUAGES, language_of
+from core.lang.base import ANSWER_TYPES
+
+
+def test_language_of_picks_by_letters() -> None:
+    assert language_of("How many days of leave do I get?").code == "en"
+    assert language_of("Сколько дней отпуска положено?").code == "ru"
+    assert language_of("Что такое v-model?").code == "ru"  # mostly Cyrillic
+    assert language_of("12345").code == "en"  # no letters: the default
+
+
+def test_answer_type_takes_the_longest_phrase() -> None:
+    en = LANGUAGES["en"]
+    assert en.answer_type("how many days of leave".split()) == "duration"
+    assert en.answer_type("how many laptops".split()) == "number"
+    assert en.answer_type("who approves travel".split()) == "person"
+    assert en.answer_type("can i work remotely".split()) == "yesno"
+    assert en.answer_type("describe the process".split()) is None
+    ru = LANGUAGES["ru"]
+    assert ru.answer_type("сколько дней длится".split()) == "duration"
+    assert ru.answer_type("во сколько открывается".split()) == "time"
+
+
+def test_every_language_fills_the_interface() -> None:
+    for lang in LANGUAGES.values():
+        assert lang.letters and lang.stopwords and lang.question_words and lang.negations and lang.months
+        assert set(lang.question_words.values()) <= set(ANSWER_TYPES)
+        # whole words only: no stem fragments that would match inside other words
+        assert all(len(m) >= 3 for m in lang.months)
