@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,13 @@ from typing import Any
 TENANT_KNOBS = ("gate_threshold", "top_k", "strict_mode", "provider", "candidates", "chunk_tokens",
                 "judge_threshold", "max_chunks_per_doc", "synonyms")
 MAX_SYNONYMS = 200
+ANSWER_MODEL = Path(__file__).with_name("answer") / "model.json"
+
+
+@cache
+def recommended_threshold() -> float:
+    """The answer-confidence threshold evals.train chose for the shipped answer model."""
+    return float(json.loads(ANSWER_MODEL.read_text(encoding="utf-8"))["threshold"])
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,8 @@ class Settings:
     top_k: int = 5
     rrf_k: int = 60
     # gate + guard
-    gate_threshold: float = 0.55  # evals.calibrate on the demo calib split (highest grounded_only)
+    # the answer model's recommended threshold (leave-one-domain-out, evals.train)
+    gate_threshold: float = field(default_factory=lambda: recommended_threshold())
     strict_mode: bool = False
     # generation
     provider: str = "extractive"  # extractive | llm

@@ -73,18 +73,20 @@ def everyday_terms(question: str, synonyms: Synonyms = ()) -> list[tuple[set[str
     return out
 
 
-def expand_question(text: str, synonyms: Synonyms = ()) -> str:
-    """The text with known acronyms (CEO), abbreviations (admin), everyday words (money
-    back) and the tenant's synonyms each followed by the words documents use for them."""
+def expand_question(text: str, synonyms: Synonyms = (), replace: bool = False) -> str:
+    """The text with known acronyms (CEO), abbreviations (admin), everyday words (pay back)
+    and the tenant's synonyms each followed by the words documents use for them (search
+    finds either); with `replace`, the documents' words stand instead of them (what the
+    answer model reads: a taught word is no longer a word the documents never use)."""
     def expand(m: re.Match[str]) -> str:
         word = m.group(0)
         if word.lower() in EVERYDAY_WORDS or (
                 word.isupper() and word.lower() in ACRONYMS):
-            return f"{word} {ACRONYMS[word.lower()]}"
+            return ACRONYMS[word.lower()] if replace else f"{word} {ACRONYMS[word.lower()]}"
         return word
     text = _SHORT_RE.sub(expand, text)
-    for _, end, _, doc_words in reversed(synonym_spans(text, synonyms)):
-        text = f"{text[:end]} {doc_words}{text[end:]}"
+    for start, end, _, doc_words in reversed(synonym_spans(text, synonyms)):
+        text = f"{text[:start]}{doc_words}{text[end:]}" if replace else f"{text[:end]} {doc_words}{text[end:]}"
     return text
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import index, store
-from core.answer.question import Question
+from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
 from core.config import Settings
@@ -75,7 +75,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     #    how well the best sentence answers; refuse early when even a perfect sentence
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
-    parsed = Question.parse(asked)
+    parsed = question_read(asked_as or question, settings.synonyms)
     gate = assess(parsed, retrieval, lexicon)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
@@ -170,23 +170,34 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
 
 
 def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate]) -> list[str]:
-    """Words of the asking sentence the tenant's documents never use, as written (none
-    when the passages are in another language: there an unknown word is a translation)."""
+    """Runs of adjacent words of the asking sentence that the tenant's documents never use,
+    as written, the last (the head of an English noun phrase, usually) first: "flux
+    capacitor", "dingbat" in "How heavy is the dingbat?". None when the passages are in
+    another language: there an unknown word is a translation."""
     if not any(p.lang == question.lang.code for p in passages[:3]):
         return []
-    out = []
-    for word in question.words:
+    runs: list[list[str]] = [[]]
+    for word in words_of(question.asking):
         stems = tokenize(word)
-        if stems and word not in question.lang.stopwords and stems[0] in question.asking_terms \
-                and not any(lexicon.knows_family(t) for t in stems) and not word[0].isdigit():
-            out.append(word)
-    return out
+        if stems and word not in question.lang.stopwords and not word[0].isdigit() \
+                and not any(lexicon.knows_family(t) for t in stems):
+            runs[-1].append(word)
+        elif runs[-1]:
+            runs.append([])
+    return [" ".join(r) for r in reversed(runs) if r]
 
 
 def prepare_question(question: str, synonyms: Synonyms = ()) -> str:
     """What is searched and answered: clauses aimed at the model dropped, contractions
     spelled out, the tenant's synonyms and known acronyms added."""
     return expand_question(expand_contractions(strip_instructions(question)), synonyms)
+
+
+def question_read(question: str, synonyms: Synonyms = ()) -> Question:
+    """The question the answer model reads: as `prepare_question`, but the documents' words
+    stand in place of the everyday ones and the tenant's synonyms."""
+    return Question.parse(expand_question(expand_contractions(strip_instructions(question)), synonyms,
+                                          replace=True))
 
 
 @dataclass

@@ -48,13 +48,14 @@ from typing import Protocol
 from core.answer.facts import has_negation, identifiers, number_units, proper_names
 from core.answer.safety import looks_like_instruction
 from core.answer.units import Unit, units
+from core.lang import LANGUAGES
 from core.lexical import tokenize
 from core.schema import Claim
 
 MARKER_RE = re.compile(r"\s*((?:\[\d+\])+)")
 MAX_CLAIMS = 10
 # words of asking, not of content: a claim need not find them in its source
-_FILLER = frozenset(tokenize("please tell know want need would like could should about", keep_stopwords=True))
+_FILLER = frozenset(tokenize(" ".join(w for lang in LANGUAGES.values() for w in lang.filler), keep_stopwords=True))
 CONTENT_SHARE = 0.75
 HEADING_WORDS = 12  # a passage's first line longer than this is text, not its heading
 # a sentence that takes its subject from the one before: "It does not apply to renewals."

@@ -47,3 +47,17 @@ def demo_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
               if r.status == "failed"]
     assert not failed, failed
     return settings
+
+
+ANSWERING_THRESHOLD = 0.5
+
+
+@pytest.fixture
+def answering(demo_settings: Settings) -> Settings:
+    """The demo data with a lower answer threshold. Tests of what becomes of an answer (its
+    quotes, markers, citations, PDF boxes, traces, the fallbacks of the llm provider) need
+    plain questions answered; whether the shipped threshold answers them is measured by
+    the eval sets, not asserted question by question."""
+    from dataclasses import replace
+
+    return replace(demo_settings, gate_threshold=ANSWERING_THRESHOLD)

@@ -52,7 +52,10 @@ def answer_signals(ranked: list[Scored]) -> dict[str, float]:
             # several strong candidates: the question is broad or the passages disagree
             "n_strong": min(sum(1 for r in ranked if r.score >= 0.5), 5) / 5,
             "typed_match": s["typed"] * s["type_match"], "ask_unknown": s["ask_unknown"],
-            "unknown_same_language": s["unknown_same_language"], "rare_terms_context": s["rare_terms_context"]}
+            "unknown_same_language": s["unknown_same_language"], "rare_terms_context": s["rare_terms_context"],
+            "focus_context": s["focus_context"], "focus_passage": s["focus_passage"],
+            "focus_unknown": s["focus_unknown"],
+            "focus_any_passage": max(r.signals["focus_passage"] for r in ranked[:5])}
 
 
 def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,

@@ -13,7 +13,7 @@ from functools import cache
 from core.answer.references import APPENDIX_RE, PAGE_REF_RE, SECTION_REF_RE
 from core.ingest.sentences import split_sentences
 from core.lang import LANGUAGES
-from core.lexical import STOPWORDS, tokenize
+from core.lexical import STOPWORDS, expand_contractions, tokenize
 
 ID_RE = re.compile(
     r"(?<![\w.])(?:[A-Za-zА-Яа-яЁё]{1,5}-?\d+[A-Za-z\d]*|\d+-\d+(?:-\d+)*|\d+\.\d+(?:\.\d+)*|\d{3,})(?![\w])"
@@ -56,7 +56,7 @@ def tokens(text: str) -> list[str]:
 
 def has_negation(text: str) -> bool:
     negations = _words("negations")
-    return any(t in negations or t.startswith("non-") for t in tokens(text.replace("’", "'")))
+    return any(t in negations or t.startswith("non-") for t in tokens(expand_contractions(text)))
 
 
 class Reading:

@@ -6,11 +6,13 @@ passage (status `corrected`). Two deterministic, language-level checks, on the a
 sentence only (a scene, "I've worked here 3 years.", is the user's situation, not a premise):
 
 1. a value: the question states a number with a unit (20 weeks, $500) and a unit on the
-   same topic states another number with that unit, while the question's number stands
-   nowhere in its passage;
-2. a negation: the question asserts (it is not negated) and a unit that holds most of
+   same topic states another number with that unit, while the passage never states the
+   question's number with that unit;
+2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that holds most of
    the question's topic says the opposite (it is negated: "You aren't able to delete a
-   message", "non-transferable").
+   message", "non-transferable");
+3. a negated word: the unit holds a word of the question with a negating prefix of its
+   language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»).
 
 "On the same topic" is the answer model's business: only units it ranks near the top and
 that cover at least `MIN_TOPIC` of the question's topic words are read.
@@ -19,10 +21,14 @@ that cover at least `MIN_TOPIC` of the question's topic words are read.
 from __future__ import annotations
 
 from core.answer.facts import has_negation, number_units
-from core.answer.question import Question
+from core.answer.question import Question, words_of
 from core.answer.signals import Scored
 
 MIN_TOPIC = 0.6
+# questions that take something for granted that a negation can deny: yes/no ("Can I
+# delete it?"), why ("Why is it refundable?"), how ("How do I delete it?"); "What engine
+# does it have?" asserts nothing a negated sentence could deny
+ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read
 MIN_SCORE = 0.2
 
@@ -36,10 +42,18 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     said = number_units(unit.unit.text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
-        if rivals and num not in passage_text:
+        if rivals and (num, word) not in number_units(passage_text):
             return f"the documents state {rivals[0]} {word}, not {num} {word}"
-    if not question.negated and has_negation(unit.unit.text) and unit.signals["lex_unit"] >= MIN_TOPIC:
+    if question.answer_type in ASSERTING and not question.negated and has_negation(unit.unit.text) \
+            and unit.signals["lex_unit"] >= MIN_TOPIC:
         return "the documents say the opposite"
+    said_words = set(words_of(unit.unit.text))
+    for word in words_of(question.asking):
+        if len(word) < 4:
+            continue
+        for prefix in question.lang.negating_prefixes:
+            if prefix + word in said_words and prefix + word not in question.words:
+                return f"the documents say {prefix}{word}, not {word}"
     return None
 
 

@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from core.answer.facts import identifiers, numbers, tokens
 from core.ingest.sentences import split_sentences
 from core.lang import Language, language_of
-from core.lexical import tokenize
+from core.lexical import expand_contractions, tokenize
 
 
 def words_of(text: str) -> list[str]:
-    return [t for t in tokens(text) if t[0].isalpha()]
+    """Lowercase words, contractions written out ("can't" -> can not)."""
+    return [t for t in tokens(expand_contractions(text)) if t[0].isalpha()]
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Question:
     numbers: list[str]
     answer_type: str | None
     asking: str = ""  # the sentence that asks (a scene before it is left out)
+    focus: str | None = None  # the first topic term of the asking sentence: what it is about
     negated: bool = False
     vector: object = field(default=None, repr=False)  # the e5 query vector, when computed
 
@@ -41,6 +43,7 @@ class Question:
             identifiers=identifiers(text), numbers=numbers(text),
             answer_type=lang.answer_type(asking_words[:8]) or lang.answer_type(words[:8]),
             negated=any(w in lang.negations for w in asking_words), asking=asking,
+            focus=_focus(asking_words, lang),
         )
 
     def to_dict(self) -> dict:
@@ -50,7 +53,18 @@ class Question:
 
 def _terms(words: list[str], lang: Language) -> list[str]:
     """Stemmed topic tokens: the words that are not the language's stop words."""
-    return list(dict.fromkeys(tokenize(" ".join(w for w in words if w not in lang.stopwords))))
+    return list(dict.fromkeys(tokenize(" ".join(w for w in words if w not in lang.stopwords
+                                                and w not in lang.filler))))
+
+
+def _focus(asking_words: list[str], lang: Language) -> str | None:
+    """The first topic term of the asking sentence that is not the answer's own slot
+    ("how many DAYS of LEAVE" is about leave; days are how the answer is given)."""
+    slot = lang.time_units | lang.money_words
+    for term in _terms([w for w in asking_words if w not in slot], lang):
+        if not term[0].isdigit():
+            return term
+    return None
 
 
 def _asking_sentence(text: str) -> str:

@@ -38,6 +38,7 @@ FEATURES = (
     "dense_prior", "bm25_prior", "fused_gap", "ids_missing", "numbers_missing", "cross_language",
     "new_words", "sim_x_cross", "lex_x_typed", "sim_window", "sim_window_gap", "lex_window",
     "lex_context_gap", "ask_unknown", "unknown_same_language", "rare_terms_context",
+    "focus_context", "focus_passage", "focus_unknown",
 )
 
 
@@ -110,6 +111,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     total = sum(w_all.values())
     unknown_share = sum(v for t, v in w_all.items() if lexicon.df.get(t, 0) == 0) / total if total else 0.0
     rarest = max(w_known, key=w_known.get) if w_known else None
+    focus = question.focus
     # the asking sentence's words the knowledge base never uses ("the KEYCODE of the office")
     w_ask_all = weights(question.asking_terms, lexicon)
     ask_total = sum(w_ask_all.values())
@@ -177,6 +179,9 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "ask_unknown": ask_unknown,
             "unknown_same_language": unknown_share * (1.0 - cross),
             "rare_terms_context": coverage(rare_terms, ctx_tokens),
+            "focus_context": 1.0 if focus and focus in ctx_tokens | set(tokenize(wtext)) else 0.0,
+            "focus_passage": 1.0 if focus and focus in p_tokens else 0.0,
+            "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
         }
         out.append(Scored(number, unit, s))
     best_lex = max((o.signals["lex_context"] for o in out), default=0.0)

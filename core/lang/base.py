@@ -37,6 +37,11 @@ class Language:
     # acronyms and abbreviations they spell out ("CEO", "admin"): searched with both.
     # General language only; a tenant's own words are its synonyms (Settings page).
     everyday: dict[str, str] = field(default_factory=dict)
+    # words of asking and of conversation, not of content ("tell me", "exactly", "хочу"):
+    # never topic terms, and a claim need not find them in its source
+    filler: frozenset[str] = frozenset()
+    # prefixes that negate a word ("UNpaid", "NON-transferable", «НЕоплачиваемый»)
+    negating_prefixes: tuple[str, ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
 
     def answer_type(self, words: list[str]) -> str | None:

@@ -59,6 +59,17 @@ LANGUAGE = Language(
         "dpo": "data protection officer", "hr": "human resources", "faq": "frequently asked questions",
         "vat": "value added tax", "sla": "service level agreement",
     },
+    filler=frozenset(
+        """tell say says said explain describe mean means meaning give list according document
+        documents kb knowledge base there any get gets take takes need want make happen happens
+        exact exactly precise precisely specified few several whole roughly approximately around
+        just really actually still already anyway ever also even quite rather basically usually
+        normally typically currently let know knows today tonight yesterday tomorrow wonder
+        wondering think seems seem wants wanted wish would like guys mine went ran bought got
+        sometimes mind ago since ask asks asking asked kind kinds sort sorts before up through
+        once while both only go goes going onto into something anything everything someone anyone
+        somebody anybody straight directly""".split()),
+    negating_prefixes=("un", "non-", "non"),
     yes_no_starts=frozenset("do does did can could will would should is are was were may must "
                             "have has am shall".split()),
 )

@@ -76,9 +76,9 @@ def test_a_planted_instruction_is_never_the_closest_sentence(passages, lexicon, 
     assert all("€5 per km" not in e.get("sentence", "") for e in entries)
 
 
-def test_without_the_embedder_the_topic_words_still_choose(passages, lexicon):
+def test_without_the_embedder_each_passage_shows_its_opening(passages, lexicon):
     entries = closest_entries("How long are recordings of customer service calls kept?", passages, lexicon)
-    assert "Recordings of customer service calls" in entries[0]["sentence"]
+    assert entries and all(e["snippet"] and "sentence" not in e for e in entries)
 
 
 def test_a_long_passage_gives_a_window_around_the_sentence(lexicon, embedder):

@@ -11,24 +11,30 @@ def test_acronyms_are_spelled_out():
 
 
 def test_everyday_words_get_the_documents_word_added():
-    assert expand_question("Can I get my money back?") == "Can I get my money back refund?"
-    assert expand_question("Can I pass it on to the buyer?") == "Can I pass it on to the buyer new owner?"
+    assert expand_question("Will they pay back my train ticket?") == "Will they pay back reimburse my train ticket?"
     assert expand_question("Pass on the contract") == "Pass on transfer the contract"
-    assert expand_question("Какой артикул у комплекта?") == "Какой артикул номер код у комплекта?"
+    assert expand_question("Как вернуть деньги за курс?") == "Как вернуть деньги возврат за курс?"
     assert expand_question("Can I fix it myself?") == "Can I fix repair it myself?"
     assert expand_question("Is the prefix known?") == "Is the prefix known?"  # whole words only
 
 
 def test_everyday_phrases_and_the_documents_words():
-    assert everyday_terms("Can I get my money back?") == [({"money", "back"}, {"refund"})]
+    assert everyday_terms("Who looks after the kids?") == [({"kid"}, {"children"})]
     # found again in the expanded question, once
-    assert everyday_terms(expand_question("Can I get my money back?")) == [({"money", "back"}, {"refund"})]
-    assert everyday_terms("When is the refund paid?") == []
+    assert everyday_terms(expand_question("Who looks after the kids?")) == [({"kid"}, {"children"})]
+    assert everyday_terms("Who looks after the children?") == []
+
+
+def test_domain_words_are_a_tenants_synonyms_not_built_in():
+    # a product's everyday name is one tenant's vocabulary: taught on the Settings page
+    assert expand_question("How many bikes can I lease?") == "How many bikes can I lease?"
+    assert expand_question("How many bikes can I lease?", (("bikes", "bicycles"),)) == \
+        "How many bikes bicycles can I lease?"
 
 
 def test_a_dimension_asked_by_its_adjective_finds_its_noun():
     assert expand_question("How deep is the WM-820?") == "How deep depth is the WM-820?"
-    assert "height" in expand_question("How tall is the dryer?")
+    assert "height" in expand_question("How tall is the cabinet?")
     assert expand_question("A deep drum.") == "A deep drum."  # only "how deep" asks for the depth
 
 
@@ -38,9 +44,7 @@ def test_the_most_asks_for_the_maximum():
 
 
 def test_colloquial_and_everyday_names_of_things():
-    assert expand_question("How many bikes can I lease?") == "How many bikes bicycles can I lease?"
     assert "consecutive" in expand_question("after how many nights in a row?")
-    assert expand_question("Розетка под стиралку") == "Розетка под стиралку стиральную машину"
 
 
 def test_keeping_data_for_a_time_is_its_retention():
@@ -49,9 +53,6 @@ def test_keeping_data_for_a_time_is_its_retention():
     assert "retention" not in expand_question("Can I keep the old hose?")
 
 
-def test_the_ordinary_service_is_the_standard_one():
-    assert "standard shipping" in expand_question("What's the regular shipping charge to France?")
-    assert "стандартная доставка" in expand_question("Сколько стоит обычная доставка?")
 
 
 def test_a_tenants_synonyms_are_expanded_like_the_built_in_words():
@@ -79,6 +80,3 @@ def test_a_synonym_whose_documents_words_are_never_used_is_named():
     assert unused_targets(synonyms, lexicon) == ["gizmo"]
 
 
-def test_a_mileage_rate_is_paid_per_kilometre_but_a_mileage_interval_is_not():
-    assert "per kilometre" in expand_question("What is the mileage allowance for private cars?")
-    assert "kilometre" not in expand_question("At what mileage are the spark plugs replaced?")

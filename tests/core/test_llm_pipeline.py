@@ -72,7 +72,7 @@ def test_model_answer_is_cited_verified_by_the_judge_and_traced(demo_settings):
     assert trace["tokens"]["completion"] > 0
 
 
-def test_a_wrong_number_from_the_model_never_reaches_the_user(demo_settings):
+def test_a_wrong_number_from_the_model_never_reaches_the_user(answering):
     def script(request):
         if is_judge(request):
             return SUPPORTED  # a lenient judge: the deterministic checks must still catch it
@@ -80,10 +80,10 @@ def test_a_wrong_number_from_the_model_never_reaches_the_user(demo_settings):
         return f"The engine holds 6 quarts of oil [{n}]. Use 5W-30 oil [{n}]. Check it monthly [{n}]."
 
     with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+        a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
     assert "6 quarts" not in a.answer
     assert a.status in ("narrowed", "fallback") and "5 quarts" in a.answer
-    _quotes_are_exact(demo_settings, a)
+    _quotes_are_exact(answering, a)
 
 
 def test_model_judge_vetoes_a_claim_the_word_checks_let_through(demo_settings):
@@ -160,21 +160,21 @@ def test_missing_markers_get_one_stricter_retry(demo_settings):
     assert "=== retry ===" in store.get_trace(demo_settings, "demo", a.trace_id)["prompt"]
 
 
-def test_markers_broken_twice_fall_back_to_quotes(demo_settings):
+def test_markers_broken_twice_fall_back_to_quotes(answering):
     with ScriptedLLM(lambda r: "Five quarts, see passage [9].") as llm:
-        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+        a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2
     assert a.status == "fallback" and a.provider == "extractive" and "5 quarts" in a.answer
     assert a.refusal_reason == "The model's answer cited no valid passage twice. Answered from quotes instead."
-    assert store.get_trace(demo_settings, "demo", a.trace_id)["raw_output"].count("[9]") == 2
+    assert store.get_trace(answering, "demo", a.trace_id)["raw_output"].count("[9]") == 2
 
 
-def test_dead_endpoint_answers_from_quotes_and_says_why(demo_settings):
+def test_dead_endpoint_answers_from_quotes_and_says_why(answering):
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    settings = replace(demo_settings, provider="llm", llm_base_url=f"http://127.0.0.1:{port}/v1",
+    settings = replace(answering, provider="llm", llm_base_url=f"http://127.0.0.1:{port}/v1",
                        llm_model="m", llm_retries=0)
     a = ask(settings, "demo", "What is the oil capacity?")
     assert a.status == "fallback" and "5 quarts" in a.answer and a.citations
@@ -204,13 +204,13 @@ def test_marker_spellings_and_judge_probabilities():
     assert support_probability({}, "Unsupported") == 0.0
 
 
-def test_not_found_on_the_narrower_retry_falls_back_to_quotes(demo_settings):
+def test_not_found_on_the_narrower_retry_falls_back_to_quotes(answering):
     # seen with a small local model: an answer without valid markers, then NOT_FOUND on the retry
     def script(request):
         return "The oil capacity is 5 quarts [7]." if len(request["messages"]) == 2 else "NOT_FOUND"
 
     with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+        a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2
     assert a.status == "fallback" and "5 quarts" in a.answer and a.citations
 
@@ -228,12 +228,12 @@ def test_a_right_answer_without_markers_gets_them_from_the_passage_that_states_i
     assert "(markers added:" in store.get_trace(demo_settings, "demo", a.trace_id)["raw_output"]
 
 
-def test_an_unmarked_claim_no_passage_states_is_not_given_a_marker(demo_settings):
+def test_an_unmarked_claim_no_passage_states_is_not_given_a_marker(answering):
     def script(request):
         return SUPPORTED if is_judge(request) else "The engine takes 6 quarts of oil."
 
     with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+        a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2  # the retry ran
     assert "6 quarts" not in a.answer and a.status == "fallback"
 

@@ -1,8 +1,8 @@
 """Questions that cite a numbered section (core/reference.py): found by structure, read out."""
 
 import pytest
-from core.answer.units import units
 
+from core.answer.units import units
 from core.reference import _body, asks_section_content, carries, section_reading
 from core.retrieve import Candidate
 

@@ -26,13 +26,16 @@ def test_a_synonym_turns_an_unknown_word_into_the_documents_words(two_tenants):
     settings = two_tenants
     question = "How much does the gizmo subscription cost per month?"
     before = ask(settings, "acme", question)
-    assert before.status == "refused" and "gizmo" in before.refusal_reason
+    # refused, the refusal names the word to teach; answered, it cannot be from the word
+    assert before.status != "refused" or before.refusal_subject == "gizmo", before.refusal_reason
 
     save_tenant_overrides(settings, "acme", {"synonyms": {"gizmo": "HomeHub Premium"}})
     after = ask(settings, "acme", question)
     assert after.status == "answered" and "€8.99" in after.answer
     assert after.citations[0].source == "subscription.md"
+    # the documents' words make the answer surer than the bare word did, for this tenant only
+    assert after.confidence > before.confidence
+    other = ask(settings, "globex", question)
+    assert other.confidence == pytest.approx(before.confidence, abs=1e-6)
     # the synonym says what the word means, not that every question with it has an answer
     assert ask(settings, "acme", "How much does the gizmo delivery to Mars cost?").status == "refused"
-    # another tenant's synonyms are not this tenant's
-    assert ask(settings, "globex", question).status == "refused"

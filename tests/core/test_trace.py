@@ -16,7 +16,10 @@ def test_the_word_a_refusal_names_is_read_back():
 
 def test_untaught_words_are_listed_most_asked_first(settings, write_file):
     ingest_file(settings, "acme", write_file("oil.md", "# Engine\n\nThe engine oil capacity is 4.5 litres.\n"))
-    for question in ("What is the gizmo capacity?", "What does the flux capacitor weigh?",
+    # whether each is refused is the answer model's call; here every one is, so that the
+    # list is what this test reads
+    save_tenant_overrides(settings, "acme", {"gate_threshold": 0.999})
+    for question in ("What is the gizmo capacity?", "What is the weight of the flux capacitor?",
                      "What is the gizmo capacity?", "What is the capacity of the gizmos?",
                      "What is the engine oil capacity?", "How heavy is the dingbat?"):
         ask(settings, "acme", question)
@@ -27,7 +30,7 @@ def test_untaught_words_are_listed_most_asked_first(settings, write_file):
     assert [(w["word"], w["asked"]) for w in words] == [("gizmos", 3), ("dingbat", 1), ("flux capacitor", 1)]
     assert words[0]["last_question"] == "What is the capacity of the gizmos?"  # the newest spelling and question
 
-    save_tenant_overrides(settings, "acme", {"synonyms": {"gizmo": "engine oil"}})
+    save_tenant_overrides(settings, "acme", {"gate_threshold": 0.999, "synonyms": {"gizmo": "engine oil"}})
     assert [w["word"] for w in unknown_words(settings, "acme")] == ["dingbat", "flux capacitor"]
 
 

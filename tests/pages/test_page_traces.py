@@ -92,19 +92,28 @@ def test_provider_and_date_filters(app, goto, settings):
     assert len(app.dataframe[0].value) == 1
 
 
-def test_gate_tab_lists_the_sentences_the_answer_could_not_use(app, goto, settings):
+def test_gate_tab_lists_the_sentences_the_answer_could_not_use(app, goto, settings, tmp_path):
     from core import store
+    from core.documents import ingest_file
     from core.pipeline import ask
 
-    a = ask(settings, "acme", "How many days does the engine oil capacity change take?")
-    rejected = store.get_trace(settings, "acme", a.trace_id)["gate"]["rejected"]
-    assert a.status == "refused"
-    # the capacity sentence is on the topic but is no answer to "how many days"
-    assert {"passage": 1, "text": "The engine oil capacity is 4.5 litres.", "why": "holds no duration"} in rejected
-    assert rejected and all({"passage", "text", "why"} <= set(r) for r in rejected)
+    codes = tmp_path / "codes.md"
+    codes.write_text("# Error codes\n\nError ERR-20 means the form was not signed.\n\n"
+                     "Error ERR-30 means the form was sent twice.\n", encoding="utf-8")
+    assert ingest_file(settings, "acme", codes).status == "ready"
+    a = ask(settings, "acme", "What does error ERR-20 mean?")
+    gate = store.get_trace(settings, "acme", a.trace_id)["gate"]
+    # the ERR-30 sentence is on the topic but cannot answer for ERR-20
+    assert any(r["text"] == "Error ERR-30 means the form was sent twice." and
+               r["why"] == "lacks an identifier of the question" for r in gate["rejected"]), gate["rejected"]
+    assert all({"passage", "text", "why"} <= set(r) for r in gate["rejected"])
     goto(app, "pages/traces.py")
     table = next(d.value for d in app.dataframe if "why not" in d.value.columns)
-    assert list(table["why not"]) == [r["why"] for r in rejected]
+    assert list(table["why not"]) == [r["why"] for r in gate["rejected"]]
+    # and what the answer model made of the sentences it could use, best first
+    scores = next(d.value for d in app.dataframe if "drivers" in d.value.columns)
+    assert list(scores["score"]) == [u["score"] for u in gate["answer_model"][1:]]
+    assert "ERR-20 means the form was not signed" in scores["sentence"].iloc[0]
 
 
 def save_trace(settings, tenant, question, status="answered"):

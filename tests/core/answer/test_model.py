@@ -32,3 +32,9 @@ def test_the_shipped_model_reads_todays_signals() -> None:
     assert AnswerModel.from_dict(model.to_dict()).to_dict() == model.to_dict()
     # trained on several domains, with its leave-one-domain-out figures kept beside it
     assert len(model.meta["lodo"]) >= 3
+
+
+def test_the_default_threshold_is_the_one_training_chose() -> None:
+    from core.config import Settings
+
+    assert Settings().gate_threshold == load_model().threshold

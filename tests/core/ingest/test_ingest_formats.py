@@ -204,3 +204,17 @@ def test_markdown_drops_the_code_of_script_and_style_tags(write_file):
     texts = [b.text for b in parse_file(path).blocks]
     assert texts[:2] == ["Valves", "The valve opens at 30 bar, in May."]
     assert texts[2] == "Kept text." and len(texts) == 3  # no space before the full stop
+
+
+def test_static_site_template_tags_leave_the_text_a_reader_sees(tmp_path):
+    from core.ingest.markdown import MarkdownParser
+
+    page = tmp_path / "page.md"
+    page.write_text('# Security\n\nFollow the [incident guidance]({% page "/security/incidents/" %}) at once.\n\n'
+                    'Ask in {% slack_channel "help-it" %}. {% image "_img/a.png" "The sign-in screen" %}\n\n'
+                    "Templates write {{ message }} literally.\n", encoding="utf-8")
+    texts = [b.text for b in MarkdownParser().parse(page).blocks]
+    assert "Follow the incident guidance at once." in texts
+    assert "Ask in help-it. The sign-in screen" in texts
+    assert "Templates write {{ message }} literally." in texts  # only {% %} tags are read
+    assert not any("{%" in t or "page " in t for t in texts)

@@ -1,0 +1,49 @@
+from core.answer.premise import conflict, correction
+from core.answer.question import Question
+from core.answer.signals import Scored
+from core.answer.units import Unit
+
+
+def _scored(text: str, score: float = 0.8, lex: float = 0.9) -> Scored:
+    return Scored(1, Unit(text, text, 0, len(text), text, "sentence"),
+                  {"lex_unit": lex, "lex_context": lex}, score=score)
+
+
+def test_another_number_with_the_questions_unit_corrects_it() -> None:
+    q = Question.parse("Why is paid parental leave 20 weeks long?")
+    unit = _scored("Employees get 12 weeks of paid parental leave.")
+    assert conflict(q, unit, unit.unit.text) == "the documents state 12 week, not 20 week"
+    # the question's own number anywhere in the passage: no contradiction
+    assert conflict(q, unit, unit.unit.text + " Unpaid leave may add up to 20 weeks.") is None
+
+
+def test_a_scene_is_no_premise() -> None:
+    q = Question.parse("I have worked here 3 years. How many weeks of parental leave do I get?")
+    assert conflict(q, _scored("After 5 years you get 14 weeks."), "After 5 years you get 14 weeks.") is None
+
+
+def test_a_negated_passage_contradicts_an_asserting_question() -> None:
+    q = Question.parse("How do I delete a chat message?")
+    assert conflict(q, _scored("You aren't able to delete a message."), "") == "the documents say the opposite"
+    # off topic (little of the question's words): no correction
+    assert conflict(q, _scored("You aren't able to park here.", lex=0.2), "") is None
+    # a question that is itself negated is answered, not corrected
+    assert conflict(Question.parse("Why can't I delete a chat message?"),
+                    _scored("You aren't able to delete a message."), "") is None
+
+
+def test_only_top_on_topic_units_are_read() -> None:
+    q = Question.parse("Why is paid parental leave 20 weeks long?")
+    low = _scored("Employees get 12 weeks of paid parental leave.", score=0.05)
+    assert correction(q, [low], [low.unit.text]) is None
+    high = _scored("Employees get 12 weeks of paid parental leave.", score=0.6)
+    assert correction(q, [high], [high.unit.text])[0] is high
+
+
+def test_a_word_negated_by_its_prefix_contradicts_the_question() -> None:
+    q = Question.parse("How many weeks of paid family leave can I take?")
+    unit = _scored("You can take up to 12 weeks of unpaid family leave.")
+    assert conflict(q, unit, unit.unit.text) == "the documents say unpaid, not paid"
+    ru = Question.parse("Сколько дней оплачиваемого отпуска положено?")
+    said = _scored("Положено 10 дней неоплачиваемого отпуска.")
+    assert conflict(ru, said, said.unit.text) == "the documents say неоплачиваемого, not оплачиваемого"
