@@ -26,7 +26,7 @@ from core.answer.signals import Scored
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
-# delete it?"), why ("Why is it refundable?"), how ("How do I delete it?"); "What engine
+# delete it?"), why ("Why is it free?"), how ("How do I delete it?"); "What engine
 # does it have?" asserts nothing a negated sentence could deny
 ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read

@@ -38,7 +38,7 @@ FEATURES = (
     "dense_prior", "bm25_prior", "fused_gap", "ids_missing", "numbers_missing", "cross_language",
     "new_words", "sim_x_cross", "lex_x_typed", "sim_window", "sim_window_gap", "lex_window",
     "lex_context_gap", "ask_unknown", "unknown_same_language", "rare_terms_context",
-    "focus_context", "focus_passage", "focus_unknown",
+    "focus_context", "focus_passage", "focus_unknown", "row_key_match",
 )
 
 
@@ -85,10 +85,21 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
     out = []
     last: tuple[int, Unit] | None = None
     for number, unit in candidates:
-        previous = last[1] if last and last[0] == number and last[1].end <= unit.start else None
+        # a sentence is read with the one before it; a table row with its header alone
+        previous = last[1] if last and last[0] == number and last[1].end <= unit.start \
+            and unit.kind == last[1].kind == "sentence" else None
         out.append(window_text(passages[number - 1], previous, unit))
         last = (number, unit)
     return out
+
+
+def _row_key_match(unit: Unit, terms: set[str]) -> float:
+    """1 when a question term stands in a table row's first cell, 0 when none does, 0.5 for
+    a unit that is no table row."""
+    if unit.kind != "row":
+        return 0.5
+    first = next((c.strip() for c in unit.quote.strip().strip("|").split("|") if c.strip()), "")
+    return 1.0 if set(tokenize(first)) & terms else 0.0
 
 
 def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:
@@ -182,6 +193,8 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "focus_context": 1.0 if focus and focus in ctx_tokens | set(tokenize(wtext)) else 0.0,
             "focus_passage": 1.0 if focus and focus in p_tokens else 0.0,
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
+            # a table row is about what its first cell names ("Monthly", "Austria")
+            "row_key_match": _row_key_match(unit, q_words),
         }
         out.append(Scored(number, unit, s))
     best_lex = max((o.signals["lex_context"] for o in out), default=0.0)

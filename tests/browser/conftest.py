@@ -26,6 +26,7 @@ from evals.bench_ui import (
     stop,
     wait_healthy,
 )
+from tests.conftest import ANSWERING_THRESHOLD
 
 SHOTS = ROOT / "artifacts" / "screenshots"
 
@@ -49,7 +50,10 @@ def console(data: Path, log: Path) -> Iterator[str]:
     """A new console process on GROUNDWORK_DATA=data (output to `log`); yields its base URL."""
     port = free_port()
     with log.open("w") as out:
-        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data), stdout=out,
+        # the journeys follow an answer through the console: the plain questions they type
+        # are answered at the lower test threshold (tests/conftest.py `answering`)
+        env = {**clean_env(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)}
+        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -164,3 +164,12 @@ def markdown_bodies(at: AppTest) -> list[str]:
 @pytest.fixture
 def md_bodies():
     return markdown_bodies
+
+
+@pytest.fixture
+def answering_env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages showing what becomes of an answer need plain questions answered: a lower
+    default threshold (tests/conftest.py `answering`); the eval sets measure the shipped one."""
+    from tests.conftest import ANSWERING_THRESHOLD
+
+    monkeypatch.setenv("GROUNDWORK_GATE_THRESHOLD", str(ANSWERING_THRESHOLD))

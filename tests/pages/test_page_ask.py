@@ -12,7 +12,7 @@ def ask(at, question):
     return at
 
 
-def test_answer_shows_badge_pills_and_highlighted_quote(app):
+def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     ask(app, "What is the engine oil capacity?")
     bodies = [m.value for m in app.markdown]
     assert any(":green-badge[:material/check_circle: answered]" in b and "confidence" in b
@@ -106,7 +106,7 @@ def test_feedback_on_an_answer_whose_trace_is_gone_says_so(app, settings):
     assert any("cannot be rated" in e.value for e in app.error)
 
 
-def test_add_to_eval_set_appends_an_eval_row(app, data_dir):
+def test_add_to_eval_set_appends_an_eval_row(answering_env, app, data_dir):
     ask(app, "What is the engine oil capacity?")
     submit = next(b for b in app.button if b.label == "Add to eval set")
     submit.click().run()
@@ -155,7 +155,7 @@ def test_empty_question_is_rejected_in_one_sentence(app):
     assert not app.chat_message, "no empty chat bubble"
 
 
-def test_table_citation_shows_the_table_with_the_quoted_row(app):
+def test_table_citation_shows_the_table_with_the_quoted_row(answering_env, app):
     ask(app, "What is the tyre pressure at the front axle?")
     answer = app.session_state["history"]["acme"][-1]
     assert answer["status"] in ("answered", "narrowed"), answer
@@ -242,7 +242,7 @@ def test_a_refusal_whose_closest_passage_is_in_another_language_suggests_asking_
     assert not any("try asking in" in c.value for c in app.caption[len(captions):])
 
 
-def test_a_follow_up_is_read_with_the_question_before_it(app):
+def test_a_follow_up_is_read_with_the_question_before_it(answering_env, app):
     ask(app, "Within how many days can monthly plans be refunded?")
     ask(app, "And annual plans?")
     turn = app.session_state["history"]["acme"][-1]

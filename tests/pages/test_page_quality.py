@@ -177,7 +177,7 @@ def feedback_table(at):
     return next(d for d in at.dataframe if "comment" in d.value.columns)
 
 
-def test_user_feedback_tab_cards_chart_table_and_toggle(app, goto, settings, md_bodies):
+def test_user_feedback_tab_cards_chart_table_and_toggle(answering_env, app, goto, settings, md_bodies):
     import datetime as dt
     from urllib.parse import parse_qs, urlparse
 

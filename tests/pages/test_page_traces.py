@@ -15,7 +15,7 @@ def shown_question(at):
     return value[2:-2]
 
 
-def test_open_a_trace_shows_candidates_gate_claims_timings(app, goto, settings):
+def test_open_a_trace_shows_candidates_gate_claims_timings(answering_env, app, goto, settings):
     from core.pipeline import ask
 
     answered = ask(settings, "acme", "What is the engine oil capacity?")
@@ -49,7 +49,7 @@ def test_open_a_trace_shows_candidates_gate_claims_timings(app, goto, settings):
     assert set(spec["data"][0]["y"]) >= {"retrieve", "gate"}
 
 
-def test_filters_status_search_and_unsupported(app, goto, settings):
+def test_filters_status_search_and_unsupported(answering_env, app, goto, settings):
     from core.pipeline import ask
 
     ask(settings, "acme", "What is the engine oil capacity?")
