@@ -194,35 +194,37 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     russian.scroll_into_view_if_needed()
     shot(page, "04e-ask-refusal-other-language")
 
-    # a word the documents never use: the refusal points to Settings, where an admin teaches
-    # it as a synonym, and the same question is then answered
-    question = "How long does the guarantee cover manufacturing defects?"
+    # a word the documents never use (the team's jargon for batteries and chargers): the
+    # refusal points to Settings, where an admin teaches it as a synonym, and the same
+    # question is then answered
+    question = "How long are the zorbs covered?"
     box.fill(question)
     box.press("Enter")
     untaught = page.locator('[data-testid="stChatMessage"]').nth(7)
     expect()(untaught).to_contain_text("refused", timeout=120_000)
-    expect()(untaught.get_by_text(re.compile("“guarantee” is your word .* Settings → Synonyms"))).to_be_visible()
+    expect()(untaught.get_by_text(re.compile("“zorbs” is your word .* Settings → Synonyms"))).to_be_visible()
     nav(page, "Settings")
     expect()(page.get_by_text(re.compile("users asked about that the documents never use"))).to_be_visible()
     # the most recently asked of the words asked equally often comes first, and is picked
     teach = page.locator('[data-testid="stForm"]').filter(has_text="Word your users asked about")
-    expect()(teach.get_by_role("combobox", name="Word your users asked about")).to_have_value("guarantee")
-    teach.get_by_role("textbox", name="The documents' words for it").fill("warranty")
+    expect()(teach.get_by_role("combobox", name="Word your users asked about")).to_have_value("zorbs")
+    teach.get_by_role("textbox", name="The documents' words for it").fill("batteries and chargers")
     wait_idle(page)
     shot(page, "04c-settings-words-to-teach")
     teach.get_by_role("button", name="Add synonym").click()
-    expect()(page.get_by_text("Taught “guarantee = warranty”")).to_be_visible()
+    expect()(page.get_by_text("Taught “zorbs = batteries and chargers”")).to_be_visible()
     wait_idle(page)
     shot(page, "04d-settings-after-teach")
-    expect()(page.get_by_label("Synonyms (your word = the documents' words)")).to_have_value("guarantee = warranty")
-    expect()(teach.get_by_role("textbox", name="The documents' words for it")).to_have_value("")
+    expect()(page.get_by_label("Synonyms (your word = the documents' words)")).to_have_value("zorbs = batteries and chargers")
+    if teach.count():  # other words are left to teach: the form is cleared for the next one
+        expect()(teach.get_by_role("textbox", name="The documents' words for it")).to_have_value("")
     nav(page, "Ask")
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill(question)
     box.press("Enter")
     taught = page.locator('[data-testid="stChatMessage"]').nth(9)
     expect()(taught).to_contain_text("answered", timeout=120_000)
-    expect()(taught).to_contain_text("24 months")
+    expect()(taught).to_contain_text("12 months")
 
     # a chat follow-up is read with the question before it, and the page shows how
     box.fill("How long does standard delivery to Germany take?")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evals.bench_ui import IDLE_JS
+from tests.conftest import ANSWERING_THRESHOLD
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -62,7 +63,7 @@ def test_no_label_is_cut_short_in_a_wide_or_narrow_window(fresh_server, browser,
     from core.pipeline import ask
 
     data = tmp_path / "data"
-    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    settings = load_settings({"GROUNDWORK_DATA": str(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)})
     (tmp_path / "engine.md").write_text(ENGINE_MD)
     assert ingest_file(settings, "demo", tmp_path / "engine.md", uploaded_by="test").status == "ready"
     answered = ask(settings, "demo", "What is the engine oil capacity?")
