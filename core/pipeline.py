@@ -179,7 +179,7 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     runs: list[list[str]] = [[]]
     for word in words_of(question.asking):
         stems = tokenize(word)
-        # a letter or two is a piece of a code ("e" of E20), not a word to teach
+        # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
                 and not any(lexicon.knows_family(t) for t in stems):
             runs[-1].append(word)
