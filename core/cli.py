@@ -81,7 +81,7 @@ def _build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--batch", type=Path)
     ask.add_argument("--out", type=Path)
     ask.add_argument("--after", metavar="PREVIOUS", help="the question asked just before: a follow-up "
-                     "(\"what about annual plans?\") is read as the whole question it stands for")
+                     "(\"what about part-time staff?\") is read as the whole question it stands for")
 
     ssub = sub.add_parser("synonyms", help="a tenant's synonyms: list (with the words to teach), add, remove"
                           ).add_subparsers(dest="action", required=True)

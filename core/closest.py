@@ -33,16 +33,19 @@ OPENING = 300  # characters of a passage shown when no sentence stands out
 
 
 def closest_entries(question: Question | str, passages: list[Candidate], lexicon: LexicalIndex,
-                    embedder: Any = None) -> list[dict[str, Any]]:
-    """One dict per passage, best sentence first (the module docstring)."""
+                    embedder: Any = None, ranked: list[Any] | None = None) -> list[dict[str, Any]]:
+    """One dict per passage, best sentence first (the module docstring). `ranked`: the
+    answer step's scored units over the same passages, when it ran (a refusal after
+    generating), so nothing is scored twice."""
     q = question if isinstance(question, Question) else Question.parse(question)
     top = passages[:CANDIDATE_PASSAGES]
     best: dict[str, tuple[float, Any]] = {}  # chunk id -> (score, unit)
-    if embedder is not None and top:
+    if ranked is None and embedder is not None and top:
         if q.vector is None:
             q.vector = embedder.embed_query(q.text)
         ranked, _ = rank_units(q, top, lexicon, embedder, load_model())
-        for s in ranked:  # best first: the first unit seen of a passage is its best
+    for s in ranked or []:  # best first: the first unit seen of a passage is its best
+        if s.passage <= len(top):
             best.setdefault(top[s.passage - 1].chunk_id, (s.score, s.unit))
     entries = []
     for rank, passage in enumerate(top):

@@ -42,6 +42,7 @@ import functools
 import re
 
 from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
+from core.lang import LANGUAGES
 from core.lexical import STOPWORDS, tokenize
 
 # a Russian adjective; its ending is captured: an adjective is swapped only for one of the same ending
@@ -109,16 +110,6 @@ _SUBJECT_RE = re.compile(
 _PLACE_PREPOSITIONS = r"(?:to|in|into|from|for|within|в|во|на|из|для|по)"
 
 # pairs a follow-up swaps ("and the REAR ones?", "what about PART-TIME?"), compared by stem
-_OPPOSITES = [
-    ("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
-    ("laden", "unladen"), ("braked", "unbraked"), ("domestic", "international"), ("domestic", "foreign"),
-    ("monthly", "annual"), ("monthly", "yearly"), ("standard", "express"), ("standard", "premium"),
-    ("hot", "cold"), ("summer", "winter"), ("weekday", "weekend"), ("day", "night"),
-    ("minimum", "maximum"), ("private", "business"), ("full-time", "part-time"), ("new", "used"),
-    ("передний", "задний"), ("левый", "правый"), ("верхний", "нижний"), ("горячий", "холодный"),
-    ("летний", "зимний"), ("месячный", "годовой"), ("ежемесячный", "годовой"), ("стандартный", "экспресс"),
-    ("минимальный", "максимальный"), ("внутренний", "международный"), ("внутренний", "внешний"),
-]
 
 # "and without a hotel stay?" after "with a hotel stay"; «а без лифта?» after «при наличии лифта»
 _OPPOSITE_PREPOSITIONS = {"without": ("with",), "with": ("without",), "без": ("при наличии", "при", "с", "со"),
@@ -194,18 +185,28 @@ def _is_brand(word: str) -> bool:
 def _opposite_stems() -> dict[str, frozenset[str]]:
     """Stem -> the stems of its opposites, built once."""
     out: dict[str, set[str]] = {}
-    for a, b in _OPPOSITES:
+    for a, b in (pair for lang in LANGUAGES.values() for pair in lang.opposites):
         out.setdefault(_stem(a), set()).add(_stem(b))
         out.setdefault(_stem(b), set()).add(_stem(a))
     return {k: frozenset(v) for k, v in out.items()}
 
 
+_NEGATING_PREFIXES = tuple(p for lang in LANGUAGES.values() for p in lang.negating_prefixes)
+
+
+def _negated_pair(a: str, b: str) -> bool:
+    """One word is the other with a negating prefix: laden / UNladen, «НЕоплачиваемый»."""
+    a, b = a.lower(), b.lower()
+    return any(a == p + b or b == p + a for p in _NEGATING_PREFIXES)
+
+
 def _replace_opposite(previous: str, words: list[str]) -> str | None:
-    """Step 3a: "what about PART-TIME?" after "FULL-TIME staff"."""
+    """Step 3a: "what about PART-TIME?" after "FULL-TIME staff" (the language modules'
+    opposites), "and unpaid?" after "paid leave" (a negating prefix)."""
     for new in words:
         wanted = _opposite_stems().get(_stem(new), frozenset())
         for m in _WORD_RE.finditer(previous):
-            if _stem(m.group(0)) in wanted:
+            if _stem(m.group(0)) in wanted or _negated_pair(m.group(0), new):
                 return f"{previous[:m.start()]}{new}{previous[m.end():]}"
     return None
 

@@ -25,6 +25,7 @@ from typing import Any
 from core.answer.facts import identifiers, model_names, proper_names
 from core.answer.question import Question
 from core.answer.references import appendix_refs, has_section, page_refs, section_refs
+from core.answer.signals import coverage
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate, Retrieval
 
@@ -49,13 +50,6 @@ class GateResult:
 
 def term_weights(terms: list[str], lexicon: LexicalIndex) -> dict[str, float]:
     return {t: max(lexicon.idf(t), 0.1) for t in terms}
-
-
-def coverage(weights: dict[str, float], text_tokens: set[str]) -> float:
-    total = sum(weights.values())
-    if total == 0:
-        return 0.0
-    return sum(w for t, w in weights.items() if t in text_tokens) / total
 
 
 def passage_tokens(c: Candidate) -> set[str]:
@@ -108,8 +102,7 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
         return _stop("missing_identifier", subject, f"No passage mentions {subject}.", cov, sim, agree,
                      missing_ids=missing)
     same_language = any(c.lang == q.lang.code for c in top[:3])
-    asking = q.text.rsplit("?", 1)[0].rsplit(".", 1)[-1] if "?" in q.text else q.text
-    unknown = sorted(n for n in proper_names(asking)
+    unknown = sorted(n for n in proper_names(q.asking)
                      if all(lexicon.df.get(t, 0) == 0 for t in tokenize(n, keep_stopwords=True)))
     if unknown and same_language:
         return _stop("unknown_name", ", ".join(unknown),

@@ -1,6 +1,6 @@
 """A chat follow-up read by the configured LLM, when the deterministic reading finds none.
 
-`core/followup.py` reads the follow-ups whose change it can place ("and to Austria?");
+`core/followup.py` reads the follow-ups whose change it can place ("and to Lisbon?");
 blind sets show many it cannot ("is there a gym subsidy as well?"). With the `llm`
 provider, the model rewrites those into a standalone question.
 

@@ -37,7 +37,7 @@ MAX_REJECTED_SHOWN = 40
 
 def ask(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
     """Answer one question from the tenant's documents. `previous` is the question asked
-    just before in the same chat: an elliptical follow-up ("What about annual plans?") is
+    just before in the same chat: an elliptical follow-up ("What about part-time staff?") is
     read as the whole question it stands for (core/followup.py), kept as `asked_as`."""
     validate_tenant(tenant)
     question = (question or "").strip()
@@ -146,7 +146,8 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
     if answer.status == "refused":
         t = time.perf_counter()
-        answer.closest = closest_entries(parsed, passages, lexicon, get_embedder(num_threads=settings.embed_threads))
+        answer.closest = closest_entries(parsed, passages, lexicon, get_embedder(num_threads=settings.embed_threads),
+                                         ranked=(generation.ranked or None) if generation else None)
         first = answer.closest[0] if answer.closest else None
         if first and first.get("quote"):  # its PDF page, marked once here, not on every page rerun
             passage = next(p for p in passages if p.chunk_id == first["chunk_id"])

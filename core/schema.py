@@ -118,7 +118,7 @@ class Answer:
     # top-k passages given to the generator (chunk_id, doc_id, source, rank, page, text);
     # the eval harness scores retrieval from it
     retrieved: list[dict[str, Any]] = field(default_factory=list)
-    # a chat follow-up ("What about annual plans?") read as the whole question it stands
+    # a chat follow-up ("What about part-time staff?") read as the whole question it stands
     # for; None when the question was asked as typed
     asked_as: str | None = None
 

@@ -23,12 +23,10 @@ that the passage states only about another subject supports nothing.
      give a sentence its form: means, takes, has) must be there, and a
      missing one may not come from another unit that disagrees with the claim (the claim
      took its subject from there: "Annual" from "Annual contracts are non-cancellable").
-   - Qualifiers: a claim about the annual plan (express delivery, replacing a part) is not
-     supported by a unit that names only a rival one (monthly, standard, inspecting).
    - Negation: a claim and the unit's own words that disagree on negation ("cancellable"
      vs "non-cancellable") are contradicted.
 4. Disagreement (for step 2 and the content check): a rival number with the claim's unit,
-   a code of the claim's shape other than the claim's (ERR-20 for ERR-30), a rival qualifier,
+   a code of the claim's shape other than the claim's (ERR-20 for ERR-30),
    and, for a single unit, negation.
 5. Not supported: the verdict and evidence of the unit sharing most words with the claim;
    score = the share of passed checks (0 for contradictions); 1.0 when supported.

@@ -15,7 +15,7 @@ several domains, and report its leave-one-domain-out (LODO) figures.
 3. Unit model: weighted logistic regression, each question's weight split half to its
    positive units and half to the rest, each domain weighing the same in total.
 4. Answer model: logistic regression on question-level signals; label 1 when the
-   question is answerable and the best unit holds the answer. Its `p_best` input comes
+   question is answerable and one of its three best units holds the answer. Its `p_best` input comes
    from unit models that never saw the question's domain (cross-fitting), so it is as
    confident as it will be on a new customer's documents.
 5. LODO: for each domain, both models are trained on the other domains only and the

@@ -137,7 +137,7 @@ class LearnedExtractive:
         shown.insert(0, {"answer_confidence": round(support, 4), "signals": {k: round(v, 3) for k, v in qsig.items()},
                          "drivers": self.model.answer.contributions(qsig)})
         return Generation(text=render(chosen), selected=chosen, support=support, rejected=rejected,
-                          candidates=shown, correction=fix[1] if fix else None)
+                          candidates=shown, correction=fix[1] if fix else None, ranked=ranked)
 
 
 def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float) -> list[Selected]:

@@ -29,3 +29,4 @@ class Generation:
     rejected: list[dict[str, Any]] = field(default_factory=list)  # units a hard filter dropped, and why
     candidates: list[dict[str, Any]] = field(default_factory=list)  # top units: score and the signals behind it
     correction: str | None = None  # why the quoted unit contradicts the question's premise
+    ranked: list[Any] = field(default_factory=list, repr=False)  # every scored unit, best first

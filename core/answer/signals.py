@@ -155,6 +155,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
         cross = 1.0 if language_of(unit.text).code != question.lang.code else 0.0
         lex_context = coverage(w_known, ctx_tokens)
+        window_tokens = set(tokenize(wtext)) | ctx_tokens
         s = {
             "sim_unit": float(sim),
             "sim_gap": float(sim) - best_sim,
@@ -185,15 +186,15 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "lex_x_typed": lex_context * typed * reading.matches(question.answer_type),
             "sim_window": float(wsim),
             "sim_window_gap": float(wsim) - best_wsim,
-            "lex_window": coverage(w_known, set(tokenize(wtext)) | ctx_tokens),
+            "lex_window": coverage(w_known, window_tokens),
             "lex_context_gap": 0.0,
             "ask_unknown": ask_unknown,
             "unknown_same_language": unknown_share * (1.0 - cross),
             "rare_terms_context": coverage(rare_terms, ctx_tokens),
-            "focus_context": 1.0 if focus and focus in ctx_tokens | set(tokenize(wtext)) else 0.0,
+            "focus_context": 1.0 if focus and focus in window_tokens else 0.0,
             "focus_passage": 1.0 if focus and focus in p_tokens else 0.0,
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
-            # a table row is about what its first cell names ("Monthly", "Austria")
+            # a table row is about what its first cell names ("Part-time", "Lisbon")
             "row_key_match": _row_key_match(unit, q_words),
         }
         out.append(Scored(number, unit, s))

@@ -42,6 +42,8 @@ class Language:
     filler: frozenset[str] = frozenset()
     # prefixes that negate a word ("UNpaid", "NON-transferable", «НЕоплачиваемый»)
     negating_prefixes: tuple[str, ...] = ()
+    # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
+    opposites: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
 
     def answer_type(self, words: list[str]) -> str | None:

@@ -70,6 +70,11 @@ LANGUAGE = Language(
         once while both only go goes going onto into something anything everything someone anyone
         somebody anybody straight directly""".split()),
     negating_prefixes=("un", "non-", "non"),
+    opposites=(("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
+               ("domestic", "international"), ("domestic", "foreign"), ("monthly", "annual"),
+               ("monthly", "yearly"), ("standard", "express"), ("standard", "premium"), ("hot", "cold"),
+               ("summer", "winter"), ("weekday", "weekend"), ("day", "night"), ("minimum", "maximum"),
+               ("private", "business"), ("full-time", "part-time"), ("new", "used")),
     yes_no_starts=frozenset("do does did can could will would should is are was were may must "
                             "have has am shall".split()),
 )
