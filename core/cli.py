@@ -31,12 +31,19 @@ _UNPRINTABLE_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2
 def _shown(text: object, *, lines: bool = False) -> str:
     """`text` safe to print on a terminal: one line (unless `lines`), no escape sequences."""
     pattern = _UNPRINTABLE_IN_TEXT if lines else _UNPRINTABLE
-    return pattern.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+    shown = pattern.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+    # a file name that is not UTF-8 arrives with lone surrogates: shown as \udcff, not a crash
+    return shown.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
+    garbled = _not_utf8(args)
+    if garbled:
+        print(f"error: the {garbled} argument is not valid UTF-8 text; retype it, or set the terminal's "
+              "encoding to UTF-8.", file=sys.stderr)
+        return 2
     settings = load_settings()
     try:
         return int(args.func(settings, args) or 0)
@@ -46,6 +53,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted.", file=sys.stderr)
         return 130
+
+
+def _not_utf8(args: argparse.Namespace) -> str | None:
+    """The name of a text argument holding bytes that are not UTF-8 (Python keeps them as
+    lone surrogates, which fail later with a codec error). File paths may be any bytes."""
+    for name, value in vars(args).items():
+        if isinstance(value, str) and name != "func":
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return name.replace("_", "-")
+    return None
 
 
 def _tenant_command(subparsers: Any, name: str, func: Any, **kwargs: Any) -> argparse.ArgumentParser:
@@ -89,6 +108,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _tenant_command(ssub, "add", cmd_synonyms_add).add_argument(
         "lines", nargs="+", help='"your word = the documents\' words"')
     _tenant_command(ssub, "remove", cmd_synonyms_remove).add_argument("phrases", nargs="+")
+
+    doctor = _tenant_command(sub, "doctor", cmd_doctor,
+                             help="check that the registry, vectors, BM25 index and kept files agree")
+    doctor.add_argument("--repair", action="store_true", help="make them agree (the registry is the truth)")
 
     verify = sub.add_parser("verify", help="check claims against premises")
     verify.add_argument("--batch", type=Path, required=True)
@@ -244,6 +267,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
             continue
         pages = "-" if result.pages is None else result.pages
         note = f"  (replaced {result.replaced})" if result.replaced else ""
+        if result.status == "unchanged" and result.same_as and result.same_as != path.name:
+            note = f"  (same content as {_shown(result.same_as)}, already indexed)"
         print(f"{result.status:<10} {_shown(path.name)}  pages={pages} chunks={result.chunks} "
               f"{result.seconds:.2f}s{note}", flush=True)
         for warning in result.warnings:  # stderr: stdout stays one line a file
@@ -251,6 +276,29 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0
+
+
+def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    """Compare the tenant's four stores; with --repair make them follow the registry.
+    Exit 0 when they agree (after the repair), 1 when they do not."""
+    from core import doctor, index, journal, store
+
+    if not store.tenant_exists(settings, args.tenant):
+        raise UserError(f"There is no tenant {args.tenant!r}; `tenants list` shows them.")
+    if args.repair:
+        with index.tenant_lock(settings, args.tenant):
+            found = doctor.repair(settings, args.tenant)
+            journal.end(settings, args.tenant)
+        after = doctor.check(settings, args.tenant)
+    else:
+        found = after = doctor.check(settings, args.tenant)
+    for line in found.lines():
+        print(_shown(("repaired: " if args.repair else "") + line))
+    for line in found.notes():
+        print(_shown("note: " + line))
+    if found.consistent and not found.missing_files:
+        print(f"ok: the registry, vectors, BM25 index and kept files of {_shown(args.tenant)} agree.")
+    return 0 if after.consistent else 1
 
 
 def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:

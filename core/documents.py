@@ -12,22 +12,24 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core import index, store
+from core import index, journal, store
 from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
 from core.models import get_embedder
 from core.schema import ParsedDocument
-from core.tenants import collection_name, tenant_dir, tenant_key, validate_tenant
+from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, validate_tenant
 
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
+
 
 SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text")
 # The kept original is named by what its bytes are (see detect_format), so the console never
@@ -89,7 +91,7 @@ def _ingest(
     sha = hashlib.sha256(data).hexdigest()
     doc_id = _doc_id(tenant, sha)
 
-    with index.tenant_lock(settings, tenant):
+    with journal.write_lock(settings, tenant):
         same = [d for d in store.find_documents(settings, tenant, sha256=sha) if d["status"] == "ready"]
         if same and not reindex:
             doc = same[0]
@@ -159,6 +161,7 @@ def _index_new(
     # a re-index (same bytes, same doc_id) keeps the document's upload time, and so its place in the list
     uploaded_at = next((d["uploaded_at"] for d in before.documents if d["doc_id"] == doc_id and d["uploaded_at"]),
                        time.time())
+    journal.begin(settings, tenant, "ingest", [doc_id, *(d["doc_id"] for d in before.documents)])
     try:
         _keep_original(path, kept)
         # a crashed attempt's leftovers, or (re-index: same bytes, same doc_id) the live vectors
@@ -169,12 +172,14 @@ def _index_new(
         index.rebuild_lexical(settings, tenant)
     except BaseException:
         _restore(settings, tenant, doc_id, kept, before)
+        journal.end(settings, tenant)
         raise
     for old in before.documents:  # the new version is live; now drop what only the old one used
         if old["doc_id"] != doc_id:
             index.delete_vectors(settings, tenant, old["doc_id"])
-        if old.get("path") and old["path"] != str(kept):
-            Path(old["path"]).unlink(missing_ok=True)
+        if old.get("path") and Path(old["path"]).name != kept.name:
+            kept_file(settings, tenant, old["path"]).unlink(missing_ok=True)
+    journal.end(settings, tenant)
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
@@ -233,7 +238,7 @@ def _register(
             " error, uploaded_at, uploaded_by, format, lang, path, timings)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (doc_id, tenant, file_name, sha, size, pages, len(chunks), "ready", None, uploaded_at,
-             uploaded_by, fmt, lang, str(kept), json.dumps(timings)),
+             uploaded_by, fmt, lang, f"files/{kept.name}", json.dumps(timings)),
         )
         conn.executemany(
             "INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta) VALUES (?,?,?,?,?,?)",
@@ -284,7 +289,7 @@ def _restore(settings: Settings, tenant: str, doc_id: str, kept: Path, before: _
             conn.executemany("DELETE FROM documents WHERE doc_id=?", ids)
             _insert_rows(conn, "documents", before.documents)
             _insert_rows(conn, "chunks", before.chunks)
-        if not any(str(kept) == d.get("path") for d in before.documents):
+        if not any(kept.name == Path(d["path"]).name for d in before.documents if d.get("path")):
             kept.unlink(missing_ok=True)
         index.rebuild_lexical(settings, tenant)
 
@@ -353,16 +358,20 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) ->
     if not docs:
         return 0
     ids = [d["doc_id"] for d in docs]
-    with index.tenant_lock(settings, tenant):
-        index.delete_vectors(settings, tenant, *ids)
+    with journal.write_lock(settings, tenant):
+        journal.begin(settings, tenant, "delete", ids)
+        # the registry first: once it commits, the delete is decided and a crash after it
+        # is rolled forward (core/journal.py); readers skip vectors the registry lacks
         with store.connect(settings) as conn:
             rows = [(doc_id, tenant) for doc_id in ids]
             conn.executemany("DELETE FROM chunks WHERE doc_id=? AND tenant=?", rows)
             conn.executemany("DELETE FROM documents WHERE doc_id=? AND tenant=?", rows)
+        index.delete_vectors(settings, tenant, *ids)
         index.rebuild_lexical(settings, tenant)
         for doc in docs:
             if doc.get("path"):
-                Path(doc["path"]).unlink(missing_ok=True)
+                kept_file(settings, tenant, doc["path"]).unlink(missing_ok=True)
+        journal.end(settings, tenant)
     return len(docs)
 
 
@@ -370,21 +379,21 @@ def reindex_document(settings: Settings, tenant: str, doc_id: str, progress: Pro
     """Parse, chunk and embed a kept original again (e.g. after a chunker change). The same
     bytes keep the same doc_id; if any step fails the document stays live exactly as it was."""
     doc = store.get_document(settings, tenant, doc_id)
-    if doc is None or not doc.get("path") or not Path(doc["path"]).exists():
+    original = original_path(settings, tenant, doc_id)
+    if doc is None or original is None:
         return IngestResult(doc["file_name"] if doc else doc_id, "failed",
                             error="The original file is not kept; upload it again.")
-    original = Path(doc["path"])
-    tmp = original.with_name(original.name + ".reindex" + original.suffix)
-    shutil.copyfile(original, tmp)  # the ingest rewrites the kept original itself
-    try:
+    # a copy outside the tenant's folder: the ingest rewrites the kept original itself, and
+    # the doctor removes any file there that no document names
+    with tempfile.TemporaryDirectory(prefix="groundwork-reindex-") as folder:
+        tmp = Path(folder) / original.name
+        shutil.copyfile(original, tmp)
         return _ingest(settings, tenant, tmp, doc["file_name"], doc.get("uploaded_by") or "reindex",
                        progress, reindex=True)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     doc = store.get_document(settings, tenant, doc_id)
-    if doc and doc.get("path") and Path(doc["path"]).exists():
-        return Path(doc["path"])
+    if doc and doc.get("path") and kept_file(settings, tenant, doc["path"]).exists():
+        return kept_file(settings, tenant, doc["path"])
     return None

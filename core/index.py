@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import json
 import math
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -150,6 +152,16 @@ def _finish_rebuild(settings: Settings, client: Any, name: str) -> None:
         note_write(settings)
 
 
+def finish_rebuild(settings: Settings, tenant: str) -> None:
+    """Settle a vector rebuild a crash interrupted (callers hold the tenant lock)."""
+    _finish_rebuild(settings, chroma_client(settings), collection_name(tenant))
+
+
+def rebuild_pending(settings: Settings, tenant: str) -> bool:
+    """Is a vector rebuild of the tenant's collection left unfinished?"""
+    return _existing(chroma_client(settings), collection_name(tenant) + REBUILD_SUFFIX) is not None
+
+
 def vector_store(settings: Settings, tenant: str) -> Any:
     """The tenant's collection as a LlamaIndex `ChromaVectorStore`: chunks go in as
     `TextNode`s with our own vectors, and come back with their similarity."""
@@ -229,7 +241,37 @@ def vector_count(settings: Settings, tenant: str, doc_id: str | None = None) -> 
 
 
 def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
-    """(chunk_id, cosine similarity) best first, from the tenant's collection only."""
+    """(chunk_id, cosine similarity) best first, from the tenant's collection only.
+
+    A search racing a write of another process can find the collection swapped or its
+    segment changed under the client ("Error finding id", a dropped collection): it is
+    asked again on a fresh client, a few times, and sees the committed state."""
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return _dense_search(settings, tenant, query_vec, k)
+        except Exception:  # noqa: BLE001 - chromadb raises several kinds mid-write; the last try re-raises
+            if attempt == READ_ATTEMPTS - 1:
+                raise
+            fresh_client(settings)
+            time.sleep(0.05 * 2 ** attempt)
+    return []
+
+
+READ_ATTEMPTS = 5
+
+
+def fresh_client(settings: Settings) -> None:
+    """Forget this process's embedded client, so the next call reads the store afresh."""
+    if settings.chroma_url:
+        return
+    with _client_lock:
+        _client.cache_clear()
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()
+
+
+def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
     from llama_index.core.vector_stores.types import VectorStoreQuery
 
     store_ = vector_store(settings, tenant)
@@ -250,27 +292,51 @@ def lexical_dir(settings: Settings, tenant: str) -> Path:
 
 
 def rebuild_lexical(settings: Settings, tenant: str) -> None:
-    """Rebuild the tenant's BM25 index from the registry's chunks (atomic swap)."""
+    """Rebuild the tenant's BM25 index from the registry's chunks (atomic swap, see
+    LexicalIndex.save)."""
     rows = store.chunk_rows(settings, tenant)
     LexicalIndex.build([(r["chunk_id"], r["text"]) for r in rows]).save(lexical_dir(settings, tenant))
 
 
+def lexical_ids(settings: Settings, tenant: str) -> list[str]:
+    """The chunk ids the tenant's BM25 index holds (without loading the index)."""
+    ids_file = lexical_dir(settings, tenant) / "ids.json"
+    try:
+        return list(json.loads(ids_file.read_text(encoding="utf-8")))
+    except (FileNotFoundError, ValueError):
+        return []
+
+
 def lexical_index(settings: Settings, tenant: str) -> LexicalIndex:
-    """The tenant's BM25 index, cached per process until the folder is swapped."""
+    """The tenant's BM25 index, cached per process until a writer swaps in a new version.
+    The folder is a link to the current version; a version is read whole or, when a
+    writer removed it mid-read (two swaps during one read), read again at the new one."""
     folder = lexical_dir(settings, tenant)
-    ids_file = folder / "ids.json"
-    stamp = str(ids_file.stat().st_mtime_ns) + str(folder.stat().st_ino) if ids_file.exists() else ""
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return _lexical_index(settings, tenant, folder)
+        except (FileNotFoundError, NotADirectoryError, ValueError):
+            if attempt == READ_ATTEMPTS - 1:
+                raise
+            time.sleep(0.02 * 2 ** attempt)
+    raise AssertionError("unreachable")
+
+
+def _lexical_index(settings: Settings, tenant: str, folder: Path) -> LexicalIndex:
+    current = folder.resolve() if folder.exists() else folder
+    ids_file = current / "ids.json"
+    stamp = f"{current}:{ids_file.stat().st_mtime_ns}" if ids_file.exists() else ""
     key = str(folder)
     with _cache_lock:
         cached = _lexical_cache.get(key)
         if cached and cached[0] == stamp:
             return cached[1]
-    index = LexicalIndex.load(folder)
-    if index.chunk_ids and _outdated(index, folder):
+    index = LexicalIndex.load(current)
+    if index.chunk_ids and _outdated(index, current):
         # written by an older tokenizer, or before document shares were kept: rebuild it
         # once, as a writer would, so the query's tokens and the index's agree
         with tenant_lock(settings, tenant):
-            if _outdated(LexicalIndex.load(folder), folder):
+            if _outdated(LexicalIndex.load(folder.resolve()), folder.resolve()):
                 rebuild_lexical(settings, tenant)
         return lexical_index(settings, tenant)
     with _cache_lock:
@@ -291,6 +357,33 @@ def lexical_search(settings: Settings, tenant: str, query: str, k: int) -> list[
 
 
 _thread_locks: dict[str, threading.Lock] = {}
+
+
+@contextmanager
+def try_tenant_lock(settings: Settings, tenant: str) -> Iterator[bool]:
+    """The tenant's writer lock if nobody holds it now: yields True when taken, else False."""
+    folder = tenant_dir(settings, tenant)
+    if not folder.is_dir():
+        yield False
+        return
+    with _cache_lock:
+        tlock = _thread_locks.setdefault(str(folder), threading.Lock())
+    if not tlock.acquire(blocking=False):
+        yield False
+        return
+    try:
+        with open(folder / ".lock", "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        tlock.release()
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
 import shutil
 import uuid
@@ -191,9 +192,12 @@ class LexicalIndex:
         ]
 
     def save(self, folder: Path) -> None:
-        """Write to a temporary sibling, then swap it in, so readers never see half an index."""
+        """Write a new version beside the current one, then point `folder` (a link) at it
+        in one rename: a reader sees the old version or the new one, never half of one (a
+        reader still loading the old one when it is removed reads again, core/index.py)."""
         folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = folder.with_name(folder.name + ".tmp-" + uuid.uuid4().hex[:8])
+        tag = uuid.uuid4().hex[:8]
+        tmp = folder.with_name(f"{folder.name}.tmp-{tag}")
         tmp.mkdir()
         (tmp / "df.json").write_text(json.dumps(self.df, ensure_ascii=False), encoding="utf-8")
         (tmp / "doc_df.json").write_text(json.dumps(self.doc_df, ensure_ascii=False), encoding="utf-8")
@@ -201,11 +205,15 @@ class LexicalIndex:
         (tmp / "tokenizer.txt").write_text(str(TOKENIZER_VERSION), encoding="utf-8")
         if self.retriever is not None:
             self.retriever.save(str(tmp), show_progress=False)
-        old = folder.with_name(folder.name + ".old-" + uuid.uuid4().hex[:8])
-        if folder.exists():
-            folder.rename(old)
-        tmp.rename(folder)
-        shutil.rmtree(old, ignore_errors=True)
+        version = folder.with_name(f"{folder.name}.v-{tag}")
+        tmp.rename(version)
+        if folder.is_dir() and not folder.is_symlink():  # written before versions: moved aside once
+            folder.rename(folder.with_name(f"{folder.name}.old-{tag}"))
+        link = folder.with_name(f"{folder.name}.link-{tag}")
+        os.symlink(version.name, link)  # relative: the data folder may be copied or moved
+        os.replace(link, folder)
+        for stale in stale_versions(folder):
+            shutil.rmtree(stale, ignore_errors=True)
 
     @classmethod
     def load(cls, folder: Path) -> LexicalIndex:
@@ -223,3 +231,10 @@ class LexicalIndex:
         version_file = folder / "tokenizer.txt"
         index.tokenizer_version = int(version_file.read_text()) if version_file.exists() else 1
         return index
+
+
+def stale_versions(folder: Path) -> list[Path]:
+    """Everything beside the BM25 link but its current version: versions replaced or never
+    linked, temp folders and links of a write that died."""
+    current = os.readlink(folder) if folder.is_symlink() else None
+    return sorted(p for p in folder.parent.glob(folder.name + ".*") if p.name != current)

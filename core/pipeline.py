@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from core import index, store
+from core import index, journal, store
 from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.closest import closest_entries
@@ -26,9 +25,9 @@ from core.llm_judge import CheckedJudge
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.schema import Answer, Citation, Claim
-from core.tenants import validate_tenant
+from core.tenants import kept_file, validate_tenant
 from core.trace import new_trace_id, record
-from core.verify import JUDGES, guard, validate_citations, verify_answer
+from core.verify import JUDGES, ONE_MARKER_RE, guard, quotable, validate_citations, verify_answer
 
 REFUSAL = "I did not find this in your knowledge base."
 MAX_QUESTION_CHARS = 2000
@@ -49,6 +48,12 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
         # "<script>alert(1)</script>" asks nothing, but its markup finds the document lines
         # that carry the same markup, and one of them was quoted as the "answer"
         raise ValueError("The question has no words, only markup or punctuation; type it in plain words.")
+    if not store.tenant_exists(settings, tenant):
+        # no trace, no collection: a mistyped id leaves nothing behind
+        return Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL, confidence=0.0,
+                      provider="extractive", model=None, refusal_code="unknown_tenant", refusal_subject=tenant,
+                      refusal_reason=f"There is no tenant “{tenant}”; check the id, or create it and upload documents.")
+    journal.settle_abandoned(settings, tenant)  # a write a crash left half-done
     settings = settings.for_tenant(tenant)
     started = time.perf_counter()
     # every stage DESIGN.md lists is present; a refusal at the gate spends nothing on the later ones
@@ -248,7 +253,7 @@ def _retrieved(c: Candidate) -> dict:
 
 
 def _quotes_only(generation: Generation) -> str:
-    return " ".join(f"“{s.unit.quote}” [{s.passage}]" for s in generation.selected)
+    return " ".join(f"“{quotable(s.unit.quote)}” [{s.passage}]" for s in generation.selected)
 
 
 def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> tuple[int | None, list[list[float]]]:
@@ -257,13 +262,11 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
     if p.page_start is None or not p.source.lower().endswith(".pdf"):
         return p.page_start, []
     doc = store.get_document(settings, tenant, p.doc_id)
-    if not (doc and doc.get("path") and Path(doc["path"]).exists()):
+    original = kept_file(settings, tenant, doc["path"]) if doc and doc.get("path") else None
+    if original is None or not original.exists():
         return p.page_start, []
-    found, rects = quote_rects(Path(doc["path"]), list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote)
+    found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote)
     return found or p.page_start, rects
-
-
-MARKER_RE = re.compile(r"\[(\d+)\]")
 
 
 def _renumber(answer: Answer) -> None:
@@ -271,13 +274,13 @@ def _renumber(answer: Answer) -> None:
     passage numbers [1] [2] [3] [5]); citations and claims follow. The trace keeps the
     passages in retrieval order, and each citation names its chunk."""
     order: dict[int, int] = {}
-    for m in MARKER_RE.finditer(answer.answer):
+    for m in ONE_MARKER_RE.finditer(answer.answer):
         order.setdefault(int(m.group(1)), len(order) + 1)
     for c in answer.citations:
         order.setdefault(c.index, len(order) + 1)
     if all(old == new for old, new in order.items()):
         return
-    answer.answer = MARKER_RE.sub(lambda m: f"[{order.get(int(m.group(1)), int(m.group(1)))}]", answer.answer)
+    answer.answer = ONE_MARKER_RE.sub(lambda m: f"[{order.get(int(m.group(1)), int(m.group(1)))}]", answer.answer)
     for c in answer.citations:
         c.index = order[c.index]
     for claim in answer.claims:
@@ -292,7 +295,7 @@ def _citations(settings: Settings, tenant: str, generation: Generation, passages
         selected = evidence_units(final_text, passages)
     else:
         selected = [s for s in generation.selected
-                    if s.unit.text.rstrip() in final_text or s.unit.quote in final_text]
+                    if quotable(s.unit.text.rstrip()) in final_text or quotable(s.unit.quote) in final_text]
     for sel in selected:
         p = passages[sel.passage - 1]
         page, rects = _on_pdf_page(settings, tenant, p, sel.unit.quote)

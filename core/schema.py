@@ -107,7 +107,7 @@ class Answer:
     factuality: float = 0.0
     refusal_reason: str | None = None
     # why it was refused, as a code (no_passages, missing_reference, missing_identifier,
-    # unknown_name, low_confidence, no_candidate) and what it could not find
+    # unknown_name, low_confidence, no_candidate, unknown_tenant) and what it could not find
     refusal_code: str | None = None
     refusal_subject: str | None = None
     closest: list[dict[str, Any]] = field(default_factory=list)

@@ -78,3 +78,10 @@ def collection_name(tenant: str) -> str:
 def tenant_dir(settings: Settings, tenant: str) -> Path:
     """The tenant's own folder: kept originals, lexical index, settings."""
     return Path(settings.data_dir) / "tenants" / tenant_key(tenant)
+
+
+def kept_file(settings: Settings, tenant: str, stored: str) -> Path:
+    """Where a document's kept original is: the registry stores its name under the tenant's
+    folder (older rows an absolute path, of which the name is what counts), so a copied or
+    moved data folder finds its own files and never touches another folder's."""
+    return tenant_dir(settings, tenant) / "files" / Path(stored).name

@@ -51,6 +51,11 @@ from core.lexical import tokenize
 from core.schema import Claim
 
 MARKER_RE = re.compile(r"\s*((?:\[\d+\])+)")
+ONE_MARKER_RE = re.compile(r"\[(\d+)\]")
+# A word joiner inside a document's own bracketed number ("see note [12]", ":red[1200]")
+# keeps it as the document wrote it on screen and out of reach of the marker patterns:
+# quoted as it stands, "[12]" would be read as a citation of passage 12.
+_JOINER = "\u2060"
 MAX_CLAIMS = 10
 # words of asking, not of content: a claim need not find them in its source
 _FILLER = frozenset(tokenize(" ".join(w for lang in LANGUAGES.values() for w in lang.filler), keep_stopwords=True))
@@ -75,6 +80,11 @@ class Verdict:
 
 class Judge(Protocol):
     def judge(self, premise: str, claim: str) -> Verdict: ...
+
+
+def quotable(text: str) -> str:
+    """Document text as it may stand in an answer: its bracketed numbers are not markers."""
+    return ONE_MARKER_RE.sub(lambda m: f"[{_JOINER}{m.group(1)}]", text)
 
 
 def strip_markers(text: str) -> str:

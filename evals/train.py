@@ -5,7 +5,8 @@ several domains, and report its leave-one-domain-out (LODO) figures.
 
 1. Questions: every development set, by domain — `demo` (evals/dev/*.jsonl and the
    calib split of evals/sets/demo.jsonl; never its test split), `handbook`, `vueguide`
-   (real documents in ../shared/corpora/) and `clinic` (evals/corpora/clinic), from
+   (real documents in ../shared/corpora/) and `clinic`, `finance`, `warehouse`, `hosting`
+   (documents written for the purpose, evals/corpora/), from
    evals/sets/ood_*.jsonl. Follow-up rows (with "previous") are left out.
 2. Each domain's corpus is ingested into a tenant of the data folder (`--data`, default a
    folder under the system temp dir; an existing tenant is reused, so a second run
@@ -37,6 +38,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -44,6 +46,7 @@ from core import store
 from core.answer.extractive import admissible_units, answer_signals
 from core.answer.model import ANSWER_FEATURES, MODEL_PATH, AnswerModel, Logistic, fit_logistic
 from core.answer.signals import FEATURES
+from core.answer.vectors import unit_vectors
 from core.config import Settings, load_settings
 from core.documents import ensure_tenant as create_tenant
 from core.documents import ingest_file
@@ -70,6 +73,9 @@ DOMAINS: dict[str, dict] = {
                  "sets": [ROOT / "evals" / "sets" / "ood_vue.jsonl"]},
     "clinic": {"tenant": "clinic", "corpus": [ROOT / "evals" / "corpora" / "clinic"],
                "sets": [ROOT / "evals" / "sets" / "ood_clinic.jsonl"]},
+    **{name: {"tenant": name, "corpus": [ROOT / "evals" / "corpora" / name],
+              "sets": [ROOT / "evals" / "sets" / f"ood_{name}.jsonl"]}
+       for name in ("finance", "warehouse", "hosting")},
 }
 RUNNER_UP_GRID = (0.75, 0.85, 0.95)  # a concise answer: a second sentence only when nearly as good
 MAX_HALLUCINATION = 0.05
@@ -85,6 +91,10 @@ class Record:
     kind: str
     signals: list[dict[str, float]]
     labels: list[int]
+    # the question's and each candidate's e5 vectors (float16), for experiments with
+    # learned similarity; not read by the shipped models
+    qvec: Any = None
+    uvecs: Any = None
 
 
 def load_questions(domain: str) -> list[dict]:
@@ -125,7 +135,9 @@ def extract(settings: Settings, domain: str, log=print) -> list[Record]:
         q.vector = embedder.embed_query(q.text)
         units, _ = admissible_units(q, passages, lexicon, embedder)
         labels = [int(row["kind"] == "answerable" and contains(s.unit.text, row["exp"])) for s in units]
-        out.append(Record(domain, row["qid"], row["kind"], [s.signals for s in units], labels))
+        uvecs = unit_vectors(embedder, [s.unit.text for s in units]).astype(np.float16) if units else None
+        out.append(Record(domain, row["qid"], row["kind"], [s.signals for s in units], labels,
+                          np.asarray(q.vector, np.float16), uvecs))
         if i % 100 == 0:
             log(f"  {domain}: {i}/{len(rows)} questions ({time.perf_counter() - started:.0f} s)")
     return out

@@ -29,6 +29,7 @@ from core.answer.vectors import unit_vectors
 from core.lexical import LexicalIndex
 from core.reference import section_reading
 from core.retrieve import Candidate
+from core.verify import quotable
 
 MAX_UNITS = 3
 LIST_ITEMS = 6  # items quoted after a unit that introduces a list
@@ -171,5 +172,5 @@ def list_items(head: Scored, passage: Candidate, have: set[tuple[int, int]]) -> 
 
 def render(selected: list[Selected]) -> str:
     """Each quoted unit followed by its marker."""
-    return " ".join(f"{s.unit.text.rstrip()} [{s.passage}]" for s in selected)
+    return " ".join(f"{quotable(s.unit.text.rstrip())} [{s.passage}]" for s in selected)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import Comment, Declaration, Doctype, ProcessingInstruction
 
-from core.ingest.base import PageProgress
+from core.ingest.base import IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text, looks_binary
 from core.schema import Block, ParsedDocument
@@ -38,6 +38,13 @@ _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGN
 
 class HtmlParser:
     def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
+        try:
+            return self._parse(path)
+        except RecursionError:  # the tree is walked recursively, as BeautifulSoup walks it
+            raise IngestError("This HTML nests its elements too deeply to read (about a thousand levels "
+                              "or more); save the page as plain text or simplify it, then upload it again.") from None
+
+    def _parse(self, path: Path) -> ParsedDocument:
         soup = BeautifulSoup(_decode(Path(path).read_bytes()), "lxml")
         title_tag = soup.find("title")
         page_title = clean_inline(title_tag.get_text()) if title_tag else ""

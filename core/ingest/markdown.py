@@ -18,6 +18,7 @@ from core.ingest.base import PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
 from core.ingest.html import DROP_TAGS
+from core.ingest.text import parse_plain_text
 from core.schema import Block, ParsedDocument
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -39,6 +40,10 @@ class MarkdownParser:
         text, meta_title = _strip_front_matter(text)
         text = _TEMPLATE_TAG.sub(_template_text, text)
         blocks = self.blocks(text)
+        if not blocks and any(ch.isalpha() for ch in text):
+            # markdown-it drops what lies past its nesting limit (a quote 2,000 levels deep):
+            # the words are still there, so they are read as plain text
+            blocks = parse_plain_text(text)
         title = first_heading(blocks) or meta_title or Path(path).stem
         return finish(blocks, pages=None, title=title)
 

@@ -318,17 +318,26 @@ def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int
             found.append(("row", round(item.bbox[1]), round(item.bbox[3])))
         return found
 
+    # a page whose only text lies in the margin (one line per page, a slide's caption)
+    # has no body for that text to run above: it is the page's content
+    with_body = {item.page for item in items if item.rows is not None or not in_margin(item)}
+
+    def running(item: _Item) -> bool:
+        return item.rows is None and in_margin(item) and item.page in with_body
+
     seen: dict[object, set[int]] = {}
     for item in items:
-        if item.rows is None and in_margin(item):
+        if running(item):
             for key in keys(item):
                 seen.setdefault(key, set()).add(item.page)
     # Half the pages, but 3 pages are enough: chapter-wise running heads change per chapter.
     threshold = max(2, min(math.ceil(0.5 * pages), 3))
     kept = []
     for item in items:
-        if item.rows is None and in_margin(item):
-            if _PAGE_NUMBER.match(item.text) or any(
+        if _PAGE_NUMBER.match(item.text) and item.rows is None and in_margin(item):
+            continue
+        if running(item):
+            if any(
                 len(seen[key]) >= threshold for key in keys(item)
             ):
                 continue
