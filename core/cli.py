@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, load_settings
+from core.index import VectorStoreUnavailable
 from core.tenants import TenantError
 
 
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
     try:
         return int(args.func(settings, args) or 0)
-    except (UserError, TenantError, ValueError) as exc:
+    except (UserError, TenantError, ValueError, VectorStoreUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

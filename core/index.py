@@ -52,6 +52,14 @@ def _client(path_or_url: str, remote: bool) -> Any:
 _client_lock = threading.Lock()
 
 
+class VectorStoreUnavailable(RuntimeError):
+    """The Chroma server of GROUNDWORK_CHROMA_URL does not answer; said in one sentence."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(f"The vector store at {url} is not reachable; start it (chroma run) or check "
+                         "GROUNDWORK_CHROMA_URL, then try again.")
+
+
 def chroma_client(settings: Settings) -> Any:
     """Chroma server when GROUNDWORK_CHROMA_URL is set, else the embedded persistent store.
 
@@ -63,7 +71,10 @@ def chroma_client(settings: Settings) -> Any:
     afresh, or it fails every search ("Error finding id") or searches a dropped collection."""
     with _client_lock:
         if settings.chroma_url:
-            return _client(settings.chroma_url, True)
+            try:
+                return _client(settings.chroma_url, True)
+            except Exception as exc:  # noqa: BLE001 - chromadb says ValueError, httpx ConnectError...
+                raise VectorStoreUnavailable(settings.chroma_url) from exc
         if _written_elsewhere(settings):
             _client.cache_clear()
             from chromadb.api.shared_system_client import SharedSystemClient
@@ -228,6 +239,25 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str) -> int:
     return len(doomed)
 
 
+def vectors_of_texts(settings: Settings, tenant: str, texts: list[str]) -> dict[str, np.ndarray]:
+    """text -> the stored vector of a ready chunk of the tenant with exactly that text."""
+    wanted = list(dict.fromkeys(texts))
+    found: dict[str, str] = {}
+    with store.connect(settings) as conn:
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            rows = conn.execute(
+                f"SELECT c.chunk_id, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+                f"WHERE c.tenant=? AND d.status='ready' AND c.text IN ({','.join('?' * len(part))})",
+                (tenant, *part)).fetchall()
+            found.update((r["text"], r["chunk_id"]) for r in rows)
+    if not found:
+        return {}
+    got = collection(settings, tenant).get(ids=list(found.values()), include=["embeddings"])
+    by_id = dict(zip(got["ids"], got["embeddings"]))
+    return {text: np.asarray(by_id[cid], dtype=np.float32) for text, cid in found.items() if cid in by_id}
+
+
 def vector_doc_ids(settings: Settings, tenant: str) -> set[str]:
     got = collection(settings, tenant).get(include=["metadatas"])
     return {m["doc_id"] for m in got["metadatas"] or []}
@@ -240,17 +270,21 @@ def vector_count(settings: Settings, tenant: str, doc_id: str | None = None) -> 
     return len(col.get(where={"doc_id": doc_id}, include=[])["ids"])
 
 
-def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
-    """(chunk_id, cosine similarity) best first, from the tenant's collection only.
+def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int,
+                 doc_ids: list[str] | None = None) -> list[tuple[str, float]]:
+    """(chunk_id, cosine similarity) best first, from the tenant's collection only (of the
+    given documents only, when `doc_ids` is set).
 
     A search racing a write of another process can find the collection swapped or its
     segment changed under the client ("Error finding id", a dropped collection): it is
     asked again on a fresh client, a few times, and sees the committed state."""
     for attempt in range(READ_ATTEMPTS):
         try:
-            return _dense_search(settings, tenant, query_vec, k)
-        except Exception:  # noqa: BLE001 - chromadb raises several kinds mid-write; the last try re-raises
+            return _dense_search(settings, tenant, query_vec, k, doc_ids)
+        except Exception as exc:  # noqa: BLE001 - chromadb raises several kinds mid-write; the last try re-raises
             if attempt == READ_ATTEMPTS - 1:
+                if settings.chroma_url and not isinstance(exc, VectorStoreUnavailable) and _unreachable(settings):
+                    raise VectorStoreUnavailable(settings.chroma_url) from exc
                 raise
             fresh_client(settings)
             time.sleep(0.05 * 2 ** attempt)
@@ -258,6 +292,22 @@ def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int)
 
 
 READ_ATTEMPTS = 5
+
+
+def ensure_reachable(settings: Settings) -> None:
+    """Raise VectorStoreUnavailable now when a configured Chroma server does not answer, so a
+    long upload fails before minutes of parsing and embedding, not after them."""
+    if settings.chroma_url and _unreachable(settings):
+        raise VectorStoreUnavailable(settings.chroma_url)
+
+
+def _unreachable(settings: Settings) -> bool:
+    """Does the Chroma server fail its heartbeat (it went away after the client was made)?"""
+    try:
+        chroma_client(settings).heartbeat()
+        return False
+    except Exception:  # noqa: BLE001 - any failure to answer is "unreachable"
+        return True
 
 
 def fresh_client(settings: Settings) -> None:
@@ -271,15 +321,19 @@ def fresh_client(settings: Settings) -> None:
         SharedSystemClient.clear_system_cache()
 
 
-def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int) -> list[tuple[str, float]]:
+def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int,
+                  doc_ids: list[str] | None = None) -> list[tuple[str, float]]:
     from llama_index.core.vector_stores.types import VectorStoreQuery
 
     store_ = vector_store(settings, tenant)
     n = store_.client.count()
     if n == 0:
         return []
+    where: dict[str, Any] = {"tenant": tenant}
+    if doc_ids:
+        where = {"$and": [where, {"doc_id": {"$in": list(doc_ids)}}]}
     res = store_.query(VectorStoreQuery(query_embedding=[float(x) for x in query_vec], similarity_top_k=min(k, n)),
-                       where={"tenant": tenant})
+                       where=where)
     # ChromaVectorStore reports exp(-distance); the gate is calibrated on cosine = 1 - distance
     return [(cid, 1.0 + math.log(sim)) for cid, sim in zip(res.ids or [], res.similarities or [])]
 

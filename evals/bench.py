@@ -1,4 +1,4 @@
-"""`python -m evals.bench ingest|ask|ui|vectors` — speed benchmarks on a fresh temporary data folder.
+"""`python -m evals.bench ingest|ask|ui|scale|vectors` — speed benchmarks on a fresh temporary data folder.
 
 ingest [--path data/demo] [--keep]
   1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
@@ -19,6 +19,10 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
 ui [--question Q] [--think S] [--keep]
   Start-up to first answer and per-page cold/warm load times in a real browser; the
   algorithm is in evals/bench_ui.py.
+
+scale [--sizes 1000 10000 100000] [--n 40] [--source-data DIR --source-tenant T] [--keep]
+  Ask latency per stage (answered and refused apart), index size on disk and peak memory
+  at each size, tenants built from copies of a real corpus; algorithm in evals/bench_scale.py.
 
 vectors [--docs 16] [--chunks 16] [--rounds 5]
   Vectors never returned again after documents are deleted and indexed again, Chroma's
@@ -179,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ui.add_argument("--think", type=float, default=0.0,
                     help="seconds between the Ask page being ready and the question being sent (a user typing)")
     ui.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
+    sc = sub.add_parser("scale", help="ask latency, disk and memory at 1k, 10k and 100k chunks")
+    sc.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    sc.add_argument("--n", type=int, default=40, help="questions asked at each size")
+    sc.add_argument("--source-data", type=Path, help="a data folder holding the source tenant (default: built once)")
+    sc.add_argument("--source-tenant", default="handbook")
+    sc.add_argument("--keep", action="store_true", help="keep the data folders of each size")
     vec = sub.add_parser("vectors", help="vectors left unsearchable by deletes, in place vs rebuild")
     vec.add_argument("--docs", type=int, default=16)
     vec.add_argument("--chunks", type=int, default=16)
@@ -187,6 +197,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.what == "ingest":
             bench_ingest(args.path, keep=args.keep)
+        elif args.what == "scale":
+            from evals.bench_scale import bench_scale
+
+            if args.n < 1 or min(args.sizes) < 1:
+                raise ValueError("--n and every size must be at least 1.")
+            bench_scale(args.sizes, args.n, args.source_data, args.source_tenant, args.keep)
         elif args.what == "vectors":
             from evals.bench_vectors import bench_vectors
 

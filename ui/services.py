@@ -103,7 +103,8 @@ def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_sourc
         # a follow-up's reading: an eval row is asked with no chat before it
         "question": answer.get("asked_as") or answer.get("question"),
         "kind": kind,
-        "expected_answer": expected_answer or None,
+        # a row that should be refused has no expected answer, whatever the form still held
+        "expected_answer": (expected_answer or None) if kind == "answerable" else None,
         "gold_source": gold_source or None,
         "gold_quote": (gold_quote or None) if kind == "answerable" else None,
         "category": (category or "feedback").strip() or "feedback",
@@ -235,12 +236,6 @@ def reindex_document(settings: Settings, tenant: str, doc_id: str,
     from core.documents import reindex_document as reindex
 
     return reindex(settings, tenant, doc_id, progress=progress)
-
-
-def supported_suffixes() -> list[str]:
-    from core.documents import SUPPORTED_SUFFIXES
-
-    return [s.lstrip(".") for s in SUPPORTED_SUFFIXES]
 
 
 # ---- settings ------------------------------------------------------------------------------

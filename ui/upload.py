@@ -224,8 +224,9 @@ def upload_panel(settings: Settings, tenant: str) -> None:
     batch's results."""
     interrupted_notice(settings, tenant)
     files = st.file_uploader(
-        "Upload documents (PDF, DOCX, Markdown, HTML, text)", accept_multiple_files=True,
-        type=services.supported_suffixes(), key=uploader_key(tenant),
+        # no `type=` filter: the browser would mark another type with a bare red icon, while
+        # the ingest says in a sentence what is wrong ("Unsupported file type '.exe'; ...")
+        "Upload documents (PDF, DOCX, Markdown, HTML, text)", accept_multiple_files=True, key=uploader_key(tenant),
         help=f"Up to {settings.max_file_mb} MB a file. Re-uploading identical bytes is a no-op; "
              "a new version of a file name replaces the old one.",
     )

@@ -191,17 +191,6 @@ def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(answering):
     assert "as described in para 7-2" not in a.answer
 
 
-def test_once_answers_how_many_times(answering):
-    a = ask(answering, "demo", "How many times can a CarePlus contract be transferred to a new owner?")
-    assert a.status == "answered" and "once" in a.answer
-
-
-def test_a_table_row_is_read_with_its_tables_lead_in(answering):
-    # the rows say "Location | Maximum per night"; "Hotels ..." stands in the lead-in sentence
-    a = ask(answering, "demo", "What is the hotel limit in Zurich?")
-    assert a.status == "answered" and "€240" in a.answer
-
-
 def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(answering):
     a = ask(answering, "demo", "I look after a customer in Copenhagen. How long does standard delivery to Denmark take?")
     assert a.status in ("answered", "narrowed") and "4-5 business days" in a.answer

@@ -29,7 +29,7 @@ def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     assert app.session_state["history"]["acme"][0]["status"] == "answered"
 
 
-def test_pdf_citation_renders_the_page_with_highlight(app):
+def test_pdf_citation_renders_the_page_with_highlight(answering_env, app):
     ask(app, "How long does the warranty cover manufacturing defects?")
     answer = app.session_state["history"]["acme"][-1]
     assert answer["status"] in ("answered", "narrowed"), answer
@@ -122,6 +122,11 @@ def test_add_to_eval_set_appends_an_eval_row(answering_env, app, data_dir):
     submit = next(b for b in app.button if b.label == "Add to eval set")
     submit.click().run()  # same question again: replaced, not duplicated
     assert len(path.read_text().splitlines()) == 1
+    # marked "should refuse" with the answer still in the form: saved without an expected answer
+    app.selectbox[next(i for i, s in enumerate(app.selectbox) if s.label == "Expected outcome")].select("unanswerable")
+    next(b for b in app.button if b.label == "Add to eval set").click().run()
+    row = json.loads(path.read_text().splitlines()[-1])
+    assert row["kind"] == "unanswerable" and row["expected_answer"] is None and row["gold_quote"] is None
 
 
 def test_add_to_eval_set_says_added_then_updated_for_the_same_question(app, data_dir):
