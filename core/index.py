@@ -329,9 +329,10 @@ def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int
     n = store_.client.count()
     if n == 0:
         return []
-    where: dict[str, Any] = {"tenant": tenant}
-    if doc_ids:
-        where = {"$and": [where, {"doc_id": {"$in": list(doc_ids)}}]}
+    # the collection is the tenant's own, and retrieval checks each hit's tenant in the
+    # registry; a metadata filter on every search made Chroma pre-filter all the tenant's
+    # vectors (235 ms a question at 100k chunks, against a few ms for the index alone)
+    where = {"doc_id": {"$in": list(doc_ids)}} if doc_ids else None
     res = store_.query(VectorStoreQuery(query_embedding=[float(x) for x in query_vec], similarity_top_k=min(k, n)),
                        where=where)
     # ChromaVectorStore reports exp(-distance); the gate is calibrated on cosine = 1 - distance

@@ -183,7 +183,7 @@ def other_language_documents(settings: Settings, tenant: str, question_lang: str
     already ranks only them)."""
     if question_lang not in ("en", "ru"):
         return []
-    langs = {d["doc_id"]: d.get("lang") for d in store.find_documents(settings, tenant) if d["status"] == "ready"}
+    langs = store.document_languages(settings, tenant)
     other = [doc for doc, lang in langs.items() if lang in ("en", "ru") and lang != question_lang]
     return other if len(other) < len(langs) else []
 

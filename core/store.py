@@ -213,6 +213,13 @@ def find_documents(settings: Settings, tenant: str, **where: Any) -> list[dict[s
     return [dict(r) for r in rows]
 
 
+def document_languages(settings: Settings, tenant: str) -> dict[str, str]:
+    """doc_id -> language of each ready document of the tenant (a light query: asked per question)."""
+    with connect(settings) as conn:
+        rows = conn.execute("SELECT doc_id, lang FROM documents WHERE tenant=? AND status='ready'", (tenant,))
+        return {r["doc_id"]: r["lang"] for r in rows}
+
+
 def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return find_documents(settings, tenant)
 
@@ -240,7 +247,9 @@ def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[st
     marks = ",".join("?" * len(chunk_ids))
     with connect(settings) as conn:
         rows = conn.execute(
-            f"SELECT * FROM chunks WHERE tenant=? AND chunk_id IN ({marks})", (tenant, *chunk_ids)
+            # "+tenant": look the ids up by the primary key; the tenant index would make
+            # SQLite scan every chunk of the tenant (65 ms a question at 100k chunks)
+            f"SELECT * FROM chunks WHERE +tenant=? AND chunk_id IN ({marks})", (tenant, *chunk_ids)
         ).fetchall()
     out = {}
     for r in rows:
