@@ -265,7 +265,9 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
     original = kept_file(settings, tenant, doc["path"]) if doc and doc.get("path") else None
     if original is None or not original.exists():
         return p.page_start, []
-    found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote)
+    at = p.text.find(quote)
+    found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote,
+                               before=p.text[:at] if at > 0 else "")
     return found or p.page_start, rects
 
 

@@ -54,8 +54,40 @@ def answer_header(answer: dict[str, Any]) -> None:
     st.markdown(" · ".join(bits), help=STATUS_STYLE.get(status, ("", "", ""))[2] or None)
 
 
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def quoted_rows(answer: dict[str, Any]) -> pd.DataFrame | None:
+    """An answer that quotes table rows, as a small table under their header (the answer
+    text reads "Axle: Front; Pressure: 2.4 bar"); None when it quotes no row."""
+    texts = {r.get("chunk_id"): r.get("text") or "" for r in answer.get("retrieved") or []}
+    header: list[str] | None = None
+    rows = []
+    for c in answer.get("citations") or []:
+        quote = (c.get("quote") or "").strip()
+        lines = [ln.strip() for ln in texts.get(c.get("chunk_id"), "").splitlines()]
+        if not quote.startswith("|") or quote not in lines:
+            continue
+        at = lines.index(quote)
+        top = at
+        while top > 0 and lines[top - 1].startswith("|"):
+            top -= 1
+        if top == at:
+            continue  # the row is its table's first line: no header to show
+        head = _cells(lines[top])
+        if header is None:
+            header = head
+        if head == header and len(_cells(quote)) == len(header):
+            rows.append(_cells(quote))
+    return pd.DataFrame(rows, columns=header) if header and rows else None
+
+
 def answer_body(answer: dict[str, Any]) -> None:
     st.markdown(answer_md(answer.get("answer", "")))
+    table = quoted_rows(answer) if answer.get("status") != "refused" else None
+    if table is not None:
+        st.dataframe(table, hide_index=True, width="content")
     if answer.get("status") == "refused" and answer.get("refusal_reason"):
         st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
         word = unknown_word_of(answer["refusal_reason"])

@@ -165,8 +165,10 @@ def test_table_citation_shows_the_table_with_the_quoted_row(answering_env, app):
     answer = app.session_state["history"]["acme"][-1]
     assert answer["status"] in ("answered", "narrowed"), answer
     assert answer["citations"][0]["quote"].startswith("|")
-    table = next(d.value for d in app.dataframe if "Axle" in d.value.columns)
-    assert list(table["Axle"]) == ["Front", "Rear"]
+    # under the answer, the quoted row alone with its header; in the source panel, the whole table
+    tables = [d.value for d in app.dataframe if "Axle" in d.value.columns]
+    assert [list(t["Axle"]) for t in tables] == [["Front"], ["Front", "Rear"]]
+    assert list(tables[0].columns) == ["Axle", "Pressure"] and tables[0].iloc[0]["Pressure"] == "2.4 bar"
     assert any("quoted row is highlighted" in c.value for c in app.caption)
 
 
