@@ -38,20 +38,35 @@ from ui.safe import clean, clip, escape_md, highlight_md
 # ---- answer header and text ----------------------------------------------------------------
 
 
+HEADER_HELP = (
+    "**answers the question**: how sure the answer step is that the quoted passage answers what "
+    "was asked (0 to 1; below the tenant's threshold the question is refused). "
+    "**quoted verbatim**: every sentence of the answer is copied character for character from the "
+    "passage its marker cites, so the quote is in the document by construction; it says nothing about "
+    "whether the passage answers the question. **claims supported** (a model's answer): the share of "
+    "its claims the judge found in the cited passages.")
+
+
 def answer_header(answer: dict[str, Any]) -> None:
-    """Status badge, confidence, factuality, provider and time on one line."""
+    """Status badge, then apart: does the passage answer the question (the answer step's
+    confidence) and is the quote in the document (verbatim by construction for quotes; the
+    judged share for a model's claims); provider and time."""
     status = answer.get("status", "")
-    bits = [status_badge_md(status),
-            f"confidence **{answer.get('confidence', 0):.2f}**"]
-    if status != "refused":
-        bits.append(f"factuality **{answer.get('factuality', 0):.0f}%**")
+    bits = [status_badge_md(status), f"answers the question **{answer.get('confidence', 0):.2f}**"]
     provider = answer.get("provider") or "extractive"
+    if status != "refused":
+        bits.append("quoted verbatim" if provider == "extractive"
+                    else f"claims supported **{answer.get('factuality', 0):.0f}%**")
     model = answer.get("model")
     bits.append(escape_md(f"{provider}{' · ' + model if model else ''}", inline=True))
     total = (answer.get("timings_ms") or {}).get("total")
     if total is not None:
         bits.append(escape_md(fmt_ms(total), inline=True))
-    st.markdown(" · ".join(bits), help=STATUS_STYLE.get(status, ("", "", ""))[2] or None)
+    status_help = STATUS_STYLE.get(status, ("", "", ""))[2]
+    st.markdown(" · ".join(bits), help=f"{status_help}\n\n{HEADER_HELP}" if status_help else HEADER_HELP)
+
+
+# ---- answer text ---------------------------------------------------------------------------
 
 
 def _cells(line: str) -> list[str]:
@@ -294,6 +309,9 @@ def claims_list(answer: dict[str, Any]) -> None:
         st.caption("No claims were checked (nothing was generated)." if answer.get("status") == "refused"
                    else "No claims.")
         return
+    if (answer.get("provider") or "extractive") == "extractive":
+        quoted_claims(claims)
+        return
     counts = {v: sum(1 for c in claims if c.get("verdict") == v) for v in ("supported", "unsupported", "contradicted")}
     st.markdown(" ".join(f"{verdict_badge_md(v)} {n}" for v, n in counts.items() if n))
     for i, claim in enumerate(claims, start=1):
@@ -314,6 +332,27 @@ def claims_list(answer: dict[str, Any]) -> None:
                 details += (" — " if details else "") + clean(claim["reason"])
             if details:
                 st.caption("Checks: " + escape_md(details, inline=True))
+
+
+# what the deterministic judge checks beyond a verbatim quote (core/verify.py), as said to a reader
+CHECKED_FACTS = {"numbers": "numbers and units", "identifiers": "identifiers", "entities": "names",
+                 "negation": "negation"}
+
+
+def quoted_claims(claims: list[dict[str, Any]]) -> None:
+    """Quotes entail themselves: a card per sentence saying "supported, 1.00, evidence: itself"
+    told nothing. Said instead: they are verbatim, and what was checked beyond that."""
+    checked = [c for c in claims if set(c.get("checks") or []) & CHECKED_FACTS.keys()]
+    st.caption(f"{len(claims)} quoted sentence{'s' if len(claims) != 1 else ''}, each copied verbatim from the "
+               "passage its marker cites. " + ("Checked beyond the quote:" if checked else
+                                                "None holds a number, identifier, name or negation to check beyond it."))
+    for claim in checked:
+        facts = ", ".join(CHECKED_FACTS[k] for k in CHECKED_FACTS if k in (claim.get("checks") or []))
+        cites = " ".join(f":blue-badge[{int(n)}]" for n in claim.get("citations", []))
+        st.markdown(f"{verdict_badge_md(claim.get('verdict', ''))} {cites} "
+                    + escape_md(clip(" ".join(clean(claim.get("text", "")).split()), 240), inline=True))
+        st.caption(f"checked: {facts}" + (f" — {escape_md(clean(claim['reason']), inline=True)}"
+                                           if claim.get("reason") else ""))
 
 
 def claims_frame(claims: list[dict[str, Any]]) -> pd.DataFrame:

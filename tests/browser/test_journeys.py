@@ -434,6 +434,6 @@ def test_the_first_question_on_a_fresh_console_is_answered(fresh_server, page, t
     # a reply, not a blank: its status badge and the shipping passage (as the answer, or as
     # the closest passage under a refusal: whether it answers is the answer model's, measured
     # by the eval sets)
-    expect()(answer).to_contain_text(re.compile(r"(answered|refused) · confidence"))
+    expect()(answer).to_contain_text(re.compile(r"(answered|refused) · answers the question"))
     expect()(answer).to_contain_text("2 business days")
     assert not page.errors, page.errors

@@ -15,8 +15,10 @@ def ask(at, question):
 def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     ask(app, "What is the engine oil capacity?")
     bodies = [m.value for m in app.markdown]
-    assert any(":green-badge[:material/check_circle: answered]" in b and "confidence" in b
-               and "factuality" in b for b in bodies)
+    # two separate assurances: the passage answers the question (the answer step's
+    # confidence) and the quote is in the document (verbatim, by construction)
+    assert any(":green-badge[:material/check_circle: answered]" in b and "answers the question **" in b
+               and "quoted verbatim" in b and "factuality" not in b for b in bodies)
     assert any("4\\.5 litres" in b and ":blue-badge[1]" in b for b in bodies)  # answer text + pill
     pills = app.button_group
     assert pills and "engine" in str(pills[0].options)
@@ -25,7 +27,10 @@ def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     assert any(":orange-background[The engine oil capacity is 4\\.5 litres\\.]" in b for b in bodies)
     assert any(d.label.startswith("Open the original") for d in app.get("download_button"))
     assert [t.label for t in app.tabs][:2] == ["Sources (1)", "Claims (1)"]
-    assert any(":green-badge[supported] score **1.00**" in b for b in bodies)
+    # the Claims tab of a quoted answer: what was checked beyond the verbatim quote, no self-evidence cards
+    assert any("copied verbatim from the passage its marker cites" in c.value for c in app.caption)
+    assert any(c.value.startswith("checked: numbers and units") for c in app.caption)
+    assert not any("score **1.00**" in b for b in bodies)
     assert app.session_state["history"]["acme"][0]["status"] == "answered"
 
 
