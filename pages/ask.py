@@ -20,11 +20,13 @@ if history and tools.button("Clear chat", icon=":material/delete_sweep:"):
     history.clear()
     st.rerun()
 
+picked_example = None
 if not history:
-    st.info("Ask a question about this tenant's documents. Click a citation pill to see the passage "
-            "(and the PDF page) it comes from; the Claims tab shows how each sentence was checked. "
-            "Follow-ups such as \"and for annual plans?\" are read with the question before them.",
-            icon=":material/lightbulb:")
+    overview = services.tenant_overview(settings, tenant)
+    components.empty_ask_state(overview)
+    for n, example in enumerate(overview["examples"]):
+        if st.button(example, key=f"example{n}", icon=":material/chat:"):
+            picked_example = example
 
 for number, answer in enumerate(history, start=1):
     with st.chat_message("user"):
@@ -40,7 +42,7 @@ for number, answer in enumerate(history, start=1):
         st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 
-question = st.chat_input("Ask about your documents…", max_chars=2000)
+question = st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
 if question is not None and not question.strip():
     st.warning("Type a question first: that one was only spaces.", icon=":material/edit:")
 elif question:

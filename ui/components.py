@@ -66,6 +66,24 @@ def answer_header(answer: dict[str, Any]) -> None:
     st.markdown(" · ".join(bits), help=f"{status_help}\n\n{HEADER_HELP}" if status_help else HEADER_HELP)
 
 
+def empty_ask_state(overview: dict[str, Any]) -> None:
+    """What the tenant holds and how to ask it, before the first question."""
+    n = overview["documents"]
+    if not n:
+        st.info("This tenant has no documents yet: an admin uploads them on the Documents page.",
+                icon=":material/folder_off:")
+        return
+    langs = " and ".join(overview["languages"]) or "no detected language"
+    topics = overview["topics"]
+    st.info(f"This knowledge base holds **{n}** document{'s' if n != 1 else ''} in {escape_md(langs, inline=True)}"
+            + (f", on topics such as {escape_md(', '.join(topics[:4]), inline=True)}" if topics else "") + ". "
+            "Ask in English or Russian; click a citation pill to see the passage (and the PDF page) it comes "
+            "from. Follow-ups such as \"and for annual plans?\" are read with the question before them.",
+            icon=":material/lightbulb:")
+    if overview["examples"]:
+        st.caption("Questions its documents answered before:")
+
+
 # ---- answer text ---------------------------------------------------------------------------
 
 

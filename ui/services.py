@@ -40,6 +40,35 @@ def unplaced_followup(question: str, previous: str | None, answer: dict[str, Any
     return bool(previous) and not answer.get("asked_as") and looks_like_followup(question)
 
 
+LANGUAGE_NAMES = {"en": "English", "ru": "Russian"}
+
+
+def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[str, Any]:
+    """What an empty Ask page says the tenant holds: ready documents, their languages, a few
+    of their section topics, and questions this tenant's documents answered before (newest
+    first, each once) as examples to click."""
+    docs = [d for d in store.list_documents(settings, tenant) if d["status"] == "ready"]
+    languages = sorted({LANGUAGE_NAMES.get(d.get("lang") or "", d.get("lang") or "") for d in docs} - {"", "other"})
+    asked, seen = [], set()
+    for t in store.list_traces(settings, tenant, status="answered", limit=100):
+        key = store.fold(t["question"])
+        if key and key not in seen and len(t["question"]) <= 160:
+            seen.add(key)
+            asked.append(t["question"])
+        if len(asked) >= examples:
+            break
+    topics: list[str] = []
+    for d in docs[:40]:
+        for row in store.chunk_rows(settings, tenant, d["doc_id"])[:3]:
+            section = (row.get("section") or "").split(" > ")[-1].strip()
+            if section and section not in topics and section.lower() != (d.get("file_name") or "").lower():
+                topics.append(section)
+                break
+        if len(topics) >= 6:
+            break
+    return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}
+
+
 def previous_question(history: list[dict[str, Any]]) -> str | None:
     """The chat's last question as it was asked (a follow-up's reading, not its two words)."""
     if not history:

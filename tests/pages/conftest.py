@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -114,10 +113,7 @@ def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def data_dir(tiny_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private copy of the tiny data folder, set as GROUNDWORK_DATA (no LLM configured)."""
     data = tmp_path / "data"
-    shutil.copytree(tiny_data, data)
-    # the registry stores absolute paths of kept originals: point them at this copy
-    with sqlite3.connect(data / "groundwork.db") as conn:
-        conn.execute("UPDATE documents SET path = replace(path, ?, ?)", (str(tiny_data), str(data)))
+    shutil.copytree(tiny_data, data)  # kept originals are named relative to the folder: the copy finds its own
     monkeypatch.setenv("GROUNDWORK_DATA", str(data))
     for var in ("GROUNDWORK_LLM_BASE_URL", "GROUNDWORK_LLM_MODEL", "GROUNDWORK_LLM_API_KEY",
                 "OPENAI_API_KEY", "GROUNDWORK_CHROMA_URL", "GROUNDWORK_PROVIDER"):

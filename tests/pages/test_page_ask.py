@@ -272,3 +272,18 @@ def test_a_follow_up_is_read_with_the_question_before_it(answering_env, app):
     last = app.session_state["history"]["acme"][-1]
     assert last["asked_as"] is None and last["unplaced_followup"] is True
     assert any("Asked on its own" in c.value for c in app.caption)
+
+
+def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_answered(answering_env, app):
+    info = " ".join(i.value for i in app.info)
+    assert "holds **3** documents in English" in info and "Oil" in info
+    assert not [b for b in app.button if b.key and b.key.startswith("example")]  # nothing answered yet
+    ask(app, "What is the engine oil capacity?")
+    assert app.session_state["history"]["acme"][-1]["status"] == "answered"
+    next(b for b in app.button if b.label == "Clear chat").click().run()
+    examples = [b for b in app.button if b.key and b.key.startswith("example")]
+    assert [b.label for b in examples] == ["What is the engine oil capacity?"]
+    examples[0].click().run()  # a click asks it
+    assert not app.exception
+    history = app.session_state["history"]["acme"]
+    assert [a["question"] for a in history] == ["What is the engine oil capacity?"]
