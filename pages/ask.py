@@ -4,21 +4,45 @@ import logging
 
 import streamlit as st
 
-from ui import components, services
+from ui import components, conversations, services
+from ui.format import fmt_time
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
+current: dict[str, str] = st.session_state.setdefault("conversation", {})
+saved = conversations.listed(settings, tenant)
+if tenant not in current:  # a new session (a reload): the tenant's latest chat is back
+    if saved and not history:
+        history[:] = conversations.load(settings, tenant, saved[0]["id"])
+    current[tenant] = saved[0]["id"] if saved and history else conversations.new_id()
 
 head, tools = st.columns([4, 1], vertical_alignment="bottom")
 head.title("Ask")
 head.caption(f"Answers come only from **{escape_md(tenant, inline=True)}**'s documents. "
              "Every sentence is cited, every claim checked; no answer beats a wrong one.")
-if history and tools.button("Clear chat", icon=":material/delete_sweep:"):
+if history and tools.button("New chat", icon=":material/add_comment:",
+                            help="Start a new conversation; this one stays under Saved chats."):
     history.clear()
+    current[tenant] = conversations.new_id()
     st.rerun()
+if saved:
+    with tools.popover(f"Saved chats ({len(saved)})", icon=":material/history:"):
+        for conv in saved[:30]:
+            opened, dropped = st.columns([5, 1])
+            label = f"{conv['title'] or '(no question)'} · {conv['turns']} · {fmt_time(conv['updated_at'])}"
+            if opened.button(label, key=f"open_{conv['id']}", disabled=conv["id"] == current[tenant]):
+                history[:] = conversations.load(settings, tenant, conv["id"])
+                current[tenant] = conv["id"]
+                st.rerun()
+            if dropped.button("", key=f"drop_{conv['id']}", icon=":material/delete:", help="Delete this chat"):
+                conversations.delete(settings, tenant, conv["id"])
+                if conv["id"] == current[tenant]:
+                    history.clear()
+                    current[tenant] = conversations.new_id()
+                st.rerun()
 
 picked_example = None
 if not history:
@@ -65,4 +89,5 @@ elif question:
                          "an admin should check the server log and re-index this tenant's documents.")
                 st.stop()
     history.append(result)
+    conversations.save(settings, tenant, current[tenant], history)
     st.rerun()

@@ -147,6 +147,16 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     expect()(answer.get_by_text("supported").first).to_be_visible()
     shot(page, "03-ask-claims")
 
+    # a reload keeps the chat (saved per tenant), and Saved chats lists it
+    page.reload()
+    expect()(page.locator('[data-testid="stChatMessage"]').nth(1)).to_contain_text("24 months", timeout=60_000)
+    page.get_by_role("button", name=re.compile(r"Saved chats \(1\)")).click()
+    expect()(page.get_by_role("button", name=re.compile(r"How long does the warranty cover.* · 1 · "))).to_be_visible()
+    wait_idle(page)
+    shot(page, "03b-ask-saved-chats-after-reload")
+    page.keyboard.press("Escape")
+    answer = page.locator('[data-testid="stChatMessage"]').nth(1)
+
     # a thumbs down with a comment: the Quality page's User feedback tab shows it
     answer.get_by_role("tab", name="Feedback").click()
     answer.get_by_role("radio", name="Thumbs down").click()

@@ -4,6 +4,7 @@ feedback and "add to eval set"."""
 import json
 
 from core import store
+from tests.conftest import ROOT
 
 
 def ask(at, question):
@@ -85,7 +86,7 @@ def test_history_is_per_tenant_and_clearable(app, settings):
     assert len(app.chat_message) == 0
     app.sidebar.selectbox(key="tenant").select("acme").run()
     assert len(app.chat_message) == 4
-    next(b for b in app.button if b.label == "Clear chat").click().run()
+    next(b for b in app.button if b.label == "New chat").click().run()
     assert len(app.chat_message) == 0
 
 
@@ -280,10 +281,36 @@ def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_a
     assert not [b for b in app.button if b.key and b.key.startswith("example")]  # nothing answered yet
     ask(app, "What is the engine oil capacity?")
     assert app.session_state["history"]["acme"][-1]["status"] == "answered"
-    next(b for b in app.button if b.label == "Clear chat").click().run()
+    next(b for b in app.button if b.label == "New chat").click().run()
     examples = [b for b in app.button if b.key and b.key.startswith("example")]
     assert [b.label for b in examples] == ["What is the engine oil capacity?"]
     examples[0].click().run()  # a click asks it
     assert not app.exception
     history = app.session_state["history"]["acme"]
     assert [a["question"] for a in history] == ["What is the engine oil capacity?"]
+
+
+def test_a_conversation_is_back_after_a_reload_listed_and_deletable(answering_env, app, data_dir, settings):
+    from streamlit.testing.v1 import AppTest
+
+    from ui import conversations
+
+    ask(app, "What is the engine oil capacity?")
+    ask(app, "What is the tyre pressure at the front?")
+    reloaded = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    reloaded.run()  # a new browser session: nothing in session state
+    assert not reloaded.exception
+    assert [a["question"] for a in reloaded.session_state["history"]["acme"]] == [
+        "What is the engine oil capacity?", "What is the tyre pressure at the front?"]
+    assert len(reloaded.chat_message) == 4
+    # a new chat keeps the old one under Saved chats
+    next(b for b in reloaded.button if b.label == "New chat").click().run()
+    assert len(reloaded.chat_message) == 0
+    saved = conversations.listed(settings, "acme")
+    assert [c["turns"] for c in saved] == [2] and saved[0]["title"] == "What is the engine oil capacity?"
+    assert conversations.listed(settings, "other") == []  # per tenant
+    next(b for b in reloaded.button if b.key == f"open_{saved[0]['id']}").click().run()
+    assert len(reloaded.chat_message) == 4
+    next(b for b in reloaded.button if b.key == f"drop_{saved[0]['id']}").click().run()
+    assert conversations.listed(settings, "acme") == [] and len(reloaded.chat_message) == 0
+    assert not list((data_dir / "conversations").rglob("*.json"))
