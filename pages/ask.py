@@ -3,11 +3,21 @@
 import logging
 
 import streamlit as st
+from streamlit.components.v1 import html as components_html
 
 from ui import components, conversations, services
 from ui.format import fmt_time
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
+
+NEWEST_ANSWER_TOP = """<script>
+for (const wait of [150, 600, 1500]) {
+  setTimeout(() => {
+    const messages = window.parent.document.querySelectorAll('[data-testid="stChatMessage"]');
+    if (messages.length) messages[messages.length - 1].scrollIntoView({block: "start"});
+  }, wait);
+}
+</script>"""
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
@@ -32,7 +42,9 @@ if saved:
     with tools.popover(f"Saved chats ({len(saved)})", icon=":material/history:"):
         for conv in saved[:30]:
             opened, dropped = st.columns([5, 1])
-            label = f"{conv['title'] or '(no question)'} · {conv['turns']} · {fmt_time(conv['updated_at'])}"
+            # a button label is Markdown: the user's question is escaped like any shown text
+            title = escape_md(conv["title"], inline=True) if conv["title"] else "(no question)"
+            label = f"{title} · {conv['turns']} · {fmt_time(conv['updated_at'])}"
             if opened.button(label, key=f"open_{conv['id']}", disabled=conv["id"] == current[tenant]):
                 history[:] = conversations.load(settings, tenant, conv["id"])
                 current[tenant] = conv["id"]
@@ -49,7 +61,7 @@ if not history:
     overview = services.tenant_overview(settings, tenant)
     components.empty_ask_state(overview)
     for n, example in enumerate(overview["examples"]):
-        if st.button(example, key=f"example{n}", icon=":material/chat:"):
+        if st.button(escape_md(example, inline=True), key=f"example{n}", icon=":material/chat:"):
             picked_example = example
 
 for number, answer in enumerate(history, start=1):
@@ -65,6 +77,12 @@ for number, answer in enumerate(history, start=1):
                                  open_first=number == len(history))
         st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
+
+if st.session_state.pop("scroll_to_newest", False):
+    # a constant script in a zero-height frame of the page's origin, no user text in it: bring
+    # the newest answer's top into view (the page otherwise stays scrolled to its bottom,
+    # past a long answer's first lines)
+    components_html(NEWEST_ANSWER_TOP, height=0)
 
 question = st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
 if question is not None and not question.strip():
@@ -90,4 +108,5 @@ elif question:
                 st.stop()
     history.append(result)
     conversations.save(settings, tenant, current[tenant], history)
+    st.session_state["scroll_to_newest"] = True
     st.rerun()

@@ -136,6 +136,10 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     timings_log["first_ask_s"] = round(time.monotonic() - started, 2)
     assert image.evaluate("img => img.naturalWidth") > 500  # a rendered page, not an icon
     expect()(answer.get_by_text("Page 1 — quote highlighted")).to_be_visible()
+    # the newest answer's top stays in sight (the page used to stay scrolled to its bottom)
+    page.wait_for_timeout(1800)
+    top = answer.bounding_box()["y"]
+    assert 0 <= top < page.viewport_size["height"] / 2, top
     expect()(answer.get_by_role("button", name=re.compile("Open the original"))).to_be_visible()
     highlight = answer.locator("span").filter(has_text=re.compile(r"^The warranty covers manufacturing defects"))
     expect()(highlight.first).to_be_visible()
