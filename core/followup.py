@@ -22,8 +22,8 @@ Algorithm (deterministic, so the console can show what was asked):
       (to the next preposition or the end) becomes X: "the allowance on DeskPro work
       laptops" + "and on accessories?" -> "the allowance on accessories".
    d. The head: the previous question's word with the head's stem keeps its place, the
-      modifiers before it become X's ("for monthly plans" + "annual plans" -> "for annual
-      plans"); brand names ("PeopleDesk") among them stay.
+      modifiers before it become X's ("for part-time staff" + "full-time staff" -> "for
+      full-time staff"); brand names ("PeopleDesk") among them stay.
    e. A name for the previous question's one name of that kind (Germany -> Norway; with
       several, the one after a preposition, brands left out).
    f. One Russian adjective for the previous question's one adjective of the same ending
@@ -50,7 +50,7 @@ RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(ый|ий|ой|ая|яя|ое|ее|
                              re.IGNORECASE)
 
 MAX_FOLLOWUP_WORDS = 6
-MAX_MODIFIER_RUN = 3  # "for | monthly PeopleDesk plans": a noun's modifiers, not the whole clause
+MAX_MODIFIER_RUN = 3  # "for | part-time PeopleDesk staff": a noun's modifiers, not the whole clause
 
 _EN_PREP = r"for|in|on|to|at|from|with|without|under|during|after|before|by|into|within|outside"
 _RU_PREP = r"для|в|во|на|с|со|у|по|при|без|из|от|до|к|ко|после|перед|за"
@@ -266,8 +266,8 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
 
 def _replace_like(previous: str, words: list[str]) -> str | None:
     """Step 3d: the head's word of the previous question keeps its place; the modifiers
-    before it become X's, brand names among them kept ("for PeopleDesk Monthly plans" +
-    "annual plans" -> "for PeopleDesk annual plans")."""
+    before it become X's, brand names among them kept ("for PeopleDesk part-time staff" +
+    "full-time staff" -> "for PeopleDesk full-time staff")."""
     head, modifiers = words[-1], words[:-1]
     if not modifiers or head.lower() in ("one", "ones"):
         return None

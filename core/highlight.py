@@ -3,7 +3,7 @@
 1. Needles: the quote itself (and its first 120 characters when long); a table row
    ("| a | b |") is searched cell by cell, since the pipes are not on the page.
 2. Every hit on the passage's pages is a candidate. When the same words stand in several
-   places (a step repeated under two error codes), the one right after the text that
+   places (a step repeated under two headings), the one right after the text that
    precedes the quote in its passage (`before`) wins: a passage spanning two pages was
    boxed on the first page that happened to hold the words.
 3. A table row is boxed whole: the cells found on the same line as the longest cell are

@@ -76,11 +76,16 @@ def chroma_client(settings: Settings) -> Any:
             except Exception as exc:  # noqa: BLE001 - chromadb says ValueError, httpx ConnectError...
                 raise VectorStoreUnavailable(settings.chroma_url) from exc
         if _written_elsewhere(settings):
-            _client.cache_clear()
-            from chromadb.api.shared_system_client import SharedSystemClient
-
-            SharedSystemClient.clear_system_cache()
+            _forget_clients()
         return _client(str(Path(settings.data_dir) / "chroma"), False)
+
+
+def _forget_clients() -> None:
+    """Drop every cached embedded client and Chroma's shared system (callers hold _client_lock)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    _client.cache_clear()
+    SharedSystemClient.clear_system_cache()
 
 
 # ---- writes by other processes -------------------------------------------------------------
@@ -315,10 +320,7 @@ def fresh_client(settings: Settings) -> None:
     if settings.chroma_url:
         return
     with _client_lock:
-        _client.cache_clear()
-        from chromadb.api.shared_system_client import SharedSystemClient
-
-        SharedSystemClient.clear_system_cache()
+        _forget_clients()
 
 
 def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int,

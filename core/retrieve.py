@@ -46,6 +46,7 @@ from core import index, store
 from core.answer.facts import identifier_shape, identifiers
 from core.config import Settings
 from core.ingest.lang import detect_lang
+from core.lang import LANGUAGES
 from core.models import get_embedder
 from core.reference import MAX_PINNED, referenced_chunks
 
@@ -178,13 +179,13 @@ def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str
 
 
 def other_language_documents(settings: Settings, tenant: str, question_lang: str) -> list[str]:
-    """Ready documents written in the other language (en/ru) than the question, when the
+    """Ready documents written in another registered language (core/lang) than the question, when the
     tenant holds documents in the question's language too (else the one dense search
     already ranks only them)."""
-    if question_lang not in ("en", "ru"):
+    if question_lang not in LANGUAGES:
         return []
     langs = store.document_languages(settings, tenant)
-    other = [doc for doc, lang in langs.items() if lang in ("en", "ru") and lang != question_lang]
+    other = [doc for doc, lang in langs.items() if lang in LANGUAGES and lang != question_lang]
     return other if len(other) < len(langs) else []
 
 
@@ -192,11 +193,11 @@ def _impute_cross_language(fused: dict[str, dict[str, float]], rows: dict[str, d
                            question_lang: str, rrf_k: int, n: int) -> None:
     """Step 2's exception: BM25 cannot match a Russian question to an English chunk, so its
     silence there is no evidence; such a chunk gets the middle BM25 rank."""
-    if question_lang not in ("en", "ru"):
+    if question_lang not in LANGUAGES:
         return
     for cid, entry in fused.items():
         lang = (rows.get(cid) or {}).get("lang")
-        if "bm25_rank" not in entry and lang in ("en", "ru") and lang != question_lang:
+        if "bm25_rank" not in entry and lang in LANGUAGES and lang != question_lang:
             entry["fused"] += 1.0 / (rrf_k + n / 2)
 
 

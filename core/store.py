@@ -213,6 +213,17 @@ def find_documents(settings: Settings, tenant: str, **where: Any) -> list[dict[s
     return [dict(r) for r in rows]
 
 
+def opening_sections(settings: Settings, tenant: str, documents: int = 40) -> list[str]:
+    """The section of each of the first `documents` ready documents' first chunk, in upload
+    order: what the knowledge base is about, in one query."""
+    with connect(settings) as conn:
+        rows = conn.execute(
+            "SELECT json_extract(c.meta, '$.section') AS section FROM chunks c JOIN documents d ON d.doc_id = c.doc_id "
+            "WHERE c.tenant=? AND d.status='ready' AND c.ordinal=0 ORDER BY d.uploaded_at LIMIT ?",
+            (tenant, documents)).fetchall()
+    return [r["section"] for r in rows if r["section"]]
+
+
 def document_languages(settings: Settings, tenant: str) -> dict[str, str]:
     """doc_id -> language of each ready document of the tenant (a light query: asked per question)."""
     with connect(settings) as conn:

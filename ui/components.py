@@ -17,6 +17,7 @@ import streamlit as st
 
 from core.closest import other_language
 from core.config import Settings
+from core.lang import LANGUAGES
 from core.trace import unknown_word_of
 from ui import services
 from ui.format import (
@@ -77,8 +78,8 @@ def empty_ask_state(overview: dict[str, Any]) -> None:
     topics = overview["topics"]
     st.info(f"This knowledge base holds **{n}** document{'s' if n != 1 else ''} in {escape_md(langs, inline=True)}"
             + (f", on topics such as {escape_md(', '.join(topics[:4]), inline=True)}" if topics else "") + ". "
-            "Ask in English or Russian; click a citation pill to see the passage (and the PDF page) it comes "
-            "from. Follow-ups such as \"and for annual plans?\" are read with the question before them.",
+            f"Ask in {' or '.join(lang.name for lang in LANGUAGES.values())}; click a citation pill to see the "
+            "passage (and the PDF page) it comes from. Follow-ups such as \"and for annual plans?\" are read with the question before them.",
             icon=":material/lightbulb:")
     if overview["examples"]:
         st.caption("Questions its documents answered before:")

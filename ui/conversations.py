@@ -2,7 +2,9 @@
 
 One JSON file per conversation under `GROUNDWORK_DATA/conversations/<tenant key>/`
 (`{id, tenant, title, created_at, updated_at, turns}`, `turns` being the answers as the
-page holds them), written by rename so a crash never leaves half a file. The tenant's
+page holds them, each with its passages: tens of KB), and beside it `<id>.meta.json`
+with all but the turns, which is all the list reads on every rerun of the Ask page. Both
+are written by rename, the turns first, so a crash never leaves half a file. The tenant's
 folder is named by its key, as every tenant folder is, so no id reaches outside.
 """
 
@@ -40,32 +42,40 @@ def save(settings: Settings, tenant: str, conv_id: str, turns: list[dict[str, An
     if path is None or not turns:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    created = turns[0].get("asked_at") or time.time()
-    if path.exists():
-        try:
-            created = json.loads(path.read_text(encoding="utf-8")).get("created_at", created)
-        except ValueError:
-            pass
+    created = time.time()
+    try:  # a conversation saved before keeps its start
+        created = json.loads(_meta_path(path).read_text(encoding="utf-8")).get("created_at", created)
+    except (OSError, ValueError):
+        pass
     title = " ".join(str(turns[0].get("question", "")).split())[:TITLE_CHARS]
-    record = {"id": conv_id, "tenant": tenant, "title": title, "created_at": created,
-              "updated_at": time.time(), "turns": turns}
-    tmp = path.with_suffix(".json.tmp")
+    meta = {"id": conv_id, "tenant": tenant, "title": title, "created_at": created,
+            "updated_at": time.time(), "turns": len(turns)}
+    _write(path, {**meta, "turns": turns})
+    _write(_meta_path(path), meta)
+
+
+def _meta_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".meta.json")
+
+
+def _write(path: Path, record: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)
 
 
 def listed(settings: Settings, tenant: str) -> list[dict[str, Any]]:
-    """The tenant's conversations, newest first: id, title, updated_at, number of turns."""
+    """The tenant's conversations, newest first: id, title, updated_at, number of turns
+    (from the small index files only)."""
     out = []
-    for path in folder(settings, tenant).glob("*.json"):
+    for path in folder(settings, tenant).glob("*.meta.json"):
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
+            meta = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue  # a damaged file is skipped, never fatal to the page
-        if record.get("tenant") != tenant:
-            continue
-        out.append({"id": record.get("id", path.stem), "title": record.get("title", ""),
-                    "updated_at": record.get("updated_at", 0.0), "turns": len(record.get("turns") or [])})
+        if meta.get("tenant") == tenant:
+            out.append({"id": meta.get("id", ""), "title": meta.get("title", ""),
+                        "updated_at": meta.get("updated_at", 0.0), "turns": int(meta.get("turns") or 0)})
     return sorted(out, key=lambda r: -r["updated_at"])
 
 
@@ -82,5 +92,6 @@ def delete(settings: Settings, tenant: str, conv_id: str) -> bool:
     path = _path(settings, tenant, conv_id)
     if path is None or not path.exists():
         return False
+    _meta_path(path).unlink(missing_ok=True)  # off the list first
     path.unlink()
     return True

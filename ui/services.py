@@ -40,15 +40,14 @@ def unplaced_followup(question: str, previous: str | None, answer: dict[str, Any
     return bool(previous) and not answer.get("asked_as") and looks_like_followup(question)
 
 
-LANGUAGE_NAMES = {"en": "English", "ru": "Russian"}
-
-
 def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[str, Any]:
     """What an empty Ask page says the tenant holds: ready documents, their languages, a few
     of their section topics, and questions this tenant's documents answered before (newest
     first, each once) as examples to click."""
     docs = [d for d in store.list_documents(settings, tenant) if d["status"] == "ready"]
-    languages = sorted({LANGUAGE_NAMES.get(d.get("lang") or "", d.get("lang") or "") for d in docs} - {"", "other"})
+    from core.lang import LANGUAGES
+
+    languages = sorted({LANGUAGES[d["lang"]].name for d in docs if d.get("lang") in LANGUAGES})
     asked, seen = [], set()
     for t in store.list_traces(settings, tenant, status="answered", limit=100):
         key = store.fold(t["question"])
@@ -58,12 +57,10 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
         if len(asked) >= examples:
             break
     topics: list[str] = []
-    for d in docs[:40]:
-        for row in store.chunk_rows(settings, tenant, d["doc_id"])[:3]:
-            section = (row.get("section") or "").split(" > ")[-1].strip()
-            if section and section not in topics and section.lower() != (d.get("file_name") or "").lower():
-                topics.append(section)
-                break
+    for section in store.opening_sections(settings, tenant):
+        topic = section.split(" > ")[-1].strip()
+        if topic and topic not in topics:
+            topics.append(topic)
         if len(topics) >= 6:
             break
     return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}

@@ -20,6 +20,7 @@ ANSWER_TYPES = ("number", "amount", "duration", "money", "date", "time", "person
 @dataclass(frozen=True)
 class Language:
     code: str  # "en", "ru"
+    name: str  # what a reader calls it: "English"
     letters: frozenset[str]  # lowercase letters only this language's script uses
     stemmer: str  # PyStemmer algorithm name
     stopwords: frozenset[str]

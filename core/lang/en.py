@@ -4,6 +4,7 @@ from core.lang.base import Language
 
 LANGUAGE = Language(
     code="en",
+    name="English",
     letters=frozenset("abcdefghijklmnopqrstuvwxyz"),
     stemmer="english",
     stopwords=frozenset(

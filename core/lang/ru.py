@@ -4,6 +4,7 @@ from core.lang.base import Language
 
 LANGUAGE = Language(
     code="ru",
+    name="Russian",
     letters=frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюя"),
     stemmer="russian",
     stopwords=frozenset(

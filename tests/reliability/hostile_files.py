@@ -30,17 +30,20 @@ def _docx_bytes(paragraphs: list[str]) -> bytes:
     return buf.getvalue()
 
 
-def _docx_with_body(body_xml: str, prolog: str = "") -> bytes:
-    """A real DOCX whose word/document.xml is replaced by hostile XML."""
+def _docx_rewritten(body: Callable[[bytes], bytes]) -> bytes:
+    """A real DOCX whose word/document.xml is replaced by `body(its bytes)`."""
     src = zipfile.ZipFile(io.BytesIO(_docx_bytes(["placeholder"])))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for item in src.infolist():
             data = src.read(item.filename)
-            if item.filename == "word/document.xml":
-                data = (prolog + body_xml).encode("utf-8")
-            z.writestr(item, data)
+            z.writestr(item.filename, body(data) if item.filename == "word/document.xml" else data)
     return out.getvalue()
+
+
+def _docx_with_body(body_xml: str, prolog: str = "") -> bytes:
+    """A real DOCX whose document.xml is hostile XML."""
+    return _docx_rewritten(lambda _: (prolog + body_xml).encode("utf-8"))
 
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
@@ -48,15 +51,7 @@ BODY = '<w:document {w}><w:body><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:body>
 
 
 def _zip_bomb() -> bytes:
-    src = zipfile.ZipFile(io.BytesIO(_docx_bytes(["placeholder"])))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            if item.filename == "word/document.xml":
-                data = data.replace(b"placeholder", b"placeholder" + b" " * 400_000_000)
-            z.writestr(item.filename, data)
-    return out.getvalue()
+    return _docx_rewritten(lambda data: data.replace(b"placeholder", b"placeholder" + b" " * 400_000_000))
 
 
 def _pdf_with_js() -> bytes:
