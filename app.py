@@ -17,6 +17,7 @@ PAGES = {
     "Domain experts": [
         st.Page("pages/ask.py", title="Ask", icon=":material/chat:", default=True),
         st.Page("pages/traces.py", title="Traces", icon=":material/manage_search:"),
+        st.Page("pages/review.py", title="Review", icon=":material/rate_review:"),
     ],
     "Admins": [
         st.Page("pages/documents.py", title="Documents", icon=":material/description:"),

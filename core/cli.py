@@ -94,6 +94,8 @@ def _build_parser() -> argparse.ArgumentParser:
     dsub = sub.add_parser("docs", help="list or delete documents").add_subparsers(dest="action", required=True)
     _tenant_command(dsub, "list", cmd_docs_list).add_argument("--json", action="store_true")
     _tenant_command(dsub, "delete", cmd_docs_delete).add_argument("doc_id")
+    for action in ("exclude", "include"):  # a passage kept out of answers, or let back in
+        _tenant_command(dsub, action, cmd_docs_exclude).add_argument("chunk_id")
 
     ask = _tenant_command(sub, "ask", cmd_ask, help="ask a question (or a batch)")
     ask.add_argument("question", nargs="?")
@@ -324,6 +326,17 @@ def cmd_docs_delete(settings: Settings, args: argparse.Namespace) -> int:
     if not delete_document(settings, args.tenant, args.doc_id):
         raise UserError(f"No document {args.doc_id} in tenant {args.tenant}; see `docs list`.")
     print(f"deleted {args.doc_id}")
+    return 0
+
+
+def cmd_docs_exclude(settings: Settings, args: argparse.Namespace) -> int:
+    from core.documents import exclude_chunk
+
+    try:
+        exclude_chunk(settings, args.tenant, args.chunk_id, excluded=args.action == "exclude")
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
+    print(f"{args.action}d {args.chunk_id}")
     return 0
 
 

@@ -42,6 +42,8 @@ class Settings:
     # the answer model's recommended threshold (leave-one-domain-out, evals.train)
     gate_threshold: float = field(default_factory=lambda: recommended_threshold())
     strict_mode: bool = False
+    # answers under gate_threshold + this go to the review queue (core/review.py)
+    review_margin: float = 0.1
     # generation
     provider: str = "extractive"  # extractive | llm
     llm_base_url: str | None = None

@@ -364,6 +364,14 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return store.list_documents(settings, tenant)
 
 
+def exclude_chunk(settings: Settings, tenant: str, chunk_id: str, excluded: bool = True) -> None:
+    """Keep one passage out of answers (retrieval skips it) or let it back in; the passage
+    stays stored and shown, so the change is reversible. Re-indexing the document gives it
+    new passages, all included. LookupError with one sentence for an unknown passage."""
+    if not store.set_chunk_disabled(settings, tenant, chunk_id, excluded):
+        raise LookupError(f"No passage {chunk_id} in tenant {tenant}'s documents.")
+
+
 def delete_document(settings: Settings, tenant: str, doc_id: str) -> bool:
     """Remove a document from Chroma, BM25, the registry and the kept files. False if unknown."""
     return delete_documents(settings, tenant, [doc_id]) == 1

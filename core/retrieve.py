@@ -125,7 +125,7 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
     candidates = []
     for cid, entry in fused.items():
         row = rows.get(cid)
-        if row is None or row.get("tenant") != tenant:  # orphan vector or foreign chunk: never used
+        if not usable(row, tenant):
             continue
         candidates.append(_candidate(
             cid, row, dense_score=entry.get("dense_score"), dense_rank=entry.get("dense_rank"),
@@ -160,6 +160,12 @@ def is_contents(section: str) -> bool:
 
 
 OPENING_CHUNKS = 3  # a running header, the title block, the contents
+
+
+def usable(row: dict[str, Any] | None, tenant: str) -> bool:
+    """May this registry row be given to the answer step? Not an orphan vector's (no row), not
+    another tenant's, not one an admin excluded from answers."""
+    return row is not None and row.get("tenant") == tenant and not row.get("disabled")
 
 
 def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, tuple[str, ...]]:
@@ -212,7 +218,7 @@ def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have:
     out = []
     for cid, row in rows.items():
         anchor = wanted[cid]
-        if row.get("section") != anchor.section or row.get("tenant") != tenant:
+        if row.get("section") != anchor.section or not usable(row, tenant):
             continue
         out.append(_candidate(cid, row, rank=anchor.rank, neighbour=True))
     return out

@@ -104,6 +104,14 @@ MIGRATIONS: list[str] = [
            OR old.reason LIKE '%does not address “%”, a word the knowledge%')
       AND instr(old.reason, '”') - instr(old.reason, '“') - 1 BETWEEN 1 AND 60;
     """,
+    # 9: the review queue's decisions: one per ask (core/review.py); an ask with none is open
+    """
+    CREATE TABLE reviews (
+        tenant TEXT NOT NULL, trace_id TEXT NOT NULL, resolution TEXT NOT NULL,
+        detail TEXT, resolved_at REAL NOT NULL, PRIMARY KEY (tenant, trace_id));
+    CREATE INDEX traces_status ON traces(tenant, status, created_at);
+    ALTER TABLE chunks ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 
@@ -248,8 +256,18 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str | None = None) -> li
     for r in rows:
         item = json.loads(r["meta"])
         item["text"] = r["text"]
+        item["disabled"] = bool(r["disabled"])
         out.append(item)
     return out
+
+
+def set_chunk_disabled(settings: Settings, tenant: str, chunk_id: str, disabled: bool) -> bool:
+    """Exclude one of the tenant's chunks from answers (or let it back in); False when the
+    tenant holds no such chunk."""
+    with connect(settings) as conn:
+        cur = conn.execute("UPDATE chunks SET disabled=? WHERE chunk_id=? AND +tenant=?",
+                           (int(disabled), chunk_id, tenant))
+    return cur.rowcount == 1
 
 
 def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -266,6 +284,7 @@ def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[st
     for r in rows:
         item = json.loads(r["meta"])
         item["text"] = r["text"]
+        item["disabled"] = bool(r["disabled"])
         out[r["chunk_id"]] = item
     return out
 
@@ -276,7 +295,7 @@ def chunks_numbered(settings: Settings, tenant: str, number: str, in_text: bool)
     for a section the question cites, checked by core/reference.py."""
     where = "instr(json_extract(meta, '$.section'), ?) > 0" + (" OR instr(text, ?) > 0" if in_text else "")
     with connect(settings) as conn:
-        rows = conn.execute(f"SELECT chunk_id, text, meta FROM chunks WHERE tenant=? AND ({where})",
+        rows = conn.execute(f"SELECT chunk_id, text, meta FROM chunks WHERE tenant=? AND NOT disabled AND ({where})",
                             (tenant, number, number) if in_text else (tenant, number)).fetchall()
     out = []
     for r in rows:
@@ -545,3 +564,64 @@ def get_eval_run(settings: Settings, run_id: str, *, tenant: str | None = None) 
         row = conn.execute("SELECT report FROM eval_runs WHERE run_id=? AND tenant IS ?",
                            (run_id, tenant)).fetchone()
     return json.loads(row["report"]) if row else None
+
+
+# ---- review queue --------------------------------------------------------------------------
+
+
+def review_candidates(settings: Settings, tenant: str, *, below: float, open_only: bool = True,
+                      limit: int = 500) -> list[dict[str, Any]]:
+    """The tenant's asks a person should look at, newest first: refused, answered with
+    confidence under `below`, rated down, or routed to a person (`route` = human in the
+    trace). Columns: trace_id, question, status, confidence, created_at, rating, comment,
+    route, and the review's resolution, detail and resolved_at (None while open)."""
+    sql = ("SELECT t.trace_id, t.question, t.status, t.confidence, t.created_at, f.rating, f.comment, "
+           "json_extract(t.data, '$.answer.route') AS route, "
+           "r.resolution, r.detail, r.resolved_at "
+           "FROM traces t "
+           "LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
+           "LEFT JOIN reviews r ON r.tenant = t.tenant AND r.trace_id = t.trace_id "
+           "WHERE t.tenant = ? AND (t.status = 'refused' OR f.rating = -1 "
+           "OR (t.status != 'refused' AND coalesce(t.confidence, 0) < ?) "
+           "OR json_extract(t.data, '$.answer.route') = 'human')")
+    args: list[Any] = [tenant, below]
+    if open_only:
+        sql += " AND r.trace_id IS NULL"
+    sql += " ORDER BY t.created_at DESC LIMIT ?"
+    args.append(limit)
+    with connect(settings) as conn:
+        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+
+
+def save_review(settings: Settings, tenant: str, trace_id: str, resolution: str,
+                detail: dict[str, Any] | None = None) -> None:
+    """Record the decision on one of the tenant's asks (a second decision replaces the first).
+    A trace id of another tenant, or of no ask, raises LookupError."""
+    with connect(settings) as conn:
+        if conn.execute("SELECT 1 FROM traces WHERE trace_id=? AND tenant=?", (trace_id, tenant)).fetchone() is None:
+            raise LookupError("That ask is not in this tenant's history; reload the queue.")
+        conn.execute(
+            "INSERT OR REPLACE INTO reviews (tenant, trace_id, resolution, detail, resolved_at) VALUES (?,?,?,?,?)",
+            (tenant, trace_id, resolution, json.dumps(detail or {}, ensure_ascii=False), time.time()))
+
+
+def reopen_review(settings: Settings, tenant: str, trace_id: str) -> None:
+    with connect(settings) as conn:
+        conn.execute("DELETE FROM reviews WHERE tenant=? AND trace_id=?", (tenant, trace_id))
+
+
+def trace_stats_rows(settings: Settings, tenant: str, *, since: float | None = None,
+                     limit: int = 50_000) -> list[dict[str, Any]]:
+    """The light columns of the tenant's asks (no trace JSON), newest first, for live figures:
+    trace_id, question, created_at, status, confidence, total_ms, and its rating if any."""
+    sql = ("SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, f.rating "
+           "FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
+           "WHERE t.tenant = ?")
+    args: list[Any] = [tenant]
+    if since is not None:
+        sql += " AND t.created_at >= ?"
+        args.append(since)
+    sql += " ORDER BY t.created_at DESC LIMIT ?"
+    args.append(limit)
+    with connect(settings) as conn:
+        return [dict(r) for r in conn.execute(sql, args).fetchall()]

@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import components, services
 from ui.deletion import confirm_deletion, documents_word
-from ui.docs import documents_frame, filter_documents
+from ui.docs import documents_frame, filter_documents, newest_first
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
 from ui.upload import upload_panel
@@ -32,6 +32,7 @@ st.caption(f"Tenant **{escape_md(tenant, inline=True)}** · the originals are ke
 
 for level, text in st.session_state.pop("doc_flash", []):
     getattr(st, level)(text)
+    st.toast(text, icon=":material/check_circle:" if level == "success" else ":material/error:")  # in view
 
 st.subheader("Upload")
 upload_panel(settings, tenant)
@@ -39,9 +40,14 @@ upload_panel(settings, tenant)
 st.subheader("Documents")
 docs = services.list_documents(settings, tenant)
 search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
-shown = filter_documents(docs, search)
-st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None" cells
-             column_config={"size KB": st.column_config.NumberColumn(format="%.1f")})
+shown = newest_first(filter_documents(docs, search))
+picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
+                          column_config={"size KB": st.column_config.NumberColumn(format="%.1f")},
+                          key="docs_grid", on_select="rerun", selection_mode="single-row")
+clicked_rows = picked_row.selection.rows if picked_row is not None else []
+clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
+if shown:
+    st.caption("Failed uploads first, then the newest. Click a row to open that document below.")
 if not docs:
     st.info("No documents yet: upload some above.", icon=":material/upload_file:")
     st.stop()
@@ -62,6 +68,10 @@ with st.expander("Delete several documents", icon=":material/delete_sweep:"):
                          drop=("confirm_bulk", "bulk_pick"), yes_key="bulk_confirm", no_key="bulk_cancel",
                          yes_label="Yes, delete them")
 
+# a row click counts once: afterwards the selectbox may move on while the row stays selected
+if clicked in by_id and st.session_state.get("_doc_clicked") != clicked:
+    st.session_state["doc_open"] = clicked
+st.session_state["_doc_clicked"] = clicked
 doc_id = st.selectbox("Open a document", list(by_id), key="doc_open",
                       format_func=lambda i: f"{by_id[i]['file_name']}  ({by_id[i]['status']})")
 doc = by_id[doc_id]
@@ -95,4 +105,11 @@ if st.session_state.get("confirm_delete") == doc_id:
                          "removed. This cannot be undone.", drop=("confirm_delete",),
                          yes_key=f"confirm_{doc_id}", no_key=f"cancel_{doc_id}")
 
-components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id)
+def _use_in_answers(chunk_id: str, excluded: bool) -> None:
+    services.exclude_chunk(settings, tenant, chunk_id, excluded)
+    st.toast("Passage kept out of answers." if excluded else "Passage used in answers again.",
+             icon=":material/visibility_off:" if excluded else ":material/visibility:")
+    st.rerun()  # the count of excluded passages above the cards changes
+
+
+components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id, on_toggle=_use_in_answers)

@@ -10,7 +10,7 @@ set, split, tenants asked, mode and question limit."""
 import pandas as pd
 import streamlit as st
 
-from ui import charts, dashboard, feedback, services
+from ui import charts, dashboard, feedback, live, services
 from ui import quality as q
 from ui.format import fmt_time
 from ui.safe import escape_md
@@ -27,14 +27,21 @@ def cached_curve(run_id: str, _report: dict) -> list[dict]:
 
 
 st.title("Quality")
-st.caption("Eval runs are stored with their settings, so any two can be compared and drift shown over time. "
+st.caption("Live figures from the questions people really asked, then eval runs: stored with their settings, "
+           "so any two can be compared and drift shown over time. "
            "Rates are over the set's questions; see the metric table in docs/architecture.md.")
 
-# ---- run a set ---------------------------------------------------------------------------------
 if tenant is None:
     st.info("Pick a tenant in the sidebar: eval runs are stored and shown per tenant.",
             icon=":material/person_search:")
     st.stop()
+
+# ---- live traffic (real asks) ------------------------------------------------------------------
+st.subheader("Live: real asks", divider="gray")
+live.render(settings, tenant)
+
+# ---- run a set ---------------------------------------------------------------------------------
+st.subheader("Eval runs", divider="gray")
 # "Run eval" sets this in its callback, so the run that does the work draws the button (and the
 # run's options) disabled: a second click cannot start (and so cut off) a second run. Popped on
 # every run, so a request never outlives the run it was made for.
@@ -145,7 +152,7 @@ if overall.get("errors"):
 
 # ---- metric cards + drift ------------------------------------------------------------------
 metrics = q.headline_metrics(overall)
-dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"))
+dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"), services.quality_targets(settings, tenant))
 drifts = q.drift_alerts(runs, margin, upto=run_id)
 dashboard.drift_banner(drifts, margin, before is not None)
 

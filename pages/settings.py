@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import services
+from ui import targets as ui_targets
 from ui.safe import escape_md
 from ui.state import base_settings, ensure_navigation, require_tenant
 
@@ -116,6 +117,10 @@ if to_teach:
             flash += [("warning", text) for text in _unused_notes(merged)]
             st.session_state[_SYNONYM_FLASH] = flash
             st.rerun()  # the synonym lines above and the list of words to teach change
+
+st.subheader("Quality targets")
+st.caption("What counts as good on the **Quality** page: each card there turns green on target and red off it.")
+ui_targets.form(defaults, tenant)
 
 for text in st.session_state.pop(_RESET_FLASH, []):
     st.success(text, icon=":material/restart_alt:")

@@ -30,12 +30,14 @@ traces = services.list_traces(
     provider=None if provider == "any" else provider, only_unsupported=only_unsupported,
     since=dt.datetime.combine(since, dt.time()).timestamp() if since else None,
 )
+clicked = None
 if traces:
-    components.traces_table(traces)
+    clicked = components.traces_table(traces)
+    st.caption("Click a row to open that ask below.")
 else:  # no empty grid; say whether the filters hide the tenant's asks or there are none
     any_trace = services.list_traces(settings, tenant, limit=1)
     st.info("No asks match the filters." if any_trace else "No asks yet: ask something on the **Ask** page.")
-trace_id = components.trace_picker(settings, tenant, traces)
+trace_id = components.trace_picker(settings, tenant, traces, clicked)
 if trace_id is None:
     st.stop()
 trace = services.get_trace(settings, tenant, trace_id)

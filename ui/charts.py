@@ -186,3 +186,17 @@ def refusal_bars(rows: list[dict[str, Any]]) -> go.Figure:
                       xaxis=dict(rangemode="tozero", dtick=1 if most <= 10 else None),
                       yaxis=dict(autorange="reversed"), **layout)
     return fig
+
+
+def live_per_day(days: list[dict[str, Any]]) -> go.Figure:
+    """Asks per day as bars; the refusal and correction shares as lines on a 0–100 % axis."""
+    x = [d["day"] for d in days]
+    fig = go.Figure()
+    fig.add_bar(x=x, y=[d["asks"] for d in days], name="asks", marker_color="#d0d7de", yaxis="y")
+    for key, name, color in (("refusal_rate", "refused", "#cf222e"), ("corrected_rate", "corrected", "#1f6feb"),
+                             ("answer_rate", "answered", "#2da44e")):
+        fig.add_scatter(x=x, y=[None if d[key] is None else 100 * d[key] for d in days], name=name,
+                        mode="lines+markers", line=dict(color=color), yaxis="y2")
+    fig.update_layout(title="Real asks per day", yaxis=dict(title="asks"),
+                      yaxis2=dict(title="% of asks", overlaying="y", side="right", range=[0, 100]), **_LAYOUT)
+    return fig

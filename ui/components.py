@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import mimetypes
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -488,9 +489,20 @@ def candidates_frame(trace: dict[str, Any]) -> pd.DataFrame:
 # ---- documents -----------------------------------------------------------------------------
 
 
-def chunk_card(chunk: dict[str, Any], number: int) -> None:
-    """One chunk as indexed: kind badge, page, section, and its text (tables as tables)."""
+def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
+               on_toggle: Callable[[str, bool], None] | None = None) -> None:
+    """One chunk as indexed: kind badge, page, section, and its text (tables as tables), the
+    first match of `needle` highlighted; with `on_toggle`, a switch keeping it out of answers."""
     with st.container(border=True):
+        if on_toggle is not None and chunk.get("chunk_id"):
+            cid = chunk["chunk_id"]
+            used = st.toggle("Used in answers", value=not chunk.get("disabled"), key=f"chunk_use_{cid}",
+                             help="Off: retrieval skips this passage, so no answer quotes it. Reversible; "
+                                  "re-indexing the document turns every passage on again.")
+            if used == bool(chunk.get("disabled")):
+                on_toggle(cid, not used)
+        elif chunk.get("disabled"):
+            st.caption(":orange-badge[excluded from answers]")
         pages = chunk.get("page_start")
         if pages not in (None, -1) and chunk.get("page_end") not in (None, -1, pages):
             pages = f"{pages}–{chunk['page_end']}"
@@ -509,14 +521,19 @@ def chunk_card(chunk: dict[str, Any], number: int) -> None:
                 st.dataframe(pd.DataFrame(body, columns=unique_headers(header)), hide_index=True, placeholder="—",
                              width="stretch")
                 return
-        st.text(clip(text))
+        found = text.lower().find(needle) if needle else -1
+        if found >= 0:
+            st.markdown(highlight_md(text, found, found + len(needle), color="yellow"))
+        else:
+            st.text(clip(text))
 
 
 def path_suffix(path: Path | None) -> str:
     return path.suffix.lower() if path else ""
 
 
-def traces_table(traces: list[dict[str, Any]]) -> None:
+def traces_table(traces: list[dict[str, Any]]) -> str | None:
+    """The asks as a table; returns the trace id of the row the user clicked, if any."""
     frame = pd.DataFrame([{
         "when": fmt_time(t.get("created_at")), "status": t.get("status"),
         "question": clip(clean(t.get("question", "")), 300),
@@ -525,14 +542,20 @@ def traces_table(traces: list[dict[str, Any]]) -> None:
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
     } for t in traces], columns=["when", "status", "question", "confidence", "factuality", "unsupported",
                                  "provider", "ms"])
-    st.dataframe(frame, hide_index=True, placeholder="—", width="stretch", height=min(35 * (len(frame) + 1) + 3, 316),
-                 column_config={"confidence": st.column_config.NumberColumn(format="%.2f"),
-                                "factuality": st.column_config.NumberColumn(format="%.0f%%")})
+    event = st.dataframe(frame, hide_index=True, placeholder="—", width="stretch",
+                         height=min(35 * (len(frame) + 1) + 3, 316), key="traces_grid",
+                         on_select="rerun", selection_mode="single-row",
+                         column_config={"confidence": st.column_config.NumberColumn(format="%.2f"),
+                                        "factuality": st.column_config.NumberColumn(format="%.0f%%")})
+    rows = event.selection.rows if event is not None else []
+    return traces[rows[0]]["trace_id"] if rows and rows[0] < len(traces) else None
 
 
-def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]]) -> str | None:
+def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]],
+                 clicked: str | None = None) -> str | None:
     """A selectbox over the listed traces. A new `?trace=<id>` (a link from the Ask page)
-    opens that trace even when the filters hide it; the choice is written back to the URL.
+    opens that trace even when the filters hide it; so does a newly clicked table row
+    (`clicked`); the choice is written back to the URL.
     A link to no trace of this tenant (unknown, or another tenant's) says so in a warning
     and opens the newest listed trace instead."""
     wanted = st.query_params.get("trace")
@@ -568,6 +591,10 @@ def trace_picker(settings: Settings, tenant: str, traces: list[dict[str, Any]]) 
     # a new ?trace= (a link from the Ask page) wins over the previous selection
     if fresh_link and wanted in ids:
         st.session_state["trace_open"] = wanted
+    # a row click counts once: afterwards the selectbox may move on while the row stays selected
+    if clicked in ids and st.session_state.get("_trace_clicked") != clicked:
+        st.session_state["trace_open"] = clicked
+    st.session_state["_trace_clicked"] = clicked
     if st.session_state.get("trace_open") not in ids:
         st.session_state["trace_open"] = ids[0]
     trace_id = st.selectbox("Open a trace", ids, format_func=label, key="trace_open")
@@ -670,8 +697,10 @@ def timings_chart(timings: dict[str, float], key: str) -> None:
 CHUNKS_PER_PAGE = 20
 
 
-def chunk_viewer(chunks: list[dict[str, Any]], key: str) -> None:
-    """A document's chunks: kinds present, find-in-chunks, pages of CHUNKS_PER_PAGE cards."""
+def chunk_viewer(chunks: list[dict[str, Any]], key: str,
+                 on_toggle: Callable[[str, bool], None] | None = None) -> None:
+    """A document's chunks: kinds present, find-in-chunks (matches highlighted), pages of
+    CHUNKS_PER_PAGE cards, each with its "used in answers" switch when `on_toggle` is given."""
     kinds = sorted({c.get("kind", "") for c in chunks})
     st.markdown(f"**{len(chunks)} chunk{'s' if len(chunks) != 1 else ''}** " + " ".join(kind_badge_md(k) for k in kinds))
     if not chunks:
@@ -685,8 +714,11 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str) -> None:
     if not matching:
         st.caption("No chunk matches the search.")
         return
+    excluded = sum(1 for c in chunks if c.get("disabled"))
+    if excluded:
+        st.caption(f"{excluded} of {len(chunks)} passages are kept out of answers.")
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
-        chunk_card(chunk, number)
+        chunk_card(chunk, number, needle, on_toggle)
     shown_to = min(len(matching), start + CHUNKS_PER_PAGE)
     st.caption(f"Showing {start + 1}–{shown_to} of {len(matching)} chunk{'s' if len(matching) != 1 else ''}."
                if shown_to > start + 1 else f"Showing chunk {start + 1} of {len(matching)}.")

@@ -11,9 +11,13 @@ from ui import quality as q
 from ui.safe import escape_md
 
 
-def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any], retrieval_k: int | None) -> None:
+def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any], retrieval_k: int | None,
+                 targets: dict[str, Any] | None = None) -> None:
     """Cards in three themed rows (answers; refusals; retrieval and speed), each with its
-    delta against the previous run of the set (inverse colours where lower is better)."""
+    delta against the previous run of the set (inverse colours where lower is better) and,
+    where the tenant has a target for it, a green "on target" or red "off target" badge."""
+    from ui.live import target_badge_md
+
     before = q.previous_run(runs, run_id)
     for row in q.card_rows(overall):
         line = st.container(horizontal=True)  # wraps when narrow: fixed columns cut the labels short
@@ -21,15 +25,20 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
             now, old = overall.get(m), (before or {}).get("overall", {}).get(m)
             # judged at the shown precision: Streamlit colours "+0 ms" as a rise (red when inverse)
             unchanged = q.shown_delta(m, now, old) == 0
-            line.metric(
+            target = (targets or {}).get(m)
+            box = line.container(border=True, width=200)
+            box.metric(
                 q.label(m, retrieval_k), q.fmt_value(m, now),
                 delta="no change" if unchanged else q.fmt_delta(m, now, old),
                 # lower is better for hallucination, too_conservative and latencies: a fall is green
                 delta_color="off" if unchanged else ("inverse" if q.lower_is_better(m) else "normal"),
-                delta_arrow="off" if unchanged else "auto", border=True,
+                delta_arrow="off" if unchanged else "auto",
                 help=q.HELP.get(m, "") + (f" Compared with run {before['run_id']}." if before
-                                          else " First run of this set."),
+                                          else " First run of this set.")
+                + (f" Target {target.text()} (Settings page)." if target else ""),
             )
+            if target is not None:
+                box.markdown(target_badge_md(target, now))
 
 
 def drift_banner(drifts: list[q.Drift], margin: float, has_previous: bool) -> None:

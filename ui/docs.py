@@ -20,6 +20,11 @@ def filter_documents(docs: list[dict[str, Any]], search: str) -> list[dict[str, 
     return [d for d in docs if needle in (d.get("file_name") or "").lower() or needle == d.get("doc_id")]
 
 
+def newest_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Failed uploads pinned on top (their error shown), then the newest upload first."""
+    return sorted(docs, key=lambda d: (d.get("status") != "failed", -(d.get("uploaded_at") or 0)))
+
+
 def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
     """One row per document. A failed file has no pages, language or format: those cells are
     missing values (nullable integers keep pages and chunks numeric, so they sort as numbers),

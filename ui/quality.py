@@ -19,23 +19,24 @@ from ui.safe import clean, csv_cell
 LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors")
 COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
-    "grounded_only": "Grounded only", "answer_correct": "Answer correct",
+    "grounded_only": "Handled right", "answer_correct": "Answer correct",
     "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
-    "hallucination": "Hallucination", "too_conservative": "Too conservative", "closest_hit": "Closest hit",
+    "hallucination": "Wrong or made up", "too_conservative": "Answerable, refused", "closest_hit": "Closest hit",
     "faithfulness": "Faithfulness", "mrr": "MRR", "latency_p50_ms": "Latency p50",
     "latency_p95_ms": "Latency p95",
 }
 
 
 HELP = {
-    "grounded_only": "Correct-and-cited answers plus correct refusals, over all questions.",
+    "grounded_only": "Questions handled the way a grounded assistant must: a correct, cited answer, or a "
+                     "refusal where the documents do not hold the answer (grounded_only).",
     "answer_correct": "Answerable questions answered with the expected answer.",
     "citation_accuracy": "Correct answers whose cited quote stands verbatim in the cited chunk and supports them.",
     "hit_rate": "Answerable questions whose gold quote is in a retrieved top-k chunk of the gold source.",
     "refusal_correct": "Unanswerable and misleading questions that were refused.",
     "hallucination": "Answers with an unsupported statement: any answer to an unanswerable or misleading "
-                     "question, or a wrong answer to an answerable one. Lower is better.",
-    "too_conservative": "Answerable questions that were refused. Lower is better.",
+                     "question, or a wrong answer to an answerable one (hallucination). Lower is better.",
+    "too_conservative": "Answerable questions that were refused (too_conservative). Lower is better.",
     "closest_hit": "Of the answerable questions that were refused, those whose expected answer stands in a "
                    "highlighted closest sentence: the refusal still points at the answer.",
     "faithfulness": "Supported claims over all claims of answered questions.",

@@ -8,17 +8,16 @@ from __future__ import annotations
 import json
 import re
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core import store
+from core import eval_rows, store
 from core.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL_SET_DIR = ROOT / "evals" / "sets"
-EVAL_KINDS = ("answerable", "unanswerable", "misleading")
+EVAL_KINDS = eval_rows.EVAL_KINDS
 
 
 # ---- ask -----------------------------------------------------------------------------------
@@ -99,66 +98,90 @@ def feedback_with_traces(settings: Settings, tenant: str, since: float | None = 
 
 
 def feedback_set_path(settings: Settings, tenant: str) -> Path:
-    """`<GROUNDWORK_DATA>/eval_sets/<tenant>-feedback.jsonl` (tenant made file-name safe)."""
-    from core.tenants import tenant_key
-
-    name = tenant if re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", tenant) and not tenant.startswith(".") \
-        else tenant_key(tenant)
-    return Path(settings.data_dir) / "eval_sets" / f"{name}-feedback.jsonl"
+    return eval_rows.feedback_set_path(settings, tenant)
 
 
 def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_source: str | None,
              gold_quote: str | None, category: str) -> dict[str, Any]:
-    """An eval-set row (DESIGN.md format) from an answer and the operator's expected outcome.
-
-    Raises ValueError with one sentence when the row would be unusable.
-    """
-    if kind not in EVAL_KINDS:
-        raise ValueError(f"kind must be one of {', '.join(EVAL_KINDS)}.")
-    expected_answer = (expected_answer or "").strip()
-    if kind == "answerable":
-        if not expected_answer:
-            raise ValueError("An answerable question needs the expected answer.")
-        if not gold_source:
-            raise ValueError("An answerable question needs the source that holds the answer.")
-    else:
-        gold_source, gold_quote = None, None
-    return {
-        "id": f"fb-{(answer.get('trace_id') or '')[:12] or int(time.time())}",
-        "tenant": answer.get("tenant"),
-        # a follow-up's reading: an eval row is asked with no chat before it
-        "question": answer.get("asked_as") or answer.get("question"),
-        "kind": kind,
-        # a row that should be refused has no expected answer, whatever the form still held
-        "expected_answer": (expected_answer or None) if kind == "answerable" else None,
-        "gold_source": gold_source or None,
-        "gold_quote": (gold_quote or None) if kind == "answerable" else None,
-        "category": (category or "feedback").strip() or "feedback",
-    }
+    """A validated eval-set row (core.eval_rows.eval_row); ValueError with one sentence."""
+    return eval_rows.eval_row(answer, kind, expected_answer, gold_source, gold_quote, category)
 
 
 def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> tuple[Path, str]:
-    """Add a row to the tenant's feedback eval set, or replace the row it already holds for
-    the same answer (same id) or the same question (compared as search compares it: case and
-    spacing aside); atomic write. Returns (the set's path, "added" or "updated")."""
-    path = feedback_set_path(settings, tenant)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    question = store.fold(row.get("question"))
-    rows, replaced = [], False
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                existing = json.loads(line)
-                same_question = bool(question) and store.fold(existing.get("question")) == question
-                if existing.get("id") == row["id"] or same_question:
-                    replaced = True
-                else:
-                    rows.append(existing)
-    rows.append(row)
-    tmp = path.with_suffix(".jsonl.tmp")
-    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    tmp.replace(path)
-    return path, "updated" if replaced else "added"
+    return eval_rows.append_eval_row(settings, tenant, row)
+
+
+# ---- review queue --------------------------------------------------------------------------
+
+
+def review_queue(settings: Settings, tenant: str, include_resolved: bool = False) -> list[Any]:
+    from core import review
+
+    return review.queue(settings, tenant, include_resolved=include_resolved)
+
+
+def review_counts(items: list[Any]) -> dict[str, Any]:
+    from core import review
+
+    return review.counts(items)
+
+
+def review_passages(settings: Settings, tenant: str, trace_id: str) -> list[dict[str, Any]]:
+    from core import review
+
+    return review.passages(settings, tenant, trace_id)
+
+
+def review_answerable(settings: Settings, tenant: str, trace_id: str, chunk_id: str, quote: str,
+                      expected: str | None) -> tuple[str, str]:
+    from core import review
+
+    return review.resolve_with_passage(settings, tenant, trace_id, chunk_id, quote, expected)
+
+
+def review_refusal(settings: Settings, tenant: str, trace_id: str, kind: str) -> tuple[str, str]:
+    from core import review
+
+    return review.resolve_refusal_kind(settings, tenant, trace_id, kind)
+
+
+def review_synonym(settings: Settings, tenant: str, trace_id: str, word: str, doc_words: str) -> dict[str, str]:
+    from core import review
+
+    return review.resolve_with_synonym(settings, tenant, trace_id, word, doc_words)
+
+
+def review_dismiss(settings: Settings, tenant: str, trace_id: str) -> None:
+    from core import review
+
+    review.dismiss(settings, tenant, trace_id)
+
+
+def review_reopen(settings: Settings, tenant: str, trace_id: str) -> None:
+    from core import review
+
+    review.reopen(settings, tenant, trace_id)
+
+
+# ---- live quality and targets --------------------------------------------------------------
+
+
+def live_quality(settings: Settings, tenant: str, days: int = 30) -> dict[str, Any]:
+    from core.live import live_quality as live
+
+    return live(settings, tenant, days)
+
+
+def quality_targets(settings: Settings, tenant: str) -> dict[str, Any]:
+    from core import targets
+
+    return targets.load(settings, tenant)
+
+
+def save_quality_targets(settings: Settings, tenant: str, values: dict[str, Any]) -> dict[str, Any]:
+    from core import targets
+
+    return targets.save(settings, tenant, values)
 
 
 # ---- traces --------------------------------------------------------------------------------
@@ -249,6 +272,12 @@ def interrupted_uploads(settings: Settings, tenant: str) -> list[dict[str, Any]]
 
 def clear_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str]) -> None:
     store.clear_interrupted_uploads(settings, tenant, file_names)
+
+
+def exclude_chunk(settings: Settings, tenant: str, chunk_id: str, excluded: bool) -> None:
+    from core.documents import exclude_chunk as exclude
+
+    exclude(settings, tenant, chunk_id, excluded)
 
 
 def delete_documents(settings: Settings, tenant: str, doc_ids: list[str]) -> int:

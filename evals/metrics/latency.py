@@ -11,17 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.live import percentile
 from evals.metrics.base import ChunkTexts, MetricResult, Row, qid
-
-
-def percentile(values: Sequence[float], p: float) -> float | None:
-    data = sorted(float(v) for v in values)
-    if not data:
-        return None
-    pos = (len(data) - 1) * p / 100.0
-    low = int(pos)
-    high = min(low + 1, len(data) - 1)
-    return data[low] + (data[high] - data[low]) * (pos - low)
 
 
 def _latency(name: str, p: float, rows: Sequence[Row], stage: str = "total") -> MetricResult:

@@ -255,3 +255,22 @@ def test_russian_ask_through_the_cli_folder_ingest(tmp_path, write_file):
     assert answer["citations"][0]["source"] == "kody.md"
     refused = json.loads(run(data, "ask", "--tenant", "ромашка", "Что означает код E401?", "--json").stdout)
     assert refused["status"] == "refused" and refused["citations"] == []
+
+
+def test_a_passage_excluded_from_answers_and_included_again(tmp_path, write_file):
+    data = tmp_path / "data"
+    doc = write_file("oil.md", "# Maintenance\n\nThe engine oil capacity is 5 quarts with filter change.\n")
+    assert run(data, "ingest", "--tenant", "acme", str(doc)).returncode == 0
+    from core import store
+    from core.config import load_settings
+
+    chunk_id = store.chunk_rows(load_settings({"GROUNDWORK_DATA": str(data)}), "acme")[0]["chunk_id"]
+    assert "5 quarts" in json.loads(run(data, "ask", "--tenant", "acme", "--json", "What is the engine oil capacity?").stdout)["answer"]
+    out = run(data, "docs", "exclude", "--tenant", "acme", chunk_id)
+    assert out.returncode == 0 and out.stdout.strip() == f"excluded {chunk_id}"
+    refused = json.loads(run(data, "ask", "--tenant", "acme", "--json", "What is the engine oil capacity?").stdout)
+    assert refused["status"] == "refused" and "5 quarts" not in json.dumps(refused["closest"])
+    assert run(data, "docs", "include", "--tenant", "acme", chunk_id).returncode == 0
+    assert "5 quarts" in json.loads(run(data, "ask", "--tenant", "acme", "--json", "What is the engine oil capacity?").stdout)["answer"]
+    unknown = run(data, "docs", "exclude", "--tenant", "acme", "nope:0001")
+    assert unknown.returncode != 0 and "No passage nope:0001" in unknown.stderr and "Traceback" not in unknown.stderr

@@ -1,6 +1,7 @@
 """Documents page: multi-file upload with per-file results, table, chunk viewer, delete, re-index."""
 
 from core import store
+from ui.docs import newest_first
 
 
 def upload(at, files):
@@ -126,7 +127,7 @@ def test_reindex_says_chunk_or_chunks_and_keeps_the_upload_time_and_order(app, g
     after = store.list_documents(settings, "acme")
     assert [(d["doc_id"], d["uploaded_at"]) for d in after] == [(d["doc_id"], d["uploaded_at"]) for d in before]
     docs = next(d.value for d in app.dataframe if "name" in d.value.columns)
-    assert list(docs["name"]) == [d["file_name"] for d in before]
+    assert list(docs["name"]) == [d["file_name"] for d in newest_first(before)]
 
 
 def test_delete_warning_counts_chunks_in_words(app, goto, settings):
@@ -313,3 +314,39 @@ def test_several_documents_are_deleted_at_once_after_confirmation(app, goto, set
     assert not store.chunk_rows(settings, "acme", ids["one.md"]) and not store.chunk_rows(settings, "acme", ids["two.md"])
     assert any("Deleted 2 documents." in s.value for s in app.success)
     assert app.multiselect(key="bulk_pick").value == []
+
+
+def test_failed_uploads_are_pinned_then_newest_first(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("broken.pdf", b"%PDF-1.4 not really", "application/pdf")])
+    upload(app, [("later.md", b"# Later\n\nThe canteen opens at 8.\n", "text/markdown")])
+    docs = next(d.value for d in app.dataframe if "name" in d.value.columns)
+    assert list(docs["name"])[:2] == ["broken.pdf", "later.md"]
+    assert docs["error"].iloc[0]
+
+
+def test_find_in_chunks_highlights_the_match(app, goto):
+    goto(app, "pages/documents.py")
+    app.text_input(key="doc_search").input("engine").run()
+    doc_id = app.selectbox(key="doc_open").value
+    app.text_input(key=f"chunk_find_{doc_id}").input("LITRES").run()
+    assert any(":yellow-background[litres]" in m.value for m in app.markdown)
+
+
+def test_a_passage_kept_out_of_answers_is_not_retrieved_until_let_back(answering_env, app, goto, settings):
+    from core.pipeline import ask
+
+    oil = next(c for c in store.chunk_rows(settings, "acme") if "4.5 litres" in c["text"])
+    assert ask(settings, "acme", "What is the engine oil capacity?").status == "answered"
+    goto(app, "pages/documents.py")
+    app.selectbox(key="doc_open").select(oil["doc_id"]).run()
+    app.toggle(key=f"chunk_use_{oil['chunk_id']}").set_value(False).run()
+    assert not app.exception
+    assert store.get_chunks(settings, "acme", [oil["chunk_id"]])[oil["chunk_id"]]["disabled"]
+    assert any("kept out of answers" in c.value for c in app.caption)
+    answer = ask(settings, "acme", "What is the engine oil capacity?")
+    assert oil["chunk_id"] not in {r["chunk_id"] for r in answer.retrieved}
+    assert "4.5 litres" not in answer.answer
+    app.toggle(key=f"chunk_use_{oil['chunk_id']}").set_value(True).run()
+    assert not store.get_chunks(settings, "acme", [oil["chunk_id"]])[oil["chunk_id"]]["disabled"]
+    assert "4.5 litres" in ask(settings, "acme", "What is the engine oil capacity?").answer

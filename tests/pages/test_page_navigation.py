@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PAGES = ["pages/ask.py", "pages/traces.py", "pages/documents.py", "pages/settings.py", "pages/quality.py"]
+PAGES = ["pages/ask.py", "pages/traces.py", "pages/review.py", "pages/documents.py", "pages/settings.py", "pages/quality.py"]
 
 
 def test_sidebar_has_tenant_picker_and_provider(app):

@@ -54,7 +54,7 @@ def test_run_a_tiny_eval_from_the_page(app, goto, settings):
     runs = store.list_eval_runs(settings, "tiny", tenant="acme")
     assert len(runs) == 1 and runs[0]["overall"]["n"] == 3
     labels = [m.label for m in app.metric]
-    assert {"Grounded only", "Answer correct", "Hallucination", "Latency p95"} <= set(labels)
+    assert {"Handled right", "Answer correct", "Wrong or made up", "Latency p95"} <= set(labels)
     full = store.get_eval_run(settings, runs[0]["run_id"], tenant="acme")
     kind = chart(app, "chart_kind")
     assert {x for trace in kind["data"] for x in trace["x"]} == {"answerable", "unanswerable"}
@@ -83,7 +83,7 @@ def test_history_drift_compare_and_export(app, goto, settings):
     open_quality(app, goto)
     assert app.selectbox(key="quality_run").value == "run-bad"
     drift = [e.value for e in app.error if e.value.startswith("Drift")]
-    assert any("Answer correct" in d for d in drift) and any("Hallucination" in d for d in drift)
+    assert any("Answer correct" in d for d in drift) and any("Wrong or made up" in d for d in drift)
     cards = {m.label: m for m in app.metric}
     assert cards["Answer correct"].value == "50.0%" and cards["Answer correct"].delta == "-50.0 pts"
 
@@ -94,7 +94,7 @@ def test_history_drift_compare_and_export(app, goto, settings):
     calibration = chart(app, "chart_calibration")
     lines = [s for s in calibration["layout"]["shapes"] if s.get("type") == "line"]
     assert any(s["x0"] == 0.5 for s in lines)  # the current threshold is marked
-    assert {t.get("name") for t in calibration["data"]} >= {"Hallucination", "Answer correct"}
+    assert {t.get("name") for t in calibration["data"]} >= {"Wrong or made up", "Answer correct"}
 
     flips = next(d.value for d in app.dataframe if "outcome A" in d.value.columns)
     assert list(flips["id"]) == ["q2"] and list(flips["change"]) == ["regressed"]
@@ -136,8 +136,8 @@ def test_card_deltas_are_coloured_by_which_direction_is_better(app, goto, settin
 
     assert shown("Latency p95") == ("no change", color.GRAY, arrow.NONE)  # was "+0 ms" in red
     assert shown("Latency p50") == ("-25 ms", color.GREEN, arrow.DOWN)  # faster is better
-    assert shown("Hallucination") == ("-50.0 pts", color.GREEN, arrow.DOWN)  # lower is better
-    assert shown("Too conservative") == ("+50.0 pts", color.RED, arrow.UP)  # lower is better
+    assert shown("Wrong or made up") == ("-50.0 pts", color.GREEN, arrow.DOWN)  # lower is better
+    assert shown("Answerable, refused") == ("+50.0 pts", color.RED, arrow.UP)  # lower is better
     assert shown("Answer correct") == ("+50.0 pts", color.GREEN, arrow.UP)
     assert shown("Refusal correct") == ("no change", color.GRAY, arrow.NONE)
 
@@ -450,3 +450,35 @@ def test_a_run_over_two_tenants_is_broken_down_by_tenant(app, goto, settings):
     tenants = chart(app, "chart_by_tenant")
     correct = next(t for t in tenants["data"] if t["name"] == "Answer correct")
     assert dict(zip(correct["x"], correct["y"])) == {"acme": 50.0, "globex": 100.0}
+
+
+def test_live_section_shows_real_asks_with_targets_and_refused_questions(app, goto, settings):
+    from core.pipeline import ask
+
+    goto(app, "pages/quality.py")
+    assert any("No asks in the last 30 days" in i.value for i in app.info)
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    ask(settings, "acme", "who is the CEO of microsoft?")
+    ask(settings, "acme", "What is the engine oil capacity?")
+    goto(app, "pages/quality.py")
+    cards = {m.label: m.value for m in app.metric}
+    assert cards["Asks"] == "3"
+    assert int(cards["Refused"].rstrip("%")) >= 66  # both CEO asks are refused
+    badges = [m.value for m in app.markdown if "target" in m.value]
+    assert any(":red-badge[:material/warning: off target ≤ 30\\%]" in b for b in badges)  # refused share
+    table = next(d.value for d in app.dataframe if "times refused" in d.value.columns)
+    assert table["times refused"].iloc[0] == 2 and table["trace"].iloc[0].startswith("traces?trace=")
+    assert any("chart_live_days" in (c.proto.id or "") for c in app.get("plotly_chart"))
+
+
+def test_targets_saved_in_settings_recolour_the_live_cards(app, goto, settings):
+    from core.pipeline import ask
+
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/settings.py")
+    app.number_input(key="target_refusal_rate").set_value(100.0)
+    next(b for b in app.button if b.label == "Save targets").click().run()
+    assert any("Targets saved" in s.value for s in app.success)
+    goto(app, "pages/quality.py")
+    badges = [m.value for m in app.markdown if "target" in m.value]
+    assert any(":green-badge[:material/check: on target ≤ 100\\%]" in b for b in badges)

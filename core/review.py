@@ -1,0 +1,180 @@
+"""The review queue: real asks a person should look at, and what the person decided.
+
+Human-on-the-loop, as the seed systems route doubtful answers to a person. An ask is queued
+when it was refused, answered with confidence under the gate threshold plus
+`Settings.review_margin`, rated down on the Ask page, or routed to a person by the answer's
+route verdict. The expert opens one, sees its trace, and resolves it by
+
+- picking the passage that answers it: an answerable eval row with that passage's quote;
+- marking it truly unanswerable (or misleading): an eval row that must be refused;
+- teaching a synonym: the user's word for what the documents say otherwise;
+- dismissing it: the answer was right after all.
+
+Eval rows go to the tenant's feedback set (core/eval_rows.py), validated there. Every
+decision is stored per (tenant, ask), so the queue shows what is still open and its age.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from core import eval_rows, store
+from core.config import Settings, load_tenant_overrides, save_tenant_overrides
+
+RESOLUTIONS = ("answerable", "unanswerable", "misleading", "synonym", "dismissed")
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    trace_id: str
+    question: str
+    status: str
+    confidence: float | None
+    asked_at: float
+    reasons: tuple[str, ...]  # refused | low confidence | rated down | routed to a person
+    comment: str | None = None
+    resolution: str | None = None
+    resolved_at: float | None = None
+
+    def age_s(self, now: float | None = None) -> float:
+        return max(0.0, (now or time.time()) - self.asked_at)
+
+
+def review_below(settings: Settings) -> float:
+    """Answers with confidence under this are queued (the gate threshold plus the margin)."""
+    return min(1.0, settings.gate_threshold + settings.review_margin)
+
+
+def _reasons(row: dict[str, Any], below: float) -> tuple[str, ...]:
+    reasons = []
+    if row["status"] == "refused":
+        reasons.append("refused")
+    elif (row.get("confidence") or 0.0) < below:
+        reasons.append("low confidence")
+    if row.get("rating") == -1:
+        reasons.append("rated down")
+    if row.get("route") == "human":
+        reasons.append("routed to a person")
+    return tuple(reasons)
+
+
+def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
+          limit: int = 500) -> list[QueueItem]:
+    """The tenant's queued asks, newest first (only open ones unless `include_resolved`)."""
+    tenant_settings = settings.for_tenant(tenant)
+    below = review_below(tenant_settings)
+    rows = store.review_candidates(tenant_settings, tenant, below=below, open_only=not include_resolved,
+                                   limit=limit)
+    return [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
+                      confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
+                      comment=r.get("comment"), resolution=r.get("resolution"),
+                      resolved_at=r.get("resolved_at")) for r in rows]
+
+
+def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:
+    """Open items, by reason, and the oldest open item's age in seconds (None when empty)."""
+    open_items = [i for i in items if i.resolution is None]
+    by_reason: dict[str, int] = {}
+    for item in open_items:
+        for reason in item.reasons:
+            by_reason[reason] = by_reason.get(reason, 0) + 1
+    return {"open": len(open_items), "by_reason": by_reason,
+            "oldest_s": max((i.age_s(now) for i in open_items), default=None)}
+
+
+def _trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any]:
+    trace = store.get_trace(settings, tenant, trace_id)
+    if trace is None:
+        raise LookupError("That ask is not in this tenant's history; reload the queue.")
+    # the row's id comes from the ask, however the trace stored its answer
+    trace["answer"] = {**(trace.get("answer") or {}), "trace_id": trace_id}
+    return trace
+
+
+def passages(settings: Settings, tenant: str, trace_id: str, limit: int = 8) -> list[dict[str, Any]]:
+    """The passages the ask saw, best first, to pick the answering one from: those given to
+    the answer step, then the closest ones shown under a refusal, then the other retrieved
+    candidates. Each: chunk_id, source, page, text (the stored chunk's current text)."""
+    trace = _trace(settings, tenant, trace_id)
+    answer = trace.get("answer", {})
+    ids: list[str] = []
+    for group in (answer.get("retrieved", []), answer.get("closest", []), trace.get("candidates", [])):
+        for p in group:
+            cid = p.get("chunk_id")
+            if cid and cid not in ids:
+                ids.append(cid)
+    stored = store.get_chunks(settings, tenant, ids[: limit * 2])  # gone if the document was deleted
+    out = []
+    for cid in ids:
+        chunk = stored.get(cid)
+        if chunk is None:
+            continue
+        out.append({"chunk_id": cid, "source": chunk.get("source") or "",
+                    "page": chunk.get("page_start"), "text": chunk["text"]})
+        if len(out) == limit:
+            break
+    return out
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def resolve_with_passage(settings: Settings, tenant: str, trace_id: str, chunk_id: str, quote: str,
+                         expected_answer: str | None = None) -> tuple[str, str]:
+    """The ask is answerable: `quote` (verbatim from the tenant's passage `chunk_id`) answers
+    it. Adds an answerable eval row and closes the item; returns (eval set path, added|updated).
+    ValueError with one sentence when the quote is not in the passage."""
+    trace = _trace(settings, tenant, trace_id)
+    chunk = store.get_chunks(settings, tenant, [chunk_id]).get(chunk_id)
+    if chunk is None:
+        raise ValueError("That passage is no longer in the knowledge base; pick another one.")
+    quote = _squash(quote or "")
+    if not quote:
+        raise ValueError("Select the words of the passage that answer the question.")
+    if quote not in _squash(chunk["text"]):
+        raise ValueError("The quote must be copied exactly from the passage; it was not found there.")
+    source = chunk.get("source")
+    row = eval_rows.eval_row(trace["answer"], "answerable", expected_answer or quote, source, quote, "review")
+    path, outcome = eval_rows.append_eval_row(settings, tenant, row)
+    store.save_review(settings, tenant, trace_id, "answerable", {"chunk_id": chunk_id, "quote": quote})
+    return str(path), outcome
+
+
+def resolve_refusal_kind(settings: Settings, tenant: str, trace_id: str,
+                         kind: str = "unanswerable") -> tuple[str, str]:
+    """The ask should be refused (`unanswerable`, or `misleading`: a false premise): adds that
+    eval row and closes the item."""
+    if kind not in ("unanswerable", "misleading"):
+        raise ValueError("kind must be unanswerable or misleading.")
+    trace = _trace(settings, tenant, trace_id)
+    row = eval_rows.eval_row(trace["answer"], kind, "", None, None, "review")
+    path, outcome = eval_rows.append_eval_row(settings, tenant, row)
+    store.save_review(settings, tenant, trace_id, kind)
+    return str(path), outcome
+
+
+def resolve_with_synonym(settings: Settings, tenant: str, trace_id: str, word: str, doc_words: str) -> dict[str, str]:
+    """The user's `word` means the documents' `doc_words`: saved as a tenant synonym (core
+    validates it) and the item closed. Returns the tenant's synonyms."""
+    _trace(settings, tenant, trace_id)
+    word, doc_words = " ".join(word.split()), " ".join(doc_words.split())
+    if not word or not doc_words:
+        raise ValueError("Type both the user's word and the documents' words; nothing was saved.")
+    merged = {**load_tenant_overrides(settings, tenant).get("synonyms", {}), word: doc_words}
+    save_tenant_overrides(settings, tenant, {"synonyms": merged})
+    store.save_review(settings, tenant, trace_id, "synonym", {"word": word, "doc_words": doc_words})
+    return merged
+
+
+def dismiss(settings: Settings, tenant: str, trace_id: str, note: str = "") -> None:
+    """The answer was right (or the ask needs nothing): close the item."""
+    store.save_review(settings, tenant, trace_id, "dismissed", {"note": note} if note else None)
+
+
+def reopen(settings: Settings, tenant: str, trace_id: str) -> None:
+    """Undo a decision (its eval row, if any, stays in the set)."""
+    store.reopen_review(settings, tenant, trace_id)
+

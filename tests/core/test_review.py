@@ -1,0 +1,124 @@
+"""The review queue: which asks wait for a person, and what each decision leaves behind."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import eval_rows, review, store
+from core.config import load_tenant_overrides
+from core.documents import ingest_file
+
+POLICY = """# Leave policy
+
+Staff earn 25 days of annual leave a year. Unused leave of up to 5 days carries over to the next year.
+"""
+
+
+@pytest.fixture
+def tenant(settings, write_file):
+    assert ingest_file(settings, "acme", write_file("leave.md", POLICY)).status == "ready"
+    assert ingest_file(settings, "globex", write_file("other.md", "# Other\n\nGlobex staff park on level 2.\n")).status == "ready"
+    return "acme"
+
+
+def _trace(settings, tenant, question, status, confidence, chunk_ids=()):
+    retrieved = [{"chunk_id": c, "source": "leave.md"} for c in chunk_ids]
+    return store.save_trace(settings, {"answer": {
+        "tenant": tenant, "question": question, "status": status, "confidence": confidence,
+        "answer": "" if status == "refused" else "Staff earn 25 days [1].", "retrieved": retrieved,
+        "refusal_reason": "No passage states it." if status == "refused" else None}, "candidates": []})
+
+
+def _chunk_ids(settings, tenant):
+    return [c["chunk_id"] for c in store.chunk_rows(settings, tenant)]
+
+
+def test_queue_holds_refused_doubtful_and_rated_down_asks_only(settings, tenant):
+    below = review.review_below(settings)
+    refused = _trace(settings, tenant, "How long is parental leave?", "refused", 0.3)
+    doubtful = _trace(settings, tenant, "How much leave?", "answered", below - 0.01)
+    confident = _trace(settings, tenant, "How many leave days?", "answered", min(1.0, below + 0.05))
+    rated = _trace(settings, tenant, "Leave days?", "answered", 0.99)
+    store.add_feedback(settings, tenant, rated, -1, "wrong year")
+    _trace(settings, "globex", "Where do I park?", "refused", 0.2)
+
+    items = {i.trace_id: i for i in review.queue(settings, tenant)}
+    assert set(items) == {refused, doubtful, rated}
+    assert items[refused].reasons == ("refused",)
+    assert items[doubtful].reasons == ("low confidence",)
+    assert items[rated].reasons == ("rated down",) and items[rated].comment == "wrong year"
+    assert confident not in items
+    summary = review.counts(list(items.values()))
+    assert summary["open"] == 3 and summary["by_reason"] == {"refused": 1, "low confidence": 1, "rated down": 1}
+    assert summary["oldest_s"] is not None and summary["oldest_s"] >= 0
+
+
+def test_picking_the_passage_makes_an_answerable_row_with_its_quote(settings, tenant):
+    chunk = _chunk_ids(settings, tenant)[0]
+    trace_id = _trace(settings, tenant, "Can I carry leave over?", "refused", 0.4, [chunk])
+    shown = review.passages(settings, tenant, trace_id)
+    assert [p["chunk_id"] for p in shown] == [chunk] and shown[0]["source"] == "leave.md"
+
+    quote = "Unused leave of up to 5 days carries over to the next year."
+    path, outcome = review.resolve_with_passage(settings, tenant, trace_id, chunk, quote)
+    assert outcome == "added"
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    assert rows == [{"id": f"fb-{trace_id[:12]}", "tenant": tenant, "question": "Can I carry leave over?",
+                     "kind": "answerable", "expected_answer": quote, "gold_source": "leave.md",
+                     "gold_quote": quote, "category": "review"}]
+    assert trace_id not in {i.trace_id for i in review.queue(settings, tenant)}
+    decided = {i.trace_id: i for i in review.queue(settings, tenant, include_resolved=True)}
+    assert decided[trace_id].resolution == "answerable"
+
+
+def test_a_quote_not_in_the_passage_is_refused_and_nothing_is_written(settings, tenant):
+    chunk = _chunk_ids(settings, tenant)[0]
+    trace_id = _trace(settings, tenant, "Can I carry leave over?", "refused", 0.4, [chunk])
+    with pytest.raises(ValueError, match="copied exactly"):
+        review.resolve_with_passage(settings, tenant, trace_id, chunk, "Unused leave of up to 10 days carries over.")
+    assert not eval_rows.feedback_set_path(settings, tenant).exists()
+    assert trace_id in {i.trace_id for i in review.queue(settings, tenant)}
+
+
+def test_another_tenants_ask_or_passage_cannot_be_resolved(settings, tenant):
+    other_trace = _trace(settings, "globex", "Where do I park?", "refused", 0.2)
+    other_chunk = _chunk_ids(settings, "globex")[0]
+    with pytest.raises(LookupError):
+        review.resolve_refusal_kind(settings, tenant, other_trace)
+    with pytest.raises(LookupError):
+        review.dismiss(settings, tenant, other_trace)
+    own = _trace(settings, tenant, "Where do I park?", "refused", 0.2)
+    with pytest.raises(ValueError, match="no longer in the knowledge base"):
+        review.resolve_with_passage(settings, tenant, own, other_chunk, "Globex staff park on level 2.")
+    assert not eval_rows.feedback_set_path(settings, tenant).exists()
+
+
+def test_unanswerable_synonym_dismiss_and_reopen(settings, tenant):
+    a = _trace(settings, tenant, "Who is the CEO?", "refused", 0.1)
+    b = _trace(settings, tenant, "How many PTO days?", "refused", 0.3)
+    c = _trace(settings, tenant, "How much leave?", "answered", 0.5)
+    path, _ = review.resolve_refusal_kind(settings, tenant, a, "unanswerable")
+    row = json.loads(open(path, encoding="utf-8").read().splitlines()[0])
+    assert row["kind"] == "unanswerable" and row["expected_answer"] is None and row["gold_quote"] is None
+    review.resolve_with_synonym(settings, tenant, b, "PTO", "annual leave")
+    assert load_tenant_overrides(settings, tenant)["synonyms"] == {"pto": "annual leave"}
+    review.dismiss(settings, tenant, c)
+    assert review.queue(settings, tenant) == []
+    review.reopen(settings, tenant, c)
+    assert [i.trace_id for i in review.queue(settings, tenant)] == [c]
+
+
+@pytest.mark.parametrize("row, message", [
+    ({"kind": "answerable", "question": "q", "expected_answer": "x", "gold_source": "a.md"}, "quote"),
+    ({"kind": "answerable", "question": "q", "gold_source": "a.md", "gold_quote": "x"}, "expected answer"),
+    ({"kind": "unanswerable", "question": "q", "expected_answer": "x"}, "no expected answer"),
+    ({"kind": "misleading", "question": "q", "gold_quote": "x"}, "no expected answer"),
+    ({"kind": "maybe", "question": "q"}, "kind must be"),
+    ({"kind": "unanswerable", "question": " "}, "needs the question"),
+])
+def test_contradictory_eval_rows_are_refused(settings, row, message):
+    with pytest.raises(ValueError, match=message):
+        eval_rows.append_eval_row(settings, "acme", {"id": "x", **row})
+    assert not eval_rows.feedback_set_path(settings, "acme").exists()

@@ -1,0 +1,73 @@
+"""Review page: the queue of refused and doubtful asks, and each way of resolving one."""
+
+import json
+
+
+def test_empty_queue_says_so(app, goto):
+    goto(app, "pages/review.py")
+    assert any("Nothing to review" in i.value for i in app.info)
+    assert [m.label for m in app.metric][:2] == ["Open", "Refused"]
+
+
+def test_a_refused_ask_is_resolved_into_an_answerable_row_with_its_quote(app, goto, settings, data_dir):
+    from core.pipeline import ask
+
+    answer = ask(settings, "acme", "Who is the CEO of Microsoft?")
+    assert answer.status == "refused"
+    goto(app, "pages/review.py")
+    assert app.metric[0].value == "1"
+    table = app.dataframe[0].value
+    assert list(table["question"]) == ["Who is the CEO of Microsoft?"] and list(table["why"]) == ["refused"]
+    assert table["trace"][0].startswith("traces?trace=" + answer.trace_id)
+    tab_labels = [t.label for t in app.tabs]
+    assert tab_labels == ["The passage that answers it", "Should be refused", "Teach a word"]
+
+    # a quote edited so it is no longer the passage's words is refused with one sentence
+    app.text_area[0].input("The CEO is someone.")  # form widgets: sent with the submit
+    next(b for b in app.button if b.label == "This passage answers it").click().run()
+    assert any("copied exactly" in e.value for e in app.error)
+    assert not (data_dir / "eval_sets" / "acme-feedback.jsonl").exists()
+
+    from core.review import passages
+
+    passage = passages(settings, "acme", answer.trace_id)[0]["text"]  # the first form's passage
+    first_sentence = passage.split(". ")[0].strip()
+    first_sentence = first_sentence if first_sentence.endswith(".") else first_sentence + "."
+    quote = first_sentence if first_sentence in passage else passage
+    app.text_area[0].input(quote)
+    next(b for b in app.button if b.label == "This passage answers it").click().run()
+    assert not app.exception
+    rows = [json.loads(line) for line in (data_dir / "eval_sets" / "acme-feedback.jsonl").read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["kind"] == "answerable" and rows[0]["gold_quote"]
+    assert rows[0]["gold_quote"] in " ".join(passage.split())
+    assert any("answerable eval row" in s.value for s in app.success)
+    assert app.metric[0].value == "0"  # decided: off the open queue
+
+
+def test_marking_unanswerable_and_showing_decided_asks(app, goto, settings, data_dir):
+    from core.pipeline import ask
+
+    answer = ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/review.py")
+    next(b for b in app.button if b.label == "Truly unanswerable").click().run()
+    row = json.loads((data_dir / "eval_sets" / "acme-feedback.jsonl").read_text().splitlines()[0])
+    assert row["kind"] == "unanswerable" and row["expected_answer"] is None
+    assert any("Nothing to review" in i.value for i in app.info)
+    app.toggle(key="review_show_resolved").set_value(True).run()
+    assert list(app.dataframe[0].value["decision"]) == ["unanswerable"]
+    next(b for b in app.button if b.label == "Reopen").click().run()
+    app.toggle(key="review_show_resolved").set_value(False).run()
+    assert list(app.dataframe[0].value["question"]) == [answer.question]
+
+
+def test_teaching_a_word_saves_a_synonym(app, goto, settings):
+    from core.config import load_tenant_overrides
+    from core.pipeline import ask
+
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/review.py")
+    app.text_input[-2].input("boss")
+    app.text_input[-1].input("oil capacity")
+    next(b for b in app.button if b.label == "Teach the synonym").click().run()
+    assert not app.exception
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"boss": "oil capacity"}

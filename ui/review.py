@@ -1,0 +1,135 @@
+"""The Review page's pieces: the queue as a table (pure) and the resolve forms.
+
+Questions, comments and passages are untrusted: they reach the browser as dataframe cells,
+escaped Markdown or text-area values, never as raw Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core.config import Settings
+from core.review import QueueItem
+from ui import services
+from ui.feedback import trace_link
+from ui.format import fmt_time
+from ui.safe import clean, clip, escape_md
+
+TABLE_COLUMNS = ["asked", "waiting", "why", "status", "confidence", "question", "decision", "trace"]
+PASSAGES_SHOWN = 6
+
+
+def fmt_age(seconds: float | None) -> str:
+    """A wait as people say it: 40 s, 12 min, 5 h, 3 d."""
+    if seconds is None:
+        return "—"
+    for limit, unit in ((60, "s"), (3600, "min"), (86400, "h")):
+        if seconds < limit:
+            return f"{int(seconds // {'s': 1, 'min': 60, 'h': 3600}[unit])} {unit}"
+    return f"{int(seconds // 86400)} d"
+
+
+def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
+        "why": ", ".join(i.reasons), "status": i.status, "confidence": i.confidence,
+        "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
+        "trace": trace_link(i.trace_id, tenant),
+    } for i in items], columns=TABLE_COLUMNS)
+
+
+def queue_cards(summary: dict[str, Any]) -> None:
+    row = st.container(horizontal=True)
+    by = summary["by_reason"]
+    row.metric("Open", summary["open"], border=True, help="Asks waiting for a decision.")
+    row.metric("Refused", by.get("refused", 0), border=True,
+               help="Asks the assistant declined: was the answer in the documents after all?")
+    row.metric("Low confidence", by.get("low confidence", 0), border=True,
+               help="Answers given with a confidence just above the gate threshold.")
+    row.metric("Rated down", by.get("rated down", 0), border=True,
+               help="Answers a user gave a thumbs down on the Ask page.")
+    row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,
+               help="How long the oldest open ask has waited.")
+
+
+def queue_table(items: list[QueueItem], tenant: str) -> int | None:
+    """The queue; returns the index of the row the user clicked, if any."""
+    frame = table_frame(items, tenant)
+    event = st.dataframe(
+        frame, hide_index=True, placeholder="—", width="stretch", key="review_grid",
+        on_select="rerun", selection_mode="single-row",
+        height=min(35 * (len(frame) + 1) + 3, 386),
+        column_config={
+            "confidence": st.column_config.NumberColumn(format="%.2f"),
+            "trace": st.column_config.LinkColumn("trace", display_text="open trace", width="small",
+                                                 help="Opens the ask on the Traces page in a new tab."),
+        })
+    rows = event.selection.rows if event is not None else []
+    return rows[0] if rows else None
+
+
+def flash(message: str | None = None, kind: str = "success") -> None:
+    """Set a message for the next run (`message`), or show and clear the pending one."""
+    if message is not None:
+        st.session_state["review_flash"] = (kind, message)
+        return
+    pending = st.session_state.pop("review_flash", None)
+    if pending:
+        getattr(st, pending[0])(escape_md(pending[1], inline=True))
+
+
+def _act(action, *args: Any, done: str) -> None:  # noqa: ANN001 - any resolve function
+    try:
+        action(*args)
+    except (ValueError, LookupError) as exc:
+        st.error(escape_md(str(exc), inline=True))
+        return
+    flash(done)
+    st.rerun()
+
+
+def passage_forms(settings: Settings, tenant: str, item: QueueItem) -> None:
+    passages = services.review_passages(settings, tenant, item.trace_id)[:PASSAGES_SHOWN]
+    if not passages:
+        st.caption("The passages this ask saw are no longer in the knowledge base.")
+        return
+    st.caption("Keep only the words that answer the question in the quote box (they must stay exactly "
+               "as in the passage), then save: the question becomes an answerable eval row with that quote.")
+    for n, p in enumerate(passages, start=1):
+        where = f"{p['source']}" + (f", p. {p['page']}" if p.get("page") else "")
+        with st.expander(f"{n}. {clip(clean(where), 120)}", expanded=n == 1):
+            with st.form(f"review_pick_{item.trace_id}_{n}", border=False):
+                quote = st.text_area("Quote", value=p["text"], height=120, max_chars=4000)
+                expected = st.text_input("Expected answer (optional; the quote if empty)", max_chars=2000)
+                if st.form_submit_button("This passage answers it", icon=":material/check:"):
+                    _act(services.review_answerable, settings, tenant, item.trace_id, p["chunk_id"], quote,
+                         expected.strip() or None, done="Saved as an answerable eval row with its quote.")
+
+
+def refusal_buttons(settings: Settings, tenant: str, item: QueueItem) -> None:
+    row = st.container(horizontal=True)
+    if row.button("Truly unanswerable", icon=":material/block:", key=f"review_unans_{item.trace_id}",
+                  help="The documents do not hold the answer: saved as an eval row that must be refused."):
+        _act(services.review_refusal, settings, tenant, item.trace_id, "unanswerable",
+             done="Saved as an unanswerable eval row.")
+    if row.button("False premise", icon=":material/rule:", key=f"review_mis_{item.trace_id}",
+                  help="The question takes for granted something the documents contradict."):
+        _act(services.review_refusal, settings, tenant, item.trace_id, "misleading",
+             done="Saved as a misleading eval row.")
+    if row.button("The answer was fine", icon=":material/done_all:", key=f"review_ok_{item.trace_id}",
+                  help="Close the item without adding anything."):
+        _act(services.review_dismiss, settings, tenant, item.trace_id, done="Closed.")
+
+
+def synonym_form(settings: Settings, tenant: str, item: QueueItem) -> None:
+    with st.form(f"review_syn_{item.trace_id}", border=False):
+        st.caption("The user's word for what the documents call otherwise (\"the app\" = the product's name).")
+        c1, c2 = st.columns(2)
+        word = c1.text_input("User's word", max_chars=80)
+        doc_words = c2.text_input("The documents' words", max_chars=200)
+        if st.form_submit_button("Teach the synonym", icon=":material/school:"):
+            _act(services.review_synonym, settings, tenant, item.trace_id, word, doc_words,
+                 done=f"Synonym saved: {word} = {doc_words}.")
