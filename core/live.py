@@ -48,12 +48,21 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {**_shares(rows), "rated": up + down, "share_up": up / (up + down) if up + down else None}
 
 
-def per_day(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per local day that had asks, oldest first."""
+MIN_DAYS = 7  # a chart of one busy day is a single wall of colour
+
+
+def per_day(rows: Sequence[dict[str, Any]], today: dt.date | None = None) -> list[dict[str, Any]]:
+    """One row per local day from the first ask to today (at least MIN_DAYS), oldest first;
+    a quiet day has 0 asks and no shares."""
+    if not rows:
+        return []
     days: dict[dt.date, list[dict[str, Any]]] = {}
     for r in rows:
         days.setdefault(dt.datetime.fromtimestamp(r["created_at"]).date(), []).append(r)
-    return [{"day": day.isoformat(), **_shares(days[day])} for day in sorted(days)]
+    last = max(max(days), today or dt.date.today())
+    first = min(min(days), last - dt.timedelta(days=MIN_DAYS - 1))
+    span = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
+    return [{"day": day.isoformat(), **_shares(days.get(day, []))} for day in span]
 
 
 def top_refused(rows: Sequence[dict[str, Any]], limit: int = 10) -> list[dict[str, Any]]:

@@ -197,6 +197,6 @@ def live_per_day(days: list[dict[str, Any]]) -> go.Figure:
                              ("answer_rate", "answered", "#2da44e")):
         fig.add_scatter(x=x, y=[None if d[key] is None else 100 * d[key] for d in days], name=name,
                         mode="lines+markers", line=dict(color=color), yaxis="y2")
-    fig.update_layout(title="Real asks per day", yaxis=dict(title="asks"),
+    fig.update_layout(title="Real asks per day", xaxis=dict(type="category"), yaxis=dict(title="asks"),
                       yaxis2=dict(title="% of asks", overlaying="y", side="right", range=[0, 100]), **_LAYOUT)
     return fig

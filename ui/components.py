@@ -118,8 +118,10 @@ def quoted_rows(answer: dict[str, Any]) -> pd.DataFrame | None:
     return pd.DataFrame(rows, columns=header) if header and rows else None
 
 
-def answer_body(answer: dict[str, Any]) -> None:
-    st.markdown(answer_md(answer.get("answer", "")))
+def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
+    # each [n] shows its quote on hover (a link title); the pills below open the passage
+    quotes = {n: c.get("quote", "") for n, c in merge_by_index(answer.get("citations") or []).items()}
+    st.markdown(answer_md(answer.get("answer", ""), quotes, f"gw-sources-{key}"))
     table = quoted_rows(answer) if answer.get("status") != "refused" else None
     if table is not None:
         st.dataframe(table, hide_index=True, width="content")
@@ -443,7 +445,7 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                   open_first: bool = True, feedback: bool = True) -> None:
     """Header, text with pills, then Sources / Claims / Feedback tabs."""
     answer_header(answer)
-    answer_body(answer)
+    answer_body(answer, key)
     citations = answer.get("citations") or []
     claims = answer.get("claims") or []
     sources = len(merge_by_index(citations))  # one per marker, as the pills show them

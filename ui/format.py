@@ -41,13 +41,25 @@ def kind_badge_md(kind: str) -> str:
 _STEP_START = re.compile(r"\s+\d{1,2}[.)]\s")
 
 
-def answer_md(text: str) -> str:
-    """Escaped answer text with each `[n]` marker turned into a citation pill."""
+def hover_title(quote: str, limit: int = 240) -> str:
+    """A quote as a Markdown link title: one line, clipped, no double quote or backslash
+    (either would end or escape the title early)."""
+    flat = " ".join(clean(quote).split()).replace("\\", "/").replace('"', "'")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def answer_md(text: str, quotes: dict[int, str] | None = None, anchor: str | None = None) -> str:
+    """Escaped answer text with each `[n]` marker turned into a citation pill; with `quotes`
+    and `anchor`, a marker whose quote is known becomes a link to `#anchor` (the sources
+    under the answer) that shows the quote on hover."""
     parts = _MARKER.split(clean(text))
     out = []
     for i, part in enumerate(parts):
         if i % 2:  # a captured marker number: digits only, safe as is
-            out.append(f" :blue-badge[{int(part)}]")
+            n = int(part)
+            quote = (quotes or {}).get(n)
+            out.append(f' [\\[{n}\\]](#{anchor} "{hover_title(quote)}")' if quote and anchor
+                       else f" :blue-badge[{n}]")
         elif part:
             if i and _STEP_START.match(part):  # a numbered step after a cited one: its own line
                 out.append("  \n")

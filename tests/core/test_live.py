@@ -30,8 +30,11 @@ def test_shares_latency_feedback_and_days(settings):
     s = data["summary"]
     assert s["asks"] == 4 and s["answer_rate"] == 0.5 and s["refusal_rate"] == 0.25 and s["corrected_rate"] == 0.25
     assert s["latency_p50_ms"] == 250 and s["rated"] == 1 and s["share_up"] == 1.0
-    assert [d["asks"] for d in data["per_day"]] == [2, 2]
-    assert data["per_day"][0]["refusal_rate"] == 0.5 and data["per_day"][1]["refusal_rate"] == 0.0
+    days = data["per_day"]
+    assert len(days) == live.MIN_DAYS and days[-1]["day"] == dt.date.today().isoformat()
+    assert [d["asks"] for d in days[-2:]] == [2, 2] and sum(d["asks"] for d in days) == 4
+    assert days[-2]["refusal_rate"] == 0.5 and days[-1]["refusal_rate"] == 0.0
+    assert days[0]["asks"] == 0 and days[0]["refusal_rate"] is None  # a quiet day: no share to draw
 
 
 def test_asks_older_than_the_period_are_left_out(settings):

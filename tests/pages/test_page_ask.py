@@ -20,7 +20,9 @@ def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     # confidence) and the quote is in the document (verbatim, by construction)
     assert any(":green-badge[:material/check_circle: answered]" in b and "answers the question **" in b
                and "quoted verbatim" in b and "factuality" not in b for b in bodies)
-    assert any("4\\.5 litres" in b and ":blue-badge[1]" in b for b in bodies)  # answer text + pill
+    # answer text + its marker, which shows the quote on hover
+    assert any("4\\.5 litres" in b and ' [\\[1\\]](#gw-sources-turn1 "The engine oil capacity is 4.5 litres.")' in b
+               for b in bodies), bodies
     pills = app.button_group
     assert pills and "engine" in str(pills[0].options)
     # the first citation is open: source, section, and the quote highlighted inside its chunk

@@ -113,3 +113,9 @@ def test_numbered_steps_of_an_answer_start_their_own_lines_and_markers_keep_thei
                                  "2\\. Open the flap\\. :blue-badge[2] It holds 5 quarts :blue-badge[3]\\."]
     # a number inside a sentence after a marker is no step
     assert "  \n" not in answer_md("It is cited [1] 5 times.")
+
+
+def test_a_marker_with_its_quote_shows_it_on_hover_and_cannot_break_out():
+    out = answer_md('Oil: 4.5 l [1].', {1: 'He said "stop" \\ then\nleft'}, "gw-sources-k")
+    assert out == 'Oil\\: 4\\.5 l [\\[1\\]](#gw-sources-k "He said \'stop\' / then left")\\.'
+    assert answer_md("x [2].", {1: "q"}, "a") == "x :blue-badge[2]\\."  # no quote known: a plain pill

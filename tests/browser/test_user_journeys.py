@@ -1,0 +1,107 @@
+"""Real-browser journeys of the console's three users on a seeded tenant (Debian Chromium).
+
+1. expert: asks, hovers the [1] marker and reads the quote, the sources open beneath;
+2. admin: keeps a passage out of answers on Documents, and the same question is refused;
+3. reviewer: the refusal waits on Review; keeping the words of a passage it saw turns it
+   into an answerable eval row with that quote;
+4. manager: the Quality page shows the live figures of those asks with their targets.
+Screenshots: artifacts/screenshots/2*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser.test_journeys import expect, nav, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+POLICY_MD = """# Leave policy
+
+## Annual leave
+
+Staff earn 25 days of annual leave a year. Unused leave of up to 5 days carries over to the next year.
+
+## Parental leave
+
+Parents may take up to 16 weeks of paid parental leave.
+"""
+QUESTION = "How many days of annual leave do staff earn?"
+
+
+@pytest.fixture(scope="module")
+def seeded(data_dir: Path) -> Path:
+    from core.config import load_settings
+    from core.documents import ingest_file
+
+    source = data_dir.parent / "leave.md"
+    source.write_text(POLICY_MD, encoding="utf-8")
+    assert ingest_file(load_settings({"GROUNDWORK_DATA": str(data_dir)}), "acme", source).status == "ready"
+    return data_dir
+
+
+def ask(page, question: str, nth: int):
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill(question)
+    box.press("Enter")
+    answer = page.locator('[data-testid="stChatMessage"]').nth(nth)
+    expect()(answer).to_contain_text(re.compile("answered|refused"), timeout=120_000)
+    wait_idle(page)
+    return answer
+
+
+def test_the_three_users_journeys(seeded, server, page, shot):
+    page.goto(server + "/?tenant=acme")
+    nav(page, "Ask")
+    answer = ask(page, QUESTION, 1)
+    expect()(answer).to_contain_text("25 days")
+    # expert: the marker shows its quote on hover
+    marker = answer.locator('a[title*="25 days of annual leave"]').first
+    expect()(marker).to_be_visible()
+    marker.hover()
+    shot(page, "20-expert-marker-hover", full_page=False)
+    expect()(answer.get_by_text("leave.md").first).to_be_visible()  # the source beneath
+
+    # admin: keep that passage out of answers
+    nav(page, "Documents")
+    switch = page.get_by_role("switch", name="Used in answers").first
+    expect()(switch).to_be_checked()
+    page.get_by_text("Used in answers", exact=True).first.click()  # the label takes the click
+    expect()(page.get_by_text(re.compile(r"1 of \d+ passages are kept out of answers"))).to_be_visible()
+    wait_idle(page)
+    shot(page, "21-admin-passage-excluded")
+    nav(page, "Ask")
+    again = ask(page, QUESTION, 3)
+    expect()(again).not_to_contain_text("25 days of annual leave a year")
+    nav(page, "Documents")
+    page.get_by_text("Used in answers", exact=True).first.click()
+    expect()(page.get_by_text(re.compile(r"passages are kept out of answers"))).to_have_count(0)
+
+    # reviewer: the refused or doubtful ask is queued; pick the passage that answers it
+    nav(page, "Review")
+    expect()(page.locator('[data-testid="stMetric"]').filter(has_text="Open")).not_to_contain_text("0")
+    quote_box = page.get_by_label("Quote").first
+    expect()(quote_box).to_be_visible()
+    # the ask saw only what was left in answers: keep the first sentence of its first passage
+    sentence = " ".join(quote_box.input_value().split()).split(". ")[0].rstrip(".") + "."
+    quote_box.fill(sentence)
+    page.get_by_role("button", name="This passage answers it").first.click()
+    expect()(page.get_by_text("Saved as an answerable eval row with its quote.")).to_be_visible()
+    wait_idle(page)
+    shot(page, "22-reviewer-resolved")
+    rows = [json.loads(line) for line in (seeded / "eval_sets" / "acme-feedback.jsonl").read_text().splitlines()]
+    assert rows[-1]["kind"] == "answerable" and rows[-1]["gold_quote"] == sentence
+
+    # manager: live figures of the asks above, each card against its target
+    nav(page, "Quality")
+    asks = page.locator('[data-testid="stMetric"]').filter(has_text="Asks")
+    expect()(asks).to_contain_text("2")
+    expect()(page.get_by_text(re.compile("on target|off target")).first).to_be_visible()
+    expect()(page.locator('[data-testid="stPlotlyChart"]').filter(has_text="Real asks per day")).to_be_visible()
+    wait_idle(page)
+    shot(page, "23-manager-live-quality")
+    assert not page.errors, page.errors
