@@ -10,6 +10,7 @@ import argparse
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,12 @@ def _build_parser() -> argparse.ArgumentParser:
     _tenant_command(ssub, "add", cmd_synonyms_add).add_argument(
         "lines", nargs="+", help='"your word = the documents\' words"')
     _tenant_command(ssub, "remove", cmd_synonyms_remove).add_argument("phrases", nargs="+")
+
+    ksub = sub.add_parser("keys", help="HTTP API keys of a tenant: create (prints the key once), list, revoke"
+                          ).add_subparsers(dest="action", required=True)
+    _tenant_command(ksub, "create", cmd_keys_create).add_argument("--label", default="")
+    _tenant_command(ksub, "list", cmd_keys_list).add_argument("--json", action="store_true")
+    _tenant_command(ksub, "revoke", cmd_keys_revoke).add_argument("key_id")
 
     doctor = _tenant_command(sub, "doctor", cmd_doctor,
                              help="check that the registry, vectors, BM25 index and kept files agree")
@@ -337,6 +344,47 @@ def cmd_docs_exclude(settings: Settings, args: argparse.Namespace) -> int:
     except LookupError as exc:
         raise UserError(str(exc)) from None
     print(f"{args.action}d {args.chunk_id}")
+    return 0
+
+
+# ---- API keys ----------------------------------------------------------------------------
+
+
+def cmd_keys_create(settings: Settings, args: argparse.Namespace) -> int:
+    from core import keys
+
+    try:
+        key_id, key = keys.create_key(settings, args.tenant, args.label)
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
+    print(f"created key {key_id} for tenant {args.tenant}; it is shown only now, keep it secret:")
+    print(key)  # alone on the last line, for scripts
+    return 0
+
+
+def cmd_keys_list(settings: Settings, args: argparse.Namespace) -> int:
+    from core import keys
+
+    _require_tenant(settings, args.tenant)
+    rows = keys.list_keys(settings, args.tenant)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    for r in rows:
+        state = "revoked" if r["revoked_at"] else "live"
+        used = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["last_used_at"])) if r["last_used_at"] else "never"
+        print(f"{r['key_id']}\t{state}\tlast used {used}\t{r['label'] or ''}")
+    if not rows:
+        print(f"no keys for tenant {args.tenant}; create one with `keys create --tenant {args.tenant}`")
+    return 0
+
+
+def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
+    from core import keys
+
+    if not keys.revoke_key(settings, args.tenant, args.key_id):
+        raise UserError(f"No live key {args.key_id} for tenant {args.tenant}; see `keys list`.")
+    print(f"revoked {args.key_id}")
     return 0
 
 

@@ -364,6 +364,33 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return store.list_documents(settings, tenant)
 
 
+_UNSAFE_NAME_CHARS = frozenset(':*?"<>|')
+
+
+def upload_file_name(file_name: str) -> str:
+    """A file-system-safe name for uploaded bytes that keeps the original stem: parsers take
+    the stem as the title of a document without a heading, and the title counts as the
+    passage's context when answering, so an upload must not be titled "upload" where the
+    same file ingested by the CLI is titled by its name."""
+    name = Path(file_name.replace("\\", "/")).name
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        stem, suffix = name, ""
+    suffix = "".join(c for c in suffix if c.isascii() and c.isalnum())[:10]
+    stem = "".join("_" if c in _UNSAFE_NAME_CHARS or ord(c) < 32 or ord(c) == 127 else c for c in stem).strip(" .")
+    stem = stem.encode()[:150].decode("utf-8", "ignore") or "upload"  # file names: at most 255 bytes
+    return stem + (f".{suffix.lower()}" if suffix else "")
+
+
+def ingest_bytes(settings: Settings, tenant: str, file_name: str, data: bytes, *, uploaded_by: str,
+                 progress: Progress | None = None) -> IngestResult:
+    """Index uploaded bytes (console, HTTP API) under their original name."""
+    with tempfile.TemporaryDirectory(prefix="gw-upload-") as tmp:
+        path = Path(tmp) / upload_file_name(file_name)
+        path.write_bytes(data)
+        return ingest_file(settings, tenant, path, file_name=file_name, uploaded_by=uploaded_by, progress=progress)
+
+
 def exclude_chunk(settings: Settings, tenant: str, chunk_id: str, excluded: bool = True) -> None:
     """Keep one passage out of answers (retrieval skips it) or let it back in; the passage
     stays stored and shown, so the change is reversible. Re-indexing the document gives it

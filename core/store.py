@@ -112,6 +112,13 @@ MIGRATIONS: list[str] = [
     CREATE INDEX traces_status ON traces(tenant, status, created_at);
     ALTER TABLE chunks ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: HTTP API keys, one tenant each, stored as SHA-256 of the key (core/keys.py)
+    """
+    CREATE TABLE api_keys (
+        key_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE, label TEXT,
+        created_at REAL NOT NULL, revoked_at REAL, last_used_at REAL);
+    CREATE INDEX api_keys_tenant ON api_keys(tenant);
+    """,
 ]
 
 

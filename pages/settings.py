@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import services
+from ui import keys as ui_keys
 from ui import targets as ui_targets
 from ui.safe import escape_md
 from ui.state import base_settings, ensure_navigation, require_tenant
@@ -117,6 +118,9 @@ if to_teach:
             flash += [("warning", text) for text in _unused_notes(merged)]
             st.session_state[_SYNONYM_FLASH] = flash
             st.rerun()  # the synonym lines above and the list of words to teach change
+
+st.subheader("API keys")
+ui_keys.section(defaults, tenant)
 
 st.subheader("Quality targets")
 st.caption("What counts as good on the **Quality** page: each card there turns green on target and red off it.")

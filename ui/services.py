@@ -184,6 +184,27 @@ def save_quality_targets(settings: Settings, tenant: str, values: dict[str, Any]
     return targets.save(settings, tenant, values)
 
 
+# ---- API keys ------------------------------------------------------------------------------
+
+
+def api_keys(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    from core import keys
+
+    return keys.list_keys(settings, tenant)
+
+
+def create_api_key(settings: Settings, tenant: str, label: str) -> str:
+    from core import keys
+
+    return keys.create_key(settings, tenant, label)[1]
+
+
+def revoke_api_key(settings: Settings, tenant: str, key_id: str) -> bool:
+    from core import keys
+
+    return keys.revoke_key(settings, tenant, key_id)
+
+
 # ---- traces --------------------------------------------------------------------------------
 
 
@@ -233,31 +254,12 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str) -> list[dict[str, A
     return store.chunk_rows(settings, tenant, doc_id)
 
 
-def _safe_name(file_name: str) -> str:
-    """A file-system-safe name for the uploaded bytes that keeps the original stem: parsers
-    take the stem as the title of a document without a heading, and the title counts as
-    the passage's context when answering, so an upload must not be titled "upload" where
-    the same file ingested by the CLI is titled by its name."""
-    name = Path(file_name.replace("\\", "/")).name
-    stem, dot, suffix = name.rpartition(".")
-    if not dot:
-        stem, suffix = name, ""
-    suffix = re.sub(r"[^A-Za-z0-9]", "", suffix)[:10]
-    stem = re.sub(r"[\x00-\x1f\x7f:*?\"<>|]", "_", stem).strip(" .")
-    stem = stem.encode()[:150].decode("utf-8", "ignore") or "upload"  # file names: at most 255 bytes
-    return stem + (f".{suffix.lower()}" if suffix else "")
-
-
 def ingest_upload(settings: Settings, tenant: str, file_name: str, data: bytes, uploaded_by: str,
                   progress: Callable[[str, float], None] | None = None) -> Any:
     """Index uploaded bytes under their original name; returns core's IngestResult."""
-    from core.documents import ingest_file
+    from core.documents import ingest_bytes
 
-    with tempfile.TemporaryDirectory(prefix="gw-upload-") as tmp:
-        path = Path(tmp) / _safe_name(file_name)
-        path.write_bytes(data)
-        return ingest_file(settings, tenant, path, file_name=file_name,
-                           uploaded_by=uploaded_by or "console", progress=progress)
+    return ingest_bytes(settings, tenant, file_name, data, uploaded_by=uploaded_by or "console", progress=progress)
 
 
 def record_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str]) -> None:

@@ -180,3 +180,23 @@ def test_a_synonym_for_words_the_documents_never_use_is_saved_with_a_warning(app
     assert [_plain(e.value) for e in app.error] == [
         "Type the documents' words for “dingbat” (what they say instead); nothing was saved."]
     assert load_tenant_overrides(settings, "acme")["synonyms"] == {"gizmo": "flux capacitor"}
+
+
+def test_api_keys_are_created_shown_once_listed_and_revoked(app, goto, settings):
+    from core import keys
+
+    goto(app, "pages/settings.py")
+    app.text_input[-1].input("zapier")  # the last text input on the page: the key's label
+    next(b for b in app.button if b.label == "Create key").click().run()
+    assert not app.exception
+    shown = [c.value for c in app.code]
+    assert len(shown) == 1 and keys.tenant_for_key(settings, shown[0]) == "acme"
+    table = next(d.value for d in app.dataframe if "key id" in d.value.columns)
+    assert list(table["label"]) == ["zapier"] and list(table["state"]) == ["live"]
+    assert shown[0] not in table.to_string()
+    app.run()
+    assert not app.code  # shown once
+    next(b for b in app.button if b.label == "Revoke").click().run()
+    assert keys.tenant_for_key(settings, shown[0]) is None
+    table = next(d.value for d in app.dataframe if "key id" in d.value.columns)
+    assert list(table["state"]) == ["revoked"]

@@ -1,0 +1,182 @@
+"""The HTTP API: the CLI's use cases over HTTP, for integrations (FastAPI, run by uvicorn).
+
+    python -m core.api --host 127.0.0.1 --port 8765
+
+Every request carries `Authorization: Bearer <key>`; the key (core/keys.py) decides the
+tenant, so no request names one and none can reach another tenant's data. A request that
+also sends `X-Groundwork-Tenant` naming another tenant is refused (403). Bodies are capped
+before they are read (JSON 64 KiB, uploads the console's file limit). The schema is at
+`/openapi.json`, the docs at `/docs`. The console does not need this service running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from core import keys, store
+from core.config import Settings, load_settings
+
+MAX_JSON_BYTES = 64 * 1024
+MAX_VERIFY_PAIRS = 100
+
+
+class AskBody(BaseModel):
+    question: str = Field(min_length=1, max_length=4000)
+    previous: str | None = Field(default=None, max_length=4000,
+                                 description="The question asked just before in the same chat (follow-ups).")
+
+
+class Pair(BaseModel):
+    id: str | None = None
+    premise: str = Field(min_length=1, max_length=20000)
+    claim: str = Field(min_length=1, max_length=4000)
+
+
+class VerifyBody(BaseModel):
+    pairs: list[Pair] = Field(min_length=1, max_length=MAX_VERIFY_PAIRS)
+
+
+class BodyLimit:
+    """ASGI middleware: a body over its route's limit gets 413 before the app reads it
+    (Content-Length checked up front; a chunked body read up to the limit, then replayed)."""
+
+    def __init__(self, app: Any, upload_bytes: int) -> None:
+        self.app, self.upload_bytes = app, upload_bytes
+
+    async def __call__(self, scope: dict, receive: Callable[[], Awaitable[dict]], send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.upload_bytes if scope["path"].rstrip("/") == "/v1/documents" else MAX_JSON_BYTES
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            await _too_large(send, limit)
+            return
+        if length is not None:
+            await self.app(scope, receive, send)
+            return
+        # chunked: read it up to the limit first (an app that fails mid-read says 400, not 413)
+        messages, seen = [], 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                await _too_large(send, limit)
+                return
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        replay = iter(messages)
+
+        async def replayed() -> dict:
+            return next(replay, None) or await receive()
+
+        await self.app(scope, replayed, send)
+
+
+async def _too_large(send: Callable, limit: int) -> None:
+    body = json.dumps({"detail": f"The request body is over {limit:,} bytes; send less."}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(settings: Settings) -> FastAPI:
+    app = FastAPI(title="Groundwork API", version="1",
+                  description="Answers only from a tenant's own documents, every sentence cited. "
+                              "Authenticate with `Authorization: Bearer <key>` (`python -m core.cli keys create`).")
+
+    def tenant_of(request: Request, x_groundwork_tenant: str | None = Header(default=None)) -> str:
+        auth = request.headers.get("authorization", "")
+        scheme, _, key = auth.partition(" ")
+        tenant = keys.tenant_for_key(settings, key.strip()) if scheme.lower() == "bearer" else None
+        if tenant is None:
+            raise HTTPException(401, "A valid API key is required: send Authorization: Bearer <key>.",
+                                headers={"WWW-Authenticate": "Bearer"})
+        if x_groundwork_tenant is not None and x_groundwork_tenant != tenant:
+            raise HTTPException(403, "This key does not reach that tenant.")
+        return tenant
+
+    @app.post("/v1/ask", summary="Ask a question; the same Answer JSON as `core.cli ask --json`")
+    def ask(body: AskBody, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.index import VectorStoreUnavailable
+        from core.pipeline import ask as pipeline_ask
+
+        try:
+            return pipeline_ask(settings, tenant, body.question, body.previous).to_dict()
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        except VectorStoreUnavailable as exc:
+            raise HTTPException(503, str(exc)) from None
+
+    @app.get("/v1/documents", summary="The tenant's documents")
+    def documents(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
+        from core.documents import list_documents
+
+        return [{k: d.get(k) for k in ("doc_id", "file_name", "status", "pages", "chunks", "lang", "format",
+                                       "size", "uploaded_at", "uploaded_by", "error")}
+                for d in list_documents(settings, tenant)]
+
+    @app.post("/v1/documents", summary="Upload one file (multipart field `file`) and index it")
+    def upload(file: UploadFile = File(...), tenant: str = Depends(tenant_of)) -> JSONResponse:
+        from core.documents import ingest_bytes
+
+        result = ingest_bytes(settings, tenant, file.filename or "upload", file.file.read(), uploaded_by="api")
+        out = result.to_dict()
+        return JSONResponse(out, status_code=422 if out.get("status") == "failed" else 200)
+
+    @app.delete("/v1/documents/{doc_id}", summary="Delete one of the tenant's documents")
+    def delete(doc_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.documents import delete_document
+
+        if not delete_document(settings, tenant, doc_id):
+            raise HTTPException(404, f"No document {doc_id} in this tenant.")
+        return {"deleted": doc_id}
+
+    @app.post("/v1/verify", summary="Check claims against premises (the deterministic checks)")
+    def verify(body: VerifyBody, tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
+        from core.verify import verify_pair
+
+        out = []
+        for pair in body.pairs:
+            v = verify_pair(pair.premise, pair.claim, None)
+            out.append({"id": pair.id, "verdict": v.verdict, "score": v.score, "reason": v.reason})
+        return out
+
+    @app.get("/v1/eval-runs", summary="The tenant's stored eval runs, newest first (overall figures)")
+    def eval_runs(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
+        runs = store.list_eval_runs(settings, tenant=tenant)
+        return [{k: r.get(k) for k in ("run_id", "set_name", "created_at", "split", "mode", "overall")}
+                for r in sorted(runs, key=lambda r: r.get("created_at") or 0, reverse=True)]
+
+    @app.get("/v1/eval-runs/{run_id}", summary="One stored eval run's whole report")
+    def eval_run(run_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        report = store.get_eval_run(settings, run_id, tenant=tenant)
+        if report is None:
+            raise HTTPException(404, f"No eval run {run_id} for this tenant.")
+        return report
+
+    app.add_middleware(BodyLimit, upload_bytes=settings.max_file_mb * 1024 * 1024 + 64 * 1024)
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m core.api", description="Groundwork HTTP API")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    uvicorn.run(create_app(load_settings()), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

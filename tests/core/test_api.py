@@ -1,0 +1,164 @@
+"""The HTTP API: per-tenant keys, every endpoint, limits, and a real uvicorn process."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from core import keys
+from core.api import MAX_JSON_BYTES, create_app
+from core.documents import ingest_file
+from tests.conftest import ANSWERING_THRESHOLD
+
+ROOT = Path(__file__).resolve().parents[2]
+ACME = "# Leave policy\n\nStaff earn 25 days of annual leave a year. The acme canary is ZEBRA-41.\n"
+GLOBEX = "# Leave policy\n\nStaff earn 30 days of annual leave a year. The globex canary is OTTER-77.\n"
+
+
+@pytest.fixture
+def api(settings, write_file, monkeypatch):
+    from dataclasses import replace
+
+    assert ingest_file(settings, "acme", write_file("acme.md", ACME)).status == "ready"
+    assert ingest_file(settings, "globex", write_file("globex.md", GLOBEX)).status == "ready"
+    s = replace(settings, gate_threshold=ANSWERING_THRESHOLD)
+    client = TestClient(create_app(s))
+    client.keys = {t: keys.create_key(s, t)[1] for t in ("acme", "globex")}
+    client.settings = s
+    return client
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def test_ask_answers_from_the_keys_tenant_only(api):
+    res = api.post("/v1/ask", json={"question": "How many days of annual leave do staff earn?"},
+                   headers=auth(api.keys["acme"]))
+    assert res.status_code == 200
+    body = res.json()
+    assert body["tenant"] == "acme" and "25 days" in body["answer"] and body["citations"]
+    assert "OTTER-77" not in json.dumps(body) and "30 days" not in json.dumps(body)
+    other = api.post("/v1/ask", json={"question": "What is the canary?"}, headers=auth(api.keys["globex"]))
+    assert other.json()["tenant"] == "globex" and "ZEBRA-41" not in json.dumps(other.json())
+
+
+@pytest.mark.parametrize("headers", [
+    {}, {"Authorization": "Bearer "}, {"Authorization": "Bearer gw_nope_nope"}, {"Authorization": "Basic abc"},
+])
+def test_no_or_wrong_key_is_401_and_says_nothing(api, headers):
+    for method, path, kwargs in (("post", "/v1/ask", {"json": {"question": "canary?"}}),
+                                 ("get", "/v1/documents", {}), ("get", "/v1/eval-runs", {})):
+        res = getattr(api, method)(path, headers=headers, **kwargs)
+        assert res.status_code == 401 and res.headers["www-authenticate"] == "Bearer"
+        assert "ZEBRA" not in res.text and "acme" not in res.text
+
+
+def test_a_revoked_key_stops_working(api):
+    key_id = api.keys["acme"].split("_")[1]
+    assert api.get("/v1/documents", headers=auth(api.keys["acme"])).status_code == 200
+    assert keys.revoke_key(api.settings, "acme", key_id)
+    assert api.get("/v1/documents", headers=auth(api.keys["acme"])).status_code == 401
+    assert not keys.revoke_key(api.settings, "globex", key_id)  # another tenant cannot revoke it
+
+
+def test_another_tenants_key_cannot_reach_this_tenant(api):
+    res = api.get("/v1/documents", headers={**auth(api.keys["globex"]), "X-Groundwork-Tenant": "acme"})
+    assert res.status_code == 403 and "acme.md" not in res.text
+    acme_doc = api.get("/v1/documents", headers=auth(api.keys["acme"])).json()[0]["doc_id"]
+    gone = api.delete(f"/v1/documents/{acme_doc}", headers=auth(api.keys["globex"]))
+    assert gone.status_code == 404
+    assert [d["doc_id"] for d in api.get("/v1/documents", headers=auth(api.keys["acme"])).json()] == [acme_doc]
+
+
+def test_upload_list_and_delete(api):
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key,
+                   files={"file": ("parking.md", b"# Parking\n\nStaff park on level 2.\n", "text/markdown")})
+    assert res.status_code == 200 and res.json()["status"] == "ready"
+    doc_id = res.json()["doc_id"]
+    names = {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
+    assert names == {"acme.md", "parking.md"}
+    bad = api.post("/v1/documents", headers=key, files={"file": ("x.pdf", b"%PDF-1.4 nope", "application/pdf")})
+    assert bad.status_code == 422 and bad.json()["status"] == "failed" and bad.json()["error"]
+    assert api.delete(f"/v1/documents/{doc_id}", headers=key).json() == {"deleted": doc_id}
+    assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md", "x.pdf"}
+
+
+def test_verify_and_eval_runs(api):
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/verify", headers=key, json={"pairs": [
+        {"id": "a", "premise": "The oil capacity is 4.5 litres.", "claim": "The oil capacity is 4.5 litres."},
+        {"id": "b", "premise": "The oil capacity is 4.5 litres.", "claim": "The oil capacity is 6 litres."}]})
+    assert res.status_code == 200
+    verdicts = {v["id"]: v["verdict"] for v in res.json()}
+    assert verdicts["a"] == "supported" and verdicts["b"] == "contradicted"
+    assert api.get("/v1/eval-runs", headers=key).json() == []
+    assert api.get("/v1/eval-runs/nope", headers=key).status_code == 404
+
+
+def test_bodies_over_the_limit_are_refused_before_reading(api):
+    key = auth(api.keys["acme"])
+    huge = {"question": "x" * (MAX_JSON_BYTES + 10)}
+    assert api.post("/v1/ask", headers=key, json=huge).status_code == 413
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(20):
+            yield b"x" * 8192
+
+    res = api.post("/v1/ask", headers={**key, "Content-Type": "application/json"}, content=chunks())
+    assert res.status_code == 413
+    assert api.post("/v1/ask", headers=key, json={"question": ""}).status_code == 422
+
+
+def test_openapi_schema_lists_the_endpoints(api):
+    paths = api.get("/openapi.json").json()["paths"]
+    assert {"/v1/ask", "/v1/documents", "/v1/documents/{doc_id}", "/v1/verify", "/v1/eval-runs"} <= set(paths)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_a_real_server_started_as_the_readme_says(settings, write_file, tmp_path):
+    """`python -m core.api` in its own process; a key made by `core.cli keys create`."""
+    assert ingest_file(settings, "acme", write_file("acme.md", ACME)).status == "ready"
+    env = {**os.environ, "GROUNDWORK_DATA": str(settings.data_dir), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)}
+    made = subprocess.run([sys.executable, "-m", "core.cli", "keys", "create", "--tenant", "acme"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    key = made.stdout.strip().splitlines()[-1]
+    assert key.startswith("gw_")
+    listed = subprocess.run([sys.executable, "-m", "core.cli", "keys", "list", "--tenant", "acme", "--json"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert key not in listed.stdout and json.loads(listed.stdout)[0]["revoked_at"] is None
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "core.api", "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                httpx.get(url + "/openapi.json", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        res = httpx.post(url + "/v1/ask", json={"question": "How many days of annual leave do staff earn?"},
+                         headers=auth(key), timeout=120)
+        assert res.status_code == 200 and "25 days" in res.json()["answer"]
+        assert httpx.get(url + "/v1/documents", timeout=10).status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
