@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse
@@ -125,7 +125,7 @@ def create_app(settings: Settings) -> FastAPI:
                 for d in list_documents(settings, tenant)]
 
     @app.post("/v1/documents", summary="Upload one file (multipart field `file`) and index it")
-    def upload(file: UploadFile = File(...), tenant: str = Depends(tenant_of)) -> JSONResponse:
+    def upload(file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of)) -> JSONResponse:
         from core.documents import ingest_bytes
 
         result = ingest_bytes(settings, tenant, file.filename or "upload", file.file.read(), uploaded_by="api")

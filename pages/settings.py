@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from ui import services
 from ui import keys as ui_keys
+from ui import services
 from ui import targets as ui_targets
 from ui.safe import escape_md
 from ui.state import base_settings, ensure_navigation, require_tenant

@@ -6,8 +6,6 @@ Nothing here renders; each function takes settings and a tenant explicitly.
 from __future__ import annotations
 
 import json
-import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
