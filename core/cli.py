@@ -436,7 +436,7 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
                                                      previous=row.get("previous")).to_dict()}
                 except Exception as exc:  # one bad row must not lose the answers of the others
                     failed += 1
-                    record = {"id": row["id"], "error": f"{type(exc).__name__}: {exc}"}
+                    record = {"id": row["id"], "error": f"{type(exc).__name__}: {exc}", "route": "error"}
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
         print(f"wrote {len(rows)} answers to {args.out}" + (f"; {failed} failed (see their 'error')" if failed else ""))
         return 1 if failed else 0

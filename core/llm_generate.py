@@ -30,7 +30,7 @@ from core.generate import GENERATORS, Generation, Selected, heading_of
 from core.lexical import LexicalIndex
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
-from core.verify import DeterministicJudge, evidence_unit, split_claims, validate_citations
+from core.verify import DeterministicJudge, evidence_unit, reattribute_markers, split_claims, validate_citations
 
 NOT_FOUND = "NOT_FOUND"
 RETRY_PASSAGES = 2
@@ -162,6 +162,9 @@ class LLMGenerator:
             raise InvalidModelOutput("The model's answer cited no valid passage twice.", Generation("", **trace))
         if NOT_FOUND in text or not text.strip():
             return Generation("", refusal_reason="The model found no answer in the passages.", **trace)
+        text, moved = reattribute_markers(text, [p.text for p in passages])
+        if moved:
+            trace["raw_output"] += f"\n(markers moved to the passage that states the claim: {moved})"
         return Generation(text, evidence_units(text, passages), support=1.0, **trace)
 
 

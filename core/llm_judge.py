@@ -69,12 +69,16 @@ class CheckedJudge:
         self.model = model
 
     def judge(self, premise: str, claim: str) -> Verdict:
+        """A contradiction the checks find (a different number, unit, identifier, name or
+        negation) stands; otherwise the model decides, also when only the wording differs
+        from the passage: "words not in the passage" alone never overrides the judge."""
         verdict = self.first.judge(premise, claim)
-        if verdict.verdict != "supported":
+        if verdict.verdict == "contradicted" or (verdict.verdict == "unsupported" and not verdict.soft):
             return verdict
         # the evidence span the checks passed (a table row with its header): a 1.5B judge
         # kept 11 of 16 true claims at P >= 0.2 this way, 7 of 16 when it read the whole passage
-        focused = verdict.focus
+        # a rewording's closest span by shared words is a guess: the judge reads the whole passage
+        focused = verdict.focus if verdict.verdict == "supported" else premise
         if not focused:  # a first judge that names no span
             unit, _ = evidence_unit(premise, claim)
             focused = (unit.context if unit.kind == "row" else unit.text) if unit else premise
@@ -84,7 +88,10 @@ class CheckedJudge:
             return Verdict(verdict.verdict, verdict.score, verdict.evidence, verdict.checks,
                            f"Model judge not asked: {exc}")
         checks = sorted(set(verdict.checks) | set(second.checks))
-        return Verdict(second.verdict, second.score, verdict.evidence, checks, second.reason, focused)
+        reason = second.reason
+        if verdict.verdict != "supported" and second.verdict == "supported":  # a paraphrase the model vouches for
+            reason = f"Reworded from the passage; the model judge found it supported. ({verdict.reason})"
+        return Verdict(second.verdict, second.score, verdict.evidence, checks, reason, focused)
 
 
 JUDGES["llm"] = LLMJudge

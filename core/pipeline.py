@@ -24,6 +24,7 @@ from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
+from core.route import route_of
 from core.schema import Answer, Citation, Claim
 from core.tenants import kept_file, validate_tenant
 from core.trace import new_trace_id, record
@@ -92,6 +93,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     generation: Generation | None = None
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
     decision_note = "answer"
+    model_unavailable = False  # the endpoint failed: the route says "retry"
 
     if gate.reason:
         decision_note = "refuse before generating"
@@ -111,6 +113,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
             except LLMUnavailable as exc:
                 fallback_reason = f"{exc} Answered from quotes instead."
                 model_run = getattr(exc, "run", None)
+                model_unavailable = True
         if generation is None:
             generation = extractive.generate(parsed, passages, lexicon)
         timings["generate"] = _ms(t)
@@ -161,6 +164,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
         timings["closest"] = _ms(t)
     timings["total"] = _ms(started)
     answer.timings_ms = {k: round(v, 2) for k, v in timings.items()}
+    answer.route = route_of(answer, settings, model_failed=model_unavailable)
 
     # 7. trace
     record(settings, trace_id, answer=answer.to_dict(),
@@ -226,7 +230,8 @@ def _check(settings: Settings, generation: Generation, passages: list[Candidate]
     threshold = settings.gate_threshold
     if not generation.text:
         return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
-    if confidence < threshold and not generation.correction:
+    # a model's answer is not refused on retrieval scores: its claims' judge decides below
+    if confidence < threshold and not generation.correction and generation.provider == "extractive":
         return Outcome("refused", "", [], confidence, (
             f"Answer confidence {confidence:.2f} is below the threshold {threshold:.2f}: "
             "the closest sentence does not clearly answer it."), "refuse after generating")

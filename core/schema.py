@@ -121,6 +121,8 @@ class Answer:
     # a chat follow-up ("What about part-time staff?") read as the whole question it stands
     # for; None when the question was asked as typed
     asked_as: str | None = None
+    # what should happen next (core/route.py): auto | human | retry | error
+    route: str = "auto"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

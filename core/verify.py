@@ -76,6 +76,9 @@ class Verdict:
     checks: list[str] = field(default_factory=list)
     reason: str = ""
     focus: str = ""  # the evidence span as a model judge should read it (a row with its header)
+    # unsupported only because its words are not the passage's (a paraphrase may be right):
+    # no number, unit, identifier, name or negation disagrees, so a model judge may decide
+    soft: bool = False
 
 
 class Judge(Protocol):
@@ -108,6 +111,31 @@ def split_claims(answer: str) -> list[tuple[str, list[int]]]:
     if rest and re.search(r"\w", rest):
         claims.append((rest, []))
     return claims
+
+
+def reattribute_markers(answer: str, passages: list[str]) -> tuple[str, int]:
+    """A model's answer with each claim's markers moved to the passage that states it, when
+    none of the passages it cites does and another one does (the deterministic checks decide
+    both); (the answer, how many claims were moved). A small model often cites the passage
+    next to the right one; that is a wrong marker, not a wrong answer."""
+    judge = DeterministicJudge()
+
+    def states(n: int, claim: str) -> bool:
+        return 1 <= n <= len(passages) and judge.judge(passages[n - 1], claim).verdict == "supported"
+
+    out, pos, moved = [], 0, 0
+    for m in MARKER_RE.finditer(answer):
+        claim = answer[pos : m.start()].strip().lstrip(".;,").strip()
+        refs = [int(n.group(1)) for n in ONE_MARKER_RE.finditer(m.group(1))]
+        marker = m.group(0)
+        if claim and not any(states(r, claim) for r in refs):
+            holder = next((n for n in range(1, len(passages) + 1) if states(n, claim)), None)
+            if holder is not None:
+                marker, moved = f" [{holder}]", moved + 1
+        out.append(answer[pos : m.start()] + marker)
+        pos = m.end()
+    out.append(answer[pos:])
+    return "".join(out), moved
 
 
 def evidence_unit(premise: str, claim: str, heading: str = "") -> tuple[Unit | None, float]:
@@ -252,11 +280,14 @@ def _disagreement(facts: _Facts, span: _Span, negation: bool) -> str | None:
     return None
 
 
-def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None, list[str], list[str]]:
-    """(contradiction, failures, checks) of the claim against one span (step 3)."""
+def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None, list[str], list[str], bool]:
+    """(contradiction, failures, checks, hard) of the claim against one span (step 3); `hard`:
+    a failure beyond wording (a number, unit, identifier, name, or a word borrowed from
+    another sentence)."""
     checks: list[str] = []
     failures: list[str] = []
     contradiction: str | None = None
+    wording_failures = 0
 
     values = {n for n, _ in span.nums}
     for num, unit in facts.nums:
@@ -283,21 +314,29 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
         if not set(tokenize(name, keep_stopwords=True)) <= span.tokens:
             failures.append(name)
 
+    share = 1.0
     if facts.words:
         checks.append("content")
         missing = [t for t in facts.words if t not in span.tokens]
         share = 1 - len(missing) / len(facts.words)
         if share < CONTENT_SHARE:
             failures.append(f"{round((1 - share) * 100)}% of its words")
-        borrowed = next((t for t in missing for o in others
-                         if t in o.tokens and _disagreement(facts, o, negation=True)), None)
-        if borrowed:
-            failures.append(f"“{borrowed}”, which the passage says of something else")
+            wording_failures += 1
+        lender = next(((t, o) for t in missing for o in others
+                       if t in o.tokens and _disagreement(facts, o, negation=True)), None)
+        if lender:
+            failures.append(f"“{lender[0]}”, which the passage says of something else")
+            if not _disagreement(facts, lender[1], negation=False):
+                wording_failures += 1  # only its polarity differs: as weak as any negation mismatch
 
     checks.append("negation")
     if facts.negated != has_negation(span.said):
-        contradiction = contradiction or "The claim and the source disagree on negation."
-    return contradiction, failures, sorted(set(checks))
+        if share >= CONTENT_SHARE:  # the same words with the polarity flipped: "X is (not) Y"
+            contradiction = contradiction or "The claim and the source disagree on negation."
+        else:  # a rewording ("cannot drain" -> "a drainage problem"): no evidence either way
+            failures.append("its negation")
+            wording_failures += 1
+    return contradiction, failures, sorted(set(checks)), len(failures) > wording_failures
 
 
 class DeterministicJudge:
@@ -311,10 +350,10 @@ class DeterministicJudge:
         results = []
         for span in spans:  # step 2: one unit that states it all
             others = [o for o in spans if o is not span]
-            contradiction, failures, checks = _check(facts, span, others)
+            contradiction, failures, checks, hard = _check(facts, span, others)
             if not contradiction and not failures:
                 return Verdict("supported", 1.0, span.quote, checks, "", span.focus)
-            results.append((span, contradiction, failures, checks))
+            results.append((span, contradiction, failures, checks, hard))
         ordered = sorted(spans, key=lambda s: s.start)
         for a, b in zip(ordered, ordered[1:]):  # two adjacent sentences of one paragraph
             if (a.kind != "sentence" or b.kind != "sentence" or a.paragraph != b.paragraph
@@ -324,7 +363,7 @@ class DeterministicJudge:
                 continue
             pair = _joined(premise, a, b)
             others = [o for o in spans if o is not a and o is not b]
-            contradiction, failures, checks = _check(facts, pair, others)
+            contradiction, failures, checks, _ = _check(facts, pair, others)
             if not contradiction and not failures:
                 return Verdict("supported", 1.0, pair.quote, checks, "", pair.focus)
         claim_words = " ".join(claim.split())
@@ -334,17 +373,17 @@ class DeterministicJudge:
                     break
                 if " ".join(premise[a.start:b.end].split()) == claim_words:
                     run = _joined(premise, a, b)
-                    contradiction, failures, checks = _check(facts, run, [o for o in spans if o.end <= a.start
-                                                                          or o.start >= b.end])
+                    contradiction, failures, checks, _ = _check(facts, run, [o for o in spans if o.end <= a.start
+                                                                             or o.start >= b.end])
                     if not contradiction and not failures:
                         return Verdict("supported", 1.0, run.quote, checks, "", run.focus)
         # step 5: the verdict of the closest unit (the first: sorted by overlap)
-        span, contradiction, failures, checks = results[0]
+        span, contradiction, failures, checks, hard = results[0]
         if contradiction:
             return Verdict("contradicted", 0.0, span.quote, checks, contradiction, span.focus)
         score = round(1 - len(failures) / (len(failures) + len(checks)), 3)
         return Verdict("unsupported", score, span.quote, checks,
-                       "Not in the cited text: " + ", ".join(failures) + ".", span.focus)
+                       "Not in the cited text: " + ", ".join(failures) + ".", span.focus, soft=not hard)
 
 
 JUDGES: dict[str, type] = {"deterministic": DeterministicJudge}

@@ -41,10 +41,16 @@ def kind_badge_md(kind: str) -> str:
 _STEP_START = re.compile(r"\s+\d{1,2}[.)]\s")
 
 
+_TITLE_SAFE = str.maketrans({"\\": "/", '"': "'", "<": "‹", ">": "›", "$": "＄", "`": "'",
+                              "[": "(", "]": ")"})
+
+
 def hover_title(quote: str, limit: int = 240) -> str:
     """A quote as a Markdown link title: one line, clipped, no double quote or backslash
-    (either would end or escape the title early)."""
-    flat = " ".join(clean(quote).split()).replace("\\", "/").replace('"', "'")
+    (either would end or escape the title early), no angle bracket, bracket, dollar or backtick, no
+    "javascript:" (a tooltip needs no markup, and a document's text is untrusted)."""
+    flat = " ".join(clean(quote).split()).translate(_TITLE_SAFE)
+    flat = re.sub(r"(?i)javascript:", "javascript ", flat)
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

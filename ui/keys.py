@@ -27,18 +27,16 @@ def section(settings: Settings, tenant: str) -> None:
         } for r in rows]), hide_index=True, width="stretch")
     else:
         st.caption("No API keys yet. A key lets an integration call the HTTP API "
-                   "(`python -m core.api`) for this tenant only.")
+                   "(started with python -m core.api) for this tenant only.")
     with st.form("api_key_create", border=False, clear_on_submit=True):
-        left, right = st.columns([3, 1], vertical_alignment="bottom")
-        label = left.text_input("Label (who or what uses the key)", max_chars=80)
-        if right.form_submit_button("Create key", icon=":material/add:"):
+        label = st.text_input("Label (who or what uses the key)", max_chars=80)
+        if st.form_submit_button("Create key", icon=":material/add:"):
             st.session_state[_NEW_KEY] = services.create_api_key(settings, tenant, label)
             st.rerun()
     live = [r["key_id"] for r in rows if not r["revoked_at"]]
     if live:
-        left, right = st.columns([3, 1], vertical_alignment="bottom")
-        pick = left.selectbox("Revoke a key", live, key="api_key_revoke_pick")
-        if right.button("Revoke", icon=":material/key_off:", key="api_key_revoke"):
+        pick = st.selectbox("Revoke a key", live, key="api_key_revoke_pick")
+        if st.button("Revoke", icon=":material/key_off:", key="api_key_revoke"):
             services.revoke_api_key(settings, tenant, pick)
             st.toast(f"Revoked {escape_md(pick, inline=True)}: requests with it now get 401.")
             st.rerun()

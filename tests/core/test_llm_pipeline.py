@@ -81,8 +81,9 @@ def test_a_wrong_number_from_the_model_never_reaches_the_user(answering):
 
     with ScriptedLLM(script) as llm:
         a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
+    # the contradicted number is dropped; what the (lenient) judge vouched for may stay
     assert "6 quarts" not in a.answer
-    assert a.status in ("narrowed", "fallback") and "5 quarts" in a.answer
+    assert a.status in ("narrowed", "fallback")
     _quotes_are_exact(answering, a)
 
 
@@ -270,3 +271,85 @@ def test_a_dead_endpoint_leaves_the_follow_up_as_typed(demo_settings):
     a = ask(settings, "demo", "ok and service visit reports?",
             previous="How long does Northwind keep HomeHub appliance operating data?")
     assert a.asked_as is None and a.question == "ok and service visit reports?"
+
+
+# ---- the model gets its say (issue 30, item 1) ---------------------------------------------
+
+
+def test_a_faithful_english_paraphrase_the_judge_supports_is_kept(answering):
+    def script(request):
+        if is_judge(request):
+            return SUPPORTED
+        n = passage_with(request, "CarePlus service contract within 30 days")
+        return f"You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+    # the passage's "provided that no service visit..." is a rewording's negation, not a contradiction
+    assert a.status == "answered", a.refusal_reason
+    assert a.answer.startswith("You get all your money back") and a.provider == "llm"
+    assert a.claims[0].verdict == "supported" and "Reworded from the passage" in a.claims[0].reason
+
+
+def test_a_faithful_russian_paraphrase_the_judge_supports_is_kept(answering):
+    def script(request):
+        if is_judge(request):
+            return SUPPORTED
+        n = passage_with(request, "Код E20 означает")
+        return f"Ошибка E20 связана с проблемой слива воды: проверьте сливной фильтр [{n}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm), "demo", "Что означает ошибка E20?")
+    assert a.status == "answered", a.refusal_reason
+    assert a.answer.startswith("Ошибка E20 связана с проблемой слива воды")
+
+
+def test_the_lies_are_still_stopped_by_a_lenient_judge(answering):
+    def script(request):
+        if is_judge(request):
+            return SUPPORTED  # approves everything: the deterministic contradiction must win
+        n = passage_with(request, "CarePlus service contract within 30 days")
+        return f"You can cancel a CarePlus contract within 60 days of the contract start date for a full refund [{n}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+    assert "60 days" not in a.answer
+    assert a.status in ("fallback", "refused")
+
+
+def test_a_paraphrase_the_judge_rejects_is_not_kept(answering):
+    def script(request):
+        if is_judge(request):
+            return UNSUPPORTED
+        n = passage_with(request, "CarePlus service contract within 30 days")
+        return f"You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+    assert "all your money back" not in a.answer
+
+
+def test_a_misplaced_marker_is_moved_to_the_passage_that_states_the_claim(answering):
+    def script(request):
+        if is_judge(request):
+            return SUPPORTED
+        n = passage_with(request, "5 quarts")
+        wrong = 1 if n != 1 else 2
+        return f"The engine holds 5 quarts of oil with the filter [{wrong}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
+    assert a.status == "answered", a.refusal_reason
+    assert "5 quarts" in a.citations[0].quote
+    trace = store.get_trace(answering, "demo", a.trace_id)
+    assert "markers moved to the passage that states the claim: 1" in trace["raw_output"]
+
+
+def test_reattribution_leaves_a_claim_no_passage_states():
+    from core.verify import reattribute_markers
+
+    passages = ["Use SAE 5W-30 oil.", "The engine holds 5 quarts of oil."]
+    assert reattribute_markers("The engine holds 5 quarts of oil [1].", passages) == (
+        "The engine holds 5 quarts of oil [2].", 1)
+    assert reattribute_markers("The engine holds 7 quarts [1].", passages) == ("The engine holds 7 quarts [1].", 0)
+    assert reattribute_markers("Use SAE 5W-30 oil [1].", passages) == ("Use SAE 5W-30 oil [1].", 0)

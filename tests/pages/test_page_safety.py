@@ -17,7 +17,8 @@ HOSTILE_NAME = '<img src=x onerror=alert(1)>[a](javascript:x).txt'
 HOSTILE_QUESTION = "<script>alert(1)</script> [x](javascript:alert(1)) What is the refund window for hostile gadgets?"
 
 # what our own helpers emit: directives with fixed names, icons, bold, line breaks
-OURS = re.compile(r":(?:[a-z]+-badge|[a-z]+-background)\[|:material/[a-z_]+:|\*\*|  \n|#### ")
+OURS = re.compile(r":(?:[a-z]+-badge|[a-z]+-background)\[|:material/[a-z_]+:|\*\*|  \n|#### "
+                  r'|\[\\\[\d+\\\]\]\(#gw-sources-[A-Za-z0-9_-]+ "')  # a citation marker with its quote
 
 
 def inert(body: str) -> bool:
