@@ -30,7 +30,13 @@ from core.generate import GENERATORS, Generation, Selected, heading_of
 from core.lexical import LexicalIndex
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
-from core.verify import DeterministicJudge, evidence_unit, reattribute_markers, split_claims, validate_citations
+from core.verify import (
+    DeterministicJudge,
+    evidence_unit,
+    reattribute_markers,
+    split_claims,
+    validate_citations,
+)
 
 NOT_FOUND = "NOT_FOUND"
 RETRY_PASSAGES = 2
