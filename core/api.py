@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m core.api", description="Groundwork HTTP API")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=8780)
     args = parser.parse_args(argv)
     uvicorn.run(create_app(load_settings()), host=args.host, port=args.port, log_level="warning")
     return 0

@@ -52,8 +52,14 @@ class Settings:
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
     judge_threshold: float = 0.5  # P(supported) the model judge needs (provider llm only)
+    # the endpoint's prices (USD per 1,000 tokens) for the cost estimate in traces and spans
+    llm_price_in_per_1k: float = 0.0
+    llm_price_out_per_1k: float = 0.0
     # scale-out
     chroma_url: str | None = None
+    # OpenTelemetry: spans of every ask go to this OTLP (gRPC) endpoint; from the standard
+    # OTEL_EXPORTER_OTLP_ENDPOINT variable (core/telemetry.py)
+    otel_endpoint: str | None = None
     embed_threads: int = 2
     # the tenant's own words for what its documents say otherwise ("the app" -> "PeopleDesk"):
     # (phrase, documents' words) pairs, see core/expand.py; a tenant setting only
@@ -91,6 +97,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         if f.name in ("data_dir", "synonyms") or key not in env or env[key] == "":
             continue
         kwargs[f.name] = _coerce(f.type, env[key])
+    if env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip():
+        kwargs["otel_endpoint"] = env["OTEL_EXPORTER_OTLP_ENDPOINT"].strip()
     if "llm_api_key" not in kwargs and env.get("OPENAI_API_KEY"):
         kwargs["llm_api_key"] = env["OPENAI_API_KEY"]
     if "llm_base_url" in kwargs or "llm_api_key" in kwargs:

@@ -26,6 +26,7 @@ from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.route import route_of
 from core.schema import Answer, Citation, Claim
+from core.telemetry import cost_usd, emit_ask
 from core.tenants import kept_file, validate_tenant
 from core.trace import new_trace_id, record
 from core.verify import JUDGES, ONE_MARKER_RE, guard, quotable, validate_citations, verify_answer
@@ -166,8 +167,10 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     answer.timings_ms = {k: round(v, 2) for k, v in timings.items()}
     answer.route = route_of(answer, settings, model_failed=model_unavailable)
 
-    # 7. trace
-    record(settings, trace_id, answer=answer.to_dict(),
+    # 7. trace (and OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set)
+    tokens = model_run.tokens if model_run else None
+    cost = cost_usd(tokens, settings.llm_price_in_per_1k, settings.llm_price_out_per_1k) if tokens else None
+    record(settings, trace_id, answer=answer.to_dict(), cost_usd=cost,
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
                  "support": generation.support if generation else None, "decision": decision_note,
@@ -175,7 +178,8 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
                  "answer_model": generation.candidates if generation else []},
            prompt=model_run.prompt if model_run else None,
            raw_output=model_run.raw_output if model_run else None,
-           tokens=model_run.tokens if model_run else None)
+           tokens=tokens)
+    emit_ask(settings.otel_endpoint, answer.to_dict(), tokens, cost)
     return answer
 
 

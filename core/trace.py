@@ -20,8 +20,9 @@ def new_trace_id() -> str:
 
 def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candidates: list[dict[str, Any]],
            gate: dict[str, Any] | None, prompt: str | None, raw_output: str | None,
-           tokens: dict[str, int] | None = None) -> str:
-    """Store one ask: answer, candidates with dense/BM25/fused scores, gate, prompt, output."""
+           tokens: dict[str, int] | None = None, cost_usd: float | None = None) -> str:
+    """Store one ask: answer, candidates with dense/BM25/fused scores, gate, prompt, output,
+    the model's token counts and cost estimate."""
     trace = {
         "trace_id": trace_id,
         "answer": answer,
@@ -30,6 +31,7 @@ def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candida
         "prompt": prompt,
         "raw_output": raw_output,
         "tokens": tokens or {},
+        "cost_usd": cost_usd,
         "settings": settings.public_dict(),
     }
     unknown = unknown_word_of(answer.get("refusal_reason")) if answer.get("status") == "refused" else None

@@ -56,7 +56,8 @@ def test_model_answer_is_cited_verified_by_the_judge_and_traced(demo_settings):
         return f"The engine oil capacity is 5 quarts [{passage_with(request, '5 quarts')}]."
 
     with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(demo_settings, llm), "demo", "What is the oil capacity?")
+        a = ask(llm_settings(demo_settings, llm, llm_price_in_per_1k=1.0, llm_price_out_per_1k=2.0), "demo",
+                "What is the oil capacity?")
     assert a.status == "answered", a.refusal_reason
     assert a.provider == "llm" and a.model == "scripted-model"
     assert a.answer.startswith("The engine oil capacity is 5 quarts [")
@@ -70,6 +71,8 @@ def test_model_answer_is_cited_verified_by_the_judge_and_traced(demo_settings):
     assert "Passages:" in trace["prompt"] and "What is the oil capacity?" in trace["prompt"]
     assert trace["raw_output"].startswith("The engine oil capacity is 5 quarts")
     assert trace["tokens"]["completion"] > 0
+    tokens = trace["tokens"]  # the cost estimate from the endpoint's prices
+    assert trace["cost_usd"] == pytest.approx(tokens["prompt"] / 1000 + 2 * tokens["completion"] / 1000)
 
 
 def test_a_wrong_number_from_the_model_never_reaches_the_user(answering):
