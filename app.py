@@ -1,4 +1,5 @@
-"""Groundwork console: navigation grouped by role, tenant picker and provider status.
+"""Groundwork console: sign-in (when accounts exist), navigation grouped by role, tenant
+picker and provider status.
 
 Every page is a thin script under pages/; shared rendering lives in ui/.
 """
@@ -7,28 +8,37 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import auth
 from ui.state import base_settings, sidebar, start_warm_up
 
 # a local file: a Material icon as favicon is fetched from fonts.gstatic.com, which is offline here
 st.set_page_config(page_title="Groundwork", page_icon=str(Path(__file__).parent / "ui" / "favicon.png"), layout="wide")
 start_warm_up(base_settings())  # models load while the user reads the page
 
+# (file stem, title, icon) per group; a signed-in user sees only their role's pages
 PAGES = {
-    "Domain experts": [
-        st.Page("pages/ask.py", title="Ask", icon=":material/chat:", default=True),
-        st.Page("pages/traces.py", title="Traces", icon=":material/manage_search:"),
-        st.Page("pages/review.py", title="Review", icon=":material/rate_review:"),
-    ],
-    "Admins": [
-        st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
-        st.Page("pages/settings.py", title="Settings", icon=":material/tune:"),
-    ],
-    "Managers": [
-        st.Page("pages/quality.py", title="Quality", icon=":material/monitoring:"),
-    ],
+    "Domain experts": [("ask", "Ask", ":material/chat:"), ("traces", "Traces", ":material/manage_search:"),
+                       ("review", "Review", ":material/rate_review:")],
+    "Admins": [("documents", "Documents", ":material/description:"), ("settings", "Settings", ":material/tune:")],
+    "Managers": [("quality", "Quality", ":material/monitoring:")],
 }
 
-page = st.navigation(PAGES)
+user = auth.current_user(base_settings())
+if user is False:  # accounts exist and nobody is signed in: the sign-in form, nothing else
+    st.navigation([auth.sign_in_page(base_settings())], position="hidden").run()
+    st.stop()
+
 st.sidebar.markdown("### :material/fact_check: Groundwork")
-sidebar()
+_, tenant = sidebar(set(user.roles) if user else None)
+auth.sidebar_note(user, tenant)
+shown = None if user is None else auth.page_names(user.role_in(tenant))
+groups: dict[str, list] = {}
+for group, specs in PAGES.items():
+    kept = [s for s in specs if shown is None or s[0] in shown]
+    if kept:
+        groups[group] = kept
+first = next(iter(groups.values()))[0][0] if groups else None
+page = st.navigation({group: [st.Page(f"pages/{stem}.py", title=title, icon=icon, default=stem == first)
+                              for stem, title, icon in specs] for group, specs in groups.items()}
+                     or [st.Page(lambda: st.info("You have no role in any tenant yet; ask an admin."), title="No access")])
 page.run()

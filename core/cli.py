@@ -119,6 +119,19 @@ def _build_parser() -> argparse.ArgumentParser:
     _tenant_command(ksub, "list", cmd_keys_list).add_argument("--json", action="store_true")
     _tenant_command(ksub, "revoke", cmd_keys_revoke).add_argument("key_id")
 
+    usub = sub.add_parser("users", help="console accounts: add (or give a role in a tenant), list, remove"
+                          ).add_subparsers(dest="action", required=True)
+    add_user = _tenant_command(usub, "add", cmd_users_add)
+    add_user.add_argument("name")
+    add_user.add_argument("--role", required=True, choices=["expert", "admin", "manager"])
+    add_user.add_argument("--password-stdin", action="store_true",
+                          help="read the password from standard input (else it is asked for, unless the user exists)")
+    usub.add_parser("list").set_defaults(func=cmd_users_list)
+    remove_user = usub.add_parser("remove")
+    remove_user.add_argument("name")
+    remove_user.add_argument("--tenant", help="remove only the role in this tenant")
+    remove_user.set_defaults(func=cmd_users_remove)
+
     doctor = _tenant_command(sub, "doctor", cmd_doctor,
                              help="check that the registry, vectors, BM25 index and kept files agree")
     doctor.add_argument("--repair", action="store_true", help="make them agree (the registry is the truth)")
@@ -344,6 +357,49 @@ def cmd_docs_exclude(settings: Settings, args: argparse.Namespace) -> int:
     except LookupError as exc:
         raise UserError(str(exc)) from None
     print(f"{args.action}d {args.chunk_id}")
+    return 0
+
+
+# ---- console accounts ----------------------------------------------------------------------
+
+
+def cmd_users_add(settings: Settings, args: argparse.Namespace) -> int:
+    import getpass
+
+    from core import users
+
+    if args.password_stdin:
+        password: str | None = sys.stdin.readline().rstrip("\n")
+    elif any(u["username"] == args.name.lower() for u in users.list_users(settings)):
+        password = None  # an existing user gets one more role; the password stays
+    else:
+        password = getpass.getpass(f"Password for {args.name}: ")
+    try:
+        outcome = users.add_user(settings, args.name, password, args.tenant, args.role)
+    except (ValueError, LookupError) as exc:
+        raise UserError(str(exc)) from None
+    print(f"{outcome} user {args.name.lower()}: {args.role} of {args.tenant}")
+    return 0
+
+
+def cmd_users_list(settings: Settings, args: argparse.Namespace) -> int:
+    from core import users
+
+    rows = users.list_users(settings)
+    for u in rows:
+        roles = ", ".join(f"{role} of {tenant}" for tenant, role in sorted(u["roles"].items())) or "no tenant"
+        print(f"{u['username']}\t{roles}")
+    if not rows:
+        print("no users: the console runs in single-user mode (no sign-in); add one to turn sign-in on")
+    return 0
+
+
+def cmd_users_remove(settings: Settings, args: argparse.Namespace) -> int:
+    from core import users
+
+    if not users.remove_user(settings, args.name, args.tenant):
+        raise UserError(f"No user {args.name}" + (f" with a role in {args.tenant}." if args.tenant else "."))
+    print(f"removed {args.name}" + (f" from {args.tenant}" if args.tenant else ""))
     return 0
 
 

@@ -119,6 +119,12 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL, revoked_at REAL, last_used_at REAL);
     CREATE INDEX api_keys_tenant ON api_keys(tenant);
     """,
+    # 11: console accounts (core/users.py): a password hash each, and a role per tenant
+    """
+    CREATE TABLE users (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL, created_at REAL NOT NULL);
+    CREATE TABLE memberships (
+        username TEXT NOT NULL, tenant TEXT NOT NULL, role TEXT NOT NULL, PRIMARY KEY (username, tenant));
+    """,
 ]
 
 

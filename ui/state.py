@@ -114,7 +114,7 @@ def _tenant_label(tenant: str) -> str:
     return f"{tenant} (eval)" if is_eval_tenant(tenant) else tenant
 
 
-def tenant_picker(settings: Settings) -> str | None:
+def tenant_picker(settings: Settings, allowed: set[str] | None = None) -> str | None:
     """The sidebar's tenant selectbox; `demo` is the default when it exists.
 
     The choice lives in the URL (`?tenant=`, other query parameters kept), so a reload or a
@@ -124,6 +124,8 @@ def tenant_picker(settings: Settings) -> str | None:
     "Show eval tenants" toggle and listed after the user's tenants, marked "(eval)".
     """
     everyone = [t["id"] for t in store.list_tenants(settings)]
+    if allowed is not None:  # a signed-in user: their tenants only; another's id reads as unknown
+        everyone = [t for t in everyone if t in allowed]
     st.session_state[_KNOWN_TENANTS] = everyone
     users = [t for t in everyone if not is_eval_tenant(t)]
     evals = [t for t in everyone if is_eval_tenant(t)]
@@ -202,10 +204,11 @@ def provider_status(settings: Settings) -> None:
                 f"top-k {settings.top_k}{' · strict' if settings.strict_mode else ''}")
 
 
-def sidebar() -> tuple[Settings, str | None]:
-    """Tenant picker and provider status; returns (tenant settings, tenant)."""
+def sidebar(allowed: set[str] | None = None) -> tuple[Settings, str | None]:
+    """Tenant picker (only `allowed` tenants when given) and provider status; returns
+    (tenant settings, tenant)."""
     settings = base_settings()
-    tenant = tenant_picker(settings)
+    tenant = tenant_picker(settings, allowed)
     if tenant is not None:
         settings = tenant_settings(tenant)
     provider_status(settings)

@@ -105,3 +105,35 @@ def test_the_three_users_journeys(seeded, server, page, shot):
     wait_idle(page)
     shot(page, "23-manager-live-quality")
     assert not page.errors, page.errors
+
+
+def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
+    from core import users
+    from core.config import load_settings
+    from core.documents import ensure_tenant
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    for tenant in ("acme", "beta"):
+        ensure_tenant(settings, tenant)
+    users.add_user(settings, "max", "correct horse battery", "acme", "manager")
+    url = fresh_server(data)
+    page.goto(url + "/documents?tenant=beta")
+    expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+    expect()(page.get_by_text("Tenant", exact=True)).to_have_count(0)  # no picker before sign-in
+    shot(page, "24-sign-in", full_page=False)
+    page.get_by_label("User name").fill("max")
+    page.get_by_role("textbox", name="Password").fill("correct horse battery")
+    page.get_by_role("button", name="Sign in").click()
+    expect()(page.get_by_role("heading", name="Quality", level=1)).to_be_visible()
+    # a manager's one page: no Documents link (Streamlit hides a one-page navigation)
+    expect()(page.get_by_role("link", name="Documents")).to_have_count(0)
+    expect()(page.get_by_text(re.compile("Signed in as"))).to_be_visible()
+    wait_idle(page)
+    shot(page, "25-manager-signed-in", full_page=False)
+    page.goto(url + "/documents?tenant=beta")  # by URL: still no Documents, no tenant beta
+    expect()(page.get_by_role("heading", name="Documents", level=1)).to_have_count(0)
+    wait_idle(page)
+    expect()(page.get_by_role("button", name=re.compile("Browse files"))).to_have_count(0)
+    shot(page, "26-manager-documents-by-url", full_page=False)
+    assert not page.errors, page.errors

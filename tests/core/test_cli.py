@@ -274,3 +274,29 @@ def test_a_passage_excluded_from_answers_and_included_again(tmp_path, write_file
     assert "5 quarts" in json.loads(run(data, "ask", "--tenant", "acme", "--json", "What is the engine oil capacity?").stdout)["answer"]
     unknown = run(data, "docs", "exclude", "--tenant", "acme", "nope:0001")
     assert unknown.returncode != 0 and "No passage nope:0001" in unknown.stderr and "Traceback" not in unknown.stderr
+
+
+def test_users_add_list_remove_and_keys(tmp_path, write_file):
+    data = tmp_path / "data"
+    assert run(data, "tenants", "create", "acme").returncode == 0
+    env = {**os.environ, "GROUNDWORK_DATA": str(data)}
+    added = subprocess.run([sys.executable, "-m", "core.cli", "users", "add", "Ann", "--tenant", "acme", "--role",
+                            "admin", "--password-stdin"], cwd=ROOT, env=env, input="correct horse battery\n",
+                           capture_output=True, text=True, timeout=120)
+    assert added.returncode == 0 and added.stdout.strip() == "created user ann: admin of acme"
+    listed = run(data, "users", "list")
+    assert listed.stdout.strip() == "ann\tadmin of acme" and "horse" not in listed.stdout
+    short = subprocess.run([sys.executable, "-m", "core.cli", "users", "add", "bob", "--tenant", "acme", "--role",
+                            "expert", "--password-stdin"], cwd=ROOT, env=env, input="short\n",
+                           capture_output=True, text=True, timeout=120)
+    assert short.returncode != 0 and "at least 10 characters" in short.stderr and "Traceback" not in short.stderr
+    assert run(data, "users", "remove", "ann").returncode == 0
+    assert "single-user mode" in run(data, "users", "list").stdout
+    made = run(data, "keys", "create", "--tenant", "acme", "--label", "ci")
+    key = made.stdout.strip().splitlines()[-1]
+    assert made.returncode == 0 and key.startswith("gw_")
+    key_id = key.split("_")[1]
+    assert key_id in run(data, "keys", "list", "--tenant", "acme").stdout
+    assert run(data, "keys", "revoke", "--tenant", "acme", key_id).stdout.strip() == f"revoked {key_id}"
+    again = run(data, "keys", "revoke", "--tenant", "acme", key_id)
+    assert again.returncode != 0 and "No live key" in again.stderr

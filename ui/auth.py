@@ -1,0 +1,99 @@
+"""Sign-in and roles in the console (accounts and rules in core/users.py).
+
+Single-user mode (no account exists): no sign-in, every page, and the sidebar says so.
+Otherwise a visitor sees only the sign-in form; a signed-in user sees only their tenants in
+the picker and only their role's pages for the picked tenant. Streamlit's own OIDC sign-in
+(`st.login`) is used when `[auth]` is configured in `.streamlit/secrets.toml`: the
+provider's e-mail is the user name, whose roles come from `core.cli users add`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core.config import Settings
+from ui.safe import escape_md
+
+_USER = "_signed_in"
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    roles: dict[str, str]  # tenant -> expert | admin | manager
+
+    def role_in(self, tenant: str | None) -> str | None:
+        return self.roles.get(tenant) if tenant else None
+
+
+def _oidc_configured() -> bool:
+    try:
+        return "auth" in st.secrets
+    except Exception:  # no secrets file at all: Streamlit raises its own not-found error
+        return False
+
+
+def _sign_in_form(settings: Settings) -> None:
+    from core import users
+
+    st.title("Sign in")
+    st.caption("This Groundwork console has accounts; sign in to see your tenants.")
+    if _oidc_configured():
+        st.button("Sign in with your organisation", on_click=st.login, icon=":material/login:")
+        st.divider()
+    with st.form("sign_in"):
+        name = st.text_input("User name", max_chars=64)
+        password = st.text_input("Password", type="password", max_chars=200)
+        if st.form_submit_button("Sign in", type="primary"):
+            roles = users.authenticate(settings, name, password)
+            if roles is None:
+                st.error("Wrong user name or password.")
+            else:
+                st.session_state[_USER] = User(" ".join(name.split()).lower(), roles)
+                st.rerun()
+
+
+def current_user(settings: Settings) -> User | None | bool:
+    """The signed-in user; None in single-user mode; False when a sign-in is needed."""
+    from core import users
+
+    if not users.sign_in_required(settings):
+        st.session_state.pop(_USER, None)
+        return None
+    user = st.session_state.get(_USER)
+    if user is None and _oidc_configured() and getattr(st.user, "is_logged_in", False):
+        email = str(st.user.get("email") or "").lower()
+        user = User(email, users.roles_of(settings, email)) if email else None
+        if user is not None:
+            st.session_state[_USER] = user
+    if user is None:
+        return False
+    return User(user.name, users.roles_of(settings, user.name))  # roles as stored now
+
+
+def sign_in_page(settings: Settings):
+    """The one page a signed-out visitor may open."""
+    return st.Page(lambda: _sign_in_form(settings), title="Sign in", icon=":material/login:", url_path="sign-in")
+
+
+def sidebar_note(user: User | None, tenant: str | None) -> None:
+    if user is None:
+        st.sidebar.caption("Single-user mode: no sign-in (meant for 127.0.0.1). "
+                           "Add an account with core.cli users add to turn sign-in on.")
+        return
+    role = user.role_in(tenant) or "no role"
+    st.sidebar.caption(f"Signed in as **{escape_md(user.name, inline=True)}** · {escape_md(role, inline=True)}")
+    if st.sidebar.button("Sign out", icon=":material/logout:", key="sign_out"):
+        st.session_state.pop(_USER, None)
+        if _oidc_configured() and getattr(st.user, "is_logged_in", False):
+            st.logout()
+        st.rerun()
+
+
+def page_names(role: str | None) -> set[str]:
+    """The pages (file stems) a role may open."""
+    from core.users import PAGES_OF_ROLE
+
+    return set(PAGES_OF_ROLE.get(role or "", ()))
