@@ -52,6 +52,10 @@ class Settings:
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
     judge_threshold: float = 0.5  # P(supported) the model judge needs (provider llm only)
+    # model-driven steps (core/llm_steps.py), off until measured to pay for themselves
+    llm_grade_passages: bool = False
+    llm_self_check: bool = False
+    llm_suggest_followups: bool = False
     # the endpoint's prices (USD per 1,000 tokens) for the cost estimate in traces and spans
     llm_price_in_per_1k: float = 0.0
     llm_price_out_per_1k: float = 0.0

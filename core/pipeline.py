@@ -22,6 +22,7 @@ from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
+from core.llm_steps import grade_passages, rewrite_query, suggest_followups
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.route import route_of
@@ -36,10 +37,39 @@ MAX_QUESTION_CHARS = 2000
 MAX_REJECTED_SHOWN = 40
 
 
+_STATUS_RANK = {"answered": 3, "corrected": 3, "narrowed": 2, "fallback": 1, "refused": 0}
+
+
 def ask(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
     """Answer one question from the tenant's documents. `previous` is the question asked
     just before in the same chat: an elliptical follow-up ("What about part-time staff?") is
-    read as the whole question it stands for (core/followup.py), kept as `asked_as`."""
+    read as the whole question it stands for (core/followup.py), kept as `asked_as`.
+
+    With the llm provider and `llm_self_check`, an answer routed to a person is asked once
+    more as the model rewrites the question (core/llm_steps.py); the better answer is kept
+    and the first ask's trace notes what happened."""
+    first = _ask_once(settings, tenant, question, previous)
+    tenant_settings = settings.for_tenant(tenant) if store.tenant_exists(settings, tenant) else settings
+    if not (tenant_settings.provider == "llm" and tenant_settings.llm_self_check and first.route == "human"):
+        return first
+    rewritten = rewrite_query(LLMClient(tenant_settings), first.asked_as or question)
+    if rewritten is None:
+        store.annotate_trace(settings, tenant, first.trace_id, "self_check", {"rewritten": None})
+        return first
+    second = _ask_once(settings, tenant, rewritten)
+    better = (_STATUS_RANK.get(second.status, 0), second.confidence) > (_STATUS_RANK.get(first.status, 0), first.confidence)
+    kept, other = (second, first) if better else (first, second)
+    note = {"rewritten": rewritten, "kept": "rewritten" if better else "first", "other_trace": other.trace_id}
+    store.annotate_trace(settings, tenant, kept.trace_id, "self_check", note)
+    if not better:
+        first.steps["self_check"] = note
+        return first
+    second.question, second.asked_as = question, rewritten
+    second.steps["self_check"] = note
+    return second
+
+
+def _ask_once(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
     validate_tenant(tenant)
     question = (question or "").strip()
     if not question:
@@ -109,6 +139,10 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
         parsed.vector = None
         fallback_reason = None
         if settings.provider == "llm":
+            if settings.llm_grade_passages:
+                graded = grade_passages(LLMClient(settings), asked, passages)
+                answer.steps["grade_passages"] = {"kept": len(graded), "of": len(passages)}
+                passages = graded
             try:
                 generation = model_run = GENERATORS["llm"](settings).generate(asked, passages, lexicon)
             except LLMUnavailable as exc:
@@ -166,6 +200,9 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     timings["total"] = _ms(started)
     answer.timings_ms = {k: round(v, 2) for k, v in timings.items()}
     answer.route = route_of(answer, settings, model_failed=model_unavailable)
+    if settings.provider == "llm" and settings.llm_suggest_followups and answer.status != "refused":
+        answer.suggestions = suggest_followups(LLMClient(settings), answer.asked_as or question, passages)
+        answer.steps["suggest_followups"] = len(answer.suggestions)
 
     # 7. trace (and OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set)
     tokens = model_run.tokens if model_run else None

@@ -123,6 +123,10 @@ class Answer:
     asked_as: str | None = None
     # what should happen next (core/route.py): auto | human | retry | error
     route: str = "auto"
+    # follow-up questions the passages answer (llm provider, llm_suggest_followups)
+    suggestions: list[str] = field(default_factory=list)
+    # the model-driven steps that ran, with what they did (trace and console)
+    steps: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -436,6 +436,13 @@ def unknown_word_asks(settings: Settings, tenant: str, *, since: float | None = 
         return [dict(r) for r in conn.execute(sql, args).fetchall()]
 
 
+def annotate_trace(settings: Settings, tenant: str, trace_id: str, key: str, value: Any) -> None:
+    """Add one top-level entry to a stored trace (a step that ran after it was recorded)."""
+    with connect(settings) as conn:
+        conn.execute("UPDATE traces SET data = json_set(data, ?, json(?)) WHERE tenant=? AND trace_id=?",
+                     (f"$.{key}", json.dumps(value, ensure_ascii=False), tenant, trace_id))
+
+
 def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
     with connect(settings) as conn:
         row = conn.execute(

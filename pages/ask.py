@@ -84,7 +84,8 @@ if st.session_state.pop("scroll_to_newest", False):
     # past a long answer's first lines)
     components_html(NEWEST_ANSWER_TOP, height=0)
 
-question = st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
+question = (st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
+            or st.session_state.pop("ask_next", None))  # a suggested follow-up clicked under an answer
 if question is not None and not question.strip():
     st.warning("Type a question first: that one was only spaces.", icon=":material/edit:")
 elif question:

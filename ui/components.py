@@ -446,6 +446,13 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
     """Header, text with pills, then Sources / Claims / Feedback tabs."""
     answer_header(answer)
     answer_body(answer, key)
+    if feedback and answer.get("suggestions"):  # the Ask page: a click asks it next
+        st.caption("You could also ask (the passages above answer these):")
+        row = st.container(horizontal=True)
+        for n, suggestion in enumerate(answer["suggestions"]):
+            row.button(escape_md(clean(suggestion), limit=200, inline=True), key=f"{key}_suggest{n}",
+                       icon=":material/subdirectory_arrow_right:",
+                       on_click=lambda q=suggestion: st.session_state.__setitem__("ask_next", q))
     citations = answer.get("citations") or []
     claims = answer.get("claims") or []
     sources = len(merge_by_index(citations))  # one per marker, as the pills show them

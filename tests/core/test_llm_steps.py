@@ -1,0 +1,116 @@
+"""The model-driven steps (core/llm_steps.py) through the real `openai` client against a
+scripted server: each changes what it should, is traced, and falls back when the model fails."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from scripted_llm import Reply, ScriptedLLM, is_judge
+
+from core import store
+from core.llm import reset_cool_down
+from core.llm_steps import held_by_a_passage
+from core.pipeline import ask
+from tests.core.test_llm_pipeline import llm_settings, passage_with
+
+pytestmark = pytest.mark.slow
+SUPPORTED = Reply("SUPPORTED", first_token={"SUPPORTED": 0.9, "UNSUPPORTED": 0.1})
+
+
+@pytest.fixture(autouse=True)
+def _fresh_endpoints():
+    reset_cool_down()
+    yield
+    reset_cool_down()
+
+
+def _text(request) -> str:
+    return "\n".join(m["content"] for m in request["messages"])
+
+
+def _kind(request) -> str:
+    text = _text(request)
+    if is_judge(request):
+        return "judge"
+    for marker, kind in (("Which passages contain information", "grade"), ("Rewrite the question once", "rewrite"),
+                         ("Write three short follow-up questions", "suggest")):
+        if marker in text:
+            return kind
+    return "answer"
+
+
+def test_grading_keeps_only_the_passages_the_model_calls_relevant(answering):
+    sent = []
+
+    def script(request):
+        kind = _kind(request)
+        if kind == "grade":
+            blocks = re.split(r"\n(?=\[\d+\] )", _text(request))
+            return next(b[1:b.index("]")] for b in blocks if b.startswith("[") and "5 quarts" in b)
+        if kind == "judge":
+            return SUPPORTED
+        sent.append(_text(request))
+        return f"The engine holds 5 quarts of oil with the filter [{passage_with(request, '5 quarts')}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm, llm_grade_passages=True), "demo", "What is the oil capacity?")
+    assert a.status == "answered", a.refusal_reason
+    assert a.steps["grade_passages"]["kept"] == 1 and a.steps["grade_passages"]["of"] > 1
+    assert len(re.findall(r"^\[\d+\] \(", sent[0], re.M)) == 1  # one passage went to the model
+    assert store.get_trace(answering, "demo", a.trace_id)["answer"]["steps"]["grade_passages"]["kept"] == 1
+
+
+def test_self_check_rewrites_once_and_keeps_the_better_answer(answering):
+    def script(request):
+        kind = _kind(request)
+        if kind == "rewrite":
+            return "What is the engine oil capacity with a filter change?"
+        if kind == "judge":
+            return SUPPORTED
+        if "with a filter change" in _text(request):
+            return f"The engine holds 5 quarts of oil with the filter [{passage_with(request, '5 quarts')}]."
+        return "NOT_FOUND"
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm, llm_self_check=True), "demo", "How much oil goes in?")
+        rewrites = [r for r in llm.requests if _kind(r) == "rewrite"]
+    assert len(rewrites) == 1
+    assert a.status == "answered" and "5 quarts" in a.answer
+    assert a.question == "How much oil goes in?" and a.asked_as == "What is the engine oil capacity with a filter change?"
+    assert a.steps["self_check"]["kept"] == "rewritten"
+    assert store.get_trace(answering, "demo", a.trace_id)["self_check"]["other_trace"]
+
+
+def test_suggestions_never_promise_what_the_passages_do_not_hold(answering):
+    def script(request):
+        kind = _kind(request)
+        if kind == "suggest":
+            return ("How often should the engine oil be changed?\nWhat oil grade does the engine use?\n"
+                    "Which Mars colony sells spare rockets?\nHow much oil does the engine hold with the filter?")
+        if kind == "judge":
+            return SUPPORTED
+        return f"The engine holds 5 quarts of oil with the filter [{passage_with(request, '5 quarts')}]."
+
+    with ScriptedLLM(script) as llm:
+        a = ask(llm_settings(answering, llm, llm_suggest_followups=True), "demo", "What is the oil capacity?")
+    assert a.status == "answered"
+    assert 1 <= len(a.suggestions) <= 3 and not any("Mars" in s for s in a.suggestions)
+
+
+def test_every_step_falls_back_when_the_model_is_dead(answering):
+    from dataclasses import replace
+
+    dead = replace(answering, provider="llm", llm_base_url="http://127.0.0.1:9/v1", llm_model="x", llm_retries=0,
+                   llm_timeout_s=2.0, llm_grade_passages=True, llm_self_check=True, llm_suggest_followups=True)
+    a = ask(dead, "demo", "What is the oil capacity?")
+    assert a.status == "fallback" and "5 quarts" in a.answer and a.route == "retry"
+    assert a.suggestions == [] and "self_check" not in a.steps
+
+
+def test_held_by_a_passage():
+    from core.retrieve import Candidate
+
+    p = Candidate("c", "d", "Change the engine oil every 10,000 km.", "m.md", "", None, None, "", "paragraph", "en", 0)
+    assert held_by_a_passage("How often do I change the engine oil?", [p])
+    assert not held_by_a_passage("Which colony sells rockets?", [p])
