@@ -51,6 +51,9 @@ class Settings:
     llm_api_key: str | None = None
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
+    # a second OpenAI-compatible endpoint asked when the first fails (down, slow, bad key)
+    llm_fallback_base_url: str | None = None
+    llm_fallback_model: str | None = None
     judge_threshold: float = 0.5  # P(supported) the model judge needs (provider llm only)
     # model-driven steps (core/llm_steps.py), off until measured to pay for themselves
     llm_grade_passages: bool = False

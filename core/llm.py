@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.config import Settings
@@ -80,7 +80,27 @@ class LLMClient:
                 time.sleep(RETRY_DELAY_S)
 
     def chat(self, messages: list[dict[str, str]], max_tokens: int = 300, logprobs: bool = False) -> LLMReply:
-        """One chat completion at temperature 0."""
+        """One chat completion at temperature 0; from the fallback endpoint when this one
+        fails and one is configured (`llm_fallback_base_url` / `llm_fallback_model`)."""
+        try:
+            return self._chat(messages, max_tokens, logprobs)
+        except LLMUnavailable as exc:
+            fallback = self._fallback()
+            if fallback is None:
+                raise
+            try:
+                return fallback._chat(messages, max_tokens, logprobs)
+            except LLMUnavailable as second:
+                raise LLMUnavailable(f"{exc} The fallback endpoint failed too: {second}") from None
+
+    def _fallback(self) -> LLMClient | None:
+        s = self._settings
+        url, model = s.llm_fallback_base_url, s.llm_fallback_model or s.llm_model
+        if not url or (url == self.base_url and model == self.model):
+            return None
+        return LLMClient(replace(s, llm_base_url=url, llm_model=model, llm_fallback_base_url=None))
+
+    def _chat(self, messages: list[dict[str, str]], max_tokens: int, logprobs: bool) -> LLMReply:
         with _lock:
             failed = _failed_at.get(self.base_url)
         if failed and time.monotonic() - failed[0] < COOL_DOWN_S:

@@ -96,3 +96,17 @@ def test_a_server_error_is_still_retried(settings):
                                    llm_retries=1))
         assert client.chat([{"role": "user", "content": "hi"}]).text == "fine"
         assert len(llm.requests) == 2
+
+
+def test_a_dead_endpoint_hands_over_to_the_fallback_endpoint(settings):
+    dead = f"http://127.0.0.1:{_closed_port()}/v1"
+    with ScriptedLLM(lambda r: "from the fallback", model="backup-model") as backup:
+        client = _client(settings, dead, llm_fallback_base_url=backup.base_url, llm_fallback_model="backup-model")
+        reply = client.chat([{"role": "user", "content": "hi"}])
+        assert reply.text == "from the fallback" and reply.model == "backup-model"
+        assert backup.requests[0]["model"] == "backup-model"
+        again = client.chat([{"role": "user", "content": "hi"}])  # the primary is cooling down: straight over
+        assert again.text == "from the fallback"
+    with pytest.raises(LLMUnavailable, match="Could not connect .* The fallback endpoint failed too: Could not connect"):
+        _client(settings, dead, llm_fallback_base_url=f"http://127.0.0.1:{_closed_port()}/v1").chat(
+            [{"role": "user", "content": "hi"}])
