@@ -333,7 +333,7 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
     if facts.negated != has_negation(span.said):
         if share >= CONTENT_SHARE:  # the same words with the polarity flipped: "X is (not) Y"
             contradiction = contradiction or "The claim and the source disagree on negation."
-        else:  # a rewording ("cannot drain" -> "a drainage problem"): no evidence either way
+        else:  # a rewording ("may not be used" said as "is forbidden"): no evidence either way
             failures.append("its negation")
             wording_failures += 1
     return contradiction, failures, sorted(set(checks)), len(failures) > wording_failures
