@@ -112,4 +112,6 @@ def _use_in_answers(chunk_id: str, excluded: bool) -> None:
     st.rerun()  # the count of excluded passages above the cards changes
 
 
-components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id, on_toggle=_use_in_answers)
+pdf_original = original if original is not None and original.suffix.lower() == ".pdf" else None
+components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id, on_toggle=_use_in_answers,
+                        original=pdf_original)

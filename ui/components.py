@@ -499,10 +499,21 @@ def candidates_frame(trace: dict[str, Any]) -> pd.DataFrame:
 
 
 def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
-               on_toggle: Callable[[str, bool], None] | None = None) -> None:
+               on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None) -> None:
     """One chunk as indexed: kind badge, page, section, and its text (tables as tables), the
-    first match of `needle` highlighted; with `on_toggle`, a switch keeping it out of answers."""
-    with st.container(border=True):
+    first match of `needle` highlighted; with `on_toggle`, a switch keeping it out of answers;
+    with the kept `original` PDF, a switch showing its page beside the text."""
+    page_no = chunk.get("page_start")
+    show_page = (original is not None and page_no not in (None, -1) and chunk.get("chunk_id")
+                 and st.toggle(f"Show page {page_no}", key=f"chunk_page_img_{chunk['chunk_id']}"))
+    outer = st.container(border=True)
+    if show_page:
+        text_col, page_col = outer.columns([3, 2])
+        mtime = original.stat().st_mtime
+        page_col.image(_page_png(str(original), mtime, int(page_no), (), 110, False), width="stretch",
+                       output_format="PNG", caption=f"page {page_no} of the original")
+        outer = text_col
+    with outer:
         if on_toggle is not None and chunk.get("chunk_id"):
             cid = chunk["chunk_id"]
             used = st.toggle("Used in answers", value=not chunk.get("disabled"), key=f"chunk_use_{cid}",
@@ -707,7 +718,7 @@ CHUNKS_PER_PAGE = 20
 
 
 def chunk_viewer(chunks: list[dict[str, Any]], key: str,
-                 on_toggle: Callable[[str, bool], None] | None = None) -> None:
+                 on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None) -> None:
     """A document's chunks: kinds present, find-in-chunks (matches highlighted), pages of
     CHUNKS_PER_PAGE cards, each with its "used in answers" switch when `on_toggle` is given."""
     kinds = sorted({c.get("kind", "") for c in chunks})
@@ -727,7 +738,7 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
     if excluded:
         st.caption(f"{excluded} of {len(chunks)} passages are kept out of answers.")
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
-        chunk_card(chunk, number, needle, on_toggle)
+        chunk_card(chunk, number, needle, on_toggle, original)
     shown_to = min(len(matching), start + CHUNKS_PER_PAGE)
     st.caption(f"Showing {start + 1}–{shown_to} of {len(matching)} chunk{'s' if len(matching) != 1 else ''}."
                if shown_to > start + 1 else f"Showing chunk {start + 1} of {len(matching)}.")

@@ -350,3 +350,17 @@ def test_a_passage_kept_out_of_answers_is_not_retrieved_until_let_back(answering
     app.toggle(key=f"chunk_use_{oil['chunk_id']}").set_value(True).run()
     assert not store.get_chunks(settings, "acme", [oil["chunk_id"]])[oil["chunk_id"]]["disabled"]
     assert "4.5 litres" in ask(settings, "acme", "What is the engine oil capacity?").answer
+
+
+def test_a_pdf_passage_is_shown_beside_its_page(app, goto, settings):
+    pdf = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "warranty.pdf")
+    chunk = store.chunk_rows(settings, "acme", pdf["doc_id"])[0]
+    goto(app, "pages/documents.py")
+    app.selectbox(key="doc_open").select(pdf["doc_id"]).run()
+    assert not app.image
+    app.toggle(key=f"chunk_page_img_{chunk['chunk_id']}").set_value(True).run()
+    assert not app.exception
+    assert app.image and app.image[0].captions == ["page 1 of the original"]
+    md = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "engine.md")
+    app.selectbox(key="doc_open").select(md["doc_id"]).run()
+    assert not [t for t in app.toggle if t.label.startswith("Show page")]  # no page to show for Markdown
