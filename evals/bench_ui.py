@@ -63,25 +63,19 @@ IDLE_JS = """() => {
 
 
 def app_pages(app: Path = ROOT / "app.py") -> list[tuple[str, str]]:
-    """(title, url path) of every st.Page in app.py, in source (= sidebar) order.
-
-    The url path is st.Page's: url_path= if given, else the script's file name without
-    .py; the default page is served at the root, path "".
-    """
-    calls = [n for n in ast.walk(ast.parse(app.read_text(encoding="utf-8")))
-             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "Page"]
-    pages = []
-    for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
-        kw = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
-        script = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) else kw.get("page")
-        if not isinstance(script, str):
-            raise RuntimeError(f"app.py line {call.lineno}: st.Page without a literal script path")
-        stem = Path(script).stem
-        path = "" if kw.get("default") else str(kw.get("url_path", stem)).strip("/")
-        pages.append((str(kw.get("title", stem.replace("_", " "))), path))
+    """(title, url path) of every page in app.py's PAGES, in sidebar order (what single-user
+    mode shows). PAGES maps a group to (file stem, title, icon) tuples; a page's url path is
+    its stem, the first page is the default, served at the root, path ""."""
+    tree = ast.parse(app.read_text(encoding="utf-8"))
+    found = next((n.value for n in tree.body if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == "PAGES" for t in n.targets)), None)
+    if found is None:
+        raise RuntimeError(f"no PAGES in {app}")
+    groups = ast.literal_eval(found)
+    pages = [(title, stem) for specs in groups.values() for stem, title, _icon in specs]
     if not pages:
-        raise RuntimeError(f"no st.Page found in {app}")
-    return pages
+        raise RuntimeError(f"no page in {app}'s PAGES")
+    return [(pages[0][0], ""), *pages[1:]]
 
 
 def free_port() -> int:
