@@ -51,6 +51,9 @@ class Settings:
     llm_api_key: str | None = None
     llm_timeout_s: float = 20.0
     llm_retries: int = 1
+    # a stronger model on the same endpoint for hard questions: those whose retrieval
+    # evidence is under the gate threshold (core/pipeline.py); None = one model for all
+    llm_strong_model: str | None = None
     # a second OpenAI-compatible endpoint asked when the first fails (down, slow, bad key)
     llm_fallback_base_url: str | None = None
     llm_fallback_model: str | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core import index, journal, store
 from core.answer.question import Question, words_of
@@ -143,8 +143,14 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 graded = grade_passages(LLMClient(settings), asked, passages)
                 answer.steps["grade_passages"] = {"kept": len(graded), "of": len(passages)}
                 passages = graded
+            writer = settings
+            if settings.llm_strong_model and gate.confidence < settings.gate_threshold:
+                # a hard question: weak retrieval evidence, so the stronger model writes
+                writer = replace(settings, llm_model=settings.llm_strong_model)
+                answer.steps["strong_model"] = {"model": settings.llm_strong_model,
+                                                "retrieval_evidence": round(gate.confidence, 4)}
             try:
-                generation = model_run = GENERATORS["llm"](settings).generate(asked, passages, lexicon)
+                generation = model_run = GENERATORS["llm"](writer).generate(asked, passages, lexicon)
             except LLMUnavailable as exc:
                 fallback_reason = f"{exc} Answered from quotes instead."
                 model_run = getattr(exc, "run", None)

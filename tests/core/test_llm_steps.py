@@ -114,3 +114,20 @@ def test_held_by_a_passage():
     p = Candidate("c", "d", "Change the engine oil every 10,000 km.", "m.md", "", None, None, "", "paragraph", "en", 0)
     assert held_by_a_passage("How often do I change the engine oil?", [p])
     assert not held_by_a_passage("Which colony sells rockets?", [p])
+
+
+def test_hard_questions_go_to_the_strong_model(answering):
+    def script(request):
+        if _kind(request) == "judge":
+            return SUPPORTED
+        return f"The engine holds 5 quarts of oil with the filter [{passage_with(request, '5 quarts')}]."
+
+    with ScriptedLLM(script) as llm:
+        easy = ask(llm_settings(answering, llm, llm_strong_model="strong-model", gate_threshold=0.0), "demo",
+                   "What is the oil capacity?")
+        hard = ask(llm_settings(answering, llm, llm_strong_model="strong-model", gate_threshold=1.0), "demo",
+                   "What is the oil capacity?")
+        writers = [r["model"] for r in llm.requests if _kind(r) == "answer"]
+    assert "strong_model" not in easy.steps
+    assert hard.steps["strong_model"]["model"] == "strong-model"
+    assert writers == ["scripted-model", "strong-model"]
