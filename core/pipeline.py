@@ -49,8 +49,11 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     more as the model rewrites the question (core/llm_steps.py); the better answer is kept
     and the first ask's trace notes what happened."""
     first = _ask_once(settings, tenant, question, previous)
-    tenant_settings = settings.for_tenant(tenant) if store.tenant_exists(settings, tenant) else settings
-    if not (tenant_settings.provider == "llm" and tenant_settings.llm_self_check and first.route == "human"):
+    # llm_self_check is no tenant knob: most asks return here without another registry read
+    if not (settings.llm_self_check and first.route == "human" and first.refusal_code != "unknown_tenant"):
+        return first
+    tenant_settings = settings.for_tenant(tenant)
+    if tenant_settings.provider != "llm":
         return first
     rewritten = rewrite_query(LLMClient(tenant_settings), first.asked_as or question)
     if rewritten is None:
@@ -213,7 +216,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     # 7. trace (and OpenTelemetry spans when OTEL_EXPORTER_OTLP_ENDPOINT is set)
     tokens = model_run.tokens if model_run else None
     cost = cost_usd(tokens, settings.llm_price_in_per_1k, settings.llm_price_out_per_1k) if tokens else None
-    record(settings, trace_id, answer=answer.to_dict(), cost_usd=cost,
+    answered = answer.to_dict()
+    record(settings, trace_id, answer=answered, cost_usd=cost,
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
                  "support": generation.support if generation else None, "decision": decision_note,
@@ -222,7 +226,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
            prompt=model_run.prompt if model_run else None,
            raw_output=model_run.raw_output if model_run else None,
            tokens=tokens)
-    emit_ask(settings.otel_endpoint, answer.to_dict(), tokens, cost)
+    emit_ask(settings.otel_endpoint, answered, tokens, cost)
     return answer
 
 

@@ -104,12 +104,14 @@ MIGRATIONS: list[str] = [
            OR old.reason LIKE '%does not address “%”, a word the knowledge%')
       AND instr(old.reason, '”') - instr(old.reason, '“') - 1 BETWEEN 1 AND 60;
     """,
-    # 9: the review queue's decisions: one per ask (core/review.py); an ask with none is open
+    # 9: the review queue's decisions: one per ask (core/review.py); an ask with none is open.
+    # Each ask's route verdict beside it, so the queue never parses every trace's JSON
     """
     CREATE TABLE reviews (
         tenant TEXT NOT NULL, trace_id TEXT NOT NULL, resolution TEXT NOT NULL,
         detail TEXT, resolved_at REAL NOT NULL, PRIMARY KEY (tenant, trace_id));
     CREATE INDEX traces_status ON traces(tenant, status, created_at);
+    ALTER TABLE traces ADD COLUMN route TEXT;
     ALTER TABLE chunks ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
     """,
     # 10: HTTP API keys, one tenant each, stored as SHA-256 of the key (core/keys.py)
@@ -368,13 +370,14 @@ def save_trace(settings: Settings, trace: dict[str, Any], unknown_word: str | No
     with connect(settings) as conn:
         conn.execute(
             "INSERT OR REPLACE INTO traces (trace_id, tenant, question, created_at, status, provider, model, "
-            "confidence, factuality, unsupported, total_ms, data, unknown_word) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "confidence, factuality, unsupported, total_ms, data, unknown_word, route) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 trace_id, answer.get("tenant"), answer.get("question"), time.time(),
                 answer.get("status"), answer.get("provider"), answer.get("model"),
                 answer.get("confidence"), answer.get("factuality"), unsupported,
                 answer.get("timings_ms", {}).get("total"), json.dumps(trace, default=str),
-                unknown_word,
+                unknown_word, answer.get("route"),
             ),
         )
     return trace_id
@@ -425,15 +428,19 @@ def unknown_word_asks(settings: Settings, tenant: str, *, since: float | None = 
                       limit: int = 5000) -> list[dict[str, Any]]:
     """The tenant's asks refused over a word its documents never use, newest first:
     question, created_at, unknown_word."""
-    sql = "SELECT question, created_at, unknown_word FROM traces WHERE tenant=? AND unknown_word IS NOT NULL"
-    args: list[Any] = [tenant]
+    return _newest(settings, "SELECT question, created_at, unknown_word FROM traces "
+                             "WHERE tenant=? AND unknown_word IS NOT NULL", [tenant], "created_at", since, limit)
+
+
+def _newest(settings: Settings, sql: str, args: list[Any], column: str, since: float | None,
+            limit: int) -> list[dict[str, Any]]:
+    """Rows of `sql` (a SELECT ending in its WHERE clause) at or after `since` by `column`,
+    newest first, at most `limit`."""
     if since is not None:
-        sql += " AND created_at >= ?"
-        args.append(since)
-    sql += " ORDER BY created_at DESC LIMIT ?"
-    args.append(limit)
+        sql += f" AND {column} >= ?"
+        args = [*args, since]
     with connect(settings) as conn:
-        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+        return [dict(r) for r in conn.execute(f"{sql} ORDER BY {column} DESC LIMIT ?", [*args, limit]).fetchall()]
 
 
 def annotate_trace(settings: Settings, tenant: str, trace_id: str, key: str, value: Any) -> None:
@@ -596,21 +603,17 @@ def review_candidates(settings: Settings, tenant: str, *, below: float, open_onl
     trace). Columns: trace_id, question, status, confidence, created_at, rating, comment,
     route, and the review's resolution, detail and resolved_at (None while open)."""
     sql = ("SELECT t.trace_id, t.question, t.status, t.confidence, t.created_at, f.rating, f.comment, "
-           "json_extract(t.data, '$.answer.route') AS route, "
+           "t.route, "
            "r.resolution, r.detail, r.resolved_at "
            "FROM traces t "
            "LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
            "LEFT JOIN reviews r ON r.tenant = t.tenant AND r.trace_id = t.trace_id "
            "WHERE t.tenant = ? AND (t.status = 'refused' OR f.rating = -1 "
            "OR (t.status != 'refused' AND coalesce(t.confidence, 0) < ?) "
-           "OR json_extract(t.data, '$.answer.route') = 'human')")
-    args: list[Any] = [tenant, below]
+           "OR t.route = 'human')")
     if open_only:
         sql += " AND r.trace_id IS NULL"
-    sql += " ORDER BY t.created_at DESC LIMIT ?"
-    args.append(limit)
-    with connect(settings) as conn:
-        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+    return _newest(settings, sql, [tenant, below], "t.created_at", None, limit)
 
 
 def save_review(settings: Settings, tenant: str, trace_id: str, resolution: str,
@@ -634,14 +637,6 @@ def trace_stats_rows(settings: Settings, tenant: str, *, since: float | None = N
                      limit: int = 50_000) -> list[dict[str, Any]]:
     """The light columns of the tenant's asks (no trace JSON), newest first, for live figures:
     trace_id, question, created_at, status, confidence, total_ms, and its rating if any."""
-    sql = ("SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, f.rating "
-           "FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
-           "WHERE t.tenant = ?")
-    args: list[Any] = [tenant]
-    if since is not None:
-        sql += " AND t.created_at >= ?"
-        args.append(since)
-    sql += " ORDER BY t.created_at DESC LIMIT ?"
-    args.append(limit)
-    with connect(settings) as conn:
-        return [dict(r) for r in conn.execute(sql, args).fetchall()]
+    return _newest(settings, "SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, "
+                             "f.rating FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
+                             "AND f.trace_id = t.trace_id WHERE t.tenant = ?", [tenant], "t.created_at", since, limit)

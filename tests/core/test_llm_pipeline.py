@@ -278,16 +278,24 @@ def test_a_dead_endpoint_leaves_the_follow_up_as_typed(demo_settings):
 
 # ---- the model gets its say (issue 30, item 1) ---------------------------------------------
 
+CAREPLUS = "CarePlus service contract within 30 days"
+MONEY_BACK = "Can I get my money back on a CarePlus contract?"
 
-def test_a_faithful_english_paraphrase_the_judge_supports_is_kept(answering):
+
+def model_says(settings, question: str, needle: str, sentence: str, judge: Reply = SUPPORTED):
+    """Ask `question` while the model answers `sentence`, its {n} the passage holding `needle`."""
     def script(request):
         if is_judge(request):
-            return SUPPORTED
-        n = passage_with(request, "CarePlus service contract within 30 days")
-        return f"You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}]."
+            return judge
+        return sentence.format(n=passage_with(request, needle))
 
     with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+        return ask(llm_settings(settings, llm), "demo", question)
+
+
+def test_a_faithful_english_paraphrase_the_judge_supports_is_kept(answering):
+    a = model_says(answering, MONEY_BACK, CAREPLUS,
+                   "You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}].")
     # the passage's "provided that no service visit..." is a rewording's negation, not a contradiction
     assert a.status == "answered", a.refusal_reason
     assert a.answer.startswith("You get all your money back") and a.provider == "llm"
@@ -295,40 +303,24 @@ def test_a_faithful_english_paraphrase_the_judge_supports_is_kept(answering):
 
 
 def test_a_faithful_russian_paraphrase_the_judge_supports_is_kept(answering):
-    def script(request):
-        if is_judge(request):
-            return SUPPORTED
-        n = passage_with(request, "Код E20 означает")
-        return f"Ошибка E20 связана с проблемой слива воды: проверьте сливной фильтр [{n}]."
-
-    with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(answering, llm), "demo", "Что означает ошибка E20?")
+    a = model_says(answering, "Что означает ошибка E20?", "Код E20 означает",
+                   "Ошибка E20 связана с проблемой слива воды: проверьте сливной фильтр [{n}].")
     assert a.status == "answered", a.refusal_reason
     assert a.answer.startswith("Ошибка E20 связана с проблемой слива воды")
 
 
 def test_the_lies_are_still_stopped_by_a_lenient_judge(answering):
-    def script(request):
-        if is_judge(request):
-            return SUPPORTED  # approves everything: the deterministic contradiction must win
-        n = passage_with(request, "CarePlus service contract within 30 days")
-        return f"You can cancel a CarePlus contract within 60 days of the contract start date for a full refund [{n}]."
-
-    with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+    # the judge approves everything: the deterministic contradiction must win
+    a = model_says(answering, MONEY_BACK, CAREPLUS,
+                   "You can cancel a CarePlus contract within 60 days of the contract start date for a full refund [{n}].")
     assert "60 days" not in a.answer
     assert a.status in ("fallback", "refused")
 
 
 def test_a_paraphrase_the_judge_rejects_is_not_kept(answering):
-    def script(request):
-        if is_judge(request):
-            return UNSUPPORTED
-        n = passage_with(request, "CarePlus service contract within 30 days")
-        return f"You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}]."
-
-    with ScriptedLLM(script) as llm:
-        a = ask(llm_settings(answering, llm), "demo", "Can I get my money back on a CarePlus contract?")
+    a = model_says(answering, MONEY_BACK, CAREPLUS,
+                   "You get all your money back if you cancel a CarePlus contract in its first 30 days [{n}].",
+                   judge=UNSUPPORTED)
     assert "all your money back" not in a.answer
 
 

@@ -6,23 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from scripted_llm import Reply, ScriptedLLM, is_judge
+from scripted_llm import ScriptedLLM, is_judge
 
 from core import store
-from core.llm import reset_cool_down
 from core.llm_steps import held_by_a_passage
 from core.pipeline import ask
-from tests.core.test_llm_pipeline import llm_settings, passage_with
+from tests.core.test_llm_pipeline import SUPPORTED, _fresh_endpoints, llm_settings, passage_with  # noqa: F401
 
 pytestmark = pytest.mark.slow
-SUPPORTED = Reply("SUPPORTED", first_token={"SUPPORTED": 0.9, "UNSUPPORTED": 0.1})
-
-
-@pytest.fixture(autouse=True)
-def _fresh_endpoints():
-    reset_cool_down()
-    yield
-    reset_cool_down()
 
 
 def _text(request) -> str:

@@ -318,7 +318,7 @@ def test_a_conversation_is_back_after_a_reload_listed_and_deletable(answering_en
     assert not list((data_dir / "conversations").rglob("*.json"))
 
 
-def test_a_suggested_follow_up_is_asked_when_clicked(answering_env, app):
+def test_a_suggested_follow_up_is_asked_when_clicked(answering_env, app, monkeypatch):
     from ui import services
 
     real = services.ask
@@ -328,13 +328,10 @@ def test_a_suggested_follow_up_is_asked_when_clicked(answering_env, app):
         answer["suggestions"] = ["How often should the oil be changed?"]
         return answer
 
-    services.ask = with_suggestions
-    try:
-        ask(app, "What is the engine oil capacity?")
-        button = next(b for b in app.button if b.label == "How often should the oil be changed\\?")
-        button.click().run()
-        assert not app.exception
-        asked = [turn["question"] for turn in app.session_state["history"]["acme"]]
-        assert asked == ["What is the engine oil capacity?", "How often should the oil be changed?"]
-    finally:
-        services.ask = real
+    monkeypatch.setattr(services, "ask", with_suggestions)
+    ask(app, "What is the engine oil capacity?")
+    button = next(b for b in app.button if b.label == "How often should the oil be changed\\?")
+    button.click().run()
+    assert not app.exception
+    asked = [turn["question"] for turn in app.session_state["history"]["acme"]]
+    assert asked == ["What is the engine oil capacity?", "How often should the oil be changed?"]
