@@ -1,4 +1,4 @@
-"""`python -m evals.run --set FILE [--tenant T] [--split calib|test|all] [--ingest] [--out report.json] [--limit N] [--owner T]`
+"""`python -m evals.run --set FILE [--tenant T] [--split calib|test|all] [--ingest] [--out report.json] [--limit N] [--owner T] [--progress-file JOB.json]`
 
 Asks every question of an eval set through `core.pipeline.ask`, scores the answers with
 `evals.metrics`, prints a table, writes the JSON report and stores the run in SQLite.
@@ -17,6 +17,10 @@ Tenants:
      passes the tenant picked in the sidebar), else --tenant, else the one tenant asked.
      A run asking several tenants without --owner belongs to none (command line only).
      A run stored for a tenant may read only that tenant or the eval tenants it built.
+
+With --progress-file (the console's background runs, `evals/jobs.py`) the run writes its
+phase, files indexed, questions answered, outcome and run id to that job record instead of
+drawing a progress bar.
 """
 
 from __future__ import annotations
@@ -247,6 +251,37 @@ def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping
             if log:
                 log(f"{result.status:<9} {target}: {path.name}" + (f" — {result.error}" if result.error else ""))
     return summary
+
+
+def ingest_file_names(set_path: str | Path, *, split: str = "all", tenant: str | None = None,
+                      owner: str | None = None, limit: int | None = None) -> list[str]:
+    """The names of the files `ingest_corpora` indexes for this run, in its order."""
+    from core.documents import iter_files
+
+    set_path = Path(set_path)
+    rows = select_rows(load_set(set_path), split=split, tenant=tenant, limit=limit)
+    tenant_map, _ = plan_tenants(set_path.name.removesuffix(".jsonl"), rows, tenant=tenant, ingest=True,
+                                 owner=owner)
+    return [p.name for corpus_tenant, folders in load_manifest(set_path).items()
+            if tenant_map.get(tenant or corpus_tenant) is not None for p in iter_files(folders)]
+
+
+def file_announcer(names: Sequence[str], on_file: Callable[[int, int, str], None]) -> Log:
+    """A `log` hook for `ingest_corpora` calling on_file(n, total, name) as file n of `names`
+    starts indexing: file 1 at once, each next one after the line of the one before
+    ("ready", "unchanged" or "failed"; "emptied ..." lines are no files)."""
+    done = [0]
+    if names:
+        on_file(1, len(names), names[0])
+
+    def log(line: str) -> None:  # "ready     eval-demo-demo: a.pdf"
+        if line.split(" ", 1)[0] not in ("ready", "unchanged", "failed"):
+            return
+        done[0] += 1
+        if done[0] < len(names):
+            on_file(done[0] + 1, len(names), names[done[0]])
+
+    return log
 
 
 def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progress | None = None,
@@ -545,8 +580,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split", default="all", choices=["all", *SPLITS])
     p.add_argument("--out", type=Path, help="write the JSON report here too")
     p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
+    p.add_argument("--progress-file", type=Path,
+                   help="a job record (evals/jobs.py) to write progress, outcome and run id to, as the "
+                        "console's background runs do; no progress bar, table or --out then")
     args = p.parse_args(argv)
     settings = load_settings()
+    if args.progress_file:
+        from evals.jobs import run_job
+
+        return run_job(args.progress_file, settings, args.set, owner=args.owner, split=args.split,
+                       tenant=args.tenant, ingest=args.ingest, limit=args.limit, save=not args.no_store)
     report, code = run_with_progress(
         f"asking ({args.set.name})",
         lambda progress, log: run_set(settings, args.set, split=args.split, tenant=args.tenant,

@@ -1,7 +1,7 @@
-"""Quality (managers): run an eval set, metric cards with deltas, breakdowns, history and
-drift, the confidence gate's trade-off, why questions were refused, latency, run comparison
-and CSV export; and the users' thumbs up/down and comments from the Ask page (User
-feedback), shown even before any run.
+"""Quality (managers): run an eval set in the background (progress, time left, cancel),
+metric cards with deltas, breakdowns, history and drift, the confidence gate's trade-off,
+why questions were refused, latency, run comparison and CSV export; and the users' thumbs
+up/down and comments from the Ask page (User feedback), shown even before any run.
 
 Only the runs stored for the tenant picked in the sidebar are shown, and a run started here
 is stored for it. Cards, history, drift and compare use one comparable series of runs: same
@@ -10,7 +10,7 @@ set, split, tenants asked, mode and question limit."""
 import pandas as pd
 import streamlit as st
 
-from ui import charts, dashboard, feedback, live, services
+from ui import charts, dashboard, eval_job, feedback, live, services
 from ui import quality as q
 from ui.format import fmt_time
 from ui.safe import escape_md
@@ -40,12 +40,9 @@ if tenant is None:
 st.subheader("Live: real asks", divider="gray")
 live.render(settings, tenant)
 
-# ---- run a set ---------------------------------------------------------------------------------
+# ---- run a set (in the background: ui/eval_job.py) -------------------------------------------
 st.subheader("Eval runs", divider="gray")
-# "Run eval" sets this in its callback, so the run that does the work draws the button (and the
-# run's options) disabled: a second click cannot start (and so cut off) a second run. Popped on
-# every run, so a request never outlives the run it was made for.
-run_requested = st.session_state.pop("quality_run_requested", False)
+running = eval_job.section(settings, tenant)  # the tenant's running job's progress, or how its last one ended
 sets = {services.set_name(p): p for p in services.eval_sets(settings)}
 run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings, tenant)})
 names = list(dict.fromkeys([*sets, *run_names]))
@@ -54,10 +51,13 @@ if not names:
             icon=":material/playlist_add:")
     feedback.section(settings, tenant)
     st.stop()
+finished_set = st.session_state.pop(eval_job.PICK_SET, None)
+if finished_set in names:  # a run that just finished is shown with its own set
+    st.session_state["quality_set"] = finished_set
 set_choice = st.selectbox("Eval set", names, key="quality_set")
 all_runs = services.list_eval_runs(settings, tenant, set_choice)
 
-with st.expander("Run this set now", expanded=not all_runs, icon=":material/play_circle:"):
+with st.expander("Run this set now", expanded=not all_runs and running is None, icon=":material/play_circle:"):
     missing = services.evals_available()
     if set_choice not in sets:
         st.caption("This set's file is not on this machine; only its stored runs can be shown.")
@@ -67,12 +67,11 @@ with st.expander("Run this set now", expanded=not all_runs, icon=":material/play
         splits = services.set_splits(sets[set_choice])
         c1, c2, c3 = st.columns([1, 1, 1], vertical_alignment="bottom")
         split = c1.selectbox("Split", ["all", *splits], index=(1 + splits.index("test")) if "test" in splits else 0,
-                             key="quality_split", disabled=run_requested)
-        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant",
-                                   disabled=run_requested)
+                             key="quality_split")
+        tenant_mode = c2.selectbox("Tenant", ["as in the set", f"current: {tenant}"], key="quality_tenant")
         can_ingest = services.has_corpus_manifest(sets[set_choice])
         wants_ingest = c3.toggle("Ingest the set's corpus into eval tenants", value=can_ingest, wrap=True,
-                                 disabled=not can_ingest or run_requested, key=f"quality_ingest_{set_choice}",
+                                 disabled=not can_ingest, key=f"quality_ingest_{set_choice}",
                                  help="Builds fresh tenants eval-<set>-<tenant> from the set's corpus and asks "
                                       "them; no user's tenant is written." if can_ingest
                                  else "This set has no NAME.corpus.json beside it.")
@@ -89,31 +88,17 @@ with st.expander("Run this set now", expanded=not all_runs, icon=":material/play
             asked = sorted(set(plan.values()))
             st.caption(("Fresh eval tenants " if ingest else "Asks ") + ", ".join(f"`{t}`" for t in asked)
                        + (" are built from the set's corpus and asked" if ingest else "")
-                       + "; the run is stored for " + escape_md(tenant, inline=True) + ".")
-        failed_run = st.session_state.pop("quality_run_error", None)
-        if failed_run:
-            st.error(escape_md(failed_run, inline=True), icon=":material/error:")
+                       + "; the run is stored for " + escape_md(tenant, inline=True)
+                       + ". It runs in the background: the page stays usable, with its progress above.")
+        failed_start = st.session_state.pop(eval_job.RUN_ERROR, None)
+        if failed_start:
+            st.error(escape_md(failed_start, inline=True), icon=":material/error:")
+        if running is not None:
+            st.caption("A run is in progress above; wait for it or cancel it to start another.")
         st.button("Run eval", type="primary", icon=":material/play_arrow:", key="quality_run_btn",
-                  disabled=problem is not None or run_requested,
-                  help="Running…" if run_requested else None,
-                  on_click=lambda: st.session_state.update(quality_run_requested=True))
-        if run_requested and problem is None:
-            bar = st.progress(0.0, text="starting…")
-
-            def ingest_progress(n: int, total: int, name: str) -> None:
-                bar.progress((n - 1) / total, text=f"indexing {n} of {total}: {name}")
-
-            def progress(done: int, total: int) -> None:
-                bar.progress(done / total if total else 1.0, text=f"{done} of {total} questions")
-
-            try:
-                report = services.run_eval(settings, sets[set_choice], owner=tenant, split=split, tenant=mapped,
-                                           ingest=ingest, progress=progress, ingest_progress=ingest_progress)
-            except (ValueError, OSError) as exc:
-                st.session_state["quality_run_error"] = str(exc)  # shown beside an enabled button again
-            else:
-                st.session_state["quality_pick"] = report["run_id"]
-            st.rerun()
+                  disabled=problem is not None or running is not None,
+                  help="One run at a time per tenant." if running is not None else None,
+                  on_click=eval_job.start, args=(settings, sets[set_choice], tenant, split, mapped, ingest))
 
 if not all_runs:
     st.info("No stored runs of this set yet for tenant " + escape_md(tenant, inline=True) + ": run it above.")
@@ -123,7 +108,7 @@ if not all_runs:
 # ---- which runs can be compared, and which run ------------------------------------------------
 series = q.group_series(all_runs)
 keys = list(series)
-pick = st.session_state.pop("quality_pick", None)
+pick = st.session_state.pop(eval_job.PICK_RUN, None)
 picked_key = next((k for k, rs in series.items() if pick in {r["run_id"] for r in rs}), None)
 if picked_key is not None or st.session_state.get("quality_series") not in keys:
     st.session_state["quality_series"] = picked_key or keys[0]

@@ -413,35 +413,64 @@ def run_eval(settings: Settings, set_path: Path, *, owner: str, split: str = "al
     tenant picked in the sidebar); returns the report. With `ingest` the set's corpus goes
     into fresh eval tenants, never into a user's tenant.
 
-    progress(done, total) follows the questions; with `ingest`, ingest_progress(n, total,
-    file name) is called as file n of the corpus starts indexing (from the runner's `log`
-    hook, one line per file indexed, in the order `evals.run.ingest_corpora` takes them).
+    Runs in this process until done; the Quality page runs it as a background job instead
+    (`start_eval_job`). progress(done, total) follows the questions; with `ingest`,
+    ingest_progress(n, total, file name) is called as file n of the corpus starts indexing
+    (`evals.run.file_announcer`, from the runner's `log` hook).
 
     Raises ValueError (EvalSetError) with one sentence for a bad set, split or manifest.
     """
-    from evals.run import run_set
+    from evals.run import file_announcer, ingest_file_names, run_set
 
     log = None
     if ingest and ingest_progress is not None:
-        from core.documents import iter_files
-        from evals.run import load_manifest
-
-        tenant_map = eval_plan(set_path, owner=owner, split=split, tenant=tenant, ingest=True)
-        names = [p.name for corpus_tenant, folders in load_manifest(set_path).items()
-                 if tenant_map.get(tenant or corpus_tenant) is not None for p in iter_files(folders)]
-        done = [0]
-
-        def log(line: str) -> None:  # "ready     eval-demo-demo: a.pdf"; "emptied ..." lines are not files
-            if line.split(" ", 1)[0] not in ("ready", "unchanged", "failed"):
-                return
-            done[0] += 1
-            if done[0] < len(names):
-                ingest_progress(done[0] + 1, len(names), names[done[0]])
-
-        if names:
-            ingest_progress(1, len(names), names[0])
+        log = file_announcer(ingest_file_names(set_path, split=split or "all", tenant=tenant, owner=owner),
+                             ingest_progress)
     return run_set(settings, Path(set_path), split=split or "all", tenant=tenant, ingest=ingest,
                    progress=progress, owner=owner, log=log)
+
+
+def start_eval_job(settings: Settings, set_path: Path, *, owner: str, split: str = "all", tenant: str | None = None,
+                   ingest: bool = False) -> dict[str, Any]:
+    """Start `run_eval`'s run as a background job (`evals.jobs.start`: `python -m evals.run`
+    in its own process, progress in a file under GROUNDWORK_DATA/eval_jobs); returns the job's
+    record. ValueError with one sentence when the tenant already has a running job."""
+    from evals import jobs
+
+    return jobs.start(settings, set_path, owner=owner, split=split or "all", tenant=tenant, ingest=ingest)
+
+
+def eval_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
+    """One of the tenant's eval jobs (a job whose process died reads as failed)."""
+    from evals import jobs
+
+    return jobs.get(settings, tenant, job_id)
+
+
+def latest_eval_job(settings: Settings, tenant: str) -> dict[str, Any] | None:
+    """The tenant's newest eval job, running or ended; None when it never started one."""
+    from evals import jobs
+
+    return jobs.latest(settings, tenant)
+
+
+def eval_job_progress(job: dict[str, Any]) -> tuple[float, str]:
+    """A running job's bar: (fraction of its phase, "12 of 40 questions · about 3 min left")."""
+    from evals import jobs
+
+    return jobs.fraction(job), jobs.describe(job)
+
+
+def cancel_eval_job(settings: Settings, tenant: str, job_id: str) -> None:
+    from evals import jobs
+
+    jobs.cancel(settings, tenant, job_id)
+
+
+def dismiss_eval_job(settings: Settings, tenant: str, job_id: str) -> None:
+    from evals import jobs
+
+    jobs.dismiss(settings, tenant, job_id)
 
 
 def calibration_points(report: dict[str, Any], step: float = 0.02) -> list[dict[str, Any]]:

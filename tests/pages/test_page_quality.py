@@ -1,10 +1,22 @@
-"""Quality page: run a tiny eval with a progress bar, cards with deltas, charts with the right
-data, drift alert, calibration with the threshold marked, latency, compare, CSV export."""
+"""Quality page: run a tiny eval in the background (a real `python -m evals.run` job: its
+progress file, time left, cancel, a dead job, one job per tenant, tenant isolation), cards
+with deltas, charts with the right data, drift alert, calibration with the threshold marked,
+latency, compare, CSV export."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
+from types import SimpleNamespace
+
+import pytest
 
 from core import store
+from evals import jobs
+
+JOB_DEADLINE_S = 600  # a generous bound on waiting for a job to end, never a claim about its speed
 
 
 def chart(at, key):
@@ -46,12 +58,44 @@ def open_quality(app, goto, set_name="tiny"):
     return app
 
 
+def wait_for_job(settings, tenant="acme", job_id=None):
+    """Poll the tenant's job record until it has ended (done, failed or cancelled)."""
+    deadline = time.monotonic() + JOB_DEADLINE_S
+    while True:
+        job = jobs.get(settings, tenant, job_id) if job_id else jobs.latest(settings, tenant)
+        if job and job["status"] in jobs.ENDED:
+            return job
+        assert time.monotonic() < deadline, f"the eval job has not ended: {job}"
+        time.sleep(0.2)
+
+
+def job_log(job):
+    try:
+        return open(job["log"], encoding="utf-8").read()[-3000:]
+    except (OSError, KeyError, TypeError):
+        return ""
+
+
+def run_from_page(app, settings, tenant="acme"):
+    """Click "Run eval", wait for the background job to end, and rerun the page (what the
+    progress fragment does by itself in a browser)."""
+    app.button(key="quality_run_btn").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    job = wait_for_job(settings, tenant)
+    assert job["status"] == "done", (job, job_log(job))
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return job
+
+
 def test_run_a_tiny_eval_from_the_page(app, goto, settings):
     open_quality(app, goto)
     assert app.toggle(key="quality_ingest_tiny").disabled  # no corpus manifest beside the tiny set
-    app.button(key="quality_run_btn").click().run()
-    assert not app.exception, [e.value for e in app.exception]
+    job = run_from_page(app, settings)
     runs = store.list_eval_runs(settings, "tiny", tenant="acme")
+    assert [r["run_id"] for r in runs] == [job["run_id"]]
+    assert app.selectbox(key="quality_run").value == job["run_id"]  # the new run is selected and shown
+    assert any("Eval run finished" in s.value and job["run_id"] in s.value for s in app.success)
     assert len(runs) == 1 and runs[0]["overall"]["n"] == 3
     labels = [m.label for m in app.metric]
     assert {"Handled right", "Answer correct", "Wrong or made up", "Latency p95"} <= set(labels)
@@ -68,10 +112,12 @@ def test_run_a_tiny_eval_from_the_page(app, goto, settings):
     latency = chart(app, "chart_latency")
     assert len(latency["data"][0]["x"]) == 3
 
-    app.button(key="quality_run_btn").click().run()  # a second run: deltas appear
-    assert not app.exception
+    second = run_from_page(app, settings)  # a second run: deltas appear
     assert len(store.list_eval_runs(settings, "tiny", tenant="acme")) == 2
+    assert app.selectbox(key="quality_run").value == second["run_id"]
     assert any(m.delta for m in app.metric)
+    app.run()  # the finish is announced once
+    assert not [s for s in app.success if "Eval run finished" in s.value]
 
 
 def test_history_drift_compare_and_export(app, goto, settings):
@@ -333,8 +379,7 @@ def test_ingest_from_the_page_builds_eval_tenants_not_the_users(app, goto, setti
     toggle = app.toggle(key="quality_ingest_tiny")
     assert toggle.value and not toggle.disabled
     assert any("eval-tiny-acme" in c.value for c in app.caption)
-    app.button(key="quality_run_btn").click().run()
-    assert not app.exception, [e.value for e in app.exception]
+    run_from_page(app, settings)
     assert sorted((d["file_name"], d["sha256"]) for d in store.list_documents(settings, "acme")) == before
     assert [d["file_name"] for d in store.list_documents(settings, "eval-tiny-acme")] == ["engine.md"]
     runs = store.list_eval_runs(settings, "tiny", tenant="acme")
@@ -351,8 +396,7 @@ def test_a_set_of_another_tenant_runs_only_as_the_current_tenant(app, goto, sett
     assert app.button(key="quality_run_btn").disabled
     app.selectbox(key="quality_tenant").select("current: acme").run()
     assert not app.button(key="quality_run_btn").disabled
-    app.button(key="quality_run_btn").click().run()
-    assert not app.exception
+    run_from_page(app, settings)
     runs = store.list_eval_runs(settings, "other", tenant="acme")
     assert len(runs) == 1 and runs[0]["tenants"] == ["acme"]
 
@@ -391,38 +435,199 @@ def test_run_eval_reports_each_corpus_file_as_it_is_indexed(settings, data_dir, 
     assert report["ingest"]["ready"] == 2
 
 
-def test_run_eval_shows_ingest_progress_and_is_disabled_while_running(app, goto, settings, monkeypatch):
-    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+# ---- background jobs --------------------------------------------------------------------------
 
-    from ui import services
 
-    calls = []
+@pytest.fixture
+def stand_in():
+    """stand_in(settings, tenant, **fields): a running job's record whose process is a sleeping
+    stand-in (its own process group, as a real job's), for what the page shows mid-run."""
+    sleepers = []
 
-    def stopped_mid_run(*args, ingest_progress=None, **kwargs):  # the script stops mid-ingest, as on a rerun
-        calls.append(kwargs)
-        ingest_progress(3, 16, "warranty-policy.pdf")
-        raise StopException()
+    def make(settings, tenant="acme", **fields):
+        sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+        sleepers.append(sleeper)
+        now = time.time()
+        job_id = jobs.new_id()
+        record = {"job_id": job_id, "owner": tenant, "set": "tiny", "split": "all", "tenant": None,
+                  "ingest": False, "status": "running", "phase": "asking", "done": 0, "total": 3, "current": None,
+                  "started_at": now - 120, "phase_started_at": now - 120, "pid": sleeper.pid,
+                  "pid_start": jobs.process_start(sleeper.pid), **fields}
+        jobs.update(jobs.job_path(settings, tenant, job_id), **record)
+        return record, sleeper
 
-    monkeypatch.setattr(services, "run_eval", stopped_mid_run)
+    yield make
+    for sleeper in sleepers:
+        if sleeper.poll() is None:
+            sleeper.kill()
+        sleeper.wait()
+
+
+def test_a_running_job_shows_progress_and_time_left_and_the_page_stays_usable(app, goto, settings, stand_in,
+                                                                             monkeypatch):
+    now = time.time()
+    monkeypatch.setattr(jobs, "time", SimpleNamespace(time=lambda: now, monotonic=time.monotonic,
+                                                      sleep=time.sleep, strftime=time.strftime))  # a still clock
+    job, _ = stand_in(settings, phase="ingesting", done=2, total=16, current="warranty-policy.pdf",
+                      phase_started_at=now - 60)  # 30 s a file so far, 14 to go: 420 s
+    open_quality(app, goto)
+    bar = app.get("progress")[-1].proto
+    assert bar.text == "indexing file 3 of 16\\: warranty\\-policy\\.pdf · about 7 min left" and bar.value == 12
+    assert app.button(key="quality_run_btn").disabled  # one run at a time per tenant
+    assert any("A run is in progress above" in c.value for c in app.caption)
+
+    jobs.update(jobs.job_path(settings, "acme", job["job_id"]), phase="asking", done=12, total=40,
+                phase_started_at=now - 120)  # 10 s a question, 28 to go: 280 s
+    app.selectbox(key="quality_split").select("all").run()  # the rest of the page works meanwhile
+    assert not app.exception
+    bar = app.get("progress")[-1].proto
+    assert bar.text == "12 of 40 questions · about 5 min left" and bar.value == 30
+
+
+def test_time_left_is_estimated_from_the_pace_so_far():
+    now = 1000.0
+    job = {"status": "running", "phase": "asking", "done": 0, "total": 40, "phase_started_at": now - 30}
+    assert jobs.describe(job, now) == "0 of 40 questions · estimating time left"
+    assert jobs.describe({**job, "done": 39}, now) == "39 of 40 questions · less than a minute left"
+    assert jobs.describe({**job, "done": 10}, now) == "10 of 40 questions · about 2 min left"  # 90 s
+    assert jobs.describe({**job, "done": 40}, now) == "40 of 40 questions · scoring and storing the run"
+    assert jobs.describe({**job, "phase": "starting"}, now).startswith("starting")
+    assert jobs.fraction({**job, "done": 10}) == 0.25 and jobs.fraction({"total": 0}) == 0.0
+    # the first question waited 25 s for the models; the 9 after it took 9 s: about 30 s left
+    paced = {**job, "done": 10, "pace_at": now - 9, "pace_done": 1}
+    assert jobs.seconds_left(paced, now) == 30.0
+    assert jobs.describe(paced, now) == "10 of 40 questions · less than a minute left"
+
+
+def test_the_job_writes_well_formed_progress_while_it_runs(settings, data_dir, tmp_path):
+    """Read the record as the page does (no lock) as fast as possible through a real run with
+    an ingest: every read is whole JSON, and the phases follow one another."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "engine.md").write_text("# Engine manual\n\nThe engine oil capacity is 4.5 litres.\n", encoding="utf-8")
+    (corpus / "refunds.md").write_text("# Refunds\n\nMonthly plans are refunded within 14 days.\n", encoding="utf-8")
+    (data_dir / "eval_sets" / "tiny.corpus.json").write_text(json.dumps({"acme": [str(corpus)]}), encoding="utf-8")
+    job = jobs.start(settings, data_dir / "eval_sets" / "tiny.jsonl", owner="acme", ingest=True)
+    path = jobs.job_path(settings, "acme", job["job_id"])
+    assert path.parent == data_dir.resolve() / "eval_jobs" / jobs.tenant_key("acme")
+    assert job["pid"] and job["status"] == "running" and job["phase"] == "starting"
+    seen = []
+    deadline = time.monotonic() + JOB_DEADLINE_S
+    while True:
+        record = json.loads(path.read_text(encoding="utf-8"))  # never half a file
+        assert {"job_id", "owner", "status", "phase", "done", "total", "started_at", "pid"} <= set(record)
+        assert record["owner"] == "acme" and 0 <= record["done"] <= max(record["total"], 0)
+        assert record["phase"] in ("starting", "ingesting", "asking")
+        if not seen or seen[-1] != (record["phase"], record["done"], record["total"], record.get("current")):
+            seen.append((record["phase"], record["done"], record["total"], record.get("current")))
+        if record["status"] != "running":
+            break
+        assert time.monotonic() < deadline, seen
+        time.sleep(0.01)
+    assert record["status"] == "done", (record, job_log(record))
+    assert record["run_id"] and store.get_eval_run(settings, record["run_id"], tenant="acme")
+    assert record["error"] is None and record["finished_at"] >= record["started_at"]
+    phases = [p for p, *_ in seen]
+    assert phases == sorted(phases, key=["starting", "ingesting", "asking"].index)  # in order, never back
+    assert ("ingesting", 0, 2, "engine.md") in seen  # the first file announced as it starts
+    assert seen[-1] == ("asking", 3, 3, None)
+    assert record["pace_done"] == 1 and record["pace_at"] >= record["phase_started_at"]  # paced from the first answer
+    asked = [d for p, d, *_ in seen if p == "asking"]
+    assert asked == sorted(asked)
+
+
+def test_cancel_ends_the_job_and_stores_no_run(app, goto, settings):
     open_quality(app, goto)
     app.button(key="quality_run_btn").click().run()
-    assert len(calls) == 1
-    assert app.button(key="quality_run_btn").disabled  # a second click cannot start a second run
-    assert app.selectbox(key="quality_split").disabled
-    bars = [p.proto for p in app.get("progress")]
-    assert bars and bars[-1].text == "indexing 3 of 16: warranty-policy.pdf" and bars[-1].value == 12  # 2 of 16
+    job = jobs.latest(settings, "acme")
+    assert job["status"] == "running", job
+    assert app.button(key="quality_run_btn").disabled
+    app.button(key="quality_job_cancel").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert jobs.get(settings, "acme", job["job_id"])["status"] == "cancelled"
+    assert not jobs.process_alive(job["pid"], job["pid_start"])  # its process group is gone
+    assert any("cancelled" in i.value for i in app.info)
+    assert not app.get("progress") and not app.button(key="quality_run_btn").disabled
+    assert store.list_eval_runs(settings, "tiny", tenant="acme") == []
 
-    app.run()  # the next run (no click): no run starts, the button is enabled again
-    assert len(calls) == 1 and not app.button(key="quality_run_btn").disabled
+
+def test_cancel_ends_a_stand_in_and_never_another_tenants_job(settings, stand_in):
+    job, sleeper = stand_in(settings, "acme")
+    assert jobs.cancel(settings, "globex", job["job_id"]) is None  # another tenant's id: nothing
+    assert sleeper.poll() is None
+    assert jobs.cancel(settings, "acme", job["job_id"])["status"] == "cancelled"
+    assert sleeper.wait(timeout=JOB_DEADLINE_S) == -signal.SIGTERM
 
 
-def test_a_failed_run_says_why_beside_an_enabled_button(app, goto, monkeypatch):
+def test_a_job_whose_process_died_is_reported_as_failed(app, goto, settings):
+    open_quality(app, goto)
+    app.button(key="quality_run_btn").click().run()
+    job = jobs.latest(settings, "acme")
+    os.killpg(job["pid"], signal.SIGKILL)  # as the out-of-memory killer would
+    deadline = time.monotonic() + JOB_DEADLINE_S
+    while jobs.process_alive(job["pid"], job["pid_start"]):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert jobs.get(settings, "acme", job["job_id"])["status"] == "failed"
+    errors = [e.value for e in app.error]
+    assert any("stopped without finishing" in e and "start it again" in e for e in errors), errors
+    assert not app.button(key="quality_run_btn").disabled and not app.get("progress")
+    next(b for b in app.button if b.label == "Dismiss").click().run()
+    assert not [e for e in app.error if "stopped without finishing" in e.value]
+
+
+def test_a_job_that_fails_says_why_in_one_sentence(settings, data_dir):
+    (data_dir / "eval_sets" / "broken.jsonl").write_text('{"id": "b1"}\n', encoding="utf-8")
+    path = jobs.job_path(settings, "acme", jobs.new_id())
+    jobs.update(path, job_id=path.stem, owner="acme", set="broken", status="running", started_at=time.time())
+    code = jobs.run_job(path, settings, data_dir / "eval_sets" / "broken.jsonl", owner="acme")  # in-process
+    record = jobs.get(settings, "acme", path.stem)
+    assert code == 2 and record["status"] == "failed"
+    assert record["error"] == "broken.jsonl line 1: missing field 'tenant', 'question', 'kind'."
+
+
+def test_a_second_run_while_one_is_running_says_so(app, goto, settings, data_dir, stand_in):
+    open_quality(app, goto)  # drawn before the other run started (another tab, another manager)
+    running, _ = stand_in(settings, "acme", done=1, total=3)
+    app.button(key="quality_run_btn").click().run()
+    assert not app.exception
+    errors = [e.value for e in app.error]
+    assert any("already running for tenant acme" in e and "cancel it" in e for e in errors), errors
+    assert [j["job_id"] for j in jobs.jobs(settings, "acme")] == [running["job_id"]]  # none started
+    with pytest.raises(jobs.JobRunning):
+        jobs.start(settings, data_dir / "eval_sets" / "tiny.jsonl", owner="acme")
+
+
+def test_jobs_are_per_tenant(app, goto, settings, stand_in):
+    from ui import services
+
+    services.create_tenant(settings, "globex")
+    running, _ = stand_in(settings, "acme", done=1, total=3)
+    failed = jobs.job_path(settings, "acme", jobs.new_id())
+    jobs.update(failed, job_id=failed.stem, owner="acme", set="tiny", status="failed", error="Acme's own failure.",
+                started_at=time.time() - 600)
+    assert jobs.latest(settings, "globex") is None and jobs.active(settings, "globex") is None
+    assert jobs.get(settings, "globex", running["job_id"]) is None
+    assert jobs.get(settings, "globex", failed.stem) is None
+
+    open_quality(app, goto)
+    assert app.get("progress") and app.button(key="quality_run_btn").disabled  # acme sees its run
+    app.selectbox(key="tenant").select("globex").run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert not app.get("progress") and not [b for b in app.button if b.key == "quality_job_cancel"]
+    assert not [e for e in app.error if "Acme" in e.value or "failed" in e.value]
+    assert jobs.get(settings, "acme", running["job_id"])["status"] == "running"  # untouched
+
+
+def test_a_start_that_is_refused_says_why_beside_an_enabled_button(app, goto, monkeypatch):
     from ui import services
 
     def bad_set(*args, **kwargs):
         raise ValueError("tiny.jsonl line 2: an answerable question needs 'gold_quote'.")
 
-    monkeypatch.setattr(services, "run_eval", bad_set)
+    monkeypatch.setattr(services, "start_eval_job", bad_set)
     open_quality(app, goto)
     app.button(key="quality_run_btn").click().run()
     assert not app.exception
@@ -482,3 +687,16 @@ def test_targets_saved_in_settings_recolour_the_live_cards(app, goto, settings):
     goto(app, "pages/quality.py")
     badges = [m.value for m in app.markdown if "target" in m.value]
     assert any(":green-badge[:material/check: on target ≤ 100\\%]" in b for b in badges)
+
+
+def test_old_ended_jobs_are_pruned_and_a_running_one_is_kept(settings, stand_in):
+    running, _ = stand_in(settings, "acme", started_at=time.time() - 10_000)  # older than every ended one
+    for n in range(jobs.KEEP_JOBS + 2):
+        path = jobs.job_path(settings, "acme", f"old-{n:02d}")
+        jobs.update(path, job_id=path.stem, owner="acme", status="done", started_at=time.time() - 1000 + n)
+        path.with_suffix(".log").write_text("output\n")
+    jobs.prune(settings, "acme")
+    kept = {j["job_id"] for j in jobs.jobs(settings, "acme")}
+    assert running["job_id"] in kept and len(kept) == jobs.KEEP_JOBS + 1
+    assert {"old-00", "old-01"}.isdisjoint(kept)
+    assert not jobs.job_path(settings, "acme", "old-00").with_suffix(".log").exists()
