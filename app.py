@@ -30,7 +30,7 @@ if user is False:  # accounts exist and nobody is signed in: the sign-in form, n
 
 st.sidebar.markdown("### :material/fact_check: Groundwork")
 _, tenant = sidebar(set(user.roles) if user else None)
-auth.sidebar_note(user, tenant)
+auth.sidebar_note(base_settings(), user, tenant)
 shown = None if user is None else auth.page_names(user.role_in(tenant))
 groups: dict[str, list] = {}
 for group, specs in PAGES.items():

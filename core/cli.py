@@ -270,7 +270,7 @@ def _progress_printer(name: str) -> Any:
 
 
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
-    from core.documents import ensure_tenant, ingest_file, iter_files
+    from core.documents import ensure_tenant, exclusions_note, ingest_file, iter_files
 
     missing = [str(p) for p in args.paths if not Path(p).exists()]
     if missing:
@@ -296,6 +296,9 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
               f"{result.seconds:.2f}s{note}", flush=True)
         for warning in result.warnings:  # stderr: stdout stays one line a file
             print(f"  {_shown(path.name)}: {_shown(warning)}", file=sys.stderr, flush=True)
+        carried = exclusions_note(result.exclusions_kept, result.exclusions_dropped)
+        if carried:
+            print(f"  {_shown(path.name)}: {_shown(carried)}", file=sys.stderr, flush=True)
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0

@@ -34,6 +34,8 @@ class Settings:
     max_file_mb: int = 50
     # embedding costs ~0.25 s a chunk on 2 cores: 1500 chunks is ~6 minutes for one file
     max_chunks_per_doc: int = 1500
+    # console: how long a sign-in lasts, reloads included (GROUNDWORK_SESSION_HOURS; core/users.py)
+    session_hours: float = 12.0
     # retrieval
     candidates: int = 20
     top_k: int = 5

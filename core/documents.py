@@ -14,6 +14,7 @@ import json
 import shutil
 import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -53,9 +54,33 @@ class IngestResult:
     # ready, but the parser lost something on the way ("The PDF is damaged ...; some of its text
     # may be missing", a skipped page): said beside the result, else a half-read file looks whole
     warnings: list[str] = field(default_factory=list)
+    # passages an admin had kept out of answers in the version this one replaced (or in the
+    # document before its re-index): how many the same text found again and kept out, and a
+    # preview of each whose text is gone (changed), which is in answers now
+    exclusions_kept: int = 0
+    exclusions_dropped: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def exclusions_note(kept: int, dropped: list[str]) -> str | None:
+    """One sentence on the exclusions a new version or a re-index carried over (the result's
+    `exclusions_kept`, `exclusions_dropped`), for the CLI and the console; None when the
+    replaced version had none."""
+    count = len(dropped)
+    if not kept and not count:
+        return None
+    total = kept + count
+    parts = []
+    if kept:
+        parts.append(f"{kept} still {'is' if kept == 1 else 'are'} (the same text was found)")
+    if count:
+        quoted = "; ".join(f"“{p}”" for p in dropped[:3])
+        more = f" and {count - 3} more" if count > 3 else ""
+        parts.append(f"{count} changed and {'is' if count == 1 else 'are'} used in answers again "
+                     f"({quoted}{more}): exclude {'it' if count == 1 else 'them'} again if needed")
+    return f"{total} passage{'s were' if total != 1 else ' was'} kept out of answers: " + "; ".join(parts) + "."
 
 
 def ensure_tenant(settings: Settings, tenant: str) -> None:
@@ -161,8 +186,8 @@ def _index_new(
         # a crashed attempt's leftovers, or (re-index: same bytes, same doc_id) the live vectors
         index.delete_vectors(settings, tenant, doc_id)
         index.add_vectors(settings, tenant, chunks, matrix)
-        _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
-                  chunks, kept, fmt, timings, previous, uploaded_at)
+        carried = _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
+                            chunks, kept, fmt, timings, previous, uploaded_at)
         index.rebuild_lexical(settings, tenant)
     except BaseException:
         _restore(settings, tenant, doc_id, kept, before)
@@ -177,7 +202,8 @@ def _index_new(
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
-                        replaced=replaced, warnings=list(parsed.warnings), reused_vectors=reused)
+                        replaced=replaced, warnings=list(parsed.warnings), reused_vectors=reused,
+                        exclusions_kept=carried.kept, exclusions_dropped=carried.dropped)
 
 
 EMBED_BATCH = 16
@@ -238,14 +264,43 @@ def _keep_original(path: Path, target: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def text_fingerprint(text: str) -> str:
+    """What an exclusion remembers of a passage: its text, NFKC-normalised with whitespace
+    collapsed, hashed. A re-index whose chunker only re-wraps lines finds the passage again;
+    a passage with any word changed is another passage (the admin excluded those words)."""
+    return hashlib.sha256(" ".join(unicodedata.normalize("NFKC", text).split()).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class _Carried:
+    kept: int = 0
+    dropped: list[str] = field(default_factory=list)  # previews of excluded passages no longer found
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
 def _register(
     settings: Settings, tenant: str, doc_id: str, file_name: str, sha: str, size: int,
     uploaded_by: str, pages: int | None, chunks: list, kept: Path, fmt: str, timings: dict,
     previous: list[dict], uploaded_at: float,
-) -> None:
+) -> _Carried:
+    """Write the document and its chunks in one transaction, replacing `previous` (and the
+    document itself on a re-index). Chunk ids change with the bytes (and with the chunker), so
+    the exclusions of the replaced chunks are carried by text: a new chunk whose fingerprint
+    an excluded one had is excluded too. Same transaction, so a crash keeps both or neither."""
     langs = [c.lang for c in chunks]
     lang = max(set(langs), key=langs.count) if langs else "other"
+    replaced = [doc_id, *(old["doc_id"] for old in previous)]
     with store.connect(settings) as conn:
+        marks = ",".join("?" * len(replaced))
+        excluded: dict[str, str] = {}  # fingerprint -> text, in document order
+        for row in conn.execute(f"SELECT text FROM chunks WHERE tenant=? AND disabled=1 AND doc_id IN ({marks})"
+                                " ORDER BY ordinal", (tenant, *replaced)):
+            excluded.setdefault(text_fingerprint(row["text"]), row["text"])
+        prints = [text_fingerprint(c.text) for c in chunks] if excluded else [""] * len(chunks)
         for old in previous:
             conn.execute("DELETE FROM chunks WHERE doc_id=?", (old["doc_id"],))
             conn.execute("DELETE FROM documents WHERE doc_id=?", (old["doc_id"],))
@@ -259,9 +314,13 @@ def _register(
              uploaded_by, fmt, lang, f"files/{kept.name}", json.dumps(timings)),
         )
         conn.executemany(
-            "INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta) VALUES (?,?,?,?,?,?)",
-            [(c.chunk_id, doc_id, tenant, c.ordinal, c.text, json.dumps(_meta(c))) for c in chunks],
+            "INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta, disabled) VALUES (?,?,?,?,?,?,?)",
+            [(c.chunk_id, doc_id, tenant, c.ordinal, c.text, json.dumps(_meta(c)), int(fp in excluded))
+             for c, fp in zip(chunks, prints)],
         )
+    found = set(prints)
+    return _Carried(kept=sum(1 for fp in excluded if fp in found),
+                    dropped=[_preview(text) for fp, text in excluded.items() if fp not in found])
 
 
 def _meta(chunk: Any) -> dict[str, Any]:
@@ -393,8 +452,9 @@ def ingest_bytes(settings: Settings, tenant: str, file_name: str, data: bytes, *
 
 def exclude_chunk(settings: Settings, tenant: str, chunk_id: str, excluded: bool = True) -> None:
     """Keep one passage out of answers (retrieval skips it) or let it back in; the passage
-    stays stored and shown, so the change is reversible. Re-indexing the document gives it
-    new passages, all included. LookupError with one sentence for an unknown passage."""
+    stays stored and shown, so the change is reversible. A re-index or a new version of the
+    document keeps it out while a passage with the same text is found (`text_fingerprint`).
+    LookupError with one sentence for an unknown passage."""
     if not store.set_chunk_disabled(settings, tenant, chunk_id, excluded):
         raise LookupError(f"No passage {chunk_id} in tenant {tenant}'s documents.")
 

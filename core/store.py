@@ -1,5 +1,5 @@
 """SQLite under GROUNDWORK_DATA: tenants, documents, chunks, interrupted uploads, traces,
-feedback, eval runs.
+feedback, eval runs, reviews, API keys, console users and their sign-in sessions.
 
 Schema changes are numbered migrations recorded in `_migrations`; each runs once.
 """
@@ -126,6 +126,14 @@ MIGRATIONS: list[str] = [
     CREATE TABLE users (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL, created_at REAL NOT NULL);
     CREATE TABLE memberships (
         username TEXT NOT NULL, tenant TEXT NOT NULL, role TEXT NOT NULL, PRIMARY KEY (username, tenant));
+    """,
+    # 12: console sign-ins that outlive a reload (core/users.py): SHA-256 of a random token,
+    # the user it signs in, a hard expiry, and the time it was ended (sign-out, user removed)
+    """
+    CREATE TABLE console_sessions (
+        token_hash TEXT PRIMARY KEY, username TEXT NOT NULL, created_at REAL NOT NULL,
+        expires_at REAL NOT NULL, ended_at REAL);
+    CREATE INDEX console_sessions_user ON console_sessions(username);
     """,
 ]
 

@@ -5,6 +5,12 @@ Settings, API keys included), `manager` (Quality). With no account at all the co
 in single-user mode (no sign-in; meant for 127.0.0.1, and the page says so); the first
 account turns sign-in on. Passwords are stored as scrypt hashes (RFC 7914, n=2^14, r=8,
 p=1, a random 16-byte salt each), compared in constant time.
+
+A sign-in outlives a reload through a session token: 32 random bytes given to the browser
+once, stored as their SHA-256 (`console_sessions`, migration 12) with a hard expiry
+(`Settings.session_hours`, 12 h by default). It names one user and nothing else: the
+user's roles are read afresh on every use. Signing out ends it; removing the user or
+changing their password ends all of theirs.
 """
 
 from __future__ import annotations
@@ -69,6 +75,8 @@ def add_user(settings: Settings, username: str, password: str | None, tenant: st
         if not exists and password is None:
             raise ValueError(f"User {username} is new: give a password.")
         if password is not None:
+            if exists:  # a new password ends the sign-ins the old one opened
+                _end_sessions(conn, username)
             conn.execute("INSERT INTO users (username, password_hash, created_at) VALUES (?,?,?) "
                          "ON CONFLICT (username) DO UPDATE SET password_hash=excluded.password_hash",
                          (username, hash_password(password), time.time()))
@@ -85,6 +93,7 @@ def remove_user(settings: Settings, username: str, tenant: str | None = None) ->
             return conn.execute("DELETE FROM memberships WHERE username=? AND tenant=?",
                                 (username, tenant)).rowcount == 1
         conn.execute("DELETE FROM memberships WHERE username=?", (username,))
+        _end_sessions(conn, username)  # a removed user's open sign-ins end with them
         return conn.execute("DELETE FROM users WHERE username=?", (username,)).rowcount == 1
 
 
@@ -128,3 +137,55 @@ def roles_of(settings: Settings, username: str) -> dict[str, str]:
     with store.connect(settings) as conn:
         rows = conn.execute("SELECT tenant, role FROM memberships WHERE username=?", (_username(username),)).fetchall()
     return {r["tenant"]: r["role"] for r in rows}
+
+
+# ---- sign-in sessions ----------------------------------------------------------------------
+
+SESSION_PREFIX = "gws_"
+
+
+def _token_hash(token: str) -> str:
+    # a 256-bit random token needs no slow KDF: SHA-256 only keeps a stolen database from
+    # being a list of live sessions
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _end_sessions(conn: Any, username: str) -> None:
+    conn.execute("UPDATE console_sessions SET ended_at=? WHERE username=? AND ended_at IS NULL",
+                 (time.time(), username))
+
+
+def start_session(settings: Settings, username: str, *, now: float | None = None) -> str:
+    """A new session token for a user who has just signed in (shown to the browser once,
+    stored hashed); valid for `settings.session_hours` unless ended first."""
+    username = _username(username)
+    now = time.time() if now is None else now
+    token = SESSION_PREFIX + secrets.token_urlsafe(32)
+    with store.connect(settings) as conn:
+        # expired and ended rows are of no use to anyone: drop them as new ones come
+        conn.execute("DELETE FROM console_sessions WHERE expires_at < ?", (now,))
+        conn.execute("INSERT INTO console_sessions (token_hash, username, created_at, expires_at) VALUES (?,?,?,?)",
+                     (_token_hash(token), username, now, now + settings.session_hours * 3600))
+    return token
+
+
+def session_user(settings: Settings, token: str | None, *, now: float | None = None) -> str | None:
+    """The user a token signs in, or None when it is unknown, expired, ended, or its user
+    is gone."""
+    if not token or not token.startswith(SESSION_PREFIX) or len(token) > 100:
+        return None
+    now = time.time() if now is None else now
+    with store.connect(settings) as conn:
+        row = conn.execute(
+            "SELECT s.username FROM console_sessions AS s JOIN users AS u ON u.username = s.username"
+            " WHERE s.token_hash=? AND s.ended_at IS NULL AND s.expires_at > ?", (_token_hash(token), now)).fetchone()
+    return row["username"] if row else None
+
+
+def end_session(settings: Settings, token: str | None) -> bool:
+    """Sign-out: the token signs nobody in any more. False when it was not a live session."""
+    if not token:
+        return False
+    with store.connect(settings) as conn:
+        return conn.execute("UPDATE console_sessions SET ended_at=? WHERE token_hash=? AND ended_at IS NULL",
+                            (time.time(), _token_hash(token))).rowcount == 1

@@ -32,7 +32,8 @@ st.caption(f"Tenant **{escape_md(tenant, inline=True)}** · the originals are ke
 
 for level, text in st.session_state.pop("doc_flash", []):
     getattr(st, level)(text)
-    st.toast(text, icon=":material/check_circle:" if level == "success" else ":material/error:")  # in view
+    icon = {"success": "check_circle", "info": "info", "warning": "warning"}.get(level, "error")
+    st.toast(text, icon=f":material/{icon}:")  # in view
 
 st.subheader("Upload")
 upload_panel(settings, tenant)
@@ -84,9 +85,12 @@ if act.button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", di
     with st.spinner("Re-indexing…"):
         result = services.reindex_document(settings, tenant, doc_id).to_dict()
     count = result["chunks"]
-    st.session_state["doc_flash"] = [("success", f"Re-indexed: {count} chunk{'s' if count != 1 else ''}.")
-                                     if result["status"] != "failed"
-                                     else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
+    flash = [("success", f"Re-indexed: {count} chunk{'s' if count != 1 else ''}.") if result["status"] != "failed"
+             else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
+    carried = services.exclusions_note(result)
+    if carried:  # chunk ids changed: say which exclusions found their passage again
+        flash.append(("warning" if result.get("exclusions_dropped") else "info", escape_md(carried, inline=True)))
+    st.session_state["doc_flash"] = flash
     st.rerun()
 if act.button("Delete…", key=f"delete_{doc_id}", icon=":material/delete:"):
     st.session_state["confirm_delete"] = doc_id

@@ -5,6 +5,10 @@ Otherwise a visitor sees only the sign-in form; a signed-in user sees only their
 the picker and only their role's pages for the picked tenant. Streamlit's own OIDC sign-in
 (`st.login`) is used when `[auth]` is configured in `.streamlit/secrets.toml`: the
 provider's e-mail is the user name, whose roles come from `core.cli users add`.
+
+A local sign-in survives a reload for `Settings.session_hours`: its session token travels in
+the URL (`?session=`), as Streamlit offers no supported way for a script to set a cookie
+(`st.context.cookies` is read-only); docs/architecture.md weighs what that costs.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from core.config import Settings
 from ui.safe import escape_md
 
 _USER = "_signed_in"
+_TOKEN = "_session_token"
+_ENDED = "_session_ended"
+PARAM = "session"  # the query parameter carrying the session token
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,8 @@ def _sign_in_form(settings: Settings) -> None:
 
     st.title("Sign in")
     st.caption("This Groundwork console has accounts; sign in to see your tenants.")
+    if st.session_state.pop(_ENDED, False):
+        st.info("Your sign-in has ended (signed out, expired or revoked); sign in again.", icon=":material/timer_off:")
     if _oidc_configured():
         st.button("Sign in with your organisation", on_click=st.login, icon=":material/login:")
         st.divider()
@@ -51,7 +60,10 @@ def _sign_in_form(settings: Settings) -> None:
             if roles is None:
                 st.error("Wrong user name or password.")
             else:
-                st.session_state[_USER] = User(" ".join(name.split()).lower(), roles)
+                user = User(" ".join(name.split()).lower(), roles)
+                token = users.start_session(settings, user.name)
+                st.session_state[_USER], st.session_state[_TOKEN] = user, token
+                st.query_params[PARAM] = token  # a reload of this URL finds the sign-in again
                 st.rerun()
 
 
@@ -62,7 +74,7 @@ def current_user(settings: Settings) -> User | None | bool:
     if not users.sign_in_required(settings):
         st.session_state.pop(_USER, None)
         return None
-    user = st.session_state.get(_USER)
+    user = _from_token(settings)
     if user is None and _oidc_configured() and getattr(st.user, "is_logged_in", False):
         email = str(st.user.get("email") or "").lower()
         user = User(email, users.roles_of(settings, email)) if email else None
@@ -70,7 +82,35 @@ def current_user(settings: Settings) -> User | None | bool:
             st.session_state[_USER] = user
     if user is None:
         return False
+    st.session_state.pop(_ENDED, None)  # signed in after all (the OIDC provider): no "ended" note later
     return User(user.name, users.roles_of(settings, user.name))  # roles as stored now
+
+
+def _from_token(settings: Settings) -> User | None:
+    """The session's user, checked against their token on every run (so sign-out elsewhere,
+    expiry and a removed user end it at the next click); after a reload the URL's token
+    signs the user in again. A dead token leaves the URL."""
+    from core import users
+
+    user, token = st.session_state.get(_USER), st.session_state.get(_TOKEN)
+    if user is not None and token is None:
+        return user  # signed in by the OIDC provider: its own cookie keeps it
+    token = token or st.query_params.get(PARAM)
+    name = users.session_user(settings, token) if token else None
+    if name is None or (user is not None and user.name != name):
+        if token:
+            st.session_state[_ENDED] = True
+        st.session_state.pop(_USER, None)
+        st.session_state.pop(_TOKEN, None)
+        if PARAM in st.query_params:
+            del st.query_params[PARAM]
+        return None
+    if user is None:
+        user = User(name, users.roles_of(settings, name))
+        st.session_state[_USER], st.session_state[_TOKEN] = user, token
+    if st.query_params.get(PARAM) != token:
+        st.query_params[PARAM] = token  # a page switch drops the query string; a reload needs it
+    return user
 
 
 def sign_in_page(settings: Settings):
@@ -78,7 +118,7 @@ def sign_in_page(settings: Settings):
     return st.Page(lambda: _sign_in_form(settings), title="Sign in", icon=":material/login:", url_path="sign-in")
 
 
-def sidebar_note(user: User | None, tenant: str | None) -> None:
+def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> None:
     if user is None:
         st.sidebar.caption("Single-user mode: no sign-in (meant for 127.0.0.1). "
                            "Add an account with core.cli users add to turn sign-in on.")
@@ -86,7 +126,12 @@ def sidebar_note(user: User | None, tenant: str | None) -> None:
     role = user.role_in(tenant) or "no role"
     st.sidebar.caption(f"Signed in as **{escape_md(user.name, inline=True)}** · {escape_md(role, inline=True)}")
     if st.sidebar.button("Sign out", icon=":material/logout:", key="sign_out"):
+        from core import users
+
+        users.end_session(settings, st.session_state.pop(_TOKEN, None))  # the URL's token is dead now
         st.session_state.pop(_USER, None)
+        if PARAM in st.query_params:
+            del st.query_params[PARAM]
         if _oidc_configured() and getattr(st.user, "is_logged_in", False):
             st.logout()
         st.rerun()

@@ -293,6 +293,13 @@ def reindex_document(settings: Settings, tenant: str, doc_id: str,
     return reindex(settings, tenant, doc_id, progress=progress)
 
 
+def exclusions_note(result: dict[str, Any]) -> str | None:
+    """The sentence on the exclusions an ingest or re-index result carried over, or None."""
+    from core.documents import exclusions_note as note
+
+    return note(result.get("exclusions_kept") or 0, list(result.get("exclusions_dropped") or []))
+
+
 # ---- settings ------------------------------------------------------------------------------
 
 

@@ -194,6 +194,10 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
         where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunk{'s' if r.get('chunks') != 1 else ''} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")
+        carried = services.exclusions_note(r)
+        if carried:  # a new version: the passages kept out of answers, found again by their text or not
+            (where.warning if r.get("exclusions_dropped") else where.info)(
+                f"**{name}**: " + escape_md(carried, inline=True), icon=":material/visibility_off:")
         warnings = r.get("warnings") or []
         if warnings:  # indexed, but not all of it: a damaged PDF, a skipped page
             more = f" (and {len(warnings) - 3} more notes)" if len(warnings) > 3 else ""

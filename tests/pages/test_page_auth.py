@@ -1,10 +1,14 @@
 """Sign-in and roles: single-user mode by default; with accounts, only the sign-in form for
-a visitor, only a user's tenants in the picker and only their role's pages."""
+a visitor, only a user's tenants in the picker and only their role's pages; a sign-in that
+outlives a reload, and ends with sign-out, expiry or its user."""
+
+import time
 
 from streamlit.testing.v1 import AppTest
 
-from core import users
+from core import store, users
 from tests.pages.conftest import ROOT
+from ui import auth
 
 PASSWORD = "correct horse battery"
 
@@ -83,3 +87,100 @@ def test_accounts_from_the_command_line(settings):
     with pytest.raises(LookupError):
         users.add_user(settings, "cy", PASSWORD, "nowhere", "expert")
     assert users.remove_user(settings, "ann") and not users.sign_in_required(settings)
+
+
+# ---- a sign-in that survives a reload (a session token in the URL, stored hashed) ----------
+
+
+def reload(token: str, **params: str) -> AppTest:
+    """A new browser session on the signed-in URL: what a reload of the page does."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params.update({auth.PARAM: token, **params})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def signed_in_as(at: AppTest) -> str | None:
+    return next((c.value for c in at.sidebar.caption if c.value.startswith("Signed in as")), None)
+
+
+def test_a_sign_in_survives_a_reload_as_the_same_user_and_role(settings, data_dir, goto):
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    at = sign_in(fresh(data_dir), "ann")
+    token = at.query_params[auth.PARAM]
+    assert token.startswith(users.SESSION_PREFIX) and at.query_params["tenant"] == "acme"
+    with store.connect(settings) as conn:  # kept as its hash only
+        assert token not in str([tuple(r) for r in conn.execute("SELECT * FROM console_sessions")])
+
+    again = reload(token, tenant="acme")
+    assert [t.value for t in again.title] == ["Ask"]
+    assert signed_in_as(again) == "Signed in as **ann** · admin"
+    goto(again, "pages/documents.py")  # an admin's page, reached in the reloaded session
+    assert [t.value for t in again.title] == ["Documents"]
+    assert again.query_params[auth.PARAM] == token  # a page switch keeps it in the URL for the next reload
+
+
+def test_an_expired_ended_or_removed_users_token_shows_the_sign_in(settings, data_dir):
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    old = users.start_session(settings, "ann", now=time.time() - (settings.session_hours + 1) * 3600)
+    expired = reload(old)
+    assert [t.value for t in expired.title] == ["Sign in"] and signed_in_as(expired) is None
+    assert any("sign-in has ended" in i.value for i in expired.info)
+    assert auth.PARAM not in expired.query_params  # the dead token leaves the URL
+
+    at = sign_in(fresh(data_dir), "ann")
+    token = at.query_params[auth.PARAM]
+    next(b for b in at.sidebar.button if b.label == "Sign out").click().run()
+    assert [t.value for t in at.title] == ["Sign in"] and auth.PARAM not in at.query_params
+    assert [t.value for t in reload(token).title] == ["Sign in"]  # signed out: the token is dead
+
+    at = sign_in(fresh(data_dir), "ann")
+    token = at.query_params[auth.PARAM]
+    users.add_user(settings, "bob", PASSWORD, "acme", "expert")  # sign-in stays on after ann goes
+    users.remove_user(settings, "ann")
+    at.run()  # the open session ends at its next run
+    assert [t.value for t in at.title] == ["Sign in"]
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")  # a new ann is not the removed one
+    assert [t.value for t in reload(token).title] == ["Sign in"]
+
+
+def test_a_token_of_one_user_never_grants_another_user_or_tenant(settings, data_dir):
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "beta")
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    users.add_user(settings, "bob", PASSWORD, "beta", "admin")
+    ann = sign_in(fresh(data_dir), "ann").query_params[auth.PARAM]
+    bob = sign_in(fresh(data_dir), "bob").query_params[auth.PARAM]
+    assert ann != bob
+
+    at = reload(ann, tenant="beta")  # ann's token on a link to bob's tenant
+    assert signed_in_as(at) == "Signed in as **ann** · expert"
+    picker = at.sidebar.selectbox(key="tenant")
+    assert picker.options == ["acme"] and picker.value == "acme"
+    assert any("No tenant 'beta'" in w.value for w in at.warning)
+    assert signed_in_as(reload(bob)) == "Signed in as **bob** · admin"
+
+    forged = reload(users.SESSION_PREFIX + "x" * 43)
+    assert [t.value for t in forged.title] == ["Sign in"]
+    assert [t.value for t in reload(ann.replace(users.SESSION_PREFIX, "")).title] == ["Sign in"]
+
+
+def test_sessions_expire_and_a_new_password_ends_them(settings):
+    from dataclasses import replace
+
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    short = replace(settings, session_hours=1)
+    token = users.start_session(short, "ann")
+    assert users.session_user(short, token) == "ann"
+    assert users.session_user(short, token, now=time.time() + 3601) is None
+    other = users.start_session(settings, "ann")
+    users.add_user(settings, "ann", None, "acme", "admin")  # a role change keeps the sign-in
+    assert users.session_user(settings, other) == "ann"
+    users.add_user(settings, "ann", PASSWORD + "!", "acme", "admin")  # a new password ends it
+    assert users.session_user(settings, other) is None and users.session_user(settings, token) is None
+    assert users.end_session(settings, other) is False and users.session_user(settings, None) is None
