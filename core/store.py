@@ -104,14 +104,12 @@ MIGRATIONS: list[str] = [
            OR old.reason LIKE '%does not address “%”, a word the knowledge%')
       AND instr(old.reason, '”') - instr(old.reason, '“') - 1 BETWEEN 1 AND 60;
     """,
-    # 9: the review queue's decisions: one per ask (core/review.py); an ask with none is open.
-    # Each ask's route verdict beside it, so the queue never parses every trace's JSON
+    # 9: the review queue's decisions: one per ask (core/review.py); an ask with none is open
     """
     CREATE TABLE reviews (
         tenant TEXT NOT NULL, trace_id TEXT NOT NULL, resolution TEXT NOT NULL,
         detail TEXT, resolved_at REAL NOT NULL, PRIMARY KEY (tenant, trace_id));
     CREATE INDEX traces_status ON traces(tenant, status, created_at);
-    ALTER TABLE traces ADD COLUMN route TEXT;
     ALTER TABLE chunks ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
     """,
     # 10: HTTP API keys, one tenant each, stored as SHA-256 of the key (core/keys.py)
@@ -134,6 +132,12 @@ MIGRATIONS: list[str] = [
         token_hash TEXT PRIMARY KEY, username TEXT NOT NULL, created_at REAL NOT NULL,
         expires_at REAL NOT NULL, ended_at REAL);
     CREATE INDEX console_sessions_user ON console_sessions(username);
+    """,
+    # 13: each ask's route verdict beside it, so the review queue never parses every
+    # trace's JSON. (For a while this column was added by migration 9 itself, so data
+    # folders migrated then already hold it: `_migrate` lets an existing column stand.)
+    """
+    ALTER TABLE traces ADD COLUMN route TEXT;
     """,
 ]
 
@@ -178,6 +182,15 @@ def _ensure_wal(conn: sqlite3.Connection, attempts: int = 100) -> None:
             time.sleep(0.05)
 
 
+def _apply(conn: sqlite3.Connection, statement: str) -> None:
+    """One migration statement; a column some earlier build already added stays as it is."""
+    try:
+        conn.execute(statement)
+    except sqlite3.OperationalError as exc:
+        if not ("ADD COLUMN" in statement.upper() and "duplicate column name" in str(exc)):
+            raise
+
+
 def _migrate(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, applied_at REAL)")
     done = {row[0] for row in conn.execute("SELECT id FROM _migrations")}
@@ -192,7 +205,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
                 continue
             for statement in script.split(";"):
                 if statement.strip():
-                    conn.execute(statement)
+                    _apply(conn, statement)
             conn.execute("INSERT INTO _migrations VALUES (?, ?)", (number, time.time()))
             conn.execute("COMMIT")
         except BaseException:

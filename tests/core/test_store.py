@@ -207,3 +207,30 @@ def test_interrupted_uploads_are_per_tenant_and_end_when_the_file_comes_again(se
     assert [u["file_name"] for u in store.list_interrupted_uploads(settings, "b")] == ["x.pdf"]
     store.clear_interrupted_uploads(settings, "b")
     assert store.list_interrupted_uploads(settings, "b") == []
+
+
+@pytest.mark.parametrize("route_in_9", [True, False])
+def test_the_route_column_arrives_whichever_build_migrated_the_folder(settings, monkeypatch, route_in_9):
+    """For a while migration 9 itself added traces.route; folders migrated then, and folders
+    migrated without it, both end with the column and take traces."""
+    old = list(store.MIGRATIONS[:12])
+    if route_in_9:
+        old[8] = old[8] + "ALTER TABLE traces ADD COLUMN route TEXT;\n"
+    with monkeypatch.context() as m:
+        m.setattr(store, "MIGRATIONS", old)
+        with store.connect(settings):
+            pass
+    with store.connect(settings) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(traces)")}
+        applied = {row[0] for row in conn.execute("SELECT id FROM _migrations")}
+    assert "route" in columns and len(store.MIGRATIONS) in applied
+    trace_id = store.save_trace(settings, {"answer": {"tenant": "acme", "question": "q?", "status": "refused",
+                                                      "route": "human"}})
+    assert store.get_trace(settings, "acme", trace_id) is not None
+
+
+def test_a_failing_migration_statement_other_than_an_existing_column_still_fails(settings, monkeypatch):
+    monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, "ALTER TABLE no_such_table ADD COLUMN x TEXT;"])
+    with pytest.raises(sqlite3.OperationalError):
+        with store.connect(settings):
+            pass
