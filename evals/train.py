@@ -16,7 +16,10 @@ several domains, and report its leave-one-domain-out (LODO) figures.
 3. Unit model: weighted logistic regression, each question's weight split half to its
    positive units and half to the rest, each domain weighing the same in total.
 4. Answer model: logistic regression on question-level signals; label 1 when the
-   question is answerable and one of its three best units holds the answer. Its `p_best` input comes
+   question is answerable and one of the units the answer would quote (the best unit and
+   its runners-up within the runner-up ratio, as `choose` in core/answer/extractive.py
+   picks them) holds the answer, so the confidence means "this answer is right", not
+   "something near the top is". Its `p_best` input comes
    from unit models that never saw the question's domain (cross-fitting), so it is as
    confident as it will be on a new customer's documents.
 5. LODO: for each domain, both models are trained on the other domains only and the
@@ -77,9 +80,11 @@ DOMAINS: dict[str, dict] = {
               "sets": [ROOT / "evals" / "sets" / f"ood_{name}.jsonl"]}
        for name in ("finance", "warehouse", "hosting")},
 }
-RUNNER_UP_GRID = (0.75, 0.85, 0.95)  # a concise answer: a second sentence only when nearly as good
+# a second (or third) sentence is quoted when its score is this share of the best; lower
+# ratios quote more often and are right more often, at the cost of longer answers
+RUNNER_UP_GRID = (0.35, 0.5, 0.75, 0.95)
 MAX_HALLUCINATION = 0.05
-ANSWER_LABEL_TOP = 3  # the answer model learns "one of the units it would quote holds the answer"
+QUOTED_MAX = 3  # as MAX_UNITS in core/answer/extractive.py
 
 
 @dataclass
@@ -203,12 +208,23 @@ def cross_fitted(records: list[Record], l2: float) -> list[Ranked]:
     return [out[i] for i in range(len(records))]
 
 
-def fit_answer(ranked: list[Ranked], l2: float = 1.0) -> Logistic:
+def quoted(r: Ranked, runner_up: float) -> list[int]:
+    """The candidates the answer would quote: the best and its runners-up (as `choose`)."""
+    if not len(r.order):
+        return []
+    best = r.scores[r.order[0]]
+    return [int(i) for n, i in enumerate(r.order[:QUOTED_MAX]) if n == 0 or r.scores[i] >= runner_up * best]
+
+
+def answer_label(r: Ranked, runner_up: float) -> float:
+    return float(r.record.kind == "answerable" and any(r.record.labels[i] for i in quoted(r, runner_up)))
+
+
+def fit_answer(ranked: list[Ranked], runner_up: float, l2: float = 1.0) -> Logistic:
     dw = _domain_weights([r.record for r in ranked])
     rows = [r for r in ranked if r.qsig is not None]
     x = np.asarray([[r.qsig[f] for f in ANSWER_FEATURES] for r in rows])
-    y = np.asarray([float(r.record.kind == "answerable" and any(r.record.labels[int(i)] for i in r.order[:ANSWER_LABEL_TOP]))
-                    for r in rows])
+    y = np.asarray([answer_label(r, runner_up) for r in rows])
     w = np.asarray([dw[r.record.domain] for r in rows])
     return fit_logistic(x, y, w, ANSWER_FEATURES, l2=l2)
 
@@ -226,9 +242,7 @@ def outcomes(ranked: list[Ranked], answer: Logistic, threshold: float, runner_up
         if not answered:
             out.append("refused")
             continue
-        best = r.scores[r.order[0]]
-        picked = [int(i) for i in r.order[:3] if r.scores[i] >= runner_up * best or i == r.order[0]]
-        out.append("correct" if any(rec.labels[i] for i in picked) else "wrong")
+        out.append("correct" if any(rec.labels[i] for i in quoted(r, runner_up)) else "wrong")
     return out
 
 
@@ -244,15 +258,16 @@ def summary(outs: list[str], kinds: list[str]) -> dict[str, float]:
             "refusal_correct": round(sum(o == "refused_ok" for o in outs) / other, 3)}
 
 
-def choose_knobs(held: dict[str, tuple[list[Ranked], Logistic]]) -> tuple[float, float]:
-    """Threshold and runner-up ratio with the best mean grounded share over held-out
+def choose_knobs(held: dict[float, dict[str, tuple[list[Ranked], Logistic]]]) -> tuple[float, float]:
+    """Runner-up ratio and threshold with the best mean grounded share over held-out
     domains whose mean share of made-up answers stays within MAX_HALLUCINATION (each
-    domain counts the same, however many questions it has)."""
+    domain counts the same, however many questions it has). `held` maps each runner-up
+    ratio to the held-out answers of answer models trained for that ratio."""
     best: tuple[float, float, float] | None = None
-    for runner_up in RUNNER_UP_GRID:
+    for runner_up, domains in held.items():
         for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
             grounded, made_up = [], []
-            for ranked, answer in held.values():
+            for ranked, answer in domains.values():
                 figures = summary(outcomes(ranked, answer, float(threshold), runner_up),
                                   [r.record.kind for r in ranked])
                 grounded.append(figures["grounded_only"])
@@ -265,21 +280,25 @@ def choose_knobs(held: dict[str, tuple[list[Ranked], Logistic]]) -> tuple[float,
 
 
 def lodo(records: list[Record], l2: float) -> tuple[dict[str, tuple[list[Ranked], Logistic]], dict]:
-    held: dict[str, tuple[list[Ranked], Logistic]] = {}
-    for d in sorted({r.domain for r in records}):
+    domains = sorted({r.domain for r in records})
+    ranked_held, crossed = {}, {}
+    for d in domains:
         train = [r for r in records if r.domain != d]
-        answer = fit_answer(cross_fitted(train, l2), l2)
-        held[d] = (rank([r for r in records if r.domain == d], fit_unit(train, l2)), answer)
+        crossed[d] = cross_fitted(train, l2)
+        ranked_held[d] = rank([r for r in records if r.domain == d], fit_unit(train, l2))
+    held = {ratio: {d: (ranked_held[d], fit_answer(crossed[d], ratio, l2)) for d in domains}
+            for ratio in RUNNER_UP_GRID}
     threshold, runner_up = choose_knobs(held)
+    chosen = held[runner_up]
     report = {d: summary(outcomes(rk, ans, threshold, runner_up), [r.record.kind for r in rk])
-              for d, (rk, ans) in held.items()}
-    return held, {"threshold": threshold, "runner_up": runner_up, "domains": report}
+              for d, (rk, ans) in chosen.items()}
+    return chosen, {"threshold": threshold, "runner_up": runner_up, "domains": report}
 
 
 def train(records: list[Record], l2: float = 1.0) -> tuple[AnswerModel, dict]:
     _, report = lodo(records, l2)
     unit = fit_unit(records, l2)
-    answer = fit_answer(cross_fitted(records, l2), l2)
+    answer = fit_answer(cross_fitted(records, l2), report["runner_up"], l2)
     counts = {d: sum(r.domain == d for r in records) for d in sorted({r.domain for r in records})}
     meta = {"questions": counts, "lodo": report["domains"], "l2": l2,
             "trained_by": "python -m evals.train"}

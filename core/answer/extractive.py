@@ -4,7 +4,8 @@
 2. Split the passages into units (sentences, table rows with their header).
 3. Hard vetoes, the only rules: a unit addressing a model ("ignore previous
    instructions"), or sharing its paragraph with such text, is never quoted; a unit whose
-   context lacks an identifier of the question (ERR-20, 7-2) cannot answer it.
+   context lacks an identifier of the question (ERR-20, 7-2) cannot answer it; nor can a
+   unit that speaks only of another row of a table than the one the question names.
 4. Score every other unit with the unit model over general signals (core/answer/signals.py).
 5. A top-ranked unit on the question's topic that contradicts its premise (core/answer/
    premise.py) is quoted alone as a correction.
@@ -56,7 +57,8 @@ def answer_signals(ranked: list[Scored]) -> dict[str, float]:
             "unknown_same_language": s["unknown_same_language"], "rare_terms_context": s["rare_terms_context"],
             "focus_context": s["focus_context"], "focus_passage": s["focus_passage"],
             "focus_unknown": s["focus_unknown"],
-            "focus_any_passage": max(r.signals["focus_passage"] for r in ranked[:5])}
+            "focus_any_passage": max(r.signals["focus_passage"] for r in ranked[:5]),
+            "row_key_match": s["row_key_match"]}
 
 
 def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,
@@ -80,6 +82,10 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
         if s.signals["ids_missing"] > 0:
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "lacks an identifier of the question"})
+        elif s.signals["row_key_match"] == 0.0:
+            # the question picks one row of a table ("annual"); this unit speaks of another
+            rejected.append({"passage": s.passage, "text": s.unit.text[:200],
+                             "why": "speaks of another row of its table than the question names"})
         else:
             admissible.append(s)
     return admissible, rejected

@@ -42,6 +42,17 @@ FEATURES = (
 )
 
 
+# Word-overlap signals mean nothing between a question and a unit in different languages
+# (none of the question's words can stand there): across languages they are zeroed, so
+# the model reads only the dense and structural signals and the `cross_language` flag
+# instead of learning "no shared word" as evidence either way.
+LEXICAL = (
+    "lex_unit", "lex_context", "lex_passage", "ask_context", "rare_context", "rare_passage",
+    "unknown_share", "ask_unknown", "rare_terms_context", "focus_context", "focus_passage",
+    "focus_unknown", "lex_window", "new_words", "lex_x_typed", "row_key_match",
+)
+
+
 @dataclass
 class Scored:
     """One candidate unit with its signals (and, once scored, its probability)."""
@@ -93,13 +104,38 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
     return out
 
 
-def _row_key_match(unit: Unit, terms: set[str]) -> float:
-    """1 when a question term stands in a table row's first cell, 0 when none does, 0.5 for
-    a unit that is no table row."""
-    if unit.kind != "row":
+def _first_cell(unit: Unit) -> str:
+    return next((c.strip() for c in unit.quote.strip().strip("|").split("|") if c.strip()), "")
+
+
+def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[set[str]]]:
+    """Per passage, the words of its table rows' first cells: the alternatives the table
+    sets side by side ("Monthly" / "Annual", "Lisbon" / "Oslo"). A key shared by several
+    rows picks none of them, so only keys that stand once are kept."""
+    keys: dict[int, list[set[str]]] = {}
+    for number, unit in candidates:
+        if unit.kind == "row":
+            words = set(tokenize(_first_cell(unit)))
+            if words:
+                keys.setdefault(number, []).append(words)
+    return {n: [k for k in ks if ks.count(k) == 1] for n, ks in keys.items()}
+
+
+def key_match(unit: Unit, unit_tokens: set[str], keys: list[set[str]], terms: set[str]) -> float:
+    """Whether a unit speaks of the row the question picks, when the question names a whole
+    key of the unit's table (every word of "Annual" / "Part-time staff"): 1 when the
+    unit's row key (or a whole key its sentence names) is one the question names, 0 when
+    the unit speaks only of other keys of that table, 0.5 when there is nothing to compare
+    (no table, no key named by the question or by the sentence)."""
+    picked = [k for k in keys if k <= terms]
+    if not picked:
         return 0.5
-    first = next((c.strip() for c in unit.quote.strip().strip("|").split("|") if c.strip()), "")
-    return 1.0 if set(tokenize(first)) & terms else 0.0
+    if unit.kind == "row":
+        return 1.0 if set(tokenize(_first_cell(unit))) in picked else 0.0
+    named = [k for k in keys if k <= unit_tokens]
+    if not named:
+        return 0.5
+    return 1.0 if any(k in picked for k in named) else 0.0
 
 
 def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:
@@ -139,6 +175,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     passage_tokens = [set(tokenize(f"{p.section}\n{p.title}\n{p.text}")) for p in passages]
     typed = 0.0 if question.answer_type in (None, "how", "reason", "yesno", "other") else 1.0
     q_words = set(question.terms)
+    keys = row_keys(candidates)
     out = []
     for (number, unit), sim, wsim, wtext in zip(candidates, sims, wsims, window_texts):
         p = passages[number - 1]
@@ -153,7 +190,8 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
                           if i not in lower_ctx and i not in p.subject_ids and i not in identifiers(lower_ctx))
         nums = [n for n in question.numbers if n not in question.identifiers]
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
-        cross = 1.0 if language_of(unit.text).code != question.lang.code else 0.0
+        # a code line or a quoted English term inside a Russian passage is not another language
+        cross = 1.0 if question.lang.code not in (language_of(unit.text).code, p.lang) else 0.0
         lex_context = coverage(w_known, ctx_tokens)
         window_tokens = set(tokenize(wtext)) | ctx_tokens
         s = {
@@ -194,11 +232,14 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "focus_context": 1.0 if focus and focus in window_tokens else 0.0,
             "focus_passage": 1.0 if focus and focus in p_tokens else 0.0,
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
-            # a table row is about what its first cell names ("Part-time", "Lisbon")
-            "row_key_match": _row_key_match(unit, q_words),
+            # a table row is about what its first cell names ("Part-time", "Lisbon"), and
+            # a sentence beside the table about the key it names
+            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_words),
         }
+        if cross:
+            s.update(dict.fromkeys(LEXICAL, 0.0))
         out.append(Scored(number, unit, s))
     best_lex = max((o.signals["lex_context"] for o in out), default=0.0)
     for o in out:
-        o.signals["lex_context_gap"] = o.signals["lex_context"] - best_lex
+        o.signals["lex_context_gap"] = 0.0 if o.signals["cross_language"] else o.signals["lex_context"] - best_lex
     return out

@@ -1,0 +1,102 @@
+"""Signals of candidate units: what the learned model reads, checked on small passages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.answer.question import Question
+from core.answer.signals import LEXICAL, key_match, row_keys, signals, unit_candidates
+from core.lexical import LexicalIndex, tokenize
+from core.retrieve import Candidate
+
+TABLE = (
+    "| Plan | Refund | Cancellation |\n|---|---|---|\n"
+    "| Monthly | Full refund within 14 days | Cancel any time |\n"
+    "| Annual | Non-refundable | Cancel any time |\n\n"
+    "For a Monthly plan, the 14-day period starts on the day of the first payment. "
+    "Approved refunds are paid within 5 business days."
+)
+
+
+def passage(text: str, lang: str = "en") -> Candidate:
+    return Candidate(chunk_id="d:0001", doc_id="d", text=text, source="terms.md", title="Terms", page_start=None,
+                     page_end=None, section="Terms > Refunds", kind="table", lang=lang, ordinal=1,
+                     dense_score=0.8, dense_rank=1, bm25_score=3.0, bm25_rank=1, fused_score=0.03, rank=1)
+
+
+def scored(question: str, text: str, lang: str = "en") -> dict[str, dict[str, float]]:
+    """Each unit's signals, keyed by the unit's text; vectors are arbitrary (not read here)."""
+    passages = [passage(text, lang)]
+    candidates = unit_candidates(passages)
+    lexicon = LexicalIndex.build([("d:0001", text), ("e:0001", "Office hours and parking.")])
+    q = Question.parse(question)
+    rng = np.random.default_rng(0)
+    q.vector = rng.normal(size=8)
+    vectors = rng.normal(size=(len(candidates), 8))
+    return {s.unit.text: s.signals for s in signals(q, passages, lexicon, vectors, candidates)}
+
+
+def test_a_sentence_naming_another_row_key_than_the_question_does_not_match() -> None:
+    out = scored("How many days do I have for a refund on an annual plan?", TABLE)
+    by_start = {text.split(";")[0].split(",")[0]: s["row_key_match"] for text, s in out.items()}
+    assert by_start["Plan: Annual"] == 1.0
+    assert by_start["Plan: Monthly"] == 0.0
+    assert by_start["For a Monthly plan"] == 0.0  # speaks of the other alternative
+    assert by_start["Approved refunds are paid within 5 business days."] == 0.5  # names no key
+
+
+def test_key_match_without_a_key_in_the_question_compares_nothing() -> None:
+    candidates = unit_candidates([passage(TABLE)])
+    keys = row_keys(candidates)[1]
+    sentence = next(u for _, u in candidates if u.text.startswith("For a Monthly"))
+    terms = set(tokenize("When does the refund period start?"))
+    assert key_match(sentence, set(tokenize(sentence.text)), keys, terms) == 0.5
+    assert key_match(sentence, set(tokenize(sentence.text)), keys, terms | set(tokenize("monthly"))) == 1.0
+
+
+def test_word_overlap_signals_are_zero_across_languages() -> None:
+    same = scored("How many days do I have for a refund on a monthly plan?", TABLE)
+    across = scored("Сколько дней длится возврат по месячному плану?", TABLE)
+    assert all(s["cross_language"] == 1.0 for s in across.values())
+    assert all(s[f] == 0.0 for s in across.values() for f in LEXICAL)
+    assert all(s["cross_language"] == 0.0 for s in same.values())
+    assert max(s["lex_unit"] for s in same.values()) > 0.3
+
+
+def test_an_english_line_inside_a_russian_passage_is_not_another_language() -> None:
+    text = "Установите пакет командой ниже.\n\nnpm install vue-router\n\nЗатем подключите роутер."
+    out = scored("Как установить роутер?", text, lang="ru")
+    assert out["npm install vue-router"]["cross_language"] == 0.0
+
+
+def test_a_key_counts_only_when_the_question_names_all_of_it() -> None:
+    text = ("| Staff | Leave per year |\n|---|---|\n| Part-time staff | 12 days |\n| Full-time staff | 25 days |\n\n"
+            "Full-time staff also get two extra days after five years. Leave is booked in the portal.")
+    broad = scored("How much leave do staff get?", text)  # names no whole key: nothing to compare
+    assert {s["row_key_match"] for s in broad.values()} == {0.5}
+    picked = scored("How many days of leave do part-time staff get?", text)
+    assert picked["Staff: Full-time staff; Leave per year: 25 days"]["row_key_match"] == 0.0
+    assert picked["Full-time staff also get two extra days after five years."]["row_key_match"] == 0.0
+    assert picked["Staff: Part-time staff; Leave per year: 12 days"]["row_key_match"] == 1.0
+    assert picked["Leave is booked in the portal."]["row_key_match"] == 0.5
+
+
+class HashEmbedder:
+    """Deterministic stand-in vectors: the veto under test reads no similarity."""
+
+    def embed_passages(self, texts: list[str]) -> list[np.ndarray]:
+        return [np.random.default_rng(abs(hash(t)) % 2**32).normal(size=384) for t in texts]
+
+
+def test_a_unit_about_another_row_than_the_question_picks_is_vetoed() -> None:
+    from core.answer.extractive import admissible_units
+
+    q = Question.parse("How many days do I have for a refund on an annual plan?")
+    q.vector = np.ones(384)
+    lexicon = LexicalIndex.build([("d:0001", TABLE), ("e:0001", "Office hours and parking.")])
+    kept, rejected = admissible_units(q, [passage(TABLE)], lexicon, HashEmbedder())
+    vetoed = {r["text"] for r in rejected if "another row" in r["why"]}
+    assert any(t.startswith("Plan: Monthly") for t in vetoed)
+    assert any(t.startswith("For a Monthly plan") for t in vetoed)
+    assert any(s.unit.text.startswith("Plan: Annual") for s in kept)
+    assert any(s.unit.text.startswith("Approved refunds") for s in kept)

@@ -1,0 +1,48 @@
+"""evals/train.py: the answer model learns whether the answer it would quote is right."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evals.train import Ranked, Record, answer_label, outcomes, quoted
+
+
+def ranked(scores: list[float], labels: list[int], kind: str = "answerable") -> Ranked:
+    record = Record("d", "q1", kind, [{} for _ in scores], labels)
+    p = np.asarray(scores)
+    return Ranked(record, p, np.argsort(-p, kind="stable"), {"x": 1.0})
+
+
+def test_quoted_units_follow_the_runner_up_ratio() -> None:
+    r = ranked([0.2, 0.9, 0.5, 0.4], [0, 0, 0, 1])
+    assert quoted(r, 0.95) == [1]
+    assert quoted(r, 0.5) == [1, 2]  # 0.5 >= 0.5 x 0.9, 0.4 is not
+    assert quoted(r, 0.35) == [1, 2, 3]
+    assert quoted(ranked([], []), 0.5) == []
+
+
+def test_the_answer_label_is_the_quoted_answer_being_right() -> None:
+    r = ranked([0.2, 0.9, 0.5, 0.4], [0, 0, 0, 1])
+    # the answer sits in the third-best unit: right only when the answer would quote it
+    assert answer_label(r, 0.95) == 0.0 and answer_label(r, 0.35) == 1.0
+    assert answer_label(ranked([0.9], [1], kind="misleading"), 0.5) == 0.0
+
+
+class Always:
+    """An answer model whose confidence is fixed."""
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+
+    def matrix(self, rows: list) -> np.ndarray:
+        return np.zeros((len(rows), 1))
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        return np.full(len(x), self.p)
+
+
+def test_outcomes_count_what_the_answer_would_quote() -> None:
+    rows = [ranked([0.9, 0.5], [0, 1]), ranked([0.9], [0], kind="unanswerable")]
+    assert outcomes(rows, Always(0.9), 0.5, 0.95) == ["wrong", "answered_bad"]
+    assert outcomes(rows, Always(0.9), 0.5, 0.5) == ["correct", "answered_bad"]
+    assert outcomes(rows, Always(0.1), 0.5, 0.5) == ["refused", "refused_ok"]
