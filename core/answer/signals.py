@@ -49,7 +49,7 @@ FEATURES = (
 LEXICAL = (
     "lex_unit", "lex_context", "lex_passage", "ask_context", "rare_context", "rare_passage",
     "unknown_share", "ask_unknown", "rare_terms_context", "focus_context", "focus_passage",
-    "focus_unknown", "lex_window", "new_words", "lex_x_typed", "row_key_match",
+    "focus_unknown", "lex_window", "new_words", "lex_x_typed",
 )
 
 
@@ -142,7 +142,11 @@ def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:
     out = []
     for number, passage in enumerate(passages, start=1):
         heading = passage.section.split(" > ")[-1] if passage.section else ""
-        out.extend((number, u) for u in units(passage.text, heading) if u.kind != "heading")
+        # headings and the document's own title line name a topic; quoted, they would be
+        # "claims" that support themselves
+        title = passage.title.strip()
+        out.extend((number, u) for u in units(passage.text, heading)
+                   if u.kind != "heading" and not (title and u.text.strip() == title))
     return out
 
 
@@ -238,6 +242,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         }
         if cross:
             s.update(dict.fromkeys(LEXICAL, 0.0))
+            s["row_key_match"] = 0.5  # no key word can match across languages: nothing to compare
         out.append(Scored(number, unit, s))
     best_lex = max((o.signals["lex_context"] for o in out), default=0.0)
     for o in out:

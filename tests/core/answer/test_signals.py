@@ -59,6 +59,8 @@ def test_word_overlap_signals_are_zero_across_languages() -> None:
     across = scored("Сколько дней длится возврат по месячному плану?", TABLE)
     assert all(s["cross_language"] == 1.0 for s in across.values())
     assert all(s[f] == 0.0 for s in across.values() for f in LEXICAL)
+    # nothing to compare across languages: no unit is vetoed as "another row"
+    assert {s["row_key_match"] for s in across.values()} == {0.5}
     assert all(s["cross_language"] == 0.0 for s in same.values())
     assert max(s["lex_unit"] for s in same.values()) > 0.3
 
@@ -86,6 +88,21 @@ class HashEmbedder:
 
     def embed_passages(self, texts: list[str]) -> list[np.ndarray]:
         return [np.random.default_rng(abs(hash(t)) % 2**32).normal(size=384) for t in texts]
+
+
+def test_a_cross_language_question_keeps_every_unit() -> None:
+    from core.answer.extractive import admissible_units
+
+    q = Question.parse("Сколько дней длится возврат по плану Annual?")
+    q.vector = np.ones(384)
+    lexicon = LexicalIndex.build([("d:0001", TABLE), ("e:0001", "Office hours and parking.")])
+    kept, rejected = admissible_units(q, [passage(TABLE)], lexicon, HashEmbedder())
+    assert not rejected and len(kept) == len(unit_candidates([passage(TABLE)]))
+
+
+def test_the_documents_title_line_is_no_candidate() -> None:
+    text = "Terms\n\nRefunds are paid within 5 business days."
+    assert [u.text for _, u in unit_candidates([passage(text)])] == ["Refunds are paid within 5 business days."]
 
 
 def test_a_unit_about_another_row_than_the_question_picks_is_vetoed() -> None:
