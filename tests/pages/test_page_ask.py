@@ -20,16 +20,18 @@ def test_answer_shows_badge_pills_and_highlighted_quote(answering_env, app):
     # confidence) and the quote is in the document (verbatim, by construction)
     assert any(":green-badge[:material/check_circle: answered]" in b and "answers the question **" in b
                and "quoted verbatim" in b and "factuality" not in b for b in bodies)
-    # answer text + its marker, which shows the quote on hover
-    assert any("4\\.5 litres" in b and ' [\\[1\\]](#gw-sources-turn1 "The engine oil capacity is 4.5 litres.")' in b
+    # answer text + its marker, which shows the source's quotes on hover (the capacity first)
+    assert any("4\\.5 litres" in b and ' [\\[1\\]](#gw-sources-turn1 "The engine oil capacity is 4.5 litres.' in b
                for b in bodies), bodies
     pills = app.button_group
     assert pills and "engine" in str(pills[0].options)
     # the first citation is open: source, section, and the quote highlighted inside its chunk
     assert any("**engine\\.md**" in b and "Oil" in b for b in bodies)
-    assert any(":orange-background[The engine oil capacity is 4\\.5 litres\\.]" in b for b in bodies)
+    # (a second quote next to it is highlighted in the same run)
+    assert any(":orange-background[The engine oil capacity is 4\\.5 litres\\." in b for b in bodies)
     assert any(d.label.startswith("Open the original") for d in app.get("download_button"))
-    assert [t.label for t in app.tabs][:2] == ["Sources (1)", "Claims (1)"]
+    claims = len(app.session_state["history"]["acme"][0]["claims"])
+    assert [t.label for t in app.tabs][:2] == ["Sources (1)", f"Claims ({claims})"] and claims >= 1
     # the Claims tab of a quoted answer: what was checked beyond the verbatim quote, no self-evidence cards
     assert any("copied verbatim from the passage its marker cites" in c.value for c in app.caption)
     assert any(c.value.startswith("checked: numbers and units") for c in app.caption)
