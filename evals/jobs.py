@@ -46,12 +46,12 @@ import sys
 import threading
 import time
 import traceback
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from core.config import Settings
+from core.records import new_id, record_path
 from core.tenants import tenant_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,15 +76,9 @@ def folder(settings: Settings, owner: str) -> Path:
     return Path(settings.data_dir).resolve() / "eval_jobs" / tenant_key(owner)
 
 
-def new_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:8]
-
-
 def job_path(settings: Settings, owner: str, job_id: str) -> Path | None:
     """The record of a job id this module made (no path tricks in an id), in the owner's folder."""
-    if not job_id or not all(ch.isalnum() or ch == "-" for ch in job_id):
-        return None
-    return folder(settings, owner) / f"{job_id}.json"
+    return record_path(folder(settings, owner), job_id)
 
 
 @contextlib.contextmanager

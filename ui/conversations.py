@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
+from core import records
 from core.config import Settings
+from core.records import record_path
 from core.tenants import tenant_key
 
 TITLE_CHARS = 80
@@ -27,14 +28,12 @@ def folder(settings: Settings, tenant: str) -> Path:
 
 
 def new_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+    return records.new_id(6)
 
 
 def _path(settings: Settings, tenant: str, conv_id: str) -> Path | None:
     """The file of a conversation id this module made (no path tricks in an id)."""
-    if not conv_id or not all(ch.isalnum() or ch == "-" for ch in conv_id):
-        return None
-    return folder(settings, tenant) / f"{conv_id}.json"
+    return record_path(folder(settings, tenant), conv_id)
 
 
 def save(settings: Settings, tenant: str, conv_id: str, turns: list[dict[str, Any]]) -> None:

@@ -83,7 +83,7 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "lacks an identifier of the question"})
         elif s.signals["row_key_match"] == 0.0:
-            # the question picks one row of a table ("annual"); this unit speaks of another
+            # the question picks one row of a table ("part-time"); this unit speaks of another
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "speaks of another row of its table than the question names"})
         else:

@@ -110,7 +110,7 @@ def _first_cell(unit: Unit) -> str:
 
 def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[set[str]]]:
     """Per passage, the words of its table rows' first cells: the alternatives the table
-    sets side by side ("Monthly" / "Annual", "Lisbon" / "Oslo"). A key shared by several
+    sets side by side ("Part-time" / "Full-time", "Lisbon" / "Oslo"). A key shared by several
     rows picks none of them, so only keys that stand once are kept."""
     keys: dict[int, list[set[str]]] = {}
     for number, unit in candidates:
@@ -123,7 +123,7 @@ def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[set[str]]]:
 
 def key_match(unit: Unit, unit_tokens: set[str], keys: list[set[str]], terms: set[str]) -> float:
     """Whether a unit speaks of the row the question picks, when the question names a whole
-    key of the unit's table (every word of "Annual" / "Part-time staff"): 1 when the
+    key of the unit's table (every word of "Part-time staff"): 1 when the
     unit's row key (or a whole key its sentence names) is one the question names, 0 when
     the unit speaks only of other keys of that table, 0.5 when there is nothing to compare
     (no table, no key named by the question or by the sentence)."""
