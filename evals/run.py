@@ -36,6 +36,7 @@ from typing import Any
 
 from core.config import Settings, load_settings, load_tenant_overrides
 from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant
+from evals.crossing import crossing
 from evals.metrics import LOWER_IS_BETTER, score
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -368,6 +369,11 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
     if owner is None:
         warnings.append(f"This run asks several tenants ({', '.join(tenants)}) and belongs to none of them, so "
                         "no tenant's Quality page shows it; --owner T stores it for tenant T.")
+    for t in tenants:
+        documents = store.list_documents(settings, t)
+        for r in rows:
+            if r["tenant"] == t:
+                r["crossing"] = crossing(r, documents)
     answered, ask_warnings = ask_rows(settings, rows, progress)
     return Collected(
         set_name=set_name, set_path=str(set_path), split=split, tenant=owner, settings=settings,
@@ -407,6 +413,7 @@ def build_report(collected: Collected) -> dict[str, Any]:
         "by_category": scored["by_category"],
         "by_tenant": scored["by_tenant"],
         "by_lang": scored["by_lang"],
+        "by_crossing": scored["by_crossing"],
         "retrieval_k": settings.top_k,
         "ingest": collected.ingest,
         "warnings": collected.warnings + scored["warnings"],
@@ -489,7 +496,7 @@ def format_table(report: Mapping[str, Any]) -> str:
     """Overall, per kind, category, language and tenant, one row each; — marks no data."""
     lines: list[list[str]] = [["group"] + [h for _, h in COLUMNS]]
     sections = [("overall", {"overall": report["overall"]})] + [
-        (name, report.get(name) or {}) for name in ("by_kind", "by_category", "by_lang", "by_tenant")]
+        (name, report.get(name) or {}) for name in ("by_kind", "by_category", "by_lang", "by_crossing", "by_tenant")]
     breaks = []
     for name, groups in sections:
         breaks.append(len(lines))

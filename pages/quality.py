@@ -159,7 +159,8 @@ with tab_break:
                         key="chart_category")
     # per language and per tenant only where there are two or more to compare: a manager
     # should see at a glance that Russian questions are answered less often than English ones
-    for group, title in (("by_lang", "Per language"), ("by_tenant", "Per tenant")):
+    for group, title in (("by_lang", "Per language"), ("by_crossing", "Question in the documents' language (same) "
+                         "or another (cross)"), ("by_tenant", "Per tenant")):
         if len(report.get(group) or {}) >= 2:
             st.plotly_chart(charts.group_bars(q.group_rows(report, group, shown), title, shown), width="stretch",
                             key=f"chart_{group}")

@@ -223,7 +223,7 @@ def history_rows(runs: list[dict[str, Any]], metrics: list[str]) -> list[dict[st
 
 
 def group_rows(report: dict[str, Any], group: str, metrics: list[str]) -> list[dict[str, Any]]:
-    """Long format from `by_kind` / `by_category` / `by_lang` / `by_tenant`: one row per (group value, metric)."""
+    """Long format from `by_kind` / `by_category` / `by_lang` / `by_crossing` / `by_tenant`: one row per (group value, metric)."""
     rows = []
     for name, values in (report.get(group) or {}).items():
         for m in metrics:

@@ -84,8 +84,10 @@ METRICS: dict[str, Metric] = {
 LOWER_IS_BETTER = frozenset({"too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors"})
 
 OUTCOMES = ("correct", "wrong", "refused_ok", "too_conservative", "hallucinated", "error")
-GROUPS = {"by_kind": "kind", "by_category": "category", "by_tenant": "tenant", "by_lang": "lang"}
-GROUP_DEFAULTS = {"kind": "unknown", "category": "uncategorised", "tenant": "unknown", "lang": "unknown"}
+GROUPS = {"by_kind": "kind", "by_category": "category", "by_tenant": "tenant", "by_lang": "lang",
+          "by_crossing": "crossing"}
+GROUP_DEFAULTS = {"kind": "unknown", "category": "uncategorised", "tenant": "unknown", "lang": "unknown",
+                  "crossing": "unknown"}
 
 
 def outcome(question: Mapping[str, Any], answer: Mapping[str, Any]) -> str:
@@ -133,7 +135,7 @@ def judge_question(question: Mapping[str, Any], answer: Mapping[str, Any],
     """Everything decided about one question, for the report and the UI."""
     out: dict[str, Any] = {
         "id": qid(question),
-        **{f: group_key(question, f) for f in ("kind", "category", "lang", "tenant")},
+        **{f: group_key(question, f) for f in ("kind", "category", "lang", "tenant", "crossing")},
         "outcome": outcome(question, answer),
         "refused": is_refused(answer),
         "error": is_error(answer),
@@ -153,7 +155,8 @@ def score(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -> dict[st
     """All metrics overall and per kind, category, tenant and language, plus per-question outcomes.
 
     Returns {"overall": {metric: value, "n", "errors"}, "by_kind": {kind: {...}}, "by_category",
-    "by_tenant", "by_lang", "questions": [per-question judgement], "evidence":
+    "by_tenant", "by_lang", "by_crossing" (question in the documents' language or not),
+    "questions": [per-question judgement], "evidence":
     {metric: MetricResult dict (overall)}, "warnings": [...]}.
     """
     rows = list(rows)
