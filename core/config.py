@@ -64,6 +64,10 @@ class Settings:
     llm_grade_passages: bool = False
     llm_self_check: bool = False
     llm_suggest_followups: bool = False
+    # the model as answerability judge of the extractive answer (core/llm_steps.py
+    # `judge_answer`): asked when the answer model's confidence is at least the floor
+    llm_judge_answers: bool = False
+    llm_judge_floor: float = 0.4
     # the endpoint's prices (USD per 1,000 tokens) for the cost estimate in traces and spans
     llm_price_in_per_1k: float = 0.0
     llm_price_out_per_1k: float = 0.0

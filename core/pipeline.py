@@ -22,7 +22,7 @@ from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
-from core.llm_steps import grade_passages, rewrite_query, suggest_followups
+from core.llm_steps import grade_passages, judge_answer, rewrite_query, suggest_followups
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.route import route_of
@@ -30,7 +30,15 @@ from core.schema import Answer, Citation, Claim
 from core.telemetry import cost_usd, emit_ask
 from core.tenants import kept_file, validate_tenant
 from core.trace import new_trace_id, record
-from core.verify import JUDGES, ONE_MARKER_RE, guard, quotable, validate_citations, verify_answer
+from core.verify import (
+    JUDGES,
+    ONE_MARKER_RE,
+    guard,
+    quotable,
+    strip_markers,
+    validate_citations,
+    verify_answer,
+)
 
 REFUSAL = "I did not find this in your knowledge base."
 MAX_QUESTION_CHARS = 2000
@@ -161,9 +169,10 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         if generation is None:
             generation = extractive.generate(parsed, passages, lexicon)
         timings["generate"] = _ms(t)
+        answerable = _model_says_answerable(settings, asked, generation, answer.steps)
         # 4. validate citations; 5. verify claims; 6. guard
         t = time.perf_counter()
-        outcome = _check(settings, generation, passages, gate.confidence)
+        outcome = _check(settings, generation, passages, gate.confidence, answerable)
         if outcome.status == "refused" and generation.provider == "llm" and generation.text:
             # the model's answer failed its checks: the extractive answer instead
             fallback_reason = f"The model's answer failed verification ({outcome.reason}) Answered from quotes instead."
@@ -272,8 +281,24 @@ class Outcome:
     note: str  # the decision as the trace shows it
 
 
-def _check(settings: Settings, generation: Generation, passages: list[Candidate], evidence: float) -> Outcome:
-    """Steps 4-6 for one generated answer: threshold, citation markers, claims, guard."""
+def _model_says_answerable(settings: Settings, question: str, generation: Generation,
+                           steps: dict) -> float | None:
+    """With `llm_judge_answers`, P(the extractive quote answers the question) from the
+    model (core/llm_steps.py `judge_answer`); None when the step is off, the quote is under
+    the floor, or the model fails. Noted in the answer's steps for the trace."""
+    if not (settings.llm_judge_answers and settings.llm_configured and generation.provider == "extractive"
+            and generation.text and not generation.correction and generation.support >= settings.llm_judge_floor):
+        return None
+    p = judge_answer(LLMClient(settings), question, strip_markers(generation.text))
+    steps["judge_answer"] = {"p_yes": p, "confidence": round(generation.support, 4),
+                             "quote": strip_markers(generation.text)[:500]}
+    return p
+
+
+def _check(settings: Settings, generation: Generation, passages: list[Candidate], evidence: float,
+           answerable: float | None = None) -> Outcome:
+    """Steps 4-6 for one generated answer: threshold (or, when asked, the model's word on
+    whether the quote answers the question), citation markers, claims, guard."""
     # the extractive answer model's probability is the answer confidence; a model's
     # answer is judged by its retrieval evidence and, below, its claims' scores
     confidence = round(generation.support if generation.provider == "extractive"
@@ -281,8 +306,13 @@ def _check(settings: Settings, generation: Generation, passages: list[Candidate]
     threshold = settings.gate_threshold
     if not generation.text:
         return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
+    if answerable is not None and answerable < settings.judge_threshold:
+        return Outcome("refused", "", [], confidence, (
+            f"The model judged that the closest sentence does not answer the question (P={answerable:.2f})."),
+            "refuse after generating")
     # a model's answer is not refused on retrieval scores: its claims' judge decides below
-    if confidence < threshold and not generation.correction and generation.provider == "extractive":
+    if (confidence < threshold and answerable is None and not generation.correction
+            and generation.provider == "extractive"):
         return Outcome("refused", "", [], confidence, (
             f"Answer confidence {confidence:.2f} is below the threshold {threshold:.2f}: "
             "the closest sentence does not clearly answer it."), "refuse after generating")
