@@ -4,12 +4,13 @@ scripted server: each changes what it should, is traced, and falls back when the
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
-from scripted_llm import ScriptedLLM, is_judge
+from scripted_llm import Reply, ScriptedLLM, is_judge
 
 from core import store
-from core.llm_steps import held_by_a_passage
+from core.llm_steps import held_by_a_passage, yes_probability
 from core.pipeline import ask
 from tests.core.test_llm_pipeline import SUPPORTED, _fresh_endpoints, llm_settings, passage_with  # noqa: F401
 
@@ -25,7 +26,8 @@ def _kind(request) -> str:
     if is_judge(request):
         return "judge"
     for marker, kind in (("Which passages contain information", "grade"), ("Rewrite the question once", "rewrite"),
-                         ("Write three short follow-up questions", "suggest")):
+                         ("Write three short follow-up questions", "suggest"),
+                         ("Does the text answer the question?", "answers")):
         if marker in text:
             return kind
     return "answer"
@@ -90,8 +92,6 @@ def test_suggestions_never_promise_what_the_passages_do_not_hold(answering):
 
 
 def test_every_step_falls_back_when_the_model_is_dead(answering):
-    from dataclasses import replace
-
     dead = replace(answering, provider="llm", llm_base_url="http://127.0.0.1:9/v1", llm_model="x", llm_retries=0,
                    llm_timeout_s=2.0, llm_grade_passages=True, llm_self_check=True, llm_suggest_followups=True)
     a = ask(dead, "demo", "What is the oil capacity?")
@@ -122,3 +122,62 @@ def test_hard_questions_go_to_the_strong_model(answering):
     assert "strong_model" not in easy.steps
     assert hard.steps["strong_model"]["model"] == "strong-model"
     assert writers == ["scripted-model", "strong-model"]
+
+
+YES = Reply("YES", first_token={"YES": 0.8, "NO": 0.2})
+NO = Reply("NO", first_token={"YES": 0.1, "NO": 0.9})
+
+
+def _judging(settings, llm, **kw):
+    """The extractive provider with the model as answerability judge."""
+    return replace(llm_settings(settings, llm, llm_judge_answers=True, **kw), provider="extractive")
+
+
+def test_the_answer_judge_rescues_a_quote_the_answer_model_doubted(answering):
+    asked = []
+
+    def script(request):
+        asked.append(_text(request))
+        return YES
+
+    with ScriptedLLM(script) as llm:
+        # every confidence is under a threshold of 0.99: without the judge this is refused
+        doubted = replace(answering, gate_threshold=0.99)
+        alone = ask(doubted, "demo", "What is the oil capacity?")
+        judged = ask(_judging(doubted, llm, llm_judge_floor=0.0), "demo", "What is the oil capacity?")
+    assert alone.status == "refused"
+    assert judged.status == "answered" and "5 quarts" in judged.answer and judged.provider == "extractive"
+    assert judged.steps["judge_answer"]["p_yes"] == 0.8 and "5 quarts" in judged.steps["judge_answer"]["quote"]
+    assert len(asked) == 1 and "What is the oil capacity?" in asked[0] and "5 quarts" in asked[0]
+    assert store.get_trace(answering, "demo", judged.trace_id)["answer"]["steps"]["judge_answer"]["p_yes"] == 0.8
+
+
+def test_the_answer_judge_vetoes_a_confident_quote_it_finds_beside_the_question(answering):
+    with ScriptedLLM(lambda request: NO) as llm:
+        a = ask(_judging(replace(answering, gate_threshold=0.0), llm, llm_judge_floor=0.0), "demo",
+                "What is the oil capacity?")
+    assert a.status == "refused" and a.refusal_code in ("low_confidence", "unknown_word")
+    assert "The model judged" in a.refusal_reason and a.steps["judge_answer"]["p_yes"] == 0.1
+
+
+def test_the_answer_judge_is_not_asked_under_its_floor_nor_when_it_is_off(answering):
+    with ScriptedLLM(lambda request: NO) as llm:
+        under = ask(_judging(replace(answering, gate_threshold=0.0), llm, llm_judge_floor=1.01), "demo",
+                    "What is the oil capacity?")
+        off = ask(replace(_judging(replace(answering, gate_threshold=0.0), llm), llm_judge_answers=False), "demo",
+                  "What is the oil capacity?")
+        assert llm.requests == []
+    assert under.status == off.status == "answered" and "judge_answer" not in under.steps
+
+
+def test_a_dead_answer_judge_leaves_the_answer_models_decision(answering):
+    dead = replace(answering, llm_base_url="http://127.0.0.1:9/v1", llm_model="x", llm_retries=0, llm_timeout_s=2.0,
+                   llm_judge_answers=True, llm_judge_floor=0.0)
+    assert ask(dead, "demo", "What is the oil capacity?").status == "answered"
+    assert ask(replace(dead, gate_threshold=0.99), "demo", "What is the oil capacity?").status == "refused"
+
+
+def test_yes_probability_reads_the_first_tokens_alternatives():
+    assert yes_probability({"YES": 0.6, "NO": 0.2, "Maybe": 0.2}, "YES") == pytest.approx(0.75)
+    assert yes_probability({" yes": 0.5, "No": 0.5}, "yes") == 0.5
+    assert yes_probability({}, "NO, it does not") == 0.0 and yes_probability({}, "Yes.") == 1.0
