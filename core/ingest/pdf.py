@@ -154,7 +154,7 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_I
         lines = [ln for ln in (_line(raw_line) for raw_line in raw["lines"]) if ln
                  and not any(_center_inside(ln.bbox, zone) for zone in table_zones)]
         texts.extend(_Item(page=number, bbox=_union(run), lines=run)
-                     for run in _split_on_size(lines))
+                     for run in _split_on_style(lines))
     # Put each table where it sits: at the place in reading order with the fewest blocks
     # out of place (above it but after, or below it but before). PyMuPDF lists text in
     # drawing order, and a running head or footer drawn first or last must not drag a
@@ -202,15 +202,24 @@ def _bold_font(font: str) -> bool:
     return any(w in name for w in ("bold", "black", "heavy", "semibold", "demi"))
 
 
-def _split_on_size(lines: list[_Line]) -> list[list[_Line]]:
-    """Split a block where the font size changes (a heading glued to its paragraph)."""
+def _split_on_style(lines: list[_Line]) -> list[list[_Line]]:
+    """Split a block where the font size changes, or where an all-bold run of lines is
+    followed by regular text below it: a heading glued to its paragraph ("1. Battery" in
+    bold at body size, then the text under it) is not the first line of a list item. A bold
+    label beside its text (a "1-1." column, a key/value row) stays with it."""
     runs: list[list[_Line]] = []
     for line in lines:
-        if runs and _similar_size(runs[-1][-1].size, line.size):
+        if (runs and _similar_size(runs[-1][-1].size, line.size)
+                and not (all(_all_bold(ln) for ln in runs[-1]) and not _all_bold(line)
+                         and line.bbox[1] >= runs[-1][-1].bbox[3] - 1.0)):  # below, not beside it
             runs[-1].append(line)
         else:
             runs.append([line])
     return runs
+
+
+def _all_bold(line: _Line) -> bool:
+    return line.bold_chars >= 0.9 * line.chars
 
 
 def _similar_size(a: float, b: float) -> bool:

@@ -197,3 +197,46 @@ def test_table_keeps_its_section_when_the_running_head_is_drawn_last(tmp_path):
     order = [b.text for b in parsed.blocks if b.page == 1]
     assert order.index("The table lists every plan with its rating.") < order.index(tables[0].text) \
         < order.index("2. Connection data")
+
+
+def _bold_numbered_headings_pdf(path, label_beside: bool = False):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72.0
+
+    def put(text, font="helv", size=11.0, x=72.0, advance=True):
+        nonlocal y
+        page.insert_text((x, y), text, fontname=font, fontsize=size)
+        if advance:
+            y += size * 1.4
+
+    put("Scooter care guide", "hebo", 16)
+    for n, (head, lines) in enumerate([("Battery", ["Charge the battery to 80 percent before storing it.",
+                                                     "A full charge takes four hours."]),
+                                        ("Tyres", ["Check the tyre pressure every week."])], start=1):
+        if label_beside:  # a bold label in a column beside its regular text, on one baseline
+            put(f"{n}-1.", "hebo", 11, advance=False)
+            put(" ".join(lines), x=110)
+        else:
+            put(f"{n}. {head}", "hebo", 11)  # bold at body size, glued to the text below
+            for line in lines:
+                put(line)
+        y += 8
+    doc.save(path)
+    return path
+
+
+def test_a_bold_numbered_heading_at_body_size_heads_its_section(tmp_path):
+    parsed = parse_file(_bold_numbered_headings_pdf(tmp_path / "care.pdf"))
+    headings = [b.text for b in parsed.blocks if b.kind == "heading"]
+    assert headings == ["Scooter care guide", "1. Battery", "2. Tyres"]
+    assert not [b for b in parsed.blocks if b.kind == "list_item"]
+    text = next(b for b in parsed.blocks if b.text.startswith("Charge the battery"))
+    assert text.kind == "paragraph" and text.section_path[-1] == "1. Battery"
+    assert "A full charge takes four hours." in text.text
+
+
+def test_a_bold_label_beside_its_text_stays_with_it(tmp_path):
+    parsed = parse_file(_bold_numbered_headings_pdf(tmp_path / "labels.pdf", label_beside=True))
+    assert [b.text for b in parsed.blocks if b.kind == "heading"] == ["Scooter care guide"]
+    assert any(b.text.startswith("1-1.") and "Charge the battery" in b.text for b in parsed.blocks)
