@@ -40,21 +40,20 @@ upload_panel(settings, tenant)
 
 st.subheader("Documents")
 docs = services.list_documents(settings, tenant)
+if not docs:  # no search box and no empty grid over nothing
+    st.info("No documents yet: upload some above.", icon=":material/upload_file:")
+    st.stop()
 search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
 shown = newest_first(filter_documents(docs, search))
+if not shown:
+    st.caption("No document matches the search.")
+    st.stop()
 picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
                           column_config={"size KB": st.column_config.NumberColumn(format="%.1f")},
                           key="docs_grid", on_select="rerun", selection_mode="single-row")
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
-if shown:
-    st.caption("Failed uploads first, then the newest. Click a row to open that document below.")
-if not docs:
-    st.info("No documents yet: upload some above.", icon=":material/upload_file:")
-    st.stop()
-if not shown:
-    st.caption("No document matches the search.")
-    st.stop()
+st.caption("Failed uploads first, then the newest. Click a row to open that document below.")
 
 by_id = {d["doc_id"]: d for d in shown}
 with st.expander("Delete several documents", icon=":material/delete_sweep:"):

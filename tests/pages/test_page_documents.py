@@ -364,3 +364,22 @@ def test_a_pdf_passage_is_shown_beside_its_page(app, goto, settings):
     md = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "engine.md")
     app.selectbox(key="doc_open").select(md["doc_id"]).run()
     assert not [t for t in app.toggle if t.label.startswith("Show page")]  # no page to show for Markdown
+
+
+def test_a_tenant_without_documents_shows_one_line_and_no_empty_grid(app, goto, settings):
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "bare")
+    app.run()
+    app.sidebar.selectbox(key="tenant").select("bare").run()
+    goto(app, "pages/documents.py")
+    assert any("No documents yet" in i.value for i in app.info)
+    assert not [d for d in app.dataframe if "name" in d.value.columns]
+    assert not [t for t in app.text_input if t.key == "doc_search"]
+
+
+def test_a_search_that_matches_nothing_shows_no_empty_grid(app, goto):
+    goto(app, "pages/documents.py")
+    app.text_input(key="doc_search").input("no-such-file-name").run()
+    assert any("No document matches the search." in c.value for c in app.caption)
+    assert not [d for d in app.dataframe if "name" in d.value.columns]
