@@ -6,8 +6,9 @@ Hard stops (confidence 0), each with a code and the subject it names:
 - `no_passages`: the tenant has nothing to search;
 - `missing_reference`: a cited page, appendix, or section/paragraph number no retrieved
   passage carries ("page 12" of a 5-page PDF, "para 99-1");
-- `missing_identifier`: a code or reference number in the question (ERR-401, AB-220), or
-  a name with a number ("Model X 12"), that no retrieved passage contains;
+- `missing_identifier`: a code or reference number in the question (ERR-401, AB-220, 7-2),
+  or a name with a number ("Model X 12"), that no retrieved passage contains (a bare value,
+  "500" or "12.5", is no code);
 - `unknown_name`: a capitalised name in the asking sentence that no document of the
   tenant uses at all (another company, a product it does not have) — skipped when the
   question and the passages are in different languages, where a name may be transliterated.
@@ -94,7 +95,9 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
         return _stop("missing_reference", ", ".join(bad_refs),
                      f"No passage is numbered {', '.join(bad_refs)} in the documents searched.", cov, sim, agree)
     refs = set(section_refs(q.text))
-    missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack)
+    # a bare value ("500", "12.5", "2024") is no code: whether the passages state it is the
+    # answer model's `numbers_missing` signal, not a stop before any passage is read
+    missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not _is_value(i))
     # a name with a number ("Model X 12") is a product no passage states unless it stands there
     missing += [n for n in model_names(q.text) if n.lower() not in haystack]
     if missing:
@@ -109,3 +112,9 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
                      f"The knowledge base never mentions {', '.join(unknown)}.", cov, sim, agree,
                      unknown_names=unknown)
     return GateResult(round(0.55 * cov + 0.30 * sim + 0.15 * agree, 4), round(cov, 4), round(sim, 4), agree)
+
+
+def _is_value(identifier: str) -> bool:
+    """A plain number (digits, at most one decimal point): an amount or a year, not a code."""
+    whole, _, fraction = identifier.partition(".")
+    return whole.isdigit() and (not fraction or fraction.isdigit())

@@ -36,6 +36,15 @@ def test_an_identifier_no_passage_holds_stops_it_with_a_code_and_subject() -> No
     assert _assess("What does error ERR-20 mean?").code is None
 
 
+def test_a_bare_value_no_passage_holds_is_the_answer_models_to_weigh_not_a_stop() -> None:
+    # amounts and years are values (the answer model reads `numbers_missing`); codes stop
+    for question in ("Can I request 4000 days of annual leave?", "Is the 12.5 rate in advance?",
+                     "How far in advance is annual leave requested in 2031?"):
+        assert _assess(question).code is None, question
+    assert _assess("What does form 12.4.1 say about leave?").code == "missing_identifier"
+    assert _assess("What does code 40-7 mean?").code in ("missing_identifier", "missing_reference")
+
+
 def test_a_cited_page_or_section_that_is_not_there() -> None:
     assert _assess("What is on page 12?", [_passage(TEXT, page=2)]).code == "missing_reference"
     assert _assess("What does section 14 say?").code == "missing_reference"
