@@ -43,6 +43,28 @@ class VerifyBody(BaseModel):
     pairs: list[Pair] = Field(min_length=1, max_length=MAX_VERIFY_PAIRS)
 
 
+class EvalRunBody(BaseModel):
+    set: str = Field(min_length=1, max_length=200, description="An eval set's name (GET /v1/eval-sets).")
+    split: str = Field(default="all", max_length=20, description="all, or a split the set's rows name (calib, test).")
+    ingest: bool = Field(default=False, description="Build fresh eval tenants from the set's corpus and ask "
+                                                    "them; without it every question is asked of this tenant.")
+    limit: int | None = Field(default=None, ge=1, le=100000, description="Only the first N questions.")
+
+
+# what a client sees of a job record (not the paths or process ids on the server)
+JOB_FIELDS = ("job_id", "set", "split", "ingest", "limit", "status", "phase", "done", "total", "current",
+              "started_at", "finished_at", "run_id", "error")
+
+
+def _job_view(record: dict[str, Any]) -> dict[str, Any]:
+    from core.eval_jobs import describe, fraction
+
+    out = {k: record.get(k) for k in JOB_FIELDS}
+    if record.get("status") == "running":
+        out["progress"] = {"fraction": round(fraction(record), 4), "line": describe(record)}
+    return out
+
+
 class BodyLimit:
     """ASGI middleware: a body over its route's limit gets 413 before the app reads it
     (Content-Length checked up front; a chunked body read up to the limit, then replayed)."""
@@ -162,6 +184,51 @@ def create_app(settings: Settings) -> FastAPI:
         if report is None:
             raise HTTPException(404, f"No eval run {run_id} for this tenant.")
         return report
+
+    @app.get("/v1/eval-sets", summary="The eval sets this service can run (bundled and built in the console)")
+    def eval_sets() -> list[str]:
+        from core.eval_jobs import eval_sets as sets
+
+        return [p.stem for p in sets(settings)]
+
+    @app.post("/v1/eval-runs", status_code=202,
+              summary="Start an eval run in the background; poll GET /v1/eval-jobs/{job_id}")
+    def start_eval_run(body: EvalRunBody, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.eval_jobs import find_set, start
+
+        path = find_set(settings, body.set)
+        if path is None:
+            raise HTTPException(404, f"No eval set named {body.set!r}: GET /v1/eval-sets lists them.")
+        # without --ingest the run asks only this tenant, whatever tenant the set's rows name
+        try:
+            return _job_view(start(settings, path, owner=tenant, split=body.split,
+                                   tenant=None if body.ingest else tenant, ingest=body.ingest, limit=body.limit))
+        except ValueError as exc:  # JobRunning: one run at a time per tenant
+            raise HTTPException(409, str(exc)) from None
+
+    @app.get("/v1/eval-jobs", summary="The tenant's eval jobs, newest first")
+    def eval_jobs_list(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
+        from core.eval_jobs import jobs
+
+        return [_job_view(j) for j in jobs(settings, tenant)]
+
+    @app.get("/v1/eval-jobs/{job_id}", summary="One eval job: its phase, progress, and run id once done")
+    def eval_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.eval_jobs import get
+
+        record = get(settings, tenant, job_id)
+        if record is None:
+            raise HTTPException(404, f"No eval job {job_id} for this tenant.")
+        return _job_view(record)
+
+    @app.delete("/v1/eval-jobs/{job_id}", summary="Cancel a running eval job (nothing of it is stored)")
+    def cancel_eval_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.eval_jobs import cancel
+
+        record = cancel(settings, tenant, job_id)
+        if record is None:
+            raise HTTPException(404, f"No eval job {job_id} for this tenant.")
+        return _job_view(record)
 
     app.add_middleware(BodyLimit, upload_bytes=settings.max_file_mb * 1024 * 1024 + 64 * 1024)
     return app

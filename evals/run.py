@@ -18,7 +18,7 @@ Tenants:
      A run asking several tenants without --owner belongs to none (command line only).
      A run stored for a tenant may read only that tenant or the eval tenants it built.
 
-With --progress-file (the console's background runs, `evals/jobs.py`) the run writes its
+With --progress-file (the console's and the API's background runs, `core/eval_jobs.py`) the run writes its
 phase, files indexed, questions answered, outcome and run id to that job record instead of
 drawing a progress bar.
 """

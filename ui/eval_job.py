@@ -1,4 +1,4 @@
-"""The Quality page's background eval run (`evals/jobs.py`): starting it, its progress bar
+"""The Quality page's background eval run (`core/eval_jobs.py`): starting it, its progress bar
 ("12 of 40 questions · about 3 min left") refreshed every few seconds by a fragment while
 the rest of the page stays usable, a Cancel button, and its outcome: a finished run selected
 on the page, a failed one said in one sentence until dismissed, a cancelled one noted.
@@ -18,7 +18,7 @@ from ui.format import fmt_time
 from ui.safe import escape_md
 
 REFRESH_S = 2.0
-RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"  # a job's status (evals/jobs.py)
+RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"  # a job's status (core/eval_jobs.py)
 WATCHED = "quality_job_watched"  # the job this session started or saw running: its end is announced here
 RUN_ERROR = "quality_run_error"  # a start refused (one already running, a bad set): shown beside the button
 PICK_RUN, PICK_SET = "quality_pick", "quality_pick_set"  # the finished job's run, selected by the page

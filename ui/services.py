@@ -13,8 +13,6 @@ from typing import Any
 from core import eval_rows, store
 from core.config import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
-EVAL_SET_DIR = ROOT / "evals" / "sets"
 EVAL_KINDS = eval_rows.EVAL_KINDS
 
 
@@ -362,9 +360,9 @@ def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
 
 def eval_sets(settings: Settings) -> list[Path]:
     """Bundled sets (evals/sets) and the feedback sets built in the console."""
-    found = sorted(EVAL_SET_DIR.glob("*.jsonl"))
-    found += sorted((Path(settings.data_dir) / "eval_sets").glob("*.jsonl"))
-    return found
+    from core.eval_jobs import eval_sets as sets
+
+    return sets(settings)
 
 
 def set_name(path: Path) -> str:
@@ -439,43 +437,43 @@ def run_eval(settings: Settings, set_path: Path, *, owner: str, split: str = "al
 
 def start_eval_job(settings: Settings, set_path: Path, *, owner: str, split: str = "all", tenant: str | None = None,
                    ingest: bool = False) -> dict[str, Any]:
-    """Start `run_eval`'s run as a background job (`evals.jobs.start`: `python -m evals.run`
+    """Start `run_eval`'s run as a background job (`core.eval_jobs.start`: `python -m evals.run`
     in its own process, progress in a file under GROUNDWORK_DATA/eval_jobs); returns the job's
     record. ValueError with one sentence when the tenant already has a running job."""
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     return jobs.start(settings, set_path, owner=owner, split=split or "all", tenant=tenant, ingest=ingest)
 
 
 def eval_job(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
     """One of the tenant's eval jobs (a job whose process died reads as failed)."""
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     return jobs.get(settings, tenant, job_id)
 
 
 def latest_eval_job(settings: Settings, tenant: str) -> dict[str, Any] | None:
     """The tenant's newest eval job, running or ended; None when it never started one."""
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     return jobs.latest(settings, tenant)
 
 
 def eval_job_progress(job: dict[str, Any]) -> tuple[float, str]:
     """A running job's bar: (fraction of its phase, "12 of 40 questions · about 3 min left")."""
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     return jobs.fraction(job), jobs.describe(job)
 
 
 def cancel_eval_job(settings: Settings, tenant: str, job_id: str) -> None:
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     jobs.cancel(settings, tenant, job_id)
 
 
 def dismiss_eval_job(settings: Settings, tenant: str, job_id: str) -> None:
-    from evals import jobs
+    from core import eval_jobs as jobs
 
     jobs.dismiss(settings, tenant, job_id)
 

@@ -106,6 +106,47 @@ def test_verify_and_eval_runs(api):
     assert api.get("/v1/eval-runs/nope", headers=key).status_code == 404
 
 
+JOB_DEADLINE_S = 600  # a generous bound on waiting for a job to end, never a claim about its speed
+
+
+@pytest.mark.slow
+def test_an_eval_run_started_over_http_runs_in_the_background_for_the_keys_tenant_only(api):
+    sets = Path(api.settings.data_dir) / "eval_sets"
+    sets.mkdir(parents=True, exist_ok=True)
+    rows = [{"id": "k1", "tenant": "somebody-else", "question": "How many days of annual leave do staff earn?",
+             "kind": "answerable", "expected_answer": "25 days", "gold_source": "acme.md",
+             "gold_quote": "Staff earn 25 days of annual leave a year."},
+            {"id": "k2", "tenant": "somebody-else", "question": "Who founded the Zyxcorp company?",
+             "kind": "unanswerable", "expected_answer": None, "gold_source": None, "gold_quote": None}]
+    (sets / "api-tiny.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    acme, globex = auth(api.keys["acme"]), auth(api.keys["globex"])
+    assert "api-tiny" in api.get("/v1/eval-sets", headers=acme).json()
+    for name in ("no-such-set", "../../etc/passwd", "api-tiny.jsonl"):
+        assert api.post("/v1/eval-runs", headers=acme, json={"set": name}).status_code == 404
+
+    started = api.post("/v1/eval-runs", headers=acme, json={"set": "api-tiny"})
+    assert started.status_code == 202, started.text
+    job = started.json()
+    assert job["status"] == "running" and job["set"] == "api-tiny" and "pid" not in job and "log" not in job
+    again = api.post("/v1/eval-runs", headers=acme, json={"set": "api-tiny"})
+    assert again.status_code == 409 and "already running" in again.json()["detail"]
+    assert api.get(f"/v1/eval-jobs/{job['job_id']}", headers=globex).status_code == 404  # not globex's job
+    assert api.delete(f"/v1/eval-jobs/{job['job_id']}", headers=globex).status_code == 404
+
+    deadline = time.monotonic() + JOB_DEADLINE_S
+    while job["status"] == "running" and time.monotonic() < deadline:
+        time.sleep(1)
+        job = api.get(f"/v1/eval-jobs/{job['job_id']}", headers=acme).json()
+    assert job["status"] == "done", job
+    runs = api.get("/v1/eval-runs", headers=acme).json()
+    assert [r["run_id"] for r in runs] == [job["run_id"]] and runs[0]["overall"]["n"] == 2
+    report = api.get(f"/v1/eval-runs/{job['run_id']}", headers=acme).json()
+    assert report["tenants_asked"] == ["acme"]  # the set named another tenant; the key's was asked
+    assert api.get("/v1/eval-runs", headers=globex).json() == []
+    assert [j["job_id"] for j in api.get("/v1/eval-jobs", headers=acme).json()] == [job["job_id"]]
+    assert api.get("/v1/eval-jobs", headers=globex).json() == []
+
+
 def test_bodies_over_the_limit_are_refused_before_reading(api):
     key = auth(api.keys["acme"])
     huge = {"question": "x" * (MAX_JSON_BYTES + 10)}
@@ -122,7 +163,8 @@ def test_bodies_over_the_limit_are_refused_before_reading(api):
 
 def test_openapi_schema_lists_the_endpoints(api):
     paths = api.get("/openapi.json").json()["paths"]
-    assert {"/v1/ask", "/v1/documents", "/v1/documents/{doc_id}", "/v1/verify", "/v1/eval-runs"} <= set(paths)
+    assert {"/v1/ask", "/v1/documents", "/v1/documents/{doc_id}", "/v1/verify", "/v1/eval-runs", "/v1/eval-sets",
+            "/v1/eval-jobs", "/v1/eval-jobs/{job_id}"} <= set(paths)
 
 
 def _free_port() -> int:

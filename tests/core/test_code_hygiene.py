@@ -35,6 +35,26 @@ def test_hand_written_patterns_stay_few() -> None:
     assert count <= MAX_PATTERNS, f"{count} regular expressions in core/ (at most {MAX_PATTERNS})"
 
 
+def imported_modules(text: str) -> set[str]:
+    """Top-level packages a source imports (plain and from-imports, lazy ones included)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_core_never_imports_the_console_or_the_evals() -> None:
+    found = [f"{p.relative_to(CORE.parent)}: {m}" for p in _sources()
+             for m in imported_modules(p.read_text(encoding="utf-8")) & {"streamlit", "evals", "ui", "pages"}]
+    assert found == []
+
+
 def test_the_scans_are_not_vacuous() -> None:
+    assert imported_modules("import streamlit as st\ndef f():\n    from evals.run import x\n") == {"streamlit", "evals"}
     assert demo_terms_in('"""Drain the AquaLine."""') == ["aqualine", "drain"]
     assert len(PATTERN_RE.findall("X = re.compile(r'a')\nre.sub('a', 'b', s)")) == 2

@@ -13,8 +13,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from core import eval_jobs as jobs
 from core import store
-from evals import jobs
+from evals.jobs import run_job
 
 JOB_DEADLINE_S = 600  # a generous bound on waiting for a job to end, never a claim about its speed
 
@@ -582,7 +583,7 @@ def test_a_job_that_fails_says_why_in_one_sentence(settings, data_dir):
     (data_dir / "eval_sets" / "broken.jsonl").write_text('{"id": "b1"}\n', encoding="utf-8")
     path = jobs.job_path(settings, "acme", jobs.new_id())
     jobs.update(path, job_id=path.stem, owner="acme", set="broken", status="running", started_at=time.time())
-    code = jobs.run_job(path, settings, data_dir / "eval_sets" / "broken.jsonl", owner="acme")  # in-process
+    code = run_job(path, settings, data_dir / "eval_sets" / "broken.jsonl", owner="acme")  # in-process
     record = jobs.get(settings, "acme", path.stem)
     assert code == 2 and record["status"] == "failed"
     assert record["error"] == "broken.jsonl line 1: missing field 'tenant', 'question', 'kind'."
