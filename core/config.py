@@ -65,9 +65,12 @@ class Settings:
     llm_self_check: bool = False
     llm_suggest_followups: bool = False
     # the model as answerability judge of the extractive answer (core/llm_steps.py
-    # `judge_answer`): asked when the answer model's confidence is at least the floor
+    # `judge_answer`): asked when the answer model's confidence is at least the floor, it
+    # answers when P(YES) reaches the threshold. Both chosen on a development set (ood_handbook)
+    # with the bundled local 1.5B model (docs/quality.md); another model wants its own
     llm_judge_answers: bool = False
-    llm_judge_floor: float = 0.4
+    llm_judge_floor: float = 0.5
+    llm_judge_answers_threshold: float = 0.6
     # the endpoint's prices (USD per 1,000 tokens) for the cost estimate in traces and spans
     llm_price_in_per_1k: float = 0.0
     llm_price_out_per_1k: float = 0.0

@@ -12,7 +12,7 @@ doing nothing when the model fails (the ask goes on as without the step).
   extractive provider): the answer model's quote, when its confidence is at least
   `llm_judge_floor`, goes to the model with the question: "Does the text answer the
   question? YES or NO". P(yes) from the first token's log-probabilities (as the claim
-  judge reads SUPPORTED) then decides answer or refusal at `judge_threshold`: the model
+  judge reads SUPPORTED) then decides answer or refusal at `llm_judge_answers_threshold`: the model
   can rescue a right quote the answer model doubted and veto a confident wrong one. On
   failure the answer model's own decision stands.
 - `suggest_followups` (`llm_suggest_followups`): three questions the passages answer,

@@ -306,7 +306,7 @@ def _check(settings: Settings, generation: Generation, passages: list[Candidate]
     threshold = settings.gate_threshold
     if not generation.text:
         return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
-    if answerable is not None and answerable < settings.judge_threshold:
+    if answerable is not None and answerable < settings.llm_judge_answers_threshold:
         return Outcome("refused", "", [], confidence, (
             f"The model judged that the closest sentence does not answer the question (P={answerable:.2f})."),
             "refuse after generating")
