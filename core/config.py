@@ -64,6 +64,8 @@ class Settings:
     llm_grade_passages: bool = False
     llm_self_check: bool = False
     llm_suggest_followups: bool = False
+    # HyDE: the model's hypothetical passage is a third ranking in retrieval (core/llm_steps.py)
+    llm_hyde: bool = False
     # the model as answerability judge of the extractive answer (core/llm_steps.py
     # `judge_answer`): asked when the answer model's confidence is at least the floor, it
     # answers when P(YES) reaches the threshold. Both chosen on a development set (ood_handbook)

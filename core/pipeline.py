@@ -22,7 +22,13 @@ from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
 from core.llm_judge import CheckedJudge
-from core.llm_steps import grade_passages, judge_answer, rewrite_query, suggest_followups
+from core.llm_steps import (
+    grade_passages,
+    hypothetical_passage,
+    judge_answer,
+    rewrite_query,
+    suggest_followups,
+)
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.route import route_of
@@ -114,7 +120,10 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         except LLMUnavailable:
             asked_as = None
     asked = prepare_question(asked_as or question, settings.synonyms)
-    retrieval = retrieve(settings, tenant, asked)
+    hypothetical = None
+    if settings.llm_hyde and settings.llm_configured:
+        hypothetical = hypothetical_passage(LLMClient(settings), asked)  # None when the model fails
+    retrieval = retrieve(settings, tenant, asked, hypothetical)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
     lexicon = index.lexical_index(settings, tenant)
@@ -132,6 +141,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     answer = Answer(question=question, asked_as=asked_as, tenant=tenant, status="refused", answer=REFUSAL,
                     confidence=round(0.5 * gate.confidence, 4), provider="extractive", model=None,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
+    if settings.llm_hyde and settings.llm_configured:
+        answer.steps["hyde"] = {"passage": hypothetical}  # None: the model failed, retrieval went on without
     generation: Generation | None = None
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
     decision_note = "answer"

@@ -91,7 +91,10 @@ def _page(value: Any) -> int | None:
     return None if value in (None, -1) else int(value)
 
 
-def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
+def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str | None = None) -> Retrieval:
+    """Dense and BM25 rankings over the tenant's chunks, fused (reciprocal rank); with
+    `hypothetical` (HyDE, core/llm_steps.py) the passage vector of that made-up answer is a
+    third ranking, so a question worded unlike the documents still reaches their passage."""
     t0 = time.perf_counter()
     n = settings.candidates
     embedder = get_embedder(num_threads=settings.embed_threads)
@@ -103,6 +106,7 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
         other = other_language_documents(settings, tenant, question_lang)
         across = index.dense_search(settings, tenant, vector, n, doc_ids=other) if other else []
         lexical = lex_f.result()
+    imagined = index.dense_search(settings, tenant, embedder.embed_passages([hypothetical])[0], n) if hypothetical else []
 
     fused: dict[str, dict[str, float]] = {}
     for rank, (cid, score) in enumerate(dense, start=1):
@@ -115,6 +119,8 @@ def retrieve(settings: Settings, tenant: str, question: str) -> Retrieval:
         # another ranking of the same similarity, not a second vote: the better rank counts
         counted = 1.0 / (settings.rrf_k + entry["dense_rank"]) if "dense_rank" in entry else 0.0
         entry["fused"] += max(0.0, 1.0 / (settings.rrf_k + rank) - counted)
+    for rank, (cid, _score) in enumerate(imagined, start=1):
+        fused.setdefault(cid, {"fused": 0.0})["fused"] += 1.0 / (settings.rrf_k + rank)
     for rank, (cid, score) in enumerate(lexical, start=1):
         entry = fused.setdefault(cid, {"fused": 0.0})
         entry.update(bm25_score=score, bm25_rank=rank)

@@ -181,3 +181,38 @@ def test_yes_probability_reads_the_first_tokens_alternatives():
     assert yes_probability({"YES": 0.6, "NO": 0.2, "Maybe": 0.2}, "YES") == pytest.approx(0.75)
     assert yes_probability({" yes": 0.5, "No": 0.5}, "yes") == 0.5
     assert yes_probability({}, "NO, it does not") == 0.0 and yes_probability({}, "Yes.") == 1.0
+
+
+HYPOTHETICAL = "The engine holds 5 quarts of oil with the filter. Top up the oil before a long drive."
+
+
+def _place_of(answer, needle: str) -> int:
+    """1-based place of the first retrieved passage holding `needle`; 99 when none does."""
+    return next((n for n, r in enumerate(answer.retrieved, start=1) if needle in r["text"]), 99)
+
+
+def test_hyde_brings_the_passage_a_vague_question_does_not_name(answering):
+    asked = []
+
+    def script(request):
+        asked.append(_text(request))
+        return HYPOTHETICAL
+
+    question = "Anything to top up first?"
+    with ScriptedLLM(script) as llm:
+        plain = ask(replace(_judging(answering, llm), llm_judge_answers=False), "demo", question)
+        imagined = ask(replace(_judging(answering, llm), llm_judge_answers=False, llm_hyde=True), "demo", question)
+    assert len(asked) == 1 and question in asked[0]  # one call, and only with the step on
+    assert imagined.steps["hyde"] == {"passage": HYPOTHETICAL} and "hyde" not in plain.steps
+    assert _place_of(imagined, "5 quarts") == 1 < _place_of(plain, "5 quarts")
+    # the made-up passage steers retrieval only: it is never quoted
+    assert "Top up the oil before a long drive" not in imagined.answer
+
+
+def test_hyde_with_a_dead_model_retrieves_as_without_it(answering):
+    dead = replace(answering, llm_base_url="http://127.0.0.1:9/v1", llm_model="x", llm_retries=0, llm_timeout_s=2.0,
+                   llm_hyde=True)
+    a = ask(dead, "demo", "What is the oil capacity?")
+    assert a.steps["hyde"] == {"passage": None} and a.status == "answered"
+    assert [r["chunk_id"] for r in a.retrieved] == [r["chunk_id"] for r in ask(answering, "demo",
+                                                                                "What is the oil capacity?").retrieved]
