@@ -101,7 +101,8 @@ with st.expander("Run this set now", expanded=not all_runs and running is None, 
                   on_click=eval_job.start, args=(settings, sets[set_choice], tenant, split, mapped, ingest))
 
 if not all_runs:
-    st.info("No stored runs of this set yet for tenant " + escape_md(tenant, inline=True) + ": run it above.")
+    st.info("No stored runs of this set yet for tenant " + escape_md(tenant, inline=True) + (
+        ": the run in progress above is shown here when it ends." if running is not None else ": run it above."))
     feedback.section(settings, tenant)
     st.stop()
 
