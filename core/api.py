@@ -20,7 +20,7 @@ from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, Uplo
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from core import keys, store
+from core import eval_jobs, keys, store
 from core.config import Settings, load_settings
 
 MAX_JSON_BYTES = 64 * 1024
@@ -56,12 +56,13 @@ JOB_FIELDS = ("job_id", "set", "split", "ingest", "limit", "status", "phase", "d
               "started_at", "finished_at", "run_id", "error")
 
 
-def _job_view(record: dict[str, Any]) -> dict[str, Any]:
-    from core.eval_jobs import describe, fraction
-
+def _job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[str, Any]:
+    """What a client sees of a job; 404 when the tenant has no such job (None)."""
+    if record is None:
+        raise HTTPException(404, f"No eval job {job_id} for this tenant.")
     out = {k: record.get(k) for k in JOB_FIELDS}
-    if record.get("status") == "running":
-        out["progress"] = {"fraction": round(fraction(record), 4), "line": describe(record)}
+    if record.get("status") == eval_jobs.RUNNING:
+        out["progress"] = {"fraction": round(eval_jobs.fraction(record), 4), "line": eval_jobs.describe(record)}
     return out
 
 
@@ -187,48 +188,32 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/v1/eval-sets", summary="The eval sets this service can run (bundled and built in the console)")
     def eval_sets() -> list[str]:
-        from core.eval_jobs import eval_sets as sets
-
-        return [p.stem for p in sets(settings)]
+        return [p.stem for p in eval_jobs.eval_sets(settings)]
 
     @app.post("/v1/eval-runs", status_code=202,
               summary="Start an eval run in the background; poll GET /v1/eval-jobs/{job_id}")
     def start_eval_run(body: EvalRunBody, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
-        from core.eval_jobs import find_set, start
-
-        path = find_set(settings, body.set)
+        path = eval_jobs.find_set(settings, body.set)
         if path is None:
             raise HTTPException(404, f"No eval set named {body.set!r}: GET /v1/eval-sets lists them.")
         # without --ingest the run asks only this tenant, whatever tenant the set's rows name
         try:
-            return _job_view(start(settings, path, owner=tenant, split=body.split,
+            return _job_view(eval_jobs.start(settings, path, owner=tenant, split=body.split,
                                    tenant=None if body.ingest else tenant, ingest=body.ingest, limit=body.limit))
         except ValueError as exc:  # JobRunning: one run at a time per tenant
             raise HTTPException(409, str(exc)) from None
 
     @app.get("/v1/eval-jobs", summary="The tenant's eval jobs, newest first")
     def eval_jobs_list(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
-        from core.eval_jobs import jobs
-
-        return [_job_view(j) for j in jobs(settings, tenant)]
+        return [_job_view(j) for j in eval_jobs.jobs(settings, tenant)]
 
     @app.get("/v1/eval-jobs/{job_id}", summary="One eval job: its phase, progress, and run id once done")
     def eval_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
-        from core.eval_jobs import get
-
-        record = get(settings, tenant, job_id)
-        if record is None:
-            raise HTTPException(404, f"No eval job {job_id} for this tenant.")
-        return _job_view(record)
+        return _job_view(eval_jobs.get(settings, tenant, job_id), job_id)
 
     @app.delete("/v1/eval-jobs/{job_id}", summary="Cancel a running eval job (nothing of it is stored)")
     def cancel_eval_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
-        from core.eval_jobs import cancel
-
-        record = cancel(settings, tenant, job_id)
-        if record is None:
-            raise HTTPException(404, f"No eval job {job_id} for this tenant.")
-        return _job_view(record)
+        return _job_view(eval_jobs.cancel(settings, tenant, job_id), job_id)
 
     app.add_middleware(BodyLimit, upload_bytes=settings.max_file_mb * 1024 * 1024 + 64 * 1024)
     return app

@@ -120,9 +120,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         except LLMUnavailable:
             asked_as = None
     asked = prepare_question(asked_as or question, settings.synonyms)
-    hypothetical = None
-    if settings.llm_hyde and settings.llm_configured:
-        hypothetical = hypothetical_passage(LLMClient(settings), asked)  # None when the model fails
+    hyde = settings.llm_hyde and settings.llm_configured
+    hypothetical = hypothetical_passage(LLMClient(settings), asked) if hyde else None  # None: the model failed
     retrieval = retrieve(settings, tenant, asked, hypothetical)
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
@@ -141,7 +140,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     answer = Answer(question=question, asked_as=asked_as, tenant=tenant, status="refused", answer=REFUSAL,
                     confidence=round(0.5 * gate.confidence, 4), provider="extractive", model=None,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
-    if settings.llm_hyde and settings.llm_configured:
+    if hyde:
         answer.steps["hyde"] = {"passage": hypothetical}  # None: the model failed, retrieval went on without
     generation: Generation | None = None
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
@@ -300,9 +299,9 @@ def _model_says_answerable(settings: Settings, question: str, generation: Genera
     if not (settings.llm_judge_answers and settings.llm_configured and generation.provider == "extractive"
             and generation.text and not generation.correction and generation.support >= settings.llm_judge_floor):
         return None
-    p = judge_answer(LLMClient(settings), question, strip_markers(generation.text))
-    steps["judge_answer"] = {"p_yes": p, "confidence": round(generation.support, 4),
-                             "quote": strip_markers(generation.text)[:500]}
+    quote = strip_markers(generation.text)
+    p = judge_answer(LLMClient(settings), question, quote)
+    steps["judge_answer"] = {"p_yes": p, "confidence": round(generation.support, 4), "quote": quote[:500]}
     return p
 
 

@@ -204,7 +204,7 @@ def _bold_font(font: str) -> bool:
 
 def _split_on_style(lines: list[_Line]) -> list[list[_Line]]:
     """Split a block where the font size changes, or where an all-bold run of lines is
-    followed by regular text below it: a heading glued to its paragraph ("1. Battery" in
+    followed by regular text below it: a heading glued to its paragraph ("1. Scope" in
     bold at body size, then the text under it) is not the first line of a list item. A bold
     label beside its text (a "1-1." column, a key/value row) stays with it."""
     runs: list[list[_Line]] = []
