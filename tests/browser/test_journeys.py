@@ -108,6 +108,10 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
 
     nav(page, "Documents")
     create_tenant(page, "acme")
+    # a new tenant: one line under Documents, no search box over an empty grid
+    expect()(page.get_by_text("No documents yet: upload some above.")).to_be_visible()
+    expect()(page.get_by_label("Search documents")).to_have_count(0)
+    shot(page, "00-documents-new-tenant", full_page=False)
 
     pdf = make_pdf(tmp_path / "warranty.pdf")
     md = tmp_path / "shipping.md"
