@@ -70,15 +70,22 @@ def wait_idle(page, timeout: float = 60) -> None:
 
 
 def select_option(page, label: str, option: str | re.Pattern) -> None:
-    box = page.get_by_role("combobox", name=label)
-    box.click()
-    if isinstance(option, str):  # filter a long list: an option below the fold is "not visible"
-        box.press_sequentially(option)
-    choice = page.get_by_role("option", name=option, exact=isinstance(option, str))
-    try:
-        choice.click(timeout=10_000)
-    except Exception as exc:
-        raise AssertionError(f"{option!r} not in {page.get_by_role('option').all_inner_texts()}") from exc
+    # a list opened while the page is still running is re-rendered under the pointer and its
+    # options detach (seen in CI right after a page switch): open it on an idle page, twice at most
+    for attempt in range(2):
+        wait_idle(page)
+        box = page.get_by_role("combobox", name=label)
+        box.click()
+        if isinstance(option, str):  # filter a long list: an option below the fold is "not visible"
+            box.press_sequentially(option)
+        choice = page.get_by_role("option", name=option, exact=isinstance(option, str))
+        try:
+            choice.click(timeout=10_000)
+            break
+        except Exception as exc:
+            if attempt:
+                raise AssertionError(f"{option!r} not in {page.get_by_role('option').all_inner_texts()}") from exc
+            page.keyboard.press("Escape")
     wait_idle(page)
 
 
