@@ -149,9 +149,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/v1/documents", summary="Upload one file (multipart field `file`) and index it")
     def upload(file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of)) -> JSONResponse:
+        from core.answer.prepare import prepare_in_background
         from core.documents import ingest_bytes
 
         result = ingest_bytes(settings, tenant, file.filename or "upload", file.file.read(), uploaded_by="api")
+        if result.status == "ready" and result.doc_id:  # answer vectors after the response
+            prepare_in_background(settings, tenant, [result.doc_id])
         out = result.to_dict()
         return JSONResponse(out, status_code=422 if out.get("status") == "failed" else 200)
 

@@ -91,6 +91,10 @@ def _build_parser() -> argparse.ArgumentParser:
     ingest = _tenant_command(sub, "ingest", cmd_ingest, help="index files and folders for a tenant")
     ingest.add_argument("--by", default="cli", help="recorded as uploaded_by")
     ingest.add_argument("paths", nargs="+", type=Path)
+    ingest.add_argument("--no-prepare", action="store_true",
+                        help="skip preparing the answer vectors afterwards (questions then prepare what they read)")
+    _tenant_command(sub, "prepare", cmd_prepare,
+                    help="embed and store the answer step's sentence vectors, so questions embed only themselves")
 
     dsub = sub.add_parser("docs", help="list or delete documents").add_subparsers(dest="action", required=True)
     _tenant_command(dsub, "list", cmd_docs_list).add_argument("--json", action="store_true")
@@ -281,9 +285,12 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if not files:
         raise UserError("No supported files found (PDF, DOCX, Markdown, HTML, text).")
     failed = 0
+    ready: list[str] = []  # documents indexed now: their answer vectors are prepared after
     for path in files:
         result = ingest_file(settings, args.tenant, path, uploaded_by=args.by,
                              progress=_progress_printer(path.name))
+        if result.status == "ready" and result.doc_id:
+            ready.append(result.doc_id)
         if result.status == "failed":
             failed += 1
             print(f"failed     {_shown(path.name)}: {_shown(result.error)}", flush=True)
@@ -299,9 +306,39 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         carried = exclusions_note(result.exclusions_kept, result.exclusions_dropped)
         if carried:
             print(f"  {_shown(path.name)}: {_shown(carried)}", file=sys.stderr, flush=True)
+    if ready and not args.no_prepare:
+        _prepare(settings, args.tenant, ready, sys.stderr)  # stdout stays one line a file
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0
+
+
+def cmd_prepare(settings: Settings, args: argparse.Namespace) -> int:
+    from core import store
+
+    if not store.tenant_exists(settings, args.tenant):
+        raise UserError(f"There is no tenant {args.tenant!r}; `tenants list` shows them.")
+    _prepare(settings, args.tenant, None, sys.stdout)
+    return 0
+
+
+def _prepare(settings: Settings, tenant: str, doc_ids: list[str] | None, out: Any) -> None:
+    """Prepare the answer vectors (core/answer/prepare.py) with a progress line on stderr."""
+    import time
+
+    from core.answer.prepare import prepare_answer_vectors
+    from core.models import get_embedder
+
+    last = {"at": time.monotonic()}
+
+    def report(done: int, total: int) -> None:
+        if time.monotonic() - last["at"] >= PROGRESS_EVERY_S:
+            last["at"] = time.monotonic()
+            print(f"  preparing answers: {done} of {total} passages", file=sys.stderr, flush=True)
+
+    done = prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
+                                  progress=report)
+    print(f"prepared   {done.units} sentence vectors ({done.embedded} new) {done.seconds:.2f}s", file=out, flush=True)
 
 
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 from core.answer.extractive import rank_units
 from core.answer.model import load_model
 from core.answer.question import Question
+from core.answer_vectors import AnswerVectors
 from core.ingest.lang import detect_lang
 from core.lexical import LexicalIndex
 from core.retrieve import Candidate
@@ -33,7 +34,8 @@ OPENING = 300  # characters of a passage shown when no sentence stands out
 
 
 def closest_entries(question: Question | str, passages: list[Candidate], lexicon: LexicalIndex,
-                    embedder: Any = None, ranked: list[Any] | None = None) -> list[dict[str, Any]]:
+                    embedder: Any = None, ranked: list[Any] | None = None,
+                    stored: AnswerVectors | None = None) -> list[dict[str, Any]]:
     """One dict per passage, best sentence first (the module docstring). `ranked`: the
     answer step's scored units over the same passages, when it ran (a refusal after
     generating), so nothing is scored twice."""
@@ -43,7 +45,7 @@ def closest_entries(question: Question | str, passages: list[Candidate], lexicon
     if ranked is None and embedder is not None and top:
         if q.vector is None:
             q.vector = embedder.embed_query(q.text)
-        ranked, _ = rank_units(q, top, lexicon, embedder, load_model())
+        ranked, _ = rank_units(q, top, lexicon, embedder, load_model(), stored)
     for s in ranked or []:  # best first: the first unit seen of a passage is its best
         if s.passage <= len(top):
             best.setdefault(top[s.passage - 1].chunk_id, (s.score, s.unit))

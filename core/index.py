@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from core import store
+from core.answer_vectors import AnswerVectors
 from core.config import Settings
 from core.lexical import TOKENIZER_VERSION, LexicalIndex
 from core.schema import Chunk
@@ -212,6 +213,7 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str) -> int:
     collection name. Callers hold the tenant lock."""
     if not doc_ids:
         return 0
+    AnswerVectors.of(settings, tenant).forget(doc_ids)  # their sentences' vectors go with them
     client = chroma_client(settings)
     name = collection_name(tenant)
     _finish_rebuild(settings, client, name)

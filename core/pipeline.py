@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from core import index, journal, store
 from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
+from core.answer_vectors import AnswerVectors
 from core.closest import closest_entries
 from core.config import Settings
 from core.expand import Synonyms, expand_question
@@ -126,6 +127,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
     lexicon = index.lexical_index(settings, tenant)
+    stored_vectors = AnswerVectors.of(settings, tenant)  # unit vectors prepared at ingest
 
     # 2. gate on the retrieval evidence. Answer confidence = half retrieval evidence, half
     #    how well the best sentence answers; refuse early when even a perfect sentence
@@ -156,7 +158,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         #    the model is unreachable or its output breaks the citation rules twice
         t = time.perf_counter()
         extractive = GENERATORS["extractive"](embedder=get_embedder(num_threads=settings.embed_threads),
-                                              synonyms=settings.synonyms)
+                                              synonyms=settings.synonyms, stored=stored_vectors)
         parsed.vector = None
         fallback_reason = None
         if settings.provider == "llm":
@@ -218,7 +220,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     if answer.status == "refused":
         t = time.perf_counter()
         answer.closest = closest_entries(parsed, passages, lexicon, get_embedder(num_threads=settings.embed_threads),
-                                         ranked=(generation.ranked or None) if generation else None)
+                                         ranked=(generation.ranked or None) if generation else None,
+                                         stored=stored_vectors)
         first = answer.closest[0] if answer.closest else None
         if first and first.get("quote"):  # its PDF page, marked once here, not on every page rerun
             passage = next(p for p in passages if p.chunk_id == first["chunk_id"])

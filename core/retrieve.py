@@ -230,6 +230,11 @@ def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have:
     return out
 
 
+def candidate_of(row: dict[str, Any]) -> Candidate:
+    """A registry chunk row (with its metadata) as a passage, unranked."""
+    return _candidate(row["chunk_id"], row)
+
+
 def _candidate(cid: str, row: dict[str, Any], **scores: Any) -> Candidate:
     return Candidate(
         chunk_id=cid, doc_id=row["doc_id"], text=row["text"], source=row["source"],

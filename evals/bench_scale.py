@@ -69,9 +69,27 @@ def source(data: Path | None, tenant: str) -> tuple[Any, str, dict[str, float]]:
     pages = sum(d["pages"] or 1 for d in docs)
     chunks = sum(d["chunks"] for d in docs)
     total = sum(timings.values()) or 1.0
+    prepared = _prepare_source(settings, tenant)
     return settings, tenant, {"documents": len(docs), "pages": pages, "chunks": chunks, "seconds": total,
                               "pages_per_s": pages / total, "chunks_per_s": chunks / total,
-                              **{f"{k}_share": v / total for k, v in timings.items()}}
+                              **{f"{k}_share": v / total for k, v in timings.items()}, **prepared}
+
+
+def _prepare_source(settings: Any, tenant: str) -> dict[str, float]:
+    """The source's answer vectors (core/answer/prepare.py), timed the first time they are
+    made (kept in a file beside the source, as the source itself is)."""
+    from core.answer.prepare import prepare_answer_vectors
+    from core.models import get_embedder
+    from core.tenants import tenant_dir
+
+    record = tenant_dir(settings, tenant) / "bench-prepare.json"
+    if record.exists():
+        return json.loads(record.read_text())
+    print("source: preparing its answer vectors (once)", flush=True)
+    done = prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads))
+    out = {"prepare_texts": done.units, "prepare_embedded": done.embedded, "prepare_s": done.seconds}
+    record.write_text(json.dumps(out))
+    return out
 
 
 def _shift_numbers(text: str, c: int) -> str:
@@ -137,7 +155,37 @@ def build(src: Any, src_tenant: str, size: int, folder: Path) -> dict[str, float
     t = time.perf_counter()
     index.rebuild_lexical(settings, "scale")
     timings["bm25"] = time.perf_counter() - t
+    t = time.perf_counter()
+    timings["answer_vectors_n"] = _copy_answer_vectors(src, src_tenant, settings, rows)
+    timings["answer_vectors"] = time.perf_counter() - t
     return {**timings, "chunks": made, "copies": copy}
+
+
+def _copy_answer_vectors(src: Any, src_tenant: str, settings: Any, src_rows: list[dict]) -> int:
+    """The scale tenant prepared as a real one would be: each copied chunk's unit texts
+    stored with the vectors of the source chunk's units, in order (the copies are
+    near-duplicates, so their units' vectors nearly are; no embedding is computed again)."""
+    from core import store
+    from core.answer.prepare import texts_of
+    from core.answer.vectors import model_name
+    from core.answer_vectors import AnswerVectors, key_of
+    from core.models import get_embedder
+
+    model = model_name(get_embedder(num_threads=settings.embed_threads))
+    source_store, target = AnswerVectors.of(src, src_tenant), AnswerVectors.of(settings, "scale")
+    by_ordinal = {(r["doc_id"][1:12], r["ordinal"]): texts_of(r) for r in src_rows}
+    held = source_store.get([key_of(model, t) for texts in by_ordinal.values() for t in texts])
+    written, batch = 0, []
+    for row in store.chunk_rows(settings, "scale"):
+        originals = by_ordinal.get((row["doc_id"][5:16], row["ordinal"]), [])
+        for text, original in zip(texts_of(row), originals):
+            vector = held.get(key_of(model, original))
+            if vector is not None:
+                batch.append((key_of(model, text), row["doc_id"], vector))
+        if len(batch) >= 5000:
+            written += target.put(batch)
+            batch = []
+    return written + target.put(batch)
 
 
 def _disk_mb(path: Path) -> float:
@@ -184,7 +232,9 @@ def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenan
     src, tenant, ingest = source(source_data, source_tenant)
     print(f"source: {ingest['documents']} documents, {ingest['chunks']} chunks; ingest {ingest['pages_per_s']:.2f} "
           f"pages/s, {ingest['chunks_per_s']:.1f} chunks/s (parse {ingest['parse_share']:.0%}, chunk "
-          f"{ingest['chunk_share']:.0%}, embed {ingest['embed_share']:.0%}, index {ingest['index_share']:.0%})",
+          f"{ingest['chunk_share']:.0%}, embed {ingest['embed_share']:.0%}, index {ingest['index_share']:.0%}); "
+          f"answer vectors prepared: {ingest['prepare_texts']:,} texts, {ingest['prepare_embedded']:,} embedded in "
+          f"{ingest['prepare_s']:.0f} s ({ingest['chunks'] / max(ingest['prepare_s'], 1e-9):.1f} chunks/s)",
           flush=True)
     results = {}
     for size in sizes:
@@ -208,8 +258,10 @@ def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenan
 def _print_size(size: int, r: dict) -> None:
     b, a, d = r["build"], r["ask"], r["disk_mb"]
     print(f"\n{size:,} chunks ({b['copies']} copies): built registry {b['registry']:.1f} s, Chroma {b['chroma']:.1f} s, "
-          f"BM25 {b['bm25']:.1f} s; disk registry {d['registry']:.0f} MB, Chroma {d['chroma']:.0f} MB, "
-          f"BM25 {d['bm25']:.0f} MB; cold first ask {a['cold_s']:.1f} s; peak RSS {a['peak_rss_mb']:.0f} MB")
+          f"BM25 {b['bm25']:.1f} s, answer vectors {b['answer_vectors']:.1f} s ({b['answer_vectors_n']:,}); "
+          f"disk registry {d['registry']:.0f} MB, Chroma {d['chroma']:.0f} MB, "
+          f"BM25 and answer vectors {d['bm25']:.0f} MB; cold first ask {a['cold_s']:.1f} s; "
+          f"peak RSS {a['peak_rss_mb']:.0f} MB")
     print(f"  {'stage':<9} {'answered n':>10} {'p50 ms':>8} {'p95 ms':>8}   {'refused n':>9} {'p50 ms':>8} {'p95 ms':>8}")
     for stage in STAGES:
         cells = []

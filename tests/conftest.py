@@ -61,3 +61,21 @@ def answering(demo_settings: Settings) -> Settings:
     from dataclasses import replace
 
     return replace(demo_settings, gate_threshold=ANSWERING_THRESHOLD)
+
+
+@pytest.fixture
+def embed_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Texts embedded as passages from now on, one entry per call (the embedder is a pydantic
+    model: patched on its class)."""
+    from core.models import get_embedder
+
+    calls: list[int] = []
+    cls = type(get_embedder())
+    original = cls.embed_passages
+
+    def counting(self, texts):
+        calls.append(len(texts))
+        return original(self, texts)
+
+    monkeypatch.setattr(cls, "embed_passages", counting)
+    return calls

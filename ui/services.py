@@ -253,9 +253,13 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str) -> list[dict[str, A
 def ingest_upload(settings: Settings, tenant: str, file_name: str, data: bytes, uploaded_by: str,
                   progress: Callable[[str, float], None] | None = None) -> Any:
     """Index uploaded bytes under their original name; returns core's IngestResult."""
+    from core.answer.prepare import prepare_in_background
     from core.documents import ingest_bytes
 
-    return ingest_bytes(settings, tenant, file_name, data, uploaded_by=uploaded_by or "console", progress=progress)
+    result = ingest_bytes(settings, tenant, file_name, data, uploaded_by=uploaded_by or "console", progress=progress)
+    if result.status == "ready" and result.doc_id:  # its answer vectors, after the page has moved on
+        prepare_in_background(settings, tenant, [result.doc_id])
+    return result
 
 
 def record_interrupted_uploads(settings: Settings, tenant: str, file_names: list[str]) -> None:
@@ -286,9 +290,13 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: list[str]) -> int
 
 def reindex_document(settings: Settings, tenant: str, doc_id: str,
                      progress: Callable[[str, float], None] | None = None) -> Any:
+    from core.answer.prepare import prepare_in_background
     from core.documents import reindex_document as reindex
 
-    return reindex(settings, tenant, doc_id, progress=progress)
+    result = reindex(settings, tenant, doc_id, progress=progress)
+    if result.status == "ready":  # the re-index dropped its answer vectors with its old chunks
+        prepare_in_background(settings, tenant, [doc_id])
+    return result
 
 
 def exclusions_note(result: dict[str, Any]) -> str | None:

@@ -27,6 +27,7 @@ from core.answer.safety import looks_like_instruction
 from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, windows
 from core.answer.units import Unit, units
 from core.answer.vectors import unit_vectors
+from core.answer_vectors import AnswerVectors
 from core.lexical import LexicalIndex
 from core.reference import section_reading
 from core.retrieve import Candidate
@@ -62,9 +63,9 @@ def answer_signals(ranked: list[Scored]) -> dict[str, float]:
 
 
 def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,
-                     embedder: Any) -> tuple[list[Scored], list[dict[str, Any]]]:
+                     embedder: Any, stored: AnswerVectors | None = None) -> tuple[list[Scored], list[dict[str, Any]]]:
     """Every unit that passes the hard vetoes, with its signals (not yet scored); and the
-    vetoed ones with the reason."""
+    vetoed ones with the reason. Unit vectors come from `stored` when it holds them."""
     rejected: list[dict[str, Any]] = []
     kept: list[tuple[int, Unit]] = []
     poisoned = {n for n, p in enumerate(passages, 1) if looks_like_instruction(p.text)}
@@ -75,10 +76,12 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
         kept.append((number, unit))
     if not kept:
         return [], rejected
-    vectors = unit_vectors(embedder, [u.text for _, u in kept])
+    owners = [passages[n - 1].doc_id for n, _ in kept]
+    vectors = unit_vectors(embedder, [u.text for _, u in kept], stored, owners)
     texts = windows(passages, kept)
     admissible = []
-    for s in signals(question, passages, lexicon, vectors, kept, unit_vectors(embedder, texts), texts):
+    for s in signals(question, passages, lexicon, vectors, kept, unit_vectors(embedder, texts, stored, owners),
+                     texts):
         if s.signals["ids_missing"] > 0:
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "lacks an identifier of the question"})
@@ -92,9 +95,9 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
 
 
 def rank_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex, embedder: Any,
-               model: AnswerModel) -> tuple[list[Scored], list[dict[str, Any]]]:
+               model: AnswerModel, stored: AnswerVectors | None = None) -> tuple[list[Scored], list[dict[str, Any]]]:
     """Every admissible unit scored by the unit model, best first; and the vetoed ones."""
-    admissible, rejected = admissible_units(question, passages, lexicon, embedder)
+    admissible, rejected = admissible_units(question, passages, lexicon, embedder, stored)
     if admissible:
         probs = model.unit.proba(model.unit.matrix([s.signals for s in admissible]))
         for s, p in zip(admissible, probs):
@@ -106,8 +109,10 @@ def rank_units(question: Question, passages: list[Candidate], lexicon: LexicalIn
 class LearnedExtractive:
     """Verbatim units chosen and judged by the answer model (see the module docstring)."""
 
-    def __init__(self, embedder: Any = None, synonyms: Any = (), model: AnswerModel | None = None) -> None:
+    def __init__(self, embedder: Any = None, synonyms: Any = (), model: AnswerModel | None = None,
+                 stored: AnswerVectors | None = None) -> None:
         self.embedder = embedder
+        self.stored = stored  # the tenant's prepared unit vectors (core/answer_vectors.py)
         self.synonyms = synonyms
         self.model = model or load_model()
 
@@ -126,7 +131,7 @@ class LearnedExtractive:
             # (core/reference.py); its number matched exactly, so the confidence is full
             chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
             return Generation(render(chosen), chosen, support=1.0)
-        ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model)
+        ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
         if not ranked:
             return Generation(text="", refusal_reason="No passage holds a sentence that could answer it.",
                               rejected=rejected)

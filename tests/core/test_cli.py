@@ -39,6 +39,11 @@ def test_ingest_list_ask_delete(tmp_path, write_file):
 
     again = run(data, "ingest", "--tenant", "acme", str(good))
     assert again.returncode == 0 and again.stdout.startswith("unchanged")
+    # the ingest prepared the answer vectors (stderr); a second preparation has nothing to do
+    assert "prepared" in res.stderr and "new)" in res.stderr
+    prepared = run(data, "prepare", "--tenant", "acme")
+    assert prepared.returncode == 0 and prepared.stdout.startswith("prepared") and "(0 new)" in prepared.stdout
+    assert run(data, "prepare", "--tenant", "nobody").stderr.startswith("error: There is no tenant")
 
     listed = json.loads(run(data, "docs", "list", "--tenant", "acme", "--json").stdout)
     ready = [d for d in listed if d["status"] == "ready"]

@@ -8,25 +8,13 @@ from core.documents import ingest_file, reindex_document
 from core.models import get_embedder
 
 
-def _counting(monkeypatch) -> list[int]:
-    calls: list[int] = []
-    cls = type(get_embedder())
-    original = cls.embed_passages
-
-    def counted(self, texts):
-        calls.append(len(texts))
-        return original(self, texts)
-
-    monkeypatch.setattr(cls, "embed_passages", counted)  # a pydantic model: patched on its class
-    return calls
-
-
-def test_an_edited_file_embeds_only_its_changed_chunks(settings: Settings, write_file, monkeypatch) -> None:
+def test_an_edited_file_embeds_only_its_changed_chunks(settings: Settings, write_file, embed_calls) -> None:
     sections = [f"# Section {n}\n\n" + f"Rule {n} says the gate closes at {n}:00 on weekdays. " * 30 + "\n"
                 for n in range(1, 7)]
     first = ingest_file(settings, "t", write_file("rules.md", "\n".join(sections)))
     assert first.status == "ready" and first.chunks >= 6 and first.reused_vectors == 0
-    calls = _counting(monkeypatch)
+    calls = embed_calls
+    calls.clear()
     sections[2] = sections[2].replace("closes at 3:00", "closes at 4:30")
     second = ingest_file(settings, "t", write_file("new/rules.md", "\n".join(sections)))
     assert second.status == "ready" and second.replaced == first.doc_id

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from core import doctor, store
+from core.answer.prepare import prepare_answer_vectors
+from core.answer_vectors import AnswerVectors
 from core.config import load_settings
 from core.documents import ingest_file
+from core.models import get_embedder
 from evals.bench_scale import bench_scale, build
 
 pytestmark = pytest.mark.slow
@@ -29,6 +32,7 @@ def _source(tmp_path: Path) -> Path:
 def test_copies_fill_a_consistent_tenant_of_the_asked_size(tmp_path: Path) -> None:
     source = load_settings({"GROUNDWORK_DATA": str(_source(tmp_path))})
     chunks = len(store.chunk_rows(source, "src"))
+    prepare_answer_vectors(source, "src", get_embedder())
     built = build(source, "src", chunks * 2 + 1, tmp_path / "scaled")
     assert built["chunks"] == chunks * 2 + 1 and built["copies"] == 3
     scaled = load_settings({"GROUNDWORK_DATA": str(tmp_path / "scaled")})
@@ -37,6 +41,8 @@ def test_copies_fill_a_consistent_tenant_of_the_asked_size(tmp_path: Path) -> No
     assert any("(copy 2)" in t for t in texts)
     found = doctor.check(scaled, "scale")
     assert not found.orphan_vectors and not found.missing_vectors and not found.bm25_missing
+    # prepared as the source was: every copied unit has its vector stored
+    assert built["answer_vectors_n"] == AnswerVectors.of(scaled, "scale").count() > 2 * chunks
 
 
 def test_the_benchmark_reports_every_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -44,7 +50,7 @@ def test_the_benchmark_reports_every_size(tmp_path: Path, capsys: pytest.Capture
     assert set(report["sizes"]) == {20, 40}
     for size in (20, 40):
         r = report["sizes"][size]
-        assert r["build"]["chunks"] == size and r["ask"]["peak_rss_mb"] > 0
+        assert r["build"]["chunks"] == size and r["ask"]["peak_rss_mb"] > 0 and r["build"]["answer_vectors_n"] > 0
         asked = sum(st["n"] for group in ("answered", "refused") for s, st in r["ask"][group].items() if s == "total")
         assert asked == 2
     out = capsys.readouterr().out

@@ -1,0 +1,120 @@
+"""Prepare a tenant's answer vectors ahead of its questions: every sentence and table row
+the answer step could score (core/answer/signals.py `unit_candidates`), alone and read with
+its heading and the sentence before it (`windows`), embedded once and stored
+(core/answer_vectors.py). A prepared tenant embeds only the question when it is asked.
+
+Not part of making a document ready: a document answers as soon as it is indexed, and a
+question before preparation embeds its candidates' units itself (and stores them). It runs
+after an ingest (the CLI, the console's upload) or alone (`python -m core.cli prepare`);
+stopped halfway it loses nothing: what is stored stays, the rest is done next time.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core import store
+from core.answer.signals import unit_candidates, windows
+from core.answer.vectors import model_name
+from core.answer_vectors import AnswerVectors, as_stored, key_of
+from core.config import Settings
+from core.retrieve import candidate_of
+
+log = logging.getLogger(__name__)
+
+# texts per embedding call: one call embeds its texts in parallel, so small calls leave a
+# core idle while the longest text of the call finishes
+BATCH_TEXTS = 128
+
+
+@dataclass
+class Prepared:
+    units: int  # texts the tenant's documents hold (units and windows)
+    embedded: int  # of which embedded now (the rest were stored already)
+    seconds: float
+
+
+def texts_of(row: dict[str, Any]) -> list[str]:
+    """The unit texts and window texts the answer step would embed for one chunk."""
+    passage = candidate_of(row)
+    kept = unit_candidates([passage])
+    return [u.text for _, u in kept] + windows([passage], kept)
+
+
+def prepare_answer_vectors(settings: Settings, tenant: str, embedder: Any, doc_ids: list[str] | None = None,
+                           progress: Callable[[int, int], None] | None = None) -> Prepared:
+    """Embed and store every unit text of the tenant's documents (or of `doc_ids`) that is
+    not stored yet; `progress(done, total)` counts chunks."""
+    started = time.perf_counter()
+    stored = AnswerVectors.of(settings, tenant)
+    model = model_name(embedder)
+    rows = [r for d in (doc_ids or [None]) for r in store.chunk_rows(settings, tenant, d) if not r["disabled"]]
+    total = embedded = 0
+    pending: dict[str, tuple[str, str]] = {}  # key -> (doc_id, text)
+
+    def flush() -> None:
+        nonlocal embedded
+        found = stored.get(list(pending))
+        todo = [(k, d, t) for k, (d, t) in pending.items() if k not in found]
+        if todo:
+            vectors = as_stored(embedder.embed_passages([t for _, _, t in todo]))
+            stored.put((k, d, v) for (k, d, _), v in zip(todo, vectors))
+            embedded += len(todo)
+        pending.clear()
+
+    for n, row in enumerate(rows, 1):
+        for text in texts_of(row):
+            total += 1
+            pending.setdefault(key_of(model, text), (row["doc_id"], text))
+        if len(pending) >= BATCH_TEXTS:
+            flush()
+        if progress:
+            progress(n, len(rows))
+    flush()
+    return Prepared(total, embedded, time.perf_counter() - started)
+
+
+# ---- in the background, for long-running processes (the console, the HTTP API) ----------
+
+_jobs: queue.Queue = queue.Queue()
+_worker: threading.Thread | None = None
+_worker_lock = threading.Lock()
+
+
+def prepare_in_background(settings: Settings, tenant: str, doc_ids: list[str]) -> None:
+    """Queue the preparation of these documents' answer vectors on this process's one
+    background thread, so an upload returns as soon as its document is ready. A failure
+    there is logged and costs only time: questions embed what is missing."""
+    global _worker
+    _jobs.put((settings, tenant, list(doc_ids)))
+    with _worker_lock:
+        if _worker is None or not _worker.is_alive():
+            _worker = threading.Thread(target=_work, name="prepare-answer-vectors", daemon=True)
+            _worker.start()
+
+
+def wait_for_background(timeout: float = 60.0) -> bool:
+    """Until the queued preparations are done (for tests and orderly shutdown)."""
+    deadline = time.monotonic() + timeout
+    while _jobs.unfinished_tasks and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _jobs.unfinished_tasks
+
+
+def _work() -> None:
+    from core.models import get_embedder
+
+    while True:
+        settings, tenant, doc_ids = _jobs.get()
+        try:
+            prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids)
+        except Exception:  # a cache: never let it take the process down
+            log.exception("preparing the answer vectors of %s in tenant %s failed", doc_ids, tenant)
+        finally:
+            _jobs.task_done()

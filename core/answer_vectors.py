@@ -1,0 +1,132 @@
+"""A tenant's stored vectors of answer units: the e5 vectors of the sentences and table
+rows the answer step scores (and of each read with its heading and the sentence before it),
+so a question embeds only itself once a tenant's documents are prepared.
+
+One SQLite file per tenant (`tenants/<16 hex>/answer_vectors.sqlite`), keyed by a hash of
+the embedder's name and the unit's text, each row owned by the document it was computed for.
+It is derived data: a lost or stale row costs one embedding, never a different answer,
+because vectors are kept (and, computed afresh, used) at float16 either way. Rows go when
+their document's vectors go (`core/index.py` delete_vectors), and a crash between the two
+leaves rows that are only never read again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from core.config import Settings
+from core.tenants import tenant_dir
+
+FILE_NAME = "answer_vectors.sqlite"
+DIM = 384
+
+
+def key_of(model: str, text: str) -> str:
+    return hashlib.sha1(f"{model}\n{text}".encode()).hexdigest()
+
+
+def as_stored(vectors: np.ndarray) -> np.ndarray:
+    """The precision vectors are kept at; a vector computed at question time is rounded the
+    same way, so a prepared tenant and an unprepared one score alike."""
+    return np.asarray(vectors, dtype=np.float16).astype(np.float32)
+
+
+class AnswerVectors:
+    """Get and put unit vectors of one tenant. Failures to write are swallowed: a cache
+    that cannot be written (a read-only folder, a locked file) costs time, not answers."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def of(cls, settings: Settings, tenant: str) -> AnswerVectors:
+        return cls(tenant_dir(settings, tenant) / FILE_NAME)
+
+    def _connect(self, create: bool = False) -> sqlite3.Connection | None:
+        if not self.path.exists() and not create:
+            return None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, doc_id TEXT NOT NULL, "
+                     "vector BLOB NOT NULL)")
+        conn.execute("CREATE INDEX IF NOT EXISTS vectors_doc ON vectors(doc_id)")
+        return conn
+
+    def get(self, keys: list[str]) -> dict[str, np.ndarray]:
+        if not keys:
+            return {}
+        try:
+            conn = self._connect()
+        except sqlite3.Error:
+            return {}
+        if conn is None:
+            return {}
+        out: dict[str, np.ndarray] = {}
+        try:
+            for start in range(0, len(keys), 500):
+                part = keys[start:start + 500]
+                rows = conn.execute(f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})",
+                                    part).fetchall()
+                for key, blob in rows:
+                    if len(blob) == 2 * DIM:
+                        out[key] = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+        except sqlite3.Error:
+            return out
+        finally:
+            conn.close()
+        return out
+
+    def put(self, rows: Iterable[tuple[str, str, np.ndarray]]) -> int:
+        """Store (key, doc_id, vector) rows; returns how many were new (a key stored already,
+        for the same text in another chunk, stays as it is)."""
+        items = [(k, d, np.asarray(v, dtype=np.float16).tobytes()) for k, d, v in rows]
+        if not items:
+            return 0
+        try:
+            conn = self._connect(create=True)
+            assert conn is not None
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                before = conn.total_changes
+                conn.executemany("INSERT OR IGNORE INTO vectors (key, doc_id, vector) VALUES (?, ?, ?)", items)
+                written = conn.total_changes - before
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+        except (sqlite3.Error, OSError):
+            return 0
+        return written
+
+    def forget(self, doc_ids: Iterable[str]) -> None:
+        ids = list(doc_ids)
+        if not ids or not self.path.exists():
+            return
+        try:
+            conn = self._connect()
+            assert conn is not None
+            try:
+                conn.executemany("DELETE FROM vectors WHERE doc_id=?", [(i,) for i in ids])
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            pass
+
+    def count(self, doc_id: str | None = None) -> int:
+        try:
+            conn = self._connect()
+        except sqlite3.Error:
+            return 0
+        if conn is None:
+            return 0
+        try:
+            if doc_id is None:
+                return int(conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+            return int(conn.execute("SELECT COUNT(*) FROM vectors WHERE doc_id=?", (doc_id,)).fetchone()[0])
+        finally:
+            conn.close()
