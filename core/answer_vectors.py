@@ -56,9 +56,6 @@ class AnswerVectors:
         conn.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, doc_id TEXT NOT NULL, "
                      "vector BLOB NOT NULL)")
         conn.execute("CREATE INDEX IF NOT EXISTS vectors_doc ON vectors(doc_id)")
-        # the tenant's vocabulary, for words across languages (core/answer/bridge.py)
-        conn.execute("CREATE TABLE IF NOT EXISTS words (word TEXT PRIMARY KEY, lang TEXT NOT NULL, "
-                     "vector BLOB NOT NULL)")
         return conn
 
     def get(self, keys: list[str]) -> dict[str, np.ndarray]:
@@ -133,59 +130,3 @@ class AnswerVectors:
             return int(conn.execute("SELECT COUNT(*) FROM vectors WHERE doc_id=?", (doc_id,)).fetchone()[0])
         finally:
             conn.close()
-
-    # ---- words (core/answer/bridge.py) ----------------------------------------------------
-
-    def words_version(self) -> tuple[int, int]:
-        """Changes whenever words are added: (count, last rowid)."""
-        try:
-            conn = self._connect()
-        except sqlite3.Error:
-            return (0, 0)
-        if conn is None:
-            return (0, 0)
-        try:
-            n, last = conn.execute("SELECT COUNT(*), COALESCE(MAX(rowid), 0) FROM words").fetchone()
-            return int(n), int(last)
-        except sqlite3.Error:
-            return (0, 0)
-        finally:
-            conn.close()
-
-    def words(self) -> tuple[list[str], list[str], np.ndarray]:
-        """Every stored word, its language code and its vector (one row each)."""
-        empty: tuple[list[str], list[str], np.ndarray] = ([], [], np.zeros((0, DIM), dtype=np.float32))
-        try:
-            conn = self._connect()
-        except sqlite3.Error:
-            return empty
-        if conn is None:
-            return empty
-        try:
-            rows = [r for r in conn.execute("SELECT word, lang, vector FROM words ORDER BY word") if len(r[2]) == 2 * DIM]
-        except sqlite3.Error:
-            return empty
-        finally:
-            conn.close()
-        if not rows:
-            return empty
-        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float16).reshape(len(rows), DIM)
-        return [r[0] for r in rows], [r[1] for r in rows], matrix.astype(np.float32)
-
-    def put_words(self, rows: Iterable[tuple[str, str, np.ndarray]]) -> int:
-        items = [(w, lang, np.asarray(v, dtype=np.float16).tobytes()) for w, lang, v in rows]
-        if not items:
-            return 0
-        try:
-            conn = self._connect(create=True)
-            assert conn is not None
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.executemany("INSERT OR IGNORE INTO words (word, lang, vector) VALUES (?, ?, ?)", items)
-                conn.execute("COMMIT")
-            finally:
-                conn.close()
-        except (sqlite3.Error, OSError):
-            return 0
-        return len(items)
-

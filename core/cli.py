@@ -338,8 +338,7 @@ def _prepare(settings: Settings, tenant: str, doc_ids: list[str] | None, out: An
 
     done = prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
                                   progress=report)
-    print(f"prepared   {done.units} sentence vectors ({done.embedded} new), {done.words} new words "
-          f"{done.seconds:.2f}s", file=out, flush=True)
+    print(f"prepared   {done.units} sentence vectors ({done.embedded} new) {done.seconds:.2f}s", file=out, flush=True)
 
 
 def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:

@@ -182,10 +182,7 @@ class LexicalIndex:
         return cls([cid for cid, _ in items], retriever, df, {t: len(d) for t, d in docs.items()})
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
-        return self.search_tokens(tokenize(query), k)
-
-    def search_tokens(self, tokens: list[str], k: int) -> list[tuple[str, float]]:
-        """As `search`, for tokens already made (the translations of core/answer/bridge.py)."""
+        tokens = tokenize(query)
         if not tokens or self.retriever is None or not self.chunk_ids:
             return []
         k = min(k, len(self.chunk_ids))

@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass, replace
 
 from core import index, journal, store
-from core.answer.bridge import searched, translations
 from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
@@ -124,22 +123,17 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     asked = prepare_question(asked_as or question, settings.synonyms)
     hyde = settings.llm_hyde and settings.llm_configured
     hypothetical = hypothetical_passage(LLMClient(settings), asked) if hyde else None  # None: the model failed
-    parsed = question_read(asked_as or question, settings.synonyms)
-    stored_vectors = AnswerVectors.of(settings, tenant)  # unit vectors and words prepared at ingest
-    t = time.perf_counter()
-    # its words in the tenant's other languages: a Russian question over English documents
-    parsed.bridged = translations(parsed, stored_vectors, get_embedder(num_threads=settings.embed_threads))
-    bridging = _ms(t)
-    retrieval = retrieve(settings, tenant, asked, hypothetical,
-                         translated=searched(parsed.bridged))
-    timings["retrieve"] = retrieval.timings_ms["retrieve"] + bridging
+    retrieval = retrieve(settings, tenant, asked, hypothetical)
+    timings["retrieve"] = retrieval.timings_ms["retrieve"]
     passages = retrieval.top
     lexicon = index.lexical_index(settings, tenant)
+    stored_vectors = AnswerVectors.of(settings, tenant)  # unit vectors prepared at ingest
 
     # 2. gate on the retrieval evidence. Answer confidence = half retrieval evidence, half
     #    how well the best sentence answers; refuse early when even a perfect sentence
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
+    parsed = question_read(asked_as or question, settings.synonyms)
     gate = assess(parsed, retrieval, lexicon)
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
@@ -150,8 +144,6 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     if hyde:
         answer.steps["hyde"] = {"passage": hypothetical}  # None: the model failed, retrieval went on without
-    if parsed.bridged:  # the words searched for in the other language, for the trace
-        answer.steps["translations"] = parsed.bridged
     generation: Generation | None = None
     model_run: Generation | None = None  # what the LLM was sent and said, kept for the trace
     decision_note = "answer"

@@ -91,13 +91,10 @@ def _page(value: Any) -> int | None:
     return None if value in (None, -1) else int(value)
 
 
-def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str | None = None,
-             translated: list[str] | None = None) -> Retrieval:
+def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str | None = None) -> Retrieval:
     """Dense and BM25 rankings over the tenant's chunks, fused (reciprocal rank); with
     `hypothetical` (HyDE, core/llm_steps.py) the passage vector of that made-up answer is a
-    third ranking, so a question worded unlike the documents still reaches their passage;
-    with `translated` (the tokens of the question's words in the tenant's other languages,
-    core/answer/bridge.py) a second BM25 ranking over them."""
+    third ranking, so a question worded unlike the documents still reaches their passage."""
     t0 = time.perf_counter()
     n = settings.candidates
     embedder = get_embedder(num_threads=settings.embed_threads)
@@ -128,13 +125,6 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
         entry = fused.setdefault(cid, {"fused": 0.0})
         entry.update(bm25_score=score, bm25_rank=rank)
         entry["fused"] += 1.0 / (settings.rrf_k + rank)
-    if translated:
-        for rank, (cid, score) in enumerate(index.lexical_index(settings, tenant).search_tokens(translated, n), 1):
-            entry = fused.setdefault(cid, {"fused": 0.0})
-            if rank < entry.get("bm25_rank", n + 1):  # the better of the two word rankings
-                entry.update(bm25_score=score, bm25_rank=rank)
-            # half a vote: a translation is weaker evidence than the question's own word
-            entry["fused"] += TRANSLATED_VOTE / (settings.rrf_k + rank)
 
     rows = store.get_chunks(settings, tenant, list(fused))
     _impute_cross_language(fused, rows, question_lang, settings.rrf_k, n)
@@ -238,9 +228,6 @@ def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have:
             continue
         out.append(_candidate(cid, row, rank=anchor.rank, neighbour=True))
     return out
-
-
-TRANSLATED_VOTE = 0.5
 
 
 def candidate_of(row: dict[str, Any]) -> Candidate:

@@ -224,11 +224,6 @@ def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -
                            "so it is left alone; rename that tenant or run without --ingest.")
     delete_documents(settings, tenant, [d["doc_id"] for d in docs])
     tenant_settings_path(settings, tenant).unlink(missing_ok=True)
-    from core.answer_vectors import AnswerVectors
-
-    kept = AnswerVectors.of(settings, tenant).path  # its words came from the old corpus
-    for file in (kept, kept.with_name(kept.name + "-wal"), kept.with_name(kept.name + "-shm")):
-        file.unlink(missing_ok=True)
     if log and docs:
         log(f"emptied   {tenant}: {len(docs)} documents")
     return len(docs)
@@ -257,18 +252,6 @@ def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping
             if log:
                 log(f"{result.status:<9} {target}: {path.name}" + (f" — {result.error}" if result.error else ""))
     return summary
-
-
-def _ensure_words(settings: Settings, tenants: list[str]) -> None:
-    """Each asked tenant's vocabulary for questions in another language, as the CLI's ingest
-    prepares it (core/answer/prepare.py `ensure_words`)."""
-    from core import store
-    from core.answer.prepare import ensure_words
-    from core.models import get_embedder
-
-    for name in tenants:
-        if store.tenant_exists(settings, name):
-            ensure_words(settings, name, get_embedder(num_threads=settings.embed_threads))
 
 
 def ingest_file_names(set_path: str | Path, *, split: str = "all", tenant: str | None = None,
@@ -378,7 +361,6 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
     tenants = sorted(set(tenant_map.values()))
     settings = pin_settings(settings, pins)
     ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log) if ingest else {}
-    _ensure_words(settings, tenants)
     warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
                 for f in ingest_summary.get("failed", [])]
     for t in tenants:

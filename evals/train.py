@@ -46,13 +46,10 @@ from typing import Any
 import numpy as np
 
 from core import store
-from core.answer.bridge import searched, translations
 from core.answer.extractive import admissible_units, answer_signals
 from core.answer.model import ANSWER_FEATURES, MODEL_PATH, AnswerModel, Logistic, fit_logistic
-from core.answer.prepare import ensure_words
 from core.answer.signals import FEATURES
 from core.answer.vectors import unit_vectors
-from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_settings
 from core.documents import ensure_tenant as create_tenant
 from core.documents import ingest_file
@@ -133,18 +130,15 @@ def extract(settings: Settings, domain: str, log=print) -> list[Record]:
     tenant = DOMAINS[domain]["tenant"]
     embedder = get_embedder(num_threads=settings.embed_threads)
     lexicon = lexical_index(settings, tenant)
-    stored = AnswerVectors.of(settings, tenant)
-    ensure_words(settings, tenant, embedder)  # the tenant's words, as an ingest through the CLI prepares them
     out = []
     rows = load_questions(domain)
     started = time.perf_counter()
     for i, row in enumerate(rows, 1):
         asked = prepare_question(row["question"], settings.synonyms)
+        passages = retrieve(settings, tenant, asked).top
         q = question_read(row["question"], settings.synonyms)
-        q.bridged = translations(q, stored, embedder)  # as ask() does (core/pipeline.py)
-        passages = retrieve(settings, tenant, asked, translated=searched(q.bridged)).top
         q.vector = embedder.embed_query(q.text)
-        units, _ = admissible_units(q, passages, lexicon, embedder, stored)
+        units, _ = admissible_units(q, passages, lexicon, embedder)
         labels = [int(row["kind"] == "answerable" and contains(s.unit.text, row["exp"])) for s in units]
         uvecs = unit_vectors(embedder, [s.unit.text for s in units]).astype(np.float16) if units else None
         out.append(Record(domain, row["qid"], row["kind"], [s.signals for s in units], labels,

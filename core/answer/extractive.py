@@ -59,10 +59,7 @@ def answer_signals(ranked: list[Scored]) -> dict[str, float]:
             "focus_context": s["focus_context"], "focus_passage": s["focus_passage"],
             "focus_unknown": s["focus_unknown"],
             "focus_any_passage": max(r.signals["focus_passage"] for r in ranked[:5]),
-            "row_key_match": s["row_key_match"],
-            # the same across languages, through the words' translations
-            "lex_context_x": s.get("lex_context_x", 0.0),
-            "lex_passage_x": max(r.signals.get("lex_passage_x", 0.0) for r in ranked[:5])}
+            "row_key_match": s["row_key_match"]}
 
 
 def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,

@@ -29,7 +29,6 @@ ANSWER_FEATURES = (
     "numbers_missing", "cross_language", "sim_window", "lex_unit", "rank_prior", "dense_prior",
     "bm25_prior", "n_strong", "typed_match", "ask_unknown", "unknown_same_language", "rare_terms_context",
     "focus_context", "focus_passage", "focus_unknown", "focus_any_passage", "row_key_match",
-    "lex_context_x", "lex_passage_x",
 )
 
 

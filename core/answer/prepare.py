@@ -1,8 +1,7 @@
 """Prepare a tenant's answer vectors ahead of its questions: every sentence and table row
 the answer step could score (core/answer/signals.py `unit_candidates`), alone and read with
 its heading and the sentence before it (`windows`), embedded once and stored
-(core/answer_vectors.py); and the words of its passages, for questions in another language
-(core/answer/bridge.py). A prepared tenant embeds only the question when it is asked.
+(core/answer_vectors.py). A prepared tenant embeds only the question when it is asked.
 
 Not part of making a document ready: a document answers as soon as it is indexed, and a
 question before preparation embeds its candidates' units itself (and stores them). It runs
@@ -21,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import store
-from core.answer.bridge import prepare_words
 from core.answer.signals import unit_candidates, windows
 from core.answer.vectors import model_name
 from core.answer_vectors import AnswerVectors, as_stored, key_of
@@ -40,7 +38,6 @@ class Prepared:
     units: int  # texts the tenant's documents hold (units and windows)
     embedded: int  # of which embedded now (the rest were stored already)
     seconds: float
-    words: int = 0  # words of the vocabulary embedded now (core/answer/bridge.py)
 
 
 def texts_of(row: dict[str, Any]) -> list[str]:
@@ -80,8 +77,7 @@ def prepare_answer_vectors(settings: Settings, tenant: str, embedder: Any, doc_i
         if progress:
             progress(n, len(rows))
     flush()
-    words = prepare_words(stored, (r["text"] for r in rows), embedder)
-    return Prepared(total, embedded, time.perf_counter() - started, words)
+    return Prepared(total, embedded, time.perf_counter() - started)
 
 
 # ---- in the background, for long-running processes (the console, the HTTP API) ----------
@@ -122,13 +118,3 @@ def _work() -> None:
             log.exception("preparing the answer vectors of %s in tenant %s failed", doc_ids, tenant)
         finally:
             _jobs.task_done()
-
-
-def ensure_words(settings: Settings, tenant: str, embedder: Any) -> int:
-    """The tenant's vocabulary for words across languages, when it has none yet (a tenant
-    indexed before words were prepared, or by a path that does not prepare); returns how
-    many words were embedded."""
-    stored = AnswerVectors.of(settings, tenant)
-    if stored.words_version()[0]:
-        return 0
-    return prepare_words(stored, (r["text"] for r in store.chunk_rows(settings, tenant) if not r["disabled"]), embedder)

@@ -30,8 +30,6 @@ class Question:
     focus: str | None = None  # the first topic term of the asking sentence: what it is about
     negated: bool = False
     vector: object = field(default=None, repr=False)  # the e5 query vector, when computed
-    # topic term -> its translations' tokens in the tenant's other languages (core/answer/bridge.py)
-    bridged: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> Question:

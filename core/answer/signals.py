@@ -39,66 +39,18 @@ FEATURES = (
     "new_words", "sim_x_cross", "lex_x_typed", "sim_window", "sim_window_gap", "lex_window",
     "lex_context_gap", "ask_unknown", "unknown_same_language", "rare_terms_context",
     "focus_context", "focus_passage", "focus_unknown", "row_key_match",
-    "lex_unit_x", "lex_context_x", "lex_passage_x", "rare_context_x", "lex_window_x",
 )
 
 
 # Word-overlap signals mean nothing between a question and a unit in different languages
-# (none of the question's words can stand there): across languages they are zeroed, and
-# the overlap of the words' translations (core/answer/bridge.py) stands in signals of its
-# own, `*_x` (zero within one language, and zero when the tenant's words are not prepared),
-# so translated overlap, which is noisier, gets weights of its own and leaves those of the
-# question's own words as they are.
-TRANSLATED = {"lex_unit_x": "lex_unit", "lex_context_x": "lex_context", "lex_passage_x": "lex_passage",
-              "rare_context_x": "rare_context", "lex_window_x": "lex_window"}
+# (none of the question's words can stand there): across languages they are zeroed, so
+# the model reads only the dense and structural signals and the `cross_language` flag
+# instead of learning "no shared word" as evidence either way.
 LEXICAL = (
     "lex_unit", "lex_context", "lex_passage", "ask_context", "rare_context", "rare_passage",
     "unknown_share", "ask_unknown", "rare_terms_context", "focus_context", "focus_passage",
     "focus_unknown", "lex_window", "new_words", "lex_x_typed",
 )
-
-
-@dataclass
-class WordView:
-    """The question's topic words as the word signals weigh them (IDF in this tenant)."""
-
-    words: set[str]
-    w_known: dict[str, float]
-    w_ask: dict[str, float]
-    rarest: str | None
-    rare_terms: dict[str, float]
-    focus: str | None
-    unknown_share: float
-    ask_unknown: float
-
-    @classmethod
-    def of(cls, terms: list[str], asking_terms: list[str], focus: str | None, lexicon: LexicalIndex) -> WordView:
-        known = [t for t in terms if lexicon.df.get(t, 0) > 0]
-        w_all = weights(terms, lexicon)
-        w_known = weights(known, lexicon)
-        w_ask = weights([t for t in asking_terms if t in w_known], lexicon) or w_known
-        # the rarer half of the known terms: what the question is specifically about
-        ordered = sorted(w_known, key=lambda t: -w_known[t])
-        return cls(words=set(terms), w_known=w_known, w_ask=w_ask,
-                   rarest=ordered[0] if ordered else None,
-                   rare_terms={t: w_known[t] for t in ordered[:max(1, (len(ordered) + 1) // 2)]},
-                   focus=focus, unknown_share=_unknown(w_all, lexicon),
-                   # the asking sentence's words the knowledge base never uses ("the KEYCODE of the office")
-                   ask_unknown=_unknown(weights(asking_terms, lexicon), lexicon))
-
-
-def _unknown(w: dict[str, float], lexicon: LexicalIndex) -> float:
-    total = sum(w.values())
-    return sum(v for t, v in w.items() if lexicon.df.get(t, 0) == 0) / total if total else 0.0
-
-
-def _bridged(question: Question) -> tuple[list[str], list[str], str | None]:
-    """The question's terms, asking terms and focus as their translations."""
-    def across(terms: list[str]) -> list[str]:
-        return list(dict.fromkeys(tok for t in terms for tok in question.bridged.get(t, [])))
-
-    focus = question.bridged.get(question.focus or "", [None])[0]
-    return across(question.terms), across(question.asking_terms), focus
 
 
 @dataclass
@@ -203,10 +155,21 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             window_texts: list[str] | None = None) -> list[Scored]:
     """Signals of every candidate; `unit_vectors` holds one e5 vector per candidate, and
     `window_vectors` one per candidate read with its heading and previous sentence."""
-    # the question's words as they can stand in a unit of its own language, and as their
-    # translations can stand in a unit of another (core/answer/bridge.py)
-    views = {0.0: WordView.of(question.terms, question.asking_terms, question.focus, lexicon),
-             1.0: WordView.of(*_bridged(question), lexicon)}
+    known = [t for t in question.terms if lexicon.df.get(t, 0) > 0]
+    w_all = weights(question.terms, lexicon)
+    w_known = weights(known, lexicon)
+    w_ask = weights([t for t in question.asking_terms if t in w_known], lexicon) or w_known
+    total = sum(w_all.values())
+    unknown_share = sum(v for t, v in w_all.items() if lexicon.df.get(t, 0) == 0) / total if total else 0.0
+    rarest = max(w_known, key=w_known.get) if w_known else None
+    focus = question.focus
+    # the asking sentence's words the knowledge base never uses ("the KEYCODE of the office")
+    w_ask_all = weights(question.asking_terms, lexicon)
+    ask_total = sum(w_ask_all.values())
+    ask_unknown = sum(v for t, v in w_ask_all.items() if lexicon.df.get(t, 0) == 0) / ask_total if ask_total else 0.0
+    # the rarer half of the known terms: what the question is specifically about
+    ordered = sorted(w_known, key=lambda t: -w_known[t])
+    rare_terms = {t: w_known[t] for t in ordered[:max(1, (len(ordered) + 1) // 2)]}
     sims = (unit_vectors @ np.asarray(question.vector)).astype(float) if len(candidates) else np.zeros(0)
     best_sim = float(sims.max()) if len(sims) else 0.0
     wsims = (window_vectors @ np.asarray(question.vector)).astype(float) if window_vectors is not None else sims
@@ -215,6 +178,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     top_fused = max((p.fused_score for p in passages), default=0.0) or 1.0
     passage_tokens = [set(tokenize(f"{p.section}\n{p.title}\n{p.text}")) for p in passages]
     typed = 0.0 if question.answer_type in (None, "how", "reason", "yesno", "other") else 1.0
+    q_words = set(question.terms)
     keys = row_keys(candidates)
     out = []
     for (number, unit), sim, wsim, wtext in zip(candidates, sims, wsims, window_texts):
@@ -232,8 +196,6 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
         # a code line or a quoted English term inside a Russian passage is not another language
         cross = 1.0 if question.lang.code not in (language_of(unit.text).code, p.lang) else 0.0
-        v = views[cross]
-        w_known, w_ask, rarest, rare_terms, focus = v.w_known, v.w_ask, v.rarest, v.rare_terms, v.focus
         lex_context = coverage(w_known, ctx_tokens)
         window_tokens = set(tokenize(wtext)) | ctx_tokens
         s = {
@@ -246,7 +208,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "ask_context": coverage(w_ask, ctx_tokens),
             "rare_context": 1.0 if rarest and rarest in ctx_tokens else 0.0,
             "rare_passage": 1.0 if rarest and rarest in p_tokens else 0.0,
-            "unknown_share": v.unknown_share,
+            "unknown_share": unknown_share,
             "type_match": reading.matches(question.answer_type),
             "typed": typed,
             "is_row": 1.0 if unit.kind == "row" else 0.0,
@@ -261,25 +223,23 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "ids_missing": min(ids_missing, 2) / 2,
             "numbers_missing": (sum(1 for n in nums if n not in unit_numbers) / len(nums)) if nums else 0.0,
             "cross_language": cross,
-            "new_words": (len(unit_tokens - v.words) / len(unit_tokens)) if unit_tokens else 0.0,
+            "new_words": (len(unit_tokens - q_words) / len(unit_tokens)) if unit_tokens else 0.0,
             "sim_x_cross": float(sim) * cross,
             "lex_x_typed": lex_context * typed * reading.matches(question.answer_type),
             "sim_window": float(wsim),
             "sim_window_gap": float(wsim) - best_wsim,
             "lex_window": coverage(w_known, window_tokens),
             "lex_context_gap": 0.0,
-            "ask_unknown": v.ask_unknown,
-            "unknown_same_language": v.unknown_share * (1.0 - cross),
+            "ask_unknown": ask_unknown,
+            "unknown_same_language": unknown_share * (1.0 - cross),
             "rare_terms_context": coverage(rare_terms, ctx_tokens),
             "focus_context": 1.0 if focus and focus in window_tokens else 0.0,
             "focus_passage": 1.0 if focus and focus in p_tokens else 0.0,
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
             # a table row is about what its first cell names ("Part-time", "Lisbon"), and
             # a sentence beside the table about the key it names
-            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), v.words),
+            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_words),
         }
-        for x, name in TRANSLATED.items():
-            s[x] = s[name] if cross else 0.0
         if cross:
             s.update(dict.fromkeys(LEXICAL, 0.0))
             s["row_key_match"] = 0.5  # no key word can match across languages: nothing to compare

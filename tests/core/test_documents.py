@@ -375,8 +375,10 @@ def test_a_damaged_pdf_that_still_reads_is_indexed_with_its_warning(settings, wr
     assert main(["ingest", "--tenant", "acme", str(path)]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("ready") and len(out.splitlines()) == 1  # stdout: one line a file
-    assert err.strip() == ("cut.pdf: This PDF is damaged and was repaired to read it; some of its text may be "
-                           "missing, so upload an intact copy if you have one.")
+    warning, prepared = err.strip().splitlines()  # the file's warning, then the answer vectors made
+    assert warning == ("cut.pdf: This PDF is damaged and was repaired to read it; some of its text may be "
+                       "missing, so upload an intact copy if you have one.")
+    assert prepared.startswith("prepared ")
 
 
 def test_parsing_a_pdf_moves_the_progress_page_by_page(settings, write_file):
