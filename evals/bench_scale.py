@@ -233,8 +233,10 @@ def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenan
     print(f"source: {ingest['documents']} documents, {ingest['chunks']} chunks; ingest {ingest['pages_per_s']:.2f} "
           f"pages/s, {ingest['chunks_per_s']:.1f} chunks/s (parse {ingest['parse_share']:.0%}, chunk "
           f"{ingest['chunk_share']:.0%}, embed {ingest['embed_share']:.0%}, index {ingest['index_share']:.0%}); "
-          f"answer vectors prepared: {ingest['prepare_texts']:,} texts, {ingest['prepare_embedded']:,} embedded in "
-          f"{ingest['prepare_s']:.0f} s ({ingest['chunks'] / max(ingest['prepare_s'], 1e-9):.1f} chunks/s)",
+          f"answer vectors: {ingest['prepare_texts']:,} texts, "
+          + (f"{ingest['prepare_embedded']:,} embedded in {ingest['prepare_s']:.0f} s "
+             f"({ingest['prepare_embedded'] / max(ingest['prepare_s'], 1e-9):.1f} texts/s)"
+             if ingest["prepare_embedded"] else "prepared before"),
           flush=True)
     results = {}
     for size in sizes:
