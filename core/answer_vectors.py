@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,8 @@ from core.tenants import tenant_dir
 
 FILE_NAME = "answer_vectors.sqlite"
 DIM = 384
+SCHEMA = ("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, doc_id TEXT NOT NULL, vector BLOB NOT NULL)",
+          "CREATE INDEX IF NOT EXISTS vectors_doc ON vectors(doc_id)")
 
 
 def key_of(model: str, text: str) -> str:
@@ -37,8 +40,9 @@ def as_stored(vectors: np.ndarray) -> np.ndarray:
 
 
 class AnswerVectors:
-    """Get and put unit vectors of one tenant. Failures to write are swallowed: a cache
-    that cannot be written (a read-only folder, a locked file) costs time, not answers."""
+    """Get and put unit vectors of one tenant. Every failure of the file (missing, locked,
+    read-only, not a database) reads as "nothing stored" and writes nothing: a cache that
+    cannot be used costs time, not answers."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -47,39 +51,35 @@ class AnswerVectors:
     def of(cls, settings: Settings, tenant: str) -> AnswerVectors:
         return cls(tenant_dir(settings, tenant) / FILE_NAME)
 
-    def _connect(self, create: bool = False) -> sqlite3.Connection | None:
+    @contextmanager
+    def _db(self, create: bool = False) -> Iterator[sqlite3.Connection | None]:
+        """A connection, or None when there is no file to read (and `create` is off)."""
         if not self.path.exists() and not create:
-            return None
+            yield None
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, doc_id TEXT NOT NULL, "
-                     "vector BLOB NOT NULL)")
-        conn.execute("CREATE INDEX IF NOT EXISTS vectors_doc ON vectors(doc_id)")
-        return conn
-
-    def get(self, keys: list[str]) -> dict[str, np.ndarray]:
-        if not keys:
-            return {}
         try:
-            conn = self._connect()
-        except sqlite3.Error:
-            return {}
-        if conn is None:
-            return {}
-        out: dict[str, np.ndarray] = {}
-        try:
-            for start in range(0, len(keys), 500):
-                part = keys[start:start + 500]
-                rows = conn.execute(f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})",
-                                    part).fetchall()
-                for key, blob in rows:
-                    if len(blob) == 2 * DIM:
-                        out[key] = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
-        except sqlite3.Error:
-            return out
+            if create:
+                conn.execute("PRAGMA journal_mode=WAL")
+                for statement in SCHEMA:
+                    conn.execute(statement)
+            yield conn
         finally:
             conn.close()
+
+    def get(self, keys: list[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        try:
+            with self._db() as conn:
+                for start in range(0, len(keys) if conn else 0, 500):
+                    part = keys[start:start + 500]
+                    rows = conn.execute(f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})",
+                                        part).fetchall()
+                    out.update((k, np.frombuffer(b, dtype=np.float16).astype(np.float32))
+                               for k, b in rows if len(b) == 2 * DIM)
+        except sqlite3.Error:
+            pass  # what was read stands
         return out
 
     def put(self, rows: Iterable[tuple[str, str, np.ndarray]]) -> int:
@@ -89,44 +89,31 @@ class AnswerVectors:
         if not items:
             return 0
         try:
-            conn = self._connect(create=True)
-            assert conn is not None
-            try:
+            with self._db(create=True) as conn:
                 conn.execute("BEGIN IMMEDIATE")
                 before = conn.total_changes
                 conn.executemany("INSERT OR IGNORE INTO vectors (key, doc_id, vector) VALUES (?, ?, ?)", items)
-                written = conn.total_changes - before
                 conn.execute("COMMIT")
-            finally:
-                conn.close()
+                return conn.total_changes - before
         except (sqlite3.Error, OSError):
             return 0
-        return written
 
     def forget(self, doc_ids: Iterable[str]) -> None:
-        ids = list(doc_ids)
-        if not ids or not self.path.exists():
-            return
+        ids = [(i,) for i in doc_ids]
         try:
-            conn = self._connect()
-            assert conn is not None
-            try:
-                conn.executemany("DELETE FROM vectors WHERE doc_id=?", [(i,) for i in ids])
-            finally:
-                conn.close()
+            with self._db() as conn:
+                if conn and ids:
+                    conn.executemany("DELETE FROM vectors WHERE doc_id=?", ids)
         except sqlite3.Error:
             pass
 
     def count(self, doc_id: str | None = None) -> int:
         try:
-            conn = self._connect()
+            with self._db() as conn:
+                if conn is None:
+                    return 0
+                if doc_id is None:
+                    return int(conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+                return int(conn.execute("SELECT COUNT(*) FROM vectors WHERE doc_id=?", (doc_id,)).fetchone()[0])
         except sqlite3.Error:
             return 0
-        if conn is None:
-            return 0
-        try:
-            if doc_id is None:
-                return int(conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
-            return int(conn.execute("SELECT COUNT(*) FROM vectors WHERE doc_id=?", (doc_id,)).fetchone()[0])
-        finally:
-            conn.close()

@@ -68,7 +68,7 @@ class Settings:
     llm_hyde: bool = False
     # the model as answerability judge of the extractive answer (core/llm_steps.py
     # `judge_answer`): asked when the answer model's confidence is at least the floor, it
-    # answers when P(YES) reaches the threshold. Both chosen on a development set (ood_handbook)
+    # answers when P(YES) reaches the threshold. Both chosen on a development set (docs/quality.md)
     # with the bundled local 1.5B model (docs/quality.md); another model wants its own
     llm_judge_answers: bool = False
     llm_judge_floor: float = 0.5

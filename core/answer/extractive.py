@@ -77,11 +77,11 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
     if not kept:
         return [], rejected
     owners = [passages[n - 1].doc_id for n, _ in kept]
-    vectors = unit_vectors(embedder, [u.text for _, u in kept], stored, owners)
     texts = windows(passages, kept)
+    # units and their windows in one lookup (and at most one embedding call)
+    both = unit_vectors(embedder, [u.text for _, u in kept] + texts, stored, owners + owners)
     admissible = []
-    for s in signals(question, passages, lexicon, vectors, kept, unit_vectors(embedder, texts, stored, owners),
-                     texts):
+    for s in signals(question, passages, lexicon, both[:len(kept)], kept, both[len(kept):], texts):
         if s.signals["ids_missing"] > 0:
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "lacks an identifier of the question"})

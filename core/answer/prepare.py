@@ -21,8 +21,8 @@ from typing import Any
 
 from core import store
 from core.answer.signals import unit_candidates, windows
-from core.answer.vectors import model_name
-from core.answer_vectors import AnswerVectors, as_stored, key_of
+from core.answer.vectors import fill, model_name
+from core.answer_vectors import AnswerVectors, key_of
 from core.config import Settings
 from core.retrieve import candidate_of
 
@@ -60,12 +60,7 @@ def prepare_answer_vectors(settings: Settings, tenant: str, embedder: Any, doc_i
 
     def flush() -> None:
         nonlocal embedded
-        found = stored.get(list(pending))
-        todo = [(k, d, t) for k, (d, t) in pending.items() if k not in found]
-        if todo:
-            vectors = as_stored(embedder.embed_passages([t for _, _, t in todo]))
-            stored.put((k, d, v) for (k, d, _), v in zip(todo, vectors))
-            embedded += len(todo)
+        embedded += fill(embedder, pending, stored)[1]
         pending.clear()
 
     for n, row in enumerate(rows, 1):
