@@ -7,7 +7,9 @@ the embedder's name and the unit's text, each row owned by the document it was c
 It is derived data: a lost or stale row costs one embedding, never a different answer,
 because vectors are kept (and, computed afresh, used) at float16 either way. Rows go when
 their document's vectors go (`core/index.py` delete_vectors), and a crash between the two
-leaves rows that are only never read again.
+leaves rows that are only never read again. A new version of a document takes over the old
+one's rows (`hand_over`), so its unchanged sentences are not embedded again, and preparing a
+document drops the rows of its own that its text no longer uses (`keep_only`).
 """
 
 from __future__ import annotations
@@ -106,6 +108,29 @@ class AnswerVectors:
                     conn.executemany("DELETE FROM vectors WHERE doc_id=?", ids)
         except sqlite3.Error:
             pass
+
+    def hand_over(self, old_ids: Iterable[str], new_id: str) -> None:
+        """Make `new_id` the owner of the rows of `old_ids` (a document replaced by a new version)."""
+        ids = [(new_id, i) for i in old_ids if i != new_id]
+        try:
+            with self._db() as conn:
+                if conn and ids:
+                    conn.executemany("UPDATE vectors SET doc_id=? WHERE doc_id=?", ids)
+        except sqlite3.Error:
+            pass
+
+    def keep_only(self, doc_id: str, keys: set[str]) -> int:
+        """Drop the rows `doc_id` owns whose key is not in `keys`; returns how many went."""
+        try:
+            with self._db() as conn:
+                if conn is None:
+                    return 0
+                owned = [k for (k,) in conn.execute("SELECT key FROM vectors WHERE doc_id=?", (doc_id,))]
+                stale = [(k,) for k in owned if k not in keys]
+                conn.executemany("DELETE FROM vectors WHERE key=?", stale)
+                return len(stale)
+        except sqlite3.Error:
+            return 0
 
     def count(self, doc_id: str | None = None) -> int:
         try:

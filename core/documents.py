@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from core import index, journal, store
+from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.chunk import chunk_document
@@ -184,7 +185,7 @@ def _index_new(
     try:
         _keep_original(path, kept)
         # a crashed attempt's leftovers, or (re-index: same bytes, same doc_id) the live vectors
-        index.delete_vectors(settings, tenant, doc_id)
+        index.delete_vectors(settings, tenant, doc_id, keep_answer_vectors=True)
         index.add_vectors(settings, tenant, chunks, matrix)
         carried = _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
                             chunks, kept, fmt, timings, previous, uploaded_at)
@@ -193,6 +194,9 @@ def _index_new(
         _restore(settings, tenant, doc_id, kept, before)
         journal.end(settings, tenant)
         raise
+    # the new version takes over the old one's answer vectors: unchanged sentences are not
+    # embedded again, and its preparation drops what it no longer uses
+    AnswerVectors.of(settings, tenant).hand_over([d["doc_id"] for d in before.documents], doc_id)
     for old in before.documents:  # the new version is live; now drop what only the old one used
         if old["doc_id"] != doc_id:
             index.delete_vectors(settings, tenant, old["doc_id"])

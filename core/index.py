@@ -202,7 +202,7 @@ def add_vectors(settings: Settings, tenant: str, chunks: list[Chunk], vectors: n
     note_write(settings)
 
 
-def delete_vectors(settings: Settings, tenant: str, *doc_ids: str) -> int:
+def delete_vectors(settings: Settings, tenant: str, *doc_ids: str, keep_answer_vectors: bool = False) -> int:
     """Remove the vectors of the given documents in one rebuild; returns how many.
 
     Chroma's HNSW graph loses vectors after deletes: on the demo tenant re-indexed in place,
@@ -210,10 +210,12 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str) -> int:
     evals.bench vectors` measures it); the loss shows after later adds reuse the deleted
     slots, so no check at delete time finds it. So documents are removed by copying every
     other vector into a fresh collection (adds only), which then takes the tenant's
-    collection name. Callers hold the tenant lock."""
+    collection name. Callers hold the tenant lock. A document indexed again keeps its answer
+    vectors (`keep_answer_vectors`): its preparation drops the ones it no longer uses."""
     if not doc_ids:
         return 0
-    AnswerVectors.of(settings, tenant).forget(doc_ids)  # their sentences' vectors go with them
+    if not keep_answer_vectors:
+        AnswerVectors.of(settings, tenant).forget(doc_ids)  # their sentences' vectors go with them
     client = chroma_client(settings)
     name = collection_name(tenant)
     _finish_rebuild(settings, client, name)

@@ -63,15 +63,20 @@ def prepare_answer_vectors(settings: Settings, tenant: str, embedder: Any, doc_i
         embedded += fill(embedder, pending, stored)[1]
         pending.clear()
 
+    used: dict[str, set[str]] = {}  # doc_id -> the keys its text uses now
     for n, row in enumerate(rows, 1):
         for text in texts_of(row):
             total += 1
-            pending.setdefault(key_of(model, text), (row["doc_id"], text))
+            key = key_of(model, text)
+            used.setdefault(row["doc_id"], set()).add(key)
+            pending.setdefault(key, (row["doc_id"], text))
         if len(pending) >= BATCH_TEXTS:
             flush()
         if progress:
             progress(n, len(rows))
     flush()
+    for doc_id, keys in used.items():  # rows a replaced version handed over and no longer uses
+        stored.keep_only(doc_id, keys)
     return Prepared(total, embedded, time.perf_counter() - started)
 
 

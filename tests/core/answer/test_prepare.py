@@ -133,3 +133,39 @@ def test_an_upload_prepares_in_the_background(settings: Settings, counted) -> No
     counted.clear()
     ask(settings, "shop", QUESTIONS[0])
     assert counted == []
+
+
+def test_a_new_version_embeds_only_its_new_sentences(settings: Settings, write_file, counted) -> None:
+    from core.answer_vectors import key_of
+
+    shipping, _ = _tenant(settings, write_file, counted)
+    prepare_answer_vectors(settings, "shop", get_embedder())
+    stored = AnswerVectors.of(settings, "shop")
+    model = vectors.model_name(get_embedder())
+    old_texts = {t for r in store.chunk_rows(settings, "shop", shipping) for t in texts_of(r)}
+
+    new = ingest_file(settings, "shop", write_file("shipping.md", SHIPPING.replace("costs 9 euros", "costs 12 euros")))
+    assert new.replaced == shipping and new.doc_id != shipping
+    assert stored.count(shipping) == 0 and stored.count(new.doc_id) > 0  # handed over, not dropped
+    counted.clear()
+    done = prepare_answer_vectors(settings, "shop", get_embedder(), [new.doc_id])
+    new_texts = {t for r in store.chunk_rows(settings, "shop", new.doc_id) for t in texts_of(r)}
+    changed = new_texts - old_texts
+    assert changed and all("12 euros" in t for t in changed)
+    assert done.embedded == sum(counted) == len(changed)  # only the texts that changed
+    # the new version's texts are all stored; the old version's changed texts are gone
+    assert len(stored.get([key_of(model, t) for t in new_texts])) == len(new_texts)
+    assert stored.get([key_of(model, t) for t in old_texts - new_texts]) == {}
+    assert stored.count(new.doc_id) == len(new_texts)
+
+
+def test_a_reindexed_document_keeps_its_answer_vectors(settings: Settings, write_file, counted) -> None:
+    from core.documents import reindex_document
+
+    shipping, _ = _tenant(settings, write_file, counted)
+    prepare_answer_vectors(settings, "shop", get_embedder())
+    before = AnswerVectors.of(settings, "shop").count(shipping)
+    reindex_document(settings, "shop", shipping)
+    assert AnswerVectors.of(settings, "shop").count(shipping) == before
+    counted.clear()
+    assert prepare_answer_vectors(settings, "shop", get_embedder(), [shipping]).embedded == 0
