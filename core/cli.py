@@ -130,6 +130,9 @@ def _build_parser() -> argparse.ArgumentParser:
     add_user.add_argument("--role", required=True, choices=["expert", "admin", "manager"])
     add_user.add_argument("--password-stdin", action="store_true",
                           help="read the password from standard input (else it is asked for, unless the user exists)")
+    add_user.add_argument("--organisation-only", action="store_true",
+                          help="no password: the user (an e-mail) signs in only through the organisation's "
+                               "OIDC provider ([auth] in .streamlit/secrets.toml)")
     usub.add_parser("list").set_defaults(func=cmd_users_list)
     remove_user = usub.add_parser("remove")
     remove_user.add_argument("name")
@@ -410,12 +413,13 @@ def cmd_users_add(settings: Settings, args: argparse.Namespace) -> int:
 
     if args.password_stdin:
         password: str | None = sys.stdin.readline().rstrip("\n")
-    elif any(u["username"] == args.name.lower() for u in users.list_users(settings)):
+    elif args.organisation_only or any(u["username"] == args.name.lower() for u in users.list_users(settings)):
         password = None  # an existing user gets one more role; the password stays
     else:
         password = getpass.getpass(f"Password for {args.name}: ")
     try:
-        outcome = users.add_user(settings, args.name, password, args.tenant, args.role)
+        outcome = users.add_user(settings, args.name, password, args.tenant, args.role,
+                                 organisation_only=args.organisation_only)
     except (ValueError, LookupError) as exc:
         raise UserError(str(exc)) from None
     print(f"{outcome} user {args.name.lower()}: {args.role} of {args.tenant}")

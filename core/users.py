@@ -32,6 +32,7 @@ PAGES_OF_ROLE = {
 }
 _N, _R, _P = 2 ** 14, 8, 1
 MIN_PASSWORD = 10
+ORGANISATION_ONLY = "organisation-only"  # stored instead of a password hash
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -59,10 +60,12 @@ def _username(name: str) -> str:
     return name
 
 
-def add_user(settings: Settings, username: str, password: str | None, tenant: str, role: str) -> str:
-    """Create the user (a password is required then) or give an existing one a role in
-    another tenant (the password, if given, is changed). ValueError/LookupError with one
-    sentence; nothing written on error."""
+def add_user(settings: Settings, username: str, password: str | None, tenant: str, role: str,
+             organisation_only: bool = False) -> str:
+    """Create the user (a password is required then, unless `organisation_only`: they sign in
+    only through the organisation's OIDC provider, by the e-mail that is their name) or give
+    an existing one a role in another tenant (the password, if given, is changed).
+    ValueError/LookupError with one sentence; nothing written on error."""
     username = _username(username)
     if role not in ROLES:
         raise ValueError(f"Role must be one of {', '.join(ROLES)}.")
@@ -72,8 +75,12 @@ def add_user(settings: Settings, username: str, password: str | None, tenant: st
         raise ValueError(f"A password needs at least {MIN_PASSWORD} characters.")
     with store.connect(settings) as conn:
         exists = conn.execute("SELECT 1 FROM users WHERE username=?", (username,)).fetchone() is not None
-        if not exists and password is None:
-            raise ValueError(f"User {username} is new: give a password.")
+        if not exists and password is None and not organisation_only:
+            raise ValueError(f"User {username} is new: give a password (or sign-in through the organisation only).")
+        if password is None and organisation_only and not exists:
+            # no scrypt hash: the local form can never sign this name in (see _matches)
+            conn.execute("INSERT INTO users (username, password_hash, created_at) VALUES (?,?,?)",
+                         (username, ORGANISATION_ONLY, time.time()))
         if password is not None:
             if exists:  # a new password ends the sign-ins the old one opened
                 _end_sessions(conn, username)

@@ -46,14 +46,15 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @contextlib.contextmanager
-def console(data: Path, log: Path) -> Iterator[str]:
-    """A new console process on GROUNDWORK_DATA=data (output to `log`); yields its base URL."""
-    port = free_port()
+def console(data: Path, log: Path, port: int | None = None, args: tuple[str, ...] = ()) -> Iterator[str]:
+    """A new console process on GROUNDWORK_DATA=data (output to `log`), with extra `streamlit
+    run` options `args`; yields its base URL."""
+    port = port or free_port()
     with log.open("w") as out:
         # the journeys follow an answer through the console: the plain questions they type
         # are answered at the lower test threshold (tests/conftest.py `answering`)
         env = {**clean_env(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)}
-        proc = subprocess.Popen(console_command(port), cwd=ROOT, env=env, stdout=out,
+        proc = subprocess.Popen([*console_command(port), *args], cwd=ROOT, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

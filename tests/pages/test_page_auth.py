@@ -89,6 +89,23 @@ def test_accounts_from_the_command_line(settings):
     assert users.remove_user(settings, "ann") and not users.sign_in_required(settings)
 
 
+def test_an_organisation_only_account_never_signs_in_with_a_password(settings, capsys):
+    from core.cli import main
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    import pytest
+
+    with pytest.raises(ValueError, match="give a password"):
+        users.add_user(settings, "ann@example.com", None, "acme", "expert")
+    assert main(["users", "add", "--tenant", "acme", "Ann@Example.com", "--role", "admin",
+                 "--organisation-only"]) == 0
+    assert "created user ann@example.com: admin of acme" in capsys.readouterr().out
+    assert users.sign_in_required(settings) and users.roles_of(settings, "ann@example.com") == {"acme": "admin"}
+    for guess in ("", users.ORGANISATION_ONLY, "organisation-only", "None"):
+        assert users.authenticate(settings, "ann@example.com", guess) is None
+
+
 # ---- a sign-in that survives a reload (a session token in the URL, stored hashed) ----------
 
 
