@@ -5,6 +5,7 @@ import streamlit as st
 from ui import components, services
 from ui.deletion import confirm_deletion, documents_word
 from ui.docs import documents_frame, filter_documents, newest_first
+from ui.preparing import preparation_note
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
 from ui.upload import upload_panel
@@ -39,6 +40,7 @@ st.subheader("Upload")
 upload_panel(settings, tenant)
 
 st.subheader("Documents")
+preparation_note(settings, tenant)
 docs = services.list_documents(settings, tenant)
 if not docs:  # no search box and no empty grid over nothing
     st.info("No documents yet: upload some above.", icon=":material/upload_file:")

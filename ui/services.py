@@ -294,9 +294,16 @@ def reindex_document(settings: Settings, tenant: str, doc_id: str,
     from core.documents import reindex_document as reindex
 
     result = reindex(settings, tenant, doc_id, progress=progress)
-    if result.status == "ready":  # the re-index dropped its answer vectors with its old chunks
+    if result.status == "ready":  # sentences the new chunks read differently are embedded
         prepare_in_background(settings, tenant, [doc_id])
     return result
+
+
+def preparation_state(settings: Settings, tenant: str) -> Any:
+    """This process's background preparation of the tenant's answer vectors, or None."""
+    from core.answer.prepare import background_state
+
+    return background_state(settings, tenant)
 
 
 def exclusions_note(result: dict[str, Any]) -> str | None:

@@ -85,6 +85,33 @@ def prepare_answer_vectors(settings: Settings, tenant: str, embedder: Any, doc_i
 _jobs: queue.Queue = queue.Queue()
 _worker: threading.Thread | None = None
 _worker_lock = threading.Lock()
+# tenant key (data folder, tenant) -> [documents queued or running, chunks done, chunks in the running job]
+_progress: dict[tuple[str, str], list[int]] = {}
+
+
+@dataclass(frozen=True)
+class BackgroundState:
+    """What this process's background preparation is doing for one tenant."""
+
+    documents: int  # documents queued or being prepared
+    chunks_done: int  # of the one being prepared now
+    chunks_total: int
+
+
+def background_state(settings: Settings, tenant: str) -> BackgroundState | None:
+    """None when nothing of this tenant waits for preparation in this process."""
+    with _worker_lock:
+        got = _progress.get((str(settings.data_dir), tenant))
+        return BackgroundState(*got) if got else None
+
+
+def _count(settings: Settings, tenant: str, documents: int) -> None:
+    with _worker_lock:
+        key = (str(settings.data_dir), tenant)
+        state = _progress.setdefault(key, [0, 0, 0])
+        state[0] += documents
+        if state[0] <= 0:
+            del _progress[key]
 
 
 def prepare_in_background(settings: Settings, tenant: str, doc_ids: list[str]) -> None:
@@ -92,6 +119,7 @@ def prepare_in_background(settings: Settings, tenant: str, doc_ids: list[str]) -
     background thread, so an upload returns as soon as its document is ready. A failure
     there is logged and costs only time: questions embed what is missing."""
     global _worker
+    _count(settings, tenant, len(doc_ids))
     _jobs.put((settings, tenant, list(doc_ids)))
     with _worker_lock:
         if _worker is None or not _worker.is_alive():
@@ -112,9 +140,19 @@ def _work() -> None:
 
     while True:
         settings, tenant, doc_ids = _jobs.get()
+        key = (str(settings.data_dir), tenant)
+
+        def progress(done: int, total: int, key: tuple[str, str] = key) -> None:
+            with _worker_lock:
+                if key in _progress:
+                    _progress[key][1:] = [done, total]
+
         try:
-            prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids)
+            prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
+                                   progress=progress)
         except Exception:  # a cache: never let it take the process down
             log.exception("preparing the answer vectors of %s in tenant %s failed", doc_ids, tenant)
         finally:
+            progress(0, 0)
+            _count(settings, tenant, -len(doc_ids))
             _jobs.task_done()

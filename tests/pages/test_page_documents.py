@@ -383,3 +383,34 @@ def test_a_search_that_matches_nothing_shows_no_empty_grid(app, goto):
     app.text_input(key="doc_search").input("no-such-file-name").run()
     assert any("No document matches the search." in c.value for c in app.caption)
     assert not [d for d in app.dataframe if "name" in d.value.columns]
+
+
+def test_the_page_says_while_uploads_are_prepared_for_fast_answers(app, goto, settings, monkeypatch):
+    import threading
+
+    from core.answer import prepare
+
+    release, started = threading.Event(), threading.Event()
+    real = prepare.prepare_answer_vectors
+
+    def held(settings, tenant, embedder, doc_ids=None, progress=None):
+        started.set()
+        if progress:
+            progress(3, 12)
+        assert release.wait(60)
+        return real(settings, tenant, embedder, doc_ids, progress)
+
+    monkeypatch.setattr(prepare, "prepare_answer_vectors", held)
+    goto(app, "pages/documents.py")
+    assert not [i for i in app.info if "Preparing" in i.value]  # nothing runs: no note
+    upload(app, [("shipping.md", b"# Shipping\n\nParcels ship within 2 business days.\n", "text/markdown")])
+    assert started.wait(60)
+    app.run()
+    note = [i.value for i in app.info if "Preparing" in i.value]
+    assert note and "1 document" in note[0] and "3 of 12 passages" in note[0], note
+    assert "answer already" in note[0]
+    release.set()
+    assert prepare.wait_for_background(60)
+    assert prepare.background_state(settings, "acme") is None
+    app.run()
+    assert not [i for i in app.info if "Preparing" in i.value]
