@@ -6,8 +6,8 @@
    dir, reused by later runs); its ingest is timed per stage (pages/s, chunks/s).
 2. For each size N: a fresh data folder with tenant "scale" filled with copies of the
    source's chunks until N chunks. Copy c (c >= 1) is a new document of every source
-   document: each chunk's text gets the tag "(copy c)" after its first line and its
-   numbers shifted by c, and its vector is the source vector plus deterministic noise
+   document: each chunk's text gets the tag "(copy c)" after its first line (and its section
+   heading, so that line stays a heading) and its numbers shifted by c, and its vector is the source vector plus deterministic noise
    (seeded by c, norm 0.05, re-normalised): no embedding is computed again, which is what
    makes 100k chunks affordable on 2 cores, and the copies are near-duplicates as
    versions of a handbook are. Written straight into the registry, Chroma (batches of
@@ -96,6 +96,14 @@ def _shift_numbers(text: str, c: int) -> str:
     return re.sub(r"\b\d{1,4}\b", lambda m: str(int(m.group()) + c), text)
 
 
+def _original_text(text: str, c: int) -> str:
+    """The source text a copy's unit text was made from: tag removed, numbers shifted back
+    (a number the shift made five digits long, or one with a leading zero, stays unmatched)."""
+    text = text.replace(f" (copy {c})", "")
+    return re.sub(r"\b\d{1,5}\b", lambda m: str(int(m.group()) - c) if 0 <= int(m.group()) - c <= 9999
+                  else m.group(), text)
+
+
 def build(src: Any, src_tenant: str, size: int, folder: Path) -> dict[str, float]:
     """A tenant of `size` chunks made of copies of the source tenant (see the docstring)."""
     from core import index, store
@@ -124,10 +132,12 @@ def build(src: Any, src_tenant: str, size: int, folder: Path) -> dict[str, float
             parts = by_doc.get(d["doc_id"], [])[: size - made]
             for r in parts:
                 head, _, rest = r["text"].partition("\n")
-                text = r["text"] if copy == 0 else f"{head} (copy {copy})\n{_shift_numbers(rest, copy)}"
+                text = r["text"] if copy == 0 else f"{_shift_numbers(head, copy)} (copy {copy})\n{_shift_numbers(rest, copy)}"
                 chunk_id = f"{doc_id}:{r['ordinal']:04d}"
                 meta = {k: v for k, v in r.items() if k != "text"}
                 meta.update(chunk_id=chunk_id, doc_id=doc_id, source=file_name, tenant="scale")
+                if copy and head and str(meta.get("section", "")).endswith(head):  # its first line stays its heading
+                    meta["section"] = f"{_shift_numbers(meta['section'], copy)} (copy {copy})"
                 chunk_rows.append((chunk_id, doc_id, "scale", r["ordinal"], text, json.dumps(meta)))
                 v = vectors[r["chunk_id"]] + (0 if copy == 0 else rng.normal(0, 0.05 / 20, 384))
                 ids.append(chunk_id)
@@ -163,8 +173,9 @@ def build(src: Any, src_tenant: str, size: int, folder: Path) -> dict[str, float
 
 def _copy_answer_vectors(src: Any, src_tenant: str, settings: Any, src_rows: list[dict]) -> int:
     """The scale tenant prepared as a real one would be: each copied chunk's unit texts
-    stored with the vectors of the source chunk's units, in order (the copies are
-    near-duplicates, so their units' vectors nearly are; no embedding is computed again)."""
+    stored with the vector of the source unit they were made from (the copies are
+    near-duplicates, so their units' vectors nearly are; no embedding is computed again).
+    A unit whose numbers do not shift back (a leading zero) is embedded when a question reads it."""
     from core import store
     from core.answer.prepare import texts_of
     from core.answer.vectors import model_name
@@ -173,13 +184,12 @@ def _copy_answer_vectors(src: Any, src_tenant: str, settings: Any, src_rows: lis
 
     model = model_name(get_embedder(num_threads=settings.embed_threads))
     source_store, target = AnswerVectors.of(src, src_tenant), AnswerVectors.of(settings, "scale")
-    by_ordinal = {(r["doc_id"][1:12], r["ordinal"]): texts_of(r) for r in src_rows}
-    held = source_store.get([key_of(model, t) for texts in by_ordinal.values() for t in texts])
+    held = source_store.get(list({key_of(model, t) for r in src_rows for t in texts_of(r)}))
     written, batch = 0, []
     for row in store.chunk_rows(settings, "scale"):
-        originals = by_ordinal.get((row["doc_id"][5:16], row["ordinal"]), [])
-        for text, original in zip(texts_of(row), originals):
-            vector = held.get(key_of(model, original))
+        copy = int(row["doc_id"][1:5])
+        for text in texts_of(row):
+            vector = held.get(key_of(model, _original_text(text, copy) if copy else text))
             if vector is not None:
                 batch.append((key_of(model, text), row["doc_id"], vector))
         if len(batch) >= 5000:

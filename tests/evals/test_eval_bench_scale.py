@@ -43,6 +43,13 @@ def test_copies_fill_a_consistent_tenant_of_the_asked_size(tmp_path: Path) -> No
     assert not found.orphan_vectors and not found.missing_vectors and not found.bm25_missing
     # prepared as the source was: every copied unit has its vector stored
     assert built["answer_vectors_n"] == AnswerVectors.of(scaled, "scale").count() > 2 * chunks
+    from core.answer.prepare import texts_of
+    from core.answer.vectors import model_name
+    from core.answer_vectors import key_of
+
+    model = model_name(get_embedder())
+    keys = {key_of(model, t) for r in store.chunk_rows(scaled, "scale") for t in texts_of(r)}
+    assert len(AnswerVectors.of(scaled, "scale").get(sorted(keys))) == len(keys)
 
 
 def test_the_benchmark_reports_every_size(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
