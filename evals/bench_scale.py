@@ -93,14 +93,15 @@ def _prepare_source(settings: Any, tenant: str) -> dict[str, float]:
 
 
 def _shift_numbers(text: str, c: int) -> str:
-    return re.sub(r"\b\d{1,4}\b", lambda m: str(int(m.group()) + c), text)
+    # no leading zero, so that shifting back gives the same digits
+    return re.sub(r"\b[1-9]\d{0,3}\b", lambda m: str(int(m.group()) + c), text)
 
 
 def _original_text(text: str, c: int) -> str:
     """The source text a copy's unit text was made from: tag removed, numbers shifted back
-    (a number the shift made five digits long, or one with a leading zero, stays unmatched)."""
+    (a five-digit source number within c of 10,000 does not find its way back)."""
     text = text.replace(f" (copy {c})", "")
-    return re.sub(r"\b\d{1,5}\b", lambda m: str(int(m.group()) - c) if 0 <= int(m.group()) - c <= 9999
+    return re.sub(r"\b[1-9]\d{0,4}\b", lambda m: str(int(m.group()) - c) if 1 <= int(m.group()) - c <= 9999
                   else m.group(), text)
 
 
