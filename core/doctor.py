@@ -27,9 +27,8 @@ from typing import Any
 from core import index, store
 from core.config import Settings
 from core.lexical import stale_versions
+from core.models import EMBED_BATCH
 from core.tenants import collection_name, tenant_dir
-
-EMBED_BATCH = 16
 
 
 @dataclass

@@ -26,7 +26,7 @@ from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
-from core.models import get_embedder
+from core.models import EMBED_BATCH, get_embedder
 from core.schema import ParsedDocument
 from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, validate_tenant
 
@@ -210,7 +210,6 @@ def _index_new(
                         exclusions_kept=carried.kept, exclusions_dropped=carried.dropped)
 
 
-EMBED_BATCH = 16
 
 
 def _embed(settings: Settings, tenant: str, texts: list[str], report: Progress) -> tuple[Any, int]:
