@@ -189,6 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sc.add_argument("--source-data", type=Path, help="a data folder holding the source tenant (default: built once)")
     sc.add_argument("--source-tenant", default="handbook")
     sc.add_argument("--keep", action="store_true", help="keep the data folders of each size")
+    sc.add_argument("--questions", type=Path, help="eval set whose questions are asked (default: ood_handbook)")
     vec = sub.add_parser("vectors", help="vectors left unsearchable by deletes, in place vs rebuild")
     vec.add_argument("--docs", type=int, default=16)
     vec.add_argument("--chunks", type=int, default=16)
@@ -198,11 +199,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.what == "ingest":
             bench_ingest(args.path, keep=args.keep)
         elif args.what == "scale":
-            from evals.bench_scale import bench_scale
+            from evals.bench_scale import QUESTIONS, bench_scale
 
             if args.n < 1 or min(args.sizes) < 1:
                 raise ValueError("--n and every size must be at least 1.")
-            bench_scale(args.sizes, args.n, args.source_data, args.source_tenant, args.keep)
+            bench_scale(args.sizes, args.n, args.source_data, args.source_tenant, args.keep,
+                        args.questions or QUESTIONS)
         elif args.what == "vectors":
             from evals.bench_vectors import bench_vectors
 

@@ -13,8 +13,9 @@
    versions of a handbook are. Written straight into the registry, Chroma (batches of
    1,000) and one BM25 build; each store's write is timed.
 3. In a subprocess per size (for a clean peak memory): one cold ask, then `--n` questions of
-   `evals/sets/ood_handbook.jsonl` (answerable and not), each asked once; p50/p95 of every
-   stage of `timings_ms`, split by answered and refused, and the process's peak RSS.
+   `--questions` (default `evals/sets/ood_handbook.jsonl`; answerable and not), each asked
+   once; p50/p95 of every stage of `timings_ms`, split by answered and refused, and the
+   process's peak RSS.
 4. Print one table (sizes x stages) and the disk size of each store.
 """
 
@@ -205,15 +206,16 @@ def _disk_mb(path: Path) -> float:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
 
 
-def ask_in_subprocess(folder: Path, n: int) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-m", "evals.bench_scale", "--ask", str(folder), str(n)], cwd=ROOT,
+def ask_in_subprocess(folder: Path, n: int, questions: Path = QUESTIONS) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-m", "evals.bench_scale", "--ask", str(folder), str(n), str(questions)],
+                          cwd=ROOT,
                           env={**os.environ, "GROUNDWORK_DATA": str(folder)}, capture_output=True, text=True)
     if proc.returncode:
         raise RuntimeError(f"asking failed: {proc.stderr.strip()[-800:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def ask_here(folder: Path, n: int) -> dict[str, Any]:
+def ask_here(folder: Path, n: int, questions: Path = QUESTIONS) -> dict[str, Any]:
     """Step 3, run inside the subprocess: prints one JSON line."""
     import resource
 
@@ -221,7 +223,7 @@ def ask_here(folder: Path, n: int) -> dict[str, Any]:
     from evals.metrics import percentile
 
     settings = _settings(folder)
-    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     t = time.perf_counter()
     ask(settings, "scale", rows[0]["question"])
     cold = time.perf_counter() - t
@@ -239,7 +241,8 @@ def ask_here(folder: Path, n: int) -> dict[str, Any]:
     return out
 
 
-def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenant: str, keep: bool) -> dict:
+def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenant: str, keep: bool,
+                questions: Path = QUESTIONS) -> dict:
     src, tenant, ingest = source(source_data, source_tenant)
     print(f"source: {ingest['documents']} documents, {ingest['chunks']} chunks; ingest {ingest['pages_per_s']:.2f} "
           f"pages/s, {ingest['chunks_per_s']:.1f} chunks/s (parse {ingest['parse_share']:.0%}, chunk "
@@ -254,7 +257,7 @@ def bench_scale(sizes: list[int], n: int, source_data: Path | None, source_tenan
         folder = Path(tempfile.mkdtemp(prefix=f"groundwork-scale-{size}-"))
         try:
             built = build(src, tenant, size, folder)
-            asked = ask_in_subprocess(folder, n)
+            asked = ask_in_subprocess(folder, n, questions)
             from core.tenants import tenant_dir
 
             disk = {"registry": sum(_disk_mb(f) for f in folder.glob("groundwork.db*")),
@@ -284,5 +287,5 @@ def _print_size(size: int, r: dict) -> None:
         print(f"  {stage:<9} {cells[0]}   {cells[1]}")
 
 
-if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--ask":
-    ask_here(Path(sys.argv[2]), int(sys.argv[3]))
+if __name__ == "__main__" and len(sys.argv) in (4, 5) and sys.argv[1] == "--ask":
+    ask_here(Path(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]) if len(sys.argv) == 5 else QUESTIONS)
