@@ -131,8 +131,8 @@ def authenticate(settings: Settings, username: str, password: str) -> dict[str, 
         return None
     with store.connect(settings) as conn:
         row = conn.execute("SELECT password_hash FROM users WHERE username=?", (username,)).fetchone()
-        if row is None:
-            _matches(password, hash_password("not a user"))
+        if row is None or row["password_hash"] == ORGANISATION_ONLY:
+            _matches(password, hash_password("not a user"))  # the same work: timing tells no name apart
             return None
         if not _matches(password, row["password_hash"]):
             return None
