@@ -24,7 +24,7 @@ import numpy as np
 from core import store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings
-from core.lexical import TOKENIZER_VERSION, LexicalIndex
+from core.lexical import TOKENIZER_VERSION, LexicalIndex, load_tokens
 from core.schema import Chunk
 from core.tenants import collection_name, tenant_dir
 
@@ -354,9 +354,10 @@ def lexical_dir(settings: Settings, tenant: str) -> Path:
 
 def rebuild_lexical(settings: Settings, tenant: str) -> None:
     """Rebuild the tenant's BM25 index from the registry's chunks (atomic swap, see
-    LexicalIndex.save)."""
+    LexicalIndex.save), re-using the tokens the current version kept of unchanged texts."""
     rows = store.chunk_rows(settings, tenant)
-    LexicalIndex.build([(r["chunk_id"], r["text"]) for r in rows]).save(lexical_dir(settings, tenant))
+    folder = lexical_dir(settings, tenant)
+    LexicalIndex.build([(r["chunk_id"], r["text"]) for r in rows], known=load_tokens(folder)).save(folder)
 
 
 def lexical_ids(settings: Settings, tenant: str) -> list[str]:

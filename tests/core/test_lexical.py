@@ -91,3 +91,43 @@ def test_units_spelled_out_read_as_their_symbol():
 def test_an_e_mail_is_one_word_however_it_is_written():
     assert tokenize("e-mails") == tokenize("emails") == tokenize("E-Mail")
     assert tokenize("the-mail") == ["mail"]  # only a lone "e-" joins its "mail"
+
+
+def test_a_rebuild_tokenizes_only_new_texts(tmp_path, monkeypatch) -> None:
+    from core import lexical
+    from core.lexical import LexicalIndex, load_tokens
+
+    first = [("d1:0000", "Staff earn 25 days of annual leave."), ("d1:0001", "Parental leave lasts 16 weeks.")]
+    folder = tmp_path / "bm25"
+    LexicalIndex.build(first).save(folder)
+    seen: list[str] = []
+    real = lexical.tokenize
+
+    def counting(text: str, keep_stopwords: bool = False) -> list[str]:
+        seen.append(text)
+        return real(text, keep_stopwords)
+
+    monkeypatch.setattr(lexical, "tokenize", counting)
+    second = [*first, ("d2:0000", "Expense reports are due within 30 days.")]
+    rebuilt = LexicalIndex.build(second, known=load_tokens(folder))
+    assert seen == ["Expense reports are due within 30 days."]
+    fresh = LexicalIndex.build(second)  # everything tokenized: the same index
+    assert rebuilt.df == fresh.df and rebuilt.doc_df == fresh.doc_df
+    assert rebuilt.search("annual leave days", 3) == fresh.search("annual leave days", 3)
+
+
+def test_kept_tokens_of_another_tokenizer_or_a_broken_file_are_ignored(tmp_path) -> None:
+    from core import lexical
+    from core.lexical import LexicalIndex, load_tokens
+
+    folder = tmp_path / "bm25"
+    LexicalIndex.build([("d1:0000", "Staff earn 25 days of annual leave.")]).save(folder)
+    assert load_tokens(folder)
+    (folder / "tokenizer.txt").write_text(str(lexical.TOKENIZER_VERSION - 1))
+    assert load_tokens(folder) == {}
+    (folder / "tokenizer.txt").write_text(str(lexical.TOKENIZER_VERSION))
+    (folder / lexical.TOKENS_FILE).write_text("{not json")
+    assert load_tokens(folder) == {}
+    (folder / lexical.TOKENS_FILE).write_text('{"x": 3}')
+    index = LexicalIndex.build([("d1:0000", "Staff earn 25 days.")], known={lexical.text_key("Staff earn 25 days."): 3})
+    assert index.search("staff days", 1)  # a malformed entry is tokenized afresh
