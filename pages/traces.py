@@ -65,19 +65,27 @@ with st.container(horizontal=True):  # a row that wraps when narrow (fixed colum
     st.metric("Claims", len(answer.get("claims") or []))
     st.metric("Total", fmt_ms((answer.get("timings_ms") or {}).get("total")))
 
+# Only the open tab is drawn; a click on another reruns the page to draw that one. Drawing
+# all six each time made Traces the one page over 1 s warm (docs/quality.md).
 tab_answer, tab_cand, tab_gate, tab_llm, tab_claims, tab_time = st.tabs(
-    ["Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"])
-with tab_answer:
-    components.render_answer(settings, tenant, answer, key=f"trace_{trace_id}", open_first=True, feedback=False)
-with tab_cand:
-    components.candidates_table(trace)
-with tab_gate:
-    components.gate_view(trace.get("gate"), answer)
-with tab_llm:
-    components.llm_view(trace)
-with tab_claims:
-    components.claims_list(answer)
-with tab_time:
-    components.timings_chart(answer.get("timings_ms") or {}, key=f"timings_{trace_id}")
-    with st.expander("Settings used for this ask"):
-        st.json(trace.get("settings") or {}, expanded=True)
+    ["Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"], key="trace_tab", on_change="rerun")
+if tab_answer.open:
+    with tab_answer:
+        components.render_answer(settings, tenant, answer, key=f"trace_{trace_id}", open_first=True, feedback=False)
+if tab_cand.open:
+    with tab_cand:
+        components.candidates_table(trace)
+if tab_gate.open:
+    with tab_gate:
+        components.gate_view(trace.get("gate"), answer)
+if tab_llm.open:
+    with tab_llm:
+        components.llm_view(trace)
+if tab_claims.open:
+    with tab_claims:
+        components.claims_list(answer)
+if tab_time.open:
+    with tab_time:
+        components.timings_chart(answer.get("timings_ms") or {}, key=f"timings_{trace_id}")
+        with st.expander("Settings used for this ask"):
+            st.json(trace.get("settings") or {}, expanded=True)

@@ -33,14 +33,23 @@ def test_open_a_trace_shows_candidates_gate_claims_timings(answering_env, app, g
     assert shown_question(app) == "What is the engine oil capacity\\?"
     labels = [t.label for t in app.tabs]
     assert {"Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"} <= set(labels)
+    assert not [d for d in app.dataframe if "fused" in d.value.columns]  # only the open tab is drawn
+
+    def open_tab(label: str) -> list[str]:
+        app.session_state["trace_tab"] = label  # what a click on the tab does
+        app.run()
+        assert not app.exception, [e.value for e in app.exception]
+        return [m.value for m in app.markdown] + [c.value for c in app.caption]
+
+    open_tab("Candidates")
     candidates = next(d.value for d in app.dataframe if "fused" in d.value.columns)
     assert {"dense", "bm25", "fused", "rank", "given", "source"} <= set(candidates.columns)
     assert candidates["fused"].is_monotonic_decreasing and candidates["given"].any()
-    bodies = [m.value for m in app.markdown] + [c.value for c in app.caption]
     assert any(":green-badge[answer] answer confidence **" in b and "retrieval confidence **" in b
-               for b in bodies)  # gate decision
-    assert any("No LLM ran for this ask" in b for b in bodies)
-    assert any(":green-badge[supported]" in b for b in bodies)
+               for b in open_tab("Gate"))  # gate decision
+    assert any("No LLM ran for this ask" in b for b in open_tab("Prompt & output"))
+    assert any(":green-badge[supported]" in b for b in open_tab("Claims"))
+    open_tab("Timings")
     charts = app.get("plotly_chart")
     assert charts, "timings chart"
     import json
@@ -108,6 +117,8 @@ def test_gate_tab_lists_the_sentences_the_answer_could_not_use(app, goto, settin
                r["why"] == "lacks an identifier of the question" for r in gate["rejected"]), gate["rejected"]
     assert all({"passage", "text", "why"} <= set(r) for r in gate["rejected"])
     goto(app, "pages/traces.py")
+    app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
+    app.run()
     table = next(d.value for d in app.dataframe if "why not" in d.value.columns)
     assert list(table["why not"]) == [r["why"] for r in gate["rejected"]]
     # and what the answer model made of the sentences it could use, best first
@@ -187,6 +198,8 @@ def test_gate_tab_names_the_answer_and_the_retrieval_confidence(app, goto, setti
                          decision="refuse after generating", reason=None)
     store.save_trace(settings, trace)
     goto(app, "pages/traces.py")
+    app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
+    app.run()
     bodies = md_bodies(app)
     assert {m.label: m.value for m in app.metric}["Answer confidence"] == "0.37"
     assert any(b.startswith(":red-badge[refuse after generating] answer confidence **0.37** vs threshold "
