@@ -100,24 +100,21 @@ class AnswerVectors:
         except (sqlite3.Error, OSError):
             return 0
 
-    def forget(self, doc_ids: Iterable[str]) -> None:
-        ids = [(i,) for i in doc_ids]
+    def _write_many(self, sql: str, rows: list[tuple]) -> None:
+        """One statement for each row on an existing file; a failure writes nothing more."""
         try:
             with self._db() as conn:
-                if conn and ids:
-                    conn.executemany("DELETE FROM vectors WHERE doc_id=?", ids)
+                if conn and rows:
+                    conn.executemany(sql, rows)
         except sqlite3.Error:
             pass
 
+    def forget(self, doc_ids: Iterable[str]) -> None:
+        self._write_many("DELETE FROM vectors WHERE doc_id=?", [(i,) for i in doc_ids])
+
     def hand_over(self, old_ids: Iterable[str], new_id: str) -> None:
         """Make `new_id` the owner of the rows of `old_ids` (a document replaced by a new version)."""
-        ids = [(new_id, i) for i in old_ids if i != new_id]
-        try:
-            with self._db() as conn:
-                if conn and ids:
-                    conn.executemany("UPDATE vectors SET doc_id=? WHERE doc_id=?", ids)
-        except sqlite3.Error:
-            pass
+        self._write_many("UPDATE vectors SET doc_id=? WHERE doc_id=?", [(new_id, i) for i in old_ids if i != new_id])
 
     def keep_only(self, doc_id: str, keys: set[str]) -> int:
         """Drop the rows `doc_id` owns whose key is not in `keys`; returns how many went."""

@@ -133,7 +133,10 @@ def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> N
         if PARAM in st.query_params:
             del st.query_params[PARAM]
         if _oidc_configured() and getattr(st.user, "is_logged_in", False):
+            # the browser goes to Streamlit's logout route, which drops the provider's cookie
+            # and comes back signed out; a rerun here could draw first and race that redirect
             st.logout()
+            return
         st.rerun()
 
 

@@ -9,6 +9,7 @@ tenant; one whose e-mail holds no role sees no tenant's data; signing out ends i
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,11 @@ def test_oidc_sign_in_shows_only_the_users_tenant(tmp_path: Path, page, shot) ->
             # signing out ends the provider's session cookie too: the sign-in page again
             page.get_by_role("button", name="Sign out").click()
             expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible(timeout=60_000)
+            # the logout route clears Streamlit's (HttpOnly) auth cookie on its way back
+            deadline = time.monotonic() + 30
+            while [c for c in page.context.cookies() if c["name"].startswith("_streamlit_user")]:
+                assert time.monotonic() < deadline, "Sign out left the provider's sign-in cookie"
+                page.wait_for_timeout(200)
             page.goto(url)
             expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
 

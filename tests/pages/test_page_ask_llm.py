@@ -46,6 +46,8 @@ def test_llm_answer_shows_provider_and_its_prompt_in_the_trace(llm_app, goto):
     assert any("llm · scripted\\-model" in b for b in bodies)
     assert len(llm.answers()) == 1
     goto(at, "pages/traces.py")
+    at.session_state["trace_tab"] = "Prompt & output"  # what a click on the tab does
+    at.run()
     codes = [c.value for c in at.code]
     assert any("What is the engine oil capacity?" in c and "Passages:" in c for c in codes)
     assert any(c.startswith("The engine oil capacity is 4.5 litres [") for c in codes)

@@ -65,5 +65,9 @@ def test_hostile_document_name_and_question_render_inert(app, goto, md_bodies, s
 
     goto(app, "pages/traces.py")
     check_page(app, md_bodies)
+    for tab in ("Candidates", "Gate", "Prompt & output", "Claims", "Timings"):  # each drawn when opened
+        app.session_state["trace_tab"] = tab
+        app.run()
+        check_page(app, md_bodies)
     goto(app, "pages/settings.py")
     check_page(app, md_bodies)
