@@ -189,7 +189,7 @@ def _index_new(
         index.add_vectors(settings, tenant, chunks, matrix)
         carried = _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
                             chunks, kept, fmt, timings, previous, uploaded_at)
-        index.rebuild_lexical(settings, tenant)
+        index.rebuild_lexical(settings, tenant, changed=[doc_id])  # a re-index may keep ids and lengths
     except BaseException:
         _restore(settings, tenant, doc_id, kept, before)
         journal.end(settings, tenant)
@@ -371,7 +371,7 @@ def _restore(settings: Settings, tenant: str, doc_id: str, kept: Path, before: _
             _insert_rows(conn, "chunks", before.chunks)
         if not any(kept.name == Path(d["path"]).name for d in before.documents if d.get("path")):
             kept.unlink(missing_ok=True)
-        index.rebuild_lexical(settings, tenant)
+        index.rebuild_lexical(settings, tenant, changed=[doc_id])
 
 
 def _put_back_vectors(settings: Settings, tenant: str, got: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ import numpy as np
 from core import store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings
-from core.lexical import TOKENIZER_VERSION, LexicalIndex, load_tokens
+from core.lexical import TOKENIZER_VERSION, LexicalIndex, fingerprint
 from core.schema import Chunk
 from core.tenants import collection_name, tenant_dir
 
@@ -352,12 +352,29 @@ def lexical_dir(settings: Settings, tenant: str) -> Path:
     return tenant_dir(settings, tenant) / "bm25"
 
 
-def rebuild_lexical(settings: Settings, tenant: str) -> None:
-    """Rebuild the tenant's BM25 index from the registry's chunks (atomic swap, see
-    LexicalIndex.save), re-using the tokens the current version kept of unchanged texts."""
-    rows = store.chunk_rows(settings, tenant)
+def rebuild_lexical(settings: Settings, tenant: str, changed: Iterable[str] = ()) -> None:
+    """Bring the tenant's BM25 index in line with the registry (atomic swap, see
+    LexicalIndex.save): documents the registry no longer holds, or holds with other chunks,
+    leave it; new ones are tokenized into a new segment; the rest stays as written. An
+    index of another tokenizer version is built again whole. `changed` names documents
+    to index again even when their chunks kept their ids and lengths (a re-index)."""
     folder = lexical_dir(settings, tenant)
-    LexicalIndex.build([(r["chunk_id"], r["text"]) for r in rows], known=load_tokens(folder)).save(folder)
+    current = LexicalIndex.load(folder) if folder.exists() else LexicalIndex()
+    if current.legacy or current.tokenizer_version != TOKENIZER_VERSION:
+        current = LexicalIndex()
+    want = {d: fingerprint(chunks) for d, chunks in store.chunk_lengths(settings, tenant).items()}
+    changed = set(changed)
+    removed = {d for d, fp in current.docs.items() if want.get(d) != fp or d in changed}
+    added = sorted(d for d, fp in want.items() if current.docs.get(d) != fp or d in changed)
+    if not removed and not added and folder.exists():
+        return
+    if len(added) > len(want) / 2:  # most of the tenant: one query, not one per document
+        adding = set(added)
+        rows = [r for r in store.chunk_rows(settings, tenant) if r["doc_id"] in adding]
+    else:
+        rows = [r for d in added for r in store.chunk_rows(settings, tenant, d)]
+    current.updated(removed, [(r["chunk_id"], r["text"]) for r in rows],
+                    {d: want[d] for d in added}).save(folder)
 
 
 def lexical_ids(settings: Settings, tenant: str) -> list[str]:
@@ -407,8 +424,7 @@ def _lexical_index(settings: Settings, tenant: str, folder: Path) -> LexicalInde
 
 
 def _outdated(index: LexicalIndex, folder: Path) -> bool:
-    return bool(index.chunk_ids) and (
-        index.tokenizer_version != TOKENIZER_VERSION or not (folder / "doc_df.json").exists())
+    return bool(index.chunk_ids) and (index.legacy or index.tokenizer_version != TOKENIZER_VERSION)
 
 
 def lexical_search(settings: Settings, tenant: str, query: str, k: int) -> list[tuple[str, float]]:

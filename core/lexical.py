@@ -1,4 +1,5 @@
-"""Per-tenant BM25 (bm25s) with language-aware stemming (PyStemmer).
+"""Per-tenant BM25 (segments of term counts, core/bm25.py) with language-aware stemming
+(PyStemmer).
 
 Each token is stemmed by its own script: Cyrillic words with the Russian stemmer, Latin
 words with the English one, so one index serves mixed EN/RU corpora and queries.
@@ -17,9 +18,11 @@ import shutil
 import uuid
 from pathlib import Path
 
-import bm25s
+import numpy as np
 import Stemmer
 
+from core import bm25
+from core.bm25 import Segment, doc_of, merge_tiers
 from core.lang import LANGUAGES
 
 TOKEN_RE = re.compile(r"[A-Za-z]+\d+[A-Za-z\d]*|\d+(?:[.,\-/]\d+)*|[^\W\d_]+", re.UNICODE)
@@ -125,45 +128,42 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
 
 
 FAMILY_PREFIX = 6  # shorter stems begin too many unrelated words
-TOKENS_FILE = "tokens.json"  # each text's tokens, keyed by text_key, for the next rebuild
+MANIFEST = "manifest.json"  # the version's segments and what each document's chunks were
 
 
-def text_key(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+def fingerprint(chunks: list[tuple[str, int]]) -> str:
+    """What a document's chunks were when indexed: their ids and lengths (the registry
+    gives both without reading every text into Python; a re-index whose chunks keep their
+    ids and lengths is named by its caller, core/index.py `sync_lexical`)."""
+    return hashlib.sha1("\n".join(f"{cid}:{n}" for cid, n in chunks).encode("utf-8")).hexdigest()
 
 
-def _known(known: dict[str, list[str]], key: str) -> list[str] | None:
-    got = known.get(key)
-    return got if isinstance(got, list) and got and all(isinstance(t, str) for t in got) else None
-
-
-def load_tokens(folder: Path) -> dict[str, list[str]]:
-    """The tokens an index version kept of its texts; empty when it kept none, was written
-    by another tokenizer version, or cannot be read (a rebuild then tokenizes everything)."""
-    try:
-        if (folder / "tokenizer.txt").read_text().strip() != str(TOKENIZER_VERSION):
-            return {}
-        got = json.loads((folder / TOKENS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return got if isinstance(got, dict) else {}
+def fingerprints(items: list[tuple[str, str]]) -> dict[str, str]:
+    by_doc: dict[str, list[tuple[str, int]]] = {}
+    for cid, text in items:
+        by_doc.setdefault(doc_of(cid), []).append((cid, len(text)))
+    return {d: fingerprint(chunks) for d, chunks in by_doc.items()}
 
 
 class LexicalIndex:
-    """A BM25 index over one tenant's chunks, persisted in its own folder."""
+    """A BM25 index over one tenant's chunks (segments of whole documents, core/bm25.py),
+    persisted in its own folder; `updated` adds and removes documents without a rebuild."""
 
-    def __init__(
-        self, chunk_ids: list[str], retriever: bm25s.BM25 | None, df: dict[str, int] | None = None,
-        doc_df: dict[str, int] | None = None,
-    ) -> None:
-        self.chunk_ids = chunk_ids
-        self.retriever = retriever
-        self.df = df or {}  # document frequency per token, for IDF weights elsewhere
-        self.doc_df = doc_df or {}  # in how many documents (not chunks) each token occurs
-        self.documents = len({cid.split(":")[0] for cid in chunk_ids})
+    def __init__(self, segments: list[Segment] | None = None, docs: dict[str, str] | None = None,
+                 legacy_ids: list[str] | None = None) -> None:
+        self.segments = segments or []
+        self.docs = docs or {}  # doc_id -> fingerprint of its chunks when indexed
+        self.chunk_ids = legacy_ids if legacy_ids is not None else [c for s in self.segments for c in s.chunk_ids]
+        self.df: dict[str, int] = {}  # chunk frequency per token, for IDF weights elsewhere
+        self.doc_df: dict[str, int] = {}  # in how many documents (not chunks) each token occurs
+        for s in self.segments:  # documents are never split across segments, so shares add up
+            for t, n, d in zip(s.vocab, s.df().tolist(), s.doc_df.tolist()):
+                self.df[t] = self.df.get(t, 0) + n
+                self.doc_df[t] = self.doc_df.get(t, 0) + d
+        self.documents = len({doc_of(cid) for cid in self.chunk_ids})
         self._prefixes: dict[str, bool] = {}
         self.tokenizer_version = TOKENIZER_VERSION  # as loaded from disk (1: written before versions)
-        self.tokens: dict[str, list[str]] = {}  # text_key -> tokens, kept by build() for save()
+        self.legacy = legacy_ids is not None  # a bm25s index of before segments: rebuilt on first use
 
     def knows_family(self, token: str) -> bool:
         """Is the token, or for a long English stem a word it begins ("complain" ->
@@ -190,53 +190,58 @@ class LexicalIndex:
         return math.log(1 + (n - self.df.get(token, 0) + 0.5) / (self.df.get(token, 0) + 0.5))
 
     @classmethod
-    def build(cls, items: list[tuple[str, str]], known: dict[str, list[str]] | None = None) -> LexicalIndex:
-        """items: (chunk_id, text) pairs. `known` maps text_key(text) to its tokens from an
-        earlier build (`load_tokens`): tokenizing is most of a rebuild's time (55% at 10k
-        chunks), and an upload changes few texts."""
-        if not items:
-            return cls([], None)
-        known = known or {}
-        keys = [text_key(text) for _, text in items]
-        corpus = [_known(known, k) or tokenize(text) or ["_"] for k, (_, text) in zip(keys, items)]
-        retriever = bm25s.BM25()
-        retriever.index(corpus, show_progress=False)
-        df: dict[str, int] = {}
-        docs: dict[str, set[str]] = {}
-        for (cid, _), tokens in zip(items, corpus):
-            for tok in set(tokens):
-                df[tok] = df.get(tok, 0) + 1
-                docs.setdefault(tok, set()).add(cid.split(":")[0])
-        index = cls([cid for cid, _ in items], retriever, df, {t: len(d) for t, d in docs.items()})
-        index.tokens = dict(zip(keys, corpus))
-        return index
+    def build(cls, items: list[tuple[str, str]]) -> LexicalIndex:
+        """items: (chunk_id, text) pairs, whole documents."""
+        return cls().updated(set(), items)
+
+    def updated(self, removed: set[str], added: list[tuple[str, str]],
+                docs: dict[str, str] | None = None) -> LexicalIndex:
+        """A new index: this one less the documents `removed`, plus the chunks `added`
+        (whole documents, tokenized here: the only tokenizing an upload pays), segments
+        merged by tier. `docs` gives the added documents' fingerprints when the caller
+        knows them (else they are computed from the texts)."""
+        segments = [s.without(removed) if s.docs & removed else s for s in self.segments]
+        if added:
+            segments.append(Segment.build([cid for cid, _ in added],
+                                          [tokenize(text) or ["_"] for _, text in added]))
+        kept = {d: fp for d, fp in self.docs.items() if d not in removed}
+        return LexicalIndex(merge_tiers([s for s in segments if s.size]),
+                            {**kept, **(docs if docs is not None else fingerprints(added))})
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         tokens = tokenize(query)
-        if not tokens or self.retriever is None or not self.chunk_ids:
+        if not tokens or not self.segments:
             return []
-        k = min(k, len(self.chunk_ids))
-        docs, scores = self.retriever.retrieve([tokens], k=k, show_progress=False)
-        return [
-            (self.chunk_ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0
-        ]
+        got = bm25.scores(self.segments, tokens, self.df)
+        k = min(k, len(got))
+        top = np.argpartition(-got, k - 1)[:k] if k < len(got) else np.arange(len(got))
+        top = top[np.lexsort((top, -got[top]))]  # best first; ties in index order
+        return [(self.chunk_ids[int(i)], float(got[i])) for i in top if got[i] > 0]
 
     def save(self, folder: Path) -> None:
         """Write a new version beside the current one, then point `folder` (a link) at it
         in one rename: a reader sees the old version or the new one, never half of one (a
-        reader still loading the old one when it is removed reads again, core/index.py)."""
+        reader still loading the old one when it is removed reads again, core/index.py).
+        Segments the current version already holds are hard-linked, not written again."""
         folder.parent.mkdir(parents=True, exist_ok=True)
         tag = uuid.uuid4().hex[:8]
         tmp = folder.with_name(f"{folder.name}.tmp-{tag}")
         tmp.mkdir()
-        (tmp / "df.json").write_text(json.dumps(self.df, ensure_ascii=False), encoding="utf-8")
-        (tmp / "doc_df.json").write_text(json.dumps(self.doc_df, ensure_ascii=False), encoding="utf-8")
+        current = folder.resolve() if folder.is_symlink() else None
+        for n, segment in enumerate(self.segments):
+            held = current / segment.name if current and segment.name else None
+            if held and held.exists():
+                try:
+                    os.link(held, tmp / segment.name)
+                    continue
+                except OSError:  # a file system without hard links: written again
+                    pass
+            segment.save(tmp / f"seg-{tag}-{n}.npz")
+        manifest = {"tokenizer": TOKENIZER_VERSION, "docs": self.docs,
+                    "segments": [{"file": s.name, "chunks": s.size} for s in self.segments]}
+        (tmp / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
         (tmp / "ids.json").write_text(json.dumps(self.chunk_ids), encoding="utf-8")
         (tmp / "tokenizer.txt").write_text(str(TOKENIZER_VERSION), encoding="utf-8")
-        if self.tokens:  # for the next rebuild (load_tokens); never read by a search
-            (tmp / TOKENS_FILE).write_text(json.dumps(self.tokens, ensure_ascii=False), encoding="utf-8")
-        if self.retriever is not None:
-            self.retriever.save(str(tmp), show_progress=False)
         version = folder.with_name(f"{folder.name}.v-{tag}")
         tmp.rename(version)
         if folder.is_dir() and not folder.is_symlink():  # written before versions: moved aside once
@@ -249,19 +254,18 @@ class LexicalIndex:
 
     @classmethod
     def load(cls, folder: Path) -> LexicalIndex:
-        ids_file = folder / "ids.json"
-        if not ids_file.exists():
-            return cls([], None)
-        ids = json.loads(ids_file.read_text(encoding="utf-8"))
-        if not ids:
-            return cls([], None)
-        df_file = folder / "df.json"
-        df = json.loads(df_file.read_text(encoding="utf-8")) if df_file.exists() else {}
-        doc_df_file = folder / "doc_df.json"
-        doc_df = json.loads(doc_df_file.read_text(encoding="utf-8")) if doc_df_file.exists() else {}
-        index = cls(ids, bm25s.BM25.load(str(folder), show_progress=False, verbosity=0), df, doc_df)
+        folder = folder.resolve() if folder.is_symlink() else folder
         version_file = folder / "tokenizer.txt"
-        index.tokenizer_version = int(version_file.read_text()) if version_file.exists() else 1
+        version = int(version_file.read_text()) if version_file.exists() else 1
+        manifest_file = folder / MANIFEST
+        if not manifest_file.exists():
+            ids_file = folder / "ids.json"
+            ids = json.loads(ids_file.read_text(encoding="utf-8")) if ids_file.exists() else []
+            index = cls(legacy_ids=ids) if ids else cls()  # a bm25s index: rebuilt on first use
+        else:
+            manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+            index = cls([Segment.load(folder / s["file"]) for s in manifest["segments"]], manifest["docs"])
+        index.tokenizer_version = version
         return index
 
 

@@ -283,8 +283,8 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str | None = None) -> li
     """Chunks of a tenant (optionally one document), in document order."""
     sql = "SELECT * FROM chunks WHERE tenant=?"
     args: tuple[Any, ...] = (tenant,)
-    if doc_id is not None:
-        sql += " AND doc_id=?"
+    if doc_id is not None:  # by the document's index, not a scan of the tenant's chunks
+        sql = "SELECT * FROM chunks WHERE +tenant=? AND doc_id=?"
         args += (doc_id,)
     with connect(settings) as conn:
         rows = conn.execute(sql + " ORDER BY doc_id, ordinal", args).fetchall()
@@ -294,6 +294,17 @@ def chunk_rows(settings: Settings, tenant: str, doc_id: str | None = None) -> li
         item["text"] = r["text"]
         item["disabled"] = bool(r["disabled"])
         out.append(item)
+    return out
+
+
+def chunk_lengths(settings: Settings, tenant: str) -> dict[str, list[tuple[str, int]]]:
+    """Each document's chunk ids and text lengths, in document order (what the BM25 index
+    compares with what it holds, without reading the texts out)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    with connect(settings) as conn:
+        for doc_id, chunk_id, n in conn.execute(
+                "SELECT doc_id, chunk_id, length(text) FROM chunks WHERE tenant=? ORDER BY doc_id, ordinal", (tenant,)):
+            out.setdefault(doc_id, []).append((chunk_id, n))
     return out
 
 

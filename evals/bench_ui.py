@@ -22,6 +22,9 @@ on whatever else runs on it).
      session), timed until the page is ready: its title heading (h1) is visible AND the
      script run has finished: the app root's data-test-script-state is "notRunning" (the
      status-widget test of tests/browser's wait_idle is checked too; see IDLE_JS).
+     Then, as a user moves between pages, WARM_VISITS rounds of clicks on each page's link
+     in the sidebar (one Streamlit session, no page load), timed from the click until the
+     same readiness, reported as the median.
   6. Close the browser; stop the server (terminate, kill after 10 s); print a summary.
 """
 
@@ -145,6 +148,15 @@ def visit(tab: Any, url: str, title: str) -> float:
     return time.perf_counter() - started
 
 
+def click(tab: Any, title: str) -> float:
+    """Seconds from clicking the page's sidebar link until the page is ready."""
+    link = tab.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title, exact=True)
+    started = time.perf_counter()
+    link.click()
+    wait_ready(tab, title)
+    return time.perf_counter() - started
+
+
 def _ingest(data: Path) -> float:
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "demo", "data/demo"],
@@ -236,8 +248,13 @@ def bench_ui(question: str | None = None, keep: bool = False, think: float = 0.0
             for _ in range(WARM_VISITS):
                 for title, path in pages:
                     warm[path].append(visit(tab, f"{base}/{path}", title))
+            clicked: dict[str, list[float]] = {path: [] for _, path in pages}
+            for _ in range(WARM_VISITS):  # from the last page visited, around the sidebar
+                for title, path in pages:
+                    clicked[path].append(click(tab, title))
             out["pages"] = [{"page": title, "path": "/" + path, "cold_s": cold[path],
-                             "warm_s": statistics.median(warm[path]), "warm_runs_s": warm[path]}
+                             "warm_s": statistics.median(warm[path]), "warm_runs_s": warm[path],
+                             "click_s": statistics.median(clicked[path]), "click_runs_s": clicked[path]}
                             for title, path in pages]
             out["page_errors"] = errors
         except PlaywrightError as exc:
@@ -266,11 +283,14 @@ def _print_summary(out: dict[str, Any]) -> None:
     print(f"  question: {out['question']!r}")
     print()
     print(f"page loads (navigate by URL until the h1 shows and the run is over; warm = median of {WARM_VISITS})")
-    print(f"  {'page':<10} {'path':<11} {'cold s':>7} {'warm s':>7}   warm runs s")
+    print(f"  {'page':<10} {'path':<11} {'cold s':>7} {'warm s':>7} {'click s':>8}   warm runs s | click runs s")
     for p in out["pages"]:
         runs = " ".join(f"{v:.2f}" for v in p["warm_runs_s"])
-        print(f"  {p['page']:<10} {p['path']:<11} {p['cold_s']:>7.2f} {p['warm_s']:>7.2f}   {runs}")
-    print("  (the Ask page's cold load is its first open in the start-up run above)")
+        clicks = " ".join(f"{v:.2f}" for v in p["click_runs_s"])
+        print(f"  {p['page']:<10} {p['path']:<11} {p['cold_s']:>7.2f} {p['warm_s']:>7.2f} {p['click_s']:>8.2f}"
+              f"   {runs} | {clicks}")
+    print("  (the Ask page's cold load is its first open in the start-up run above; click = the page's"
+          " sidebar link in the same session, median)")
     print()
     print(f"ingest {out['ingest_s']:.1f} s; shutdown {out['shutdown_s']:.2f} s; "
           f"browser page errors: {len(out['page_errors'])}")

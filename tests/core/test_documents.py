@@ -107,6 +107,27 @@ def test_delete_many_rebuilds_once_and_keeps_the_rest(settings, write_file, monk
     assert delete_documents(settings, "acme", []) == 0
 
 
+def test_the_bm25_index_tokenizes_only_what_an_upload_reindex_or_delete_changes(settings, write_file, monkeypatch):
+    from core import lexical
+
+    refunds = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    built: list[list[str]] = []
+    real = lexical.Segment.build
+    monkeypatch.setattr(lexical.Segment, "build", lambda ids, tokens: built.append(list(ids)) or real(ids, tokens))
+    oil = ingest_file(settings, "acme", write_file("oil.md", OIL))
+    assert built == [[r["chunk_id"] for r in store.chunk_rows(settings, "acme", oil.doc_id)]]
+    built.clear()
+    documents.reindex_document(settings, "acme", refunds.doc_id)  # same ids and lengths: indexed again all the same
+    assert built == [[r["chunk_id"] for r in store.chunk_rows(settings, "acme", refunds.doc_id)]]
+    built.clear()
+    delete_document(settings, "acme", oil.doc_id)
+    assert built == []  # a deletion tokenizes nothing
+    lexicon = index.lexical_index(settings, "acme")
+    assert {c.split(":")[0] for c in lexicon.chunk_ids} == {refunds.doc_id} and lexicon.documents == 1
+    fresh = LexicalIndex.build([(r["chunk_id"], r["text"]) for r in store.chunk_rows(settings, "acme")])
+    assert lexicon.df == fresh.df and lexicon.search("refund within days", 3) == fresh.search("refund within days", 3)
+
+
 def test_bad_file_fails_clearly_and_keeps_index(settings, write_file):
     ok = ingest_file(settings, "acme", write_file("oil.md", OIL))
     bad = ingest_file(settings, "acme", write_file("broken.pdf", b"%PDF-1.7\n garbage \x00\x01\x02"))
@@ -143,13 +164,16 @@ def test_concurrent_uploads_keep_index_consistent(settings, write_file):
     assert len(index.lexical_index(settings, "acme").chunk_ids) == len(rows) == index.vector_count(settings, "acme")
 
 
-def test_a_bm25_index_without_document_shares_is_rebuilt_on_first_use(settings, write_file):
+def test_a_bm25_index_written_before_segments_is_rebuilt_on_first_use(settings, write_file):
     ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
     ingest_file(settings, "acme", write_file("oil.md", OIL))
     folder = index.lexical_dir(settings, "acme")
-    (folder / "doc_df.json").unlink()  # as written before document shares were kept
+    (folder / "manifest.json").unlink()  # as bm25s's index was written: ids.json, no segments
+    for segment in folder.resolve().glob("seg-*.npz"):
+        segment.unlink()
+    assert LexicalIndex.load(folder).legacy
     lexicon = index.lexical_index(settings, "acme")
-    assert (folder / "doc_df.json").exists()
+    assert (folder / "manifest.json").exists()
     assert lexicon.documents == 2 and lexicon.document_share("refund") == 0.5
 
 

@@ -93,11 +93,11 @@ def test_an_e_mail_is_one_word_however_it_is_written():
     assert tokenize("the-mail") == ["mail"]  # only a lone "e-" joins its "mail"
 
 
-def test_a_rebuild_tokenizes_only_new_texts(tmp_path, monkeypatch) -> None:
+def test_an_update_tokenizes_only_the_added_document_and_equals_a_fresh_build(tmp_path, monkeypatch) -> None:
     from core import lexical
-    from core.lexical import LexicalIndex, load_tokens
 
-    first = [("d1:0000", "Staff earn 25 days of annual leave."), ("d1:0001", "Parental leave lasts 16 weeks.")]
+    first = [("d1:0000", "Staff earn 25 days of annual leave."), ("d1:0001", "Parental leave lasts 16 weeks."),
+             ("d3:0000", "Annual leave requests go to the team lead.")]
     folder = tmp_path / "bm25"
     LexicalIndex.build(first).save(folder)
     seen: list[str] = []
@@ -108,26 +108,25 @@ def test_a_rebuild_tokenizes_only_new_texts(tmp_path, monkeypatch) -> None:
         return real(text, keep_stopwords)
 
     monkeypatch.setattr(lexical, "tokenize", counting)
-    second = [*first, ("d2:0000", "Expense reports are due within 30 days.")]
-    rebuilt = LexicalIndex.build(second, known=load_tokens(folder))
+    added = [("d2:0000", "Expense reports are due within 30 days.")]
+    updated = LexicalIndex.load(folder).updated({"d3"}, added)
     assert seen == ["Expense reports are due within 30 days."]
-    fresh = LexicalIndex.build(second)  # everything tokenized: the same index
-    assert rebuilt.df == fresh.df and rebuilt.doc_df == fresh.doc_df
-    assert rebuilt.search("annual leave days", 3) == fresh.search("annual leave days", 3)
+    updated.save(folder)
+    fresh = LexicalIndex.build([*first[:2], *added])  # the same documents tokenized from scratch
+    again = LexicalIndex.load(folder)
+    for got in (updated, again):
+        assert got.df == fresh.df and got.doc_df == fresh.doc_df and got.documents == 2
+        assert sorted(got.chunk_ids) == sorted(fresh.chunk_ids)
+        assert got.search("annual leave days", 3) == fresh.search("annual leave days", 3)
+    assert "d3:0000" not in again.chunk_ids
 
 
-def test_kept_tokens_of_another_tokenizer_or_a_broken_file_are_ignored(tmp_path) -> None:
-    from core import lexical
-    from core.lexical import LexicalIndex, load_tokens
-
+def test_a_new_version_hard_links_the_segments_it_keeps(tmp_path) -> None:
     folder = tmp_path / "bm25"
     LexicalIndex.build([("d1:0000", "Staff earn 25 days of annual leave.")]).save(folder)
-    assert load_tokens(folder)
-    (folder / "tokenizer.txt").write_text(str(lexical.TOKENIZER_VERSION - 1))
-    assert load_tokens(folder) == {}
-    (folder / "tokenizer.txt").write_text(str(lexical.TOKENIZER_VERSION))
-    (folder / lexical.TOKENS_FILE).write_text("{not json")
-    assert load_tokens(folder) == {}
-    (folder / lexical.TOKENS_FILE).write_text('{"x": 3}')
-    index = LexicalIndex.build([("d1:0000", "Staff earn 25 days.")], known={lexical.text_key("Staff earn 25 days."): 3})
-    assert index.search("staff days", 1)  # a malformed entry is tokenized afresh
+    first = next(folder.resolve().glob("seg-*.npz"))
+    LexicalIndex.load(folder).updated(set(), [("d2:0000", "Expense reports are due within 30 days.")]).save(folder)
+    kept = folder.resolve() / first.name
+    assert kept.exists() and kept.stat().st_nlink == 1  # the old version is gone; its segment lives on
+    assert len(list(folder.resolve().glob("seg-*.npz"))) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["bm25", folder.resolve().name])
