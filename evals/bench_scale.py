@@ -182,8 +182,11 @@ def _bm25_upload(settings: Any, source_chunks: list[dict], copy: int) -> dict[st
     from core import index, store
 
     doc_id = f"s{copy:04d}upload"
-    rows = [(f"{doc_id}:{r['ordinal']:04d}", doc_id, "scale", r["ordinal"], f"{r['text']} (copy {copy})", "{}")
-            for r in source_chunks]
+    rows = []
+    for r in source_chunks:
+        chunk_id = f"{doc_id}:{r['ordinal']:04d}"
+        meta = {**{k: v for k, v in r.items() if k != "text"}, "chunk_id": chunk_id, "doc_id": doc_id, "tenant": "scale"}
+        rows.append((chunk_id, doc_id, "scale", r["ordinal"], f"{r['text']} (copy {copy})", json.dumps(meta)))
     with store.connect(settings) as conn:
         conn.executemany("INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta) VALUES (?,?,?,?,?,?)", rows)
     t = time.perf_counter()
