@@ -277,7 +277,7 @@ def _progress_printer(name: str) -> Any:
 
 
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
-    from core.documents import ensure_tenant, exclusions_note, ingest_file, iter_files
+    from core.documents import ensure_tenant, exclusions_note, ingest_files, iter_files
 
     missing = [str(p) for p in args.paths if not Path(p).exists()]
     if missing:
@@ -289,9 +289,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         raise UserError("No supported files found (PDF, DOCX, Markdown, HTML, text).")
     failed = 0
     ready: list[str] = []  # documents indexed now: their answer vectors are prepared after
-    for path in files:
-        result = ingest_file(settings, args.tenant, path, uploaded_by=args.by,
-                             progress=_progress_printer(path.name))
+    for path, result in ingest_files(settings, args.tenant, files, uploaded_by=args.by,
+                                     progress_for=lambda p: _progress_printer(p.name)):
         if result.status == "ready" and result.doc_id:
             ready.append(result.doc_id)
         if result.status == "failed":

@@ -15,7 +15,8 @@ import shutil
 import tempfile
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from core import index, journal, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
+from core.ingest.ahead import ParseAhead
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
 from core.models import EMBED_BATCH, get_embedder
@@ -95,16 +97,35 @@ def _doc_id(tenant: str, sha: str) -> str:
 
 def ingest_file(
     settings: Settings, tenant: str, path: Path, *, file_name: str | None = None,
-    uploaded_by: str = "cli", progress: Progress | None = None,
+    uploaded_by: str = "cli", progress: Progress | None = None, parsed: Future | None = None,
 ) -> IngestResult:
-    """Index one file for a tenant. Never raises for a bad file: the result says why."""
+    """Index one file for a tenant. Never raises for a bad file: the result says why.
+    `parsed`: the file's parse, started earlier (core/ingest/ahead.py)."""
     path = Path(path)
-    return _ingest(settings, tenant, path, file_name or path.name, uploaded_by, progress, reindex=False)
+    return _ingest(settings, tenant, path, file_name or path.name, uploaded_by, progress, reindex=False,
+                   parsed=parsed)
+
+
+def ingest_files(
+    settings: Settings, tenant: str, paths: list[Path], *, uploaded_by: str = "cli",
+    progress_for: Callable[[Path], Progress] | None = None,
+) -> Iterator[tuple[Path, IngestResult]]:
+    """Index files one after another, each as `ingest_file` does, parsing the next file
+    while the current one is embedded."""
+    ensure_tenant(settings, tenant)
+
+    def holds(sha: str) -> bool:
+        return any(d["status"] == "ready" for d in store.find_documents(settings, tenant, sha256=sha))
+
+    with ParseAhead(paths, settings, holds) as ahead:
+        for i, path in enumerate(paths):
+            yield path, ingest_file(settings, tenant, path, uploaded_by=uploaded_by,
+                                    progress=progress_for(path) if progress_for else None, parsed=ahead.take(i))
 
 
 def _ingest(
     settings: Settings, tenant: str, path: Path, file_name: str, uploaded_by: str,
-    progress: Progress | None, *, reindex: bool,
+    progress: Progress | None, *, reindex: bool, parsed: Future | None = None,
 ) -> IngestResult:
     """`ingest_file`; a re-index indexes the same bytes again on purpose, and when it fails it
     records no 'failed' row: the document stays live as it was and the result says why."""
@@ -125,7 +146,7 @@ def _ingest(
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
                                 time.perf_counter() - started, same_as=doc["file_name"])
         try:
-            result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report)
+            result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, parsed)
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
             msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable) else (
                 f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again.")
@@ -140,7 +161,7 @@ def _ingest(
 
 def _index_new(
     settings: Settings, tenant: str, path: Path, data: bytes, sha: str, doc_id: str,
-    file_name: str, uploaded_by: str, report: Progress,
+    file_name: str, uploaded_by: str, report: Progress, ahead: Future | None = None,
 ) -> IngestResult:
     timings: dict[str, float] = {}
     index.ensure_reachable(settings)
@@ -155,7 +176,11 @@ def _index_new(
     # would help nobody, while calling it "pdf" would make the console treat it as one.
     fmt = detect_format(path)
     # parsing a long PDF takes minutes: the bar moves page by page through its share
-    parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages))
+    # parsed ahead when it could be, of these very bytes (else, or when not parsed, now)
+    done = ahead.result() if ahead is not None else None
+    parsed = done.document_of(sha) if done is not None else None
+    if parsed is None:
+        parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages))
     timings["parse"] = time.perf_counter() - t
 
     # a file far over the chunk limit is refused now, not after seconds or minutes of chunking

@@ -51,7 +51,7 @@ def _settings(folder: Path) -> Any:
 def source(data: Path | None, tenant: str) -> tuple[Any, str, dict[str, float]]:
     """The source data folder (built from the handbook when empty) and its ingest figures."""
     from core import store
-    from core.documents import ingest_file, iter_files
+    from core.documents import ingest_files, iter_files
 
     folder = data or Path(tempfile.gettempdir()) / "groundwork-scale-source"
     settings = _settings(folder)
@@ -61,8 +61,8 @@ def source(data: Path | None, tenant: str) -> tuple[Any, str, dict[str, float]]:
         if not HANDBOOK.exists():
             raise RuntimeError(f"No source tenant and no corpus at {HANDBOOK}; pass --source-data and --source-tenant.")
         print(f"source: ingesting {HANDBOOK} into {folder} (once; later runs reuse it)", flush=True)
-        for path in iter_files([HANDBOOK]):
-            ingest_file(settings, tenant, path)
+        for _ in ingest_files(settings, tenant, iter_files([HANDBOOK])):
+            pass
         docs = [d for d in store.list_documents(settings, tenant) if d["status"] == "ready"]
     timings = {k: 0.0 for k in ("parse", "chunk", "embed", "index")}
     for d in docs:
