@@ -25,7 +25,9 @@ several domains, and report its leave-one-domain-out (LODO) figures.
 5. LODO: for each domain, both models are trained on the other domains only and the
    held-out domain is answered; the threshold and the runner-up ratio are chosen on the
    pooled held-out predictions (highest mean grounded share over domains with at most 5%
-   made-up answers), never on a test split.
+   made-up answers), never on a test split. Each held-out domain's report also says where
+   its answers are lost (`ceilings`: the answer among the candidates, among the quoted
+   units, and the confidence's median per kind of question).
 Deterministic: no random numbers are drawn; the same inputs give the same bytes.
 """
 
@@ -258,6 +260,25 @@ def summary(outs: list[str], kinds: list[str]) -> dict[str, float]:
             "refusal_correct": round(sum(o == "refused_ok" for o in outs) / other, 3)}
 
 
+def ceilings(ranked: list[Ranked], answer: Logistic, runner_up: float) -> dict[str, Any]:
+    """Where a held-out domain loses its answers: the share of answerable questions with
+    the answer among the candidates (retrieval's ceiling) and among the units the answer
+    would quote (the answer step's ceiling, were the answer-or-refuse decision perfect),
+    and the answer confidence's median per kind of question (answerable split by whether
+    the quote holds the answer): how far apart the decision's inputs are."""
+    answerable = [r for r in ranked if r.record.kind == "answerable"] or ranked[:0]
+    confidence: dict[str, list[float]] = {}
+    for r in ranked:
+        kind = r.record.kind
+        if kind == "answerable":
+            kind = "answerable_quoted" if answer_label(r, runner_up) else "answerable_missed"
+        confidence.setdefault(kind, []).append(float(answer.proba(answer.matrix([r.qsig]))[0]) if r.qsig else 0.0)
+    n = len(answerable) or 1
+    return {"answer_in_candidates": round(sum(any(r.record.labels) for r in answerable) / n, 3),
+            "answer_quoted": round(sum(answer_label(r, runner_up) for r in answerable) / n, 3),
+            "confidence_median": {k: round(float(np.median(v)), 3) for k, v in sorted(confidence.items())}}
+
+
 def choose_knobs(held: dict[float, dict[str, tuple[list[Ranked], Logistic]]]) -> tuple[float, float]:
     """Runner-up ratio and threshold with the best mean grounded share over held-out
     domains whose mean share of made-up answers stays within MAX_HALLUCINATION (each
@@ -290,7 +311,8 @@ def lodo(records: list[Record], l2: float) -> tuple[dict[str, tuple[list[Ranked]
             for ratio in RUNNER_UP_GRID}
     threshold, runner_up = choose_knobs(held)
     chosen = held[runner_up]
-    report = {d: summary(outcomes(rk, ans, threshold, runner_up), [r.record.kind for r in rk])
+    report = {d: {**summary(outcomes(rk, ans, threshold, runner_up), [r.record.kind for r in rk]),
+                  **ceilings(rk, ans, runner_up)}
               for d, (rk, ans) in chosen.items()}
     return chosen, {"threshold": threshold, "runner_up": runner_up, "domains": report}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evals.train import Ranked, Record, answer_label, outcomes, quoted
+from evals.train import Ranked, Record, answer_label, ceilings, outcomes, quoted
 
 
 def ranked(scores: list[float], labels: list[int], kind: str = "answerable") -> Ranked:
@@ -46,3 +46,14 @@ def test_outcomes_count_what_the_answer_would_quote() -> None:
     assert outcomes(rows, Always(0.9), 0.5, 0.95) == ["wrong", "answered_bad"]
     assert outcomes(rows, Always(0.9), 0.5, 0.5) == ["correct", "answered_bad"]
     assert outcomes(rows, Always(0.1), 0.5, 0.5) == ["refused", "refused_ok"]
+
+
+def test_ceilings_say_where_answers_are_lost() -> None:
+    rows = [ranked([0.9, 0.5], [0, 1]),  # the answer is a candidate, quoted only at a low runner-up ratio
+            ranked([0.9, 0.2], [0, 0]),  # not among the candidates at all
+            ranked([0.8], [1]),  # the best unit holds it
+            ranked([0.9], [0], kind="misleading")]
+    got = ceilings(rows, Always(0.4), 0.95)
+    assert got["answer_in_candidates"] == round(2 / 3, 3) and got["answer_quoted"] == round(1 / 3, 3)
+    assert got["confidence_median"] == {"answerable_missed": 0.4, "answerable_quoted": 0.4, "misleading": 0.4}
+    assert ceilings(rows, Always(0.4), 0.5)["answer_quoted"] == round(2 / 3, 3)
