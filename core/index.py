@@ -14,6 +14,7 @@ import math
 import threading
 import time
 import uuid
+import zipfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -348,6 +349,10 @@ def _dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int
 # ---- lexical -----------------------------------------------------------------------------
 
 
+# what reading a damaged BM25 version raises (a segment cut short, garbage, a file gone)
+DAMAGED = (OSError, ValueError, KeyError, zipfile.BadZipFile)
+
+
 def lexical_dir(settings: Settings, tenant: str) -> Path:
     return tenant_dir(settings, tenant) / "bm25"
 
@@ -357,9 +362,13 @@ def rebuild_lexical(settings: Settings, tenant: str, changed: Iterable[str] = ()
     LexicalIndex.save): documents the registry no longer holds, or holds with other chunks,
     leave it; new ones are tokenized into a new segment; the rest stays as written. An
     index of another tokenizer version is built again whole. `changed` names documents
-    to index again even when their chunks kept their ids and lengths (a re-index)."""
+    to index again even when their chunks kept their ids and lengths (a re-index). A
+    damaged current version (a file missing or unreadable) is built again whole too."""
     folder = lexical_dir(settings, tenant)
-    current = LexicalIndex.load(folder) if folder.exists() else LexicalIndex()
+    try:  # writers hold the tenant's lock: no other writer removes this version meanwhile
+        current = LexicalIndex.load(folder) if folder.exists() else LexicalIndex()
+    except DAMAGED:
+        current = LexicalIndex()
     if current.legacy or current.tokenizer_version != TOKENIZER_VERSION:
         current = LexicalIndex()
     want = {d: fingerprint(chunks) for d, chunks in store.chunk_lengths(settings, tenant).items()}
@@ -410,17 +419,31 @@ def _lexical_index(settings: Settings, tenant: str, folder: Path) -> LexicalInde
         cached = _lexical_cache.get(key)
         if cached and cached[0] == stamp:
             return cached[1]
-    index = LexicalIndex.load(current)
-    if index.chunk_ids and _outdated(index, current):
+    try:
+        index = LexicalIndex.load(current)
+    except (FileNotFoundError, NotADirectoryError):
+        if folder.resolve() != current or not current.is_dir():
+            raise  # a writer removed this version mid-read: read again (lexical_index)
+        index = None  # the version is current and whole but a file of it is gone: damaged
+    except DAMAGED:
+        index = None  # a damaged file (the disk, a hand): built again from the registry
+    if index is None or index.chunk_ids and _outdated(index, current):
         # written by an older tokenizer, or before document shares were kept: rebuild it
         # once, as a writer would, so the query's tokens and the index's agree
         with tenant_lock(settings, tenant):
-            if _outdated(LexicalIndex.load(folder.resolve()), folder.resolve()):
+            if _unusable(folder):
                 rebuild_lexical(settings, tenant)
         return lexical_index(settings, tenant)
     with _cache_lock:
         _lexical_cache[key] = (stamp, index)
     return index
+
+
+def _unusable(folder: Path) -> bool:
+    try:
+        return _outdated(LexicalIndex.load(folder.resolve()), folder.resolve())
+    except DAMAGED:
+        return True
 
 
 def _outdated(index: LexicalIndex, folder: Path) -> bool:

@@ -177,6 +177,30 @@ def test_a_bm25_index_written_before_segments_is_rebuilt_on_first_use(settings, 
     assert lexicon.documents == 2 and lexicon.document_share("refund") == 0.5
 
 
+@pytest.mark.parametrize("damage", ["garbage", "gone"])
+def test_a_damaged_bm25_segment_is_built_again_by_the_next_reader_or_writer(settings, write_file, damage):
+    refunds = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    folder = index.lexical_dir(settings, "acme")
+
+    def spoil() -> None:
+        for segment in folder.resolve().glob("seg-*.npz"):
+            if damage == "garbage":
+                segment.write_bytes(b"not a segment")
+            else:
+                segment.unlink()
+
+    spoil()
+    index._lexical_cache.clear()
+    lexicon = index.lexical_index(settings, "acme")  # a reader: built again, then read
+    assert {c.split(":")[0] for c in lexicon.chunk_ids} == {refunds.doc_id}
+    assert lexicon.search("refund within days", 3)
+    spoil()
+    oil = ingest_file(settings, "acme", write_file("oil.md", OIL))  # a writer over a damaged version
+    assert oil.status == "ready"
+    assert _everywhere(settings, "acme", refunds.doc_id)["bm25"] == refunds.chunks
+    assert _everywhere(settings, "acme", oil.doc_id)["bm25"] == oil.chunks
+
+
 def test_a_bm25_index_from_an_older_tokenizer_is_rebuilt_on_first_use(settings, write_file):
     ingest_file(settings, "acme", write_file("care.md", "# Уход\n\nПодготовьте контейнер и слейте воду.\n"))
     folder = index.lexical_dir(settings, "acme")
