@@ -230,9 +230,12 @@ def reset_eval_tenant(settings: Settings, tenant: str, log: Log | None = None) -
 
 
 def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping[str, str],
-                   tenant: str | None = None, log: Log | None = None) -> dict[str, Any]:
+                   tenant: str | None = None, log: Log | None = None, prepare: bool = False) -> dict[str, Any]:
     """Empty the eval tenants of `tenant_map` (set's tenant -> eval tenant) and index the
-    manifest's corpora into them (every corpus into the one of `tenant` if given)."""
+    manifest's corpora into them (every corpus into the one of `tenant` if given).
+    `prepare`: then store their answer vectors, as the CLI and the console do after an
+    ingest, so the run's latencies are a prepared tenant's (else each ask embeds the units
+    it reads: about ten times slower a question)."""
     from core.documents import ingest_file, iter_files
 
     manifest = load_manifest(set_path)
@@ -251,6 +254,16 @@ def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping
                 summary[result.status] = summary.get(result.status, 0) + 1
             if log:
                 log(f"{result.status:<9} {target}: {path.name}" + (f" — {result.error}" if result.error else ""))
+    if prepare:
+        from core.answer.prepare import prepare_answer_vectors
+        from core.models import get_embedder
+
+        embedder = get_embedder(num_threads=settings.embed_threads)
+        for target in summary["tenants"]:
+            done = prepare_answer_vectors(settings, target, embedder)
+            summary.setdefault("prepared", {})[target] = done.units
+            if log:
+                log(f"prepared  {target}: {done.embedded:,} of {done.units:,} unit texts embedded in {done.seconds:.0f} s")
     return summary
 
 
@@ -347,7 +360,7 @@ def plan_tenants(set_name: str, rows: Sequence[dict[str, Any]], *, tenant: str |
 def collect(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
             ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
             pins: Mapping[str, Any] | None = None, log: Log | None = None, owner: str | None = None,
-            ) -> Collected:
+            prepare: bool = False) -> Collected:
     """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring."""
     from core import store
 
@@ -360,7 +373,7 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
         r["tenant"] = tenant_map[r["tenant"]]
     tenants = sorted(set(tenant_map.values()))
     settings = pin_settings(settings, pins)
-    ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log) if ingest else {}
+    ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log, prepare) if ingest else {}
     warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
                 for f in ingest_summary.get("failed", [])]
     for t in tenants:
@@ -424,7 +437,7 @@ def build_report(collected: Collected) -> dict[str, Any]:
 def run_set(settings: Settings, set_path: str | Path, *, split: str = "all", tenant: str | None = None,
             ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
             pins: Mapping[str, Any] | None = None, save: bool = True, log: Log | None = None,
-            owner: str | None = None) -> dict[str, Any]:
+            owner: str | None = None, prepare: bool = False) -> dict[str, Any]:
     """Run an eval set end to end and return the report (stored via store.save_eval_run).
 
     progress(done, total) is called before the first and after every question.
@@ -434,7 +447,7 @@ def run_set(settings: Settings, set_path: str | Path, *, split: str = "all", ten
     from core import store
 
     collected = collect(settings, set_path, split=split, tenant=tenant, ingest=ingest,
-                        progress=progress, limit=limit, pins=pins, log=log, owner=owner)
+                        progress=progress, limit=limit, pins=pins, log=log, owner=owner, prepare=prepare)
     report = build_report(collected)
     if save:
         report["run_id"] = store.save_eval_run(settings, report)
@@ -587,10 +600,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split", default="all", choices=["all", *SPLITS])
     p.add_argument("--out", type=Path, help="write the JSON report here too")
     p.add_argument("--no-store", action="store_true", help="do not store the run in SQLite")
+    p.add_argument("--prepare", action="store_true",
+                   help="with --ingest: store the eval tenants' answer vectors before asking, as the CLI and "
+                        "console do after an ingest (latencies then are a prepared tenant's)")
     p.add_argument("--progress-file", type=Path,
                    help="a job record (evals/jobs.py) to write progress, outcome and run id to, as the "
                         "console's background runs do; no progress bar, table or --out then")
     args = p.parse_args(argv)
+    if args.prepare and not args.ingest:
+        p.error("--prepare prepares the tenants --ingest builds; add --ingest (or run `python -m core.cli "
+                "prepare --tenant T` for a tenant of your own).")
     settings = load_settings()
     if args.progress_file:
         from evals.jobs import run_job
@@ -601,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
         f"asking ({args.set.name})",
         lambda progress, log: run_set(settings, args.set, split=args.split, tenant=args.tenant,
                                       ingest=args.ingest, progress=progress, limit=args.limit,
-                                      save=not args.no_store, log=log, owner=args.owner))
+                                      save=not args.no_store, log=log, owner=args.owner, prepare=args.prepare))
     if report is None:
         return code
     print("\n".join(summary_lines(report)))

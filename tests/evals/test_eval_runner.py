@@ -256,3 +256,23 @@ def test_the_bundled_probes_get_two_eval_tenants():
     assert tenant_map == {"demo": "eval-probes-demo", "globex": "eval-probes-globex"} and owner is None
     assert set(run.load_manifest(probes)) == set(tenant_map)
     assert all(not t.startswith("eval-") for t in tenant_map)  # the manifest names the set's tenants
+
+
+def test_an_ingest_run_can_prepare_its_tenants_first(settings, tiny_set):
+    from core.answer.prepare import texts_of
+    from core.answer.vectors import model_name
+    from core.answer_vectors import AnswerVectors, key_of
+    from core.models import get_embedder
+
+    report = run.run_set(settings, tiny_set, ingest=True, prepare=True, save=False)
+    tenant = report["tenant_map"]["shop"]
+    model = model_name(get_embedder())
+    keys = {key_of(model, t) for r in store.chunk_rows(settings, tenant) for t in texts_of(r)}
+    assert report["ingest"]["prepared"][tenant] >= len(keys) > 0
+    assert len(AnswerVectors.of(settings, tenant).get(sorted(keys))) == len(keys)  # every unit text stored
+
+
+def test_prepare_without_ingest_is_refused_with_a_sentence(capsys):
+    with pytest.raises(SystemExit):
+        run.main(["--set", "evals/sets/demo.jsonl", "--prepare"])
+    assert "add --ingest" in capsys.readouterr().err
