@@ -210,7 +210,7 @@ class LexicalIndex:
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         tokens = tokenize(query)
-        if not tokens or not self.segments:
+        if not tokens or not self.segments or k <= 0:
             return []
         got = bm25.scores(self.segments, tokens, self.df)
         k = min(k, len(got))
