@@ -97,13 +97,13 @@ def _doc_id(tenant: str, sha: str) -> str:
 
 def ingest_file(
     settings: Settings, tenant: str, path: Path, *, file_name: str | None = None,
-    uploaded_by: str = "cli", progress: Progress | None = None, parsed: Future | None = None,
+    uploaded_by: str = "cli", progress: Progress | None = None, ahead: Future | None = None,
 ) -> IngestResult:
     """Index one file for a tenant. Never raises for a bad file: the result says why.
-    `parsed`: the file's parse, started earlier (core/ingest/ahead.py)."""
+    `ahead`: the file's parse, started earlier (core/ingest/ahead.py)."""
     path = Path(path)
     return _ingest(settings, tenant, path, file_name or path.name, uploaded_by, progress, reindex=False,
-                   parsed=parsed)
+                   ahead=ahead)
 
 
 def ingest_files(
@@ -113,19 +113,20 @@ def ingest_files(
     """Index files one after another, each as `ingest_file` does, parsing the next file
     while the current one is embedded."""
     ensure_tenant(settings, tenant)
-
-    def holds(sha: str) -> bool:
-        return any(d["status"] == "ready" for d in store.find_documents(settings, tenant, sha256=sha))
-
-    with ParseAhead(paths, settings, holds) as ahead:
+    with ParseAhead(paths, settings, lambda sha: _ready_with(settings, tenant, sha) is not None) as parsing:
         for i, path in enumerate(paths):
             yield path, ingest_file(settings, tenant, path, uploaded_by=uploaded_by,
-                                    progress=progress_for(path) if progress_for else None, parsed=ahead.take(i))
+                                    progress=progress_for(path) if progress_for else None, ahead=parsing.take(i))
+
+
+def _ready_with(settings: Settings, tenant: str, sha: str) -> dict[str, Any] | None:
+    """The tenant's ready document with these bytes (by SHA-256), if it holds one."""
+    return next((d for d in store.find_documents(settings, tenant, sha256=sha) if d["status"] == "ready"), None)
 
 
 def _ingest(
     settings: Settings, tenant: str, path: Path, file_name: str, uploaded_by: str,
-    progress: Progress | None, *, reindex: bool, parsed: Future | None = None,
+    progress: Progress | None, *, reindex: bool, ahead: Future | None = None,
 ) -> IngestResult:
     """`ingest_file`; a re-index indexes the same bytes again on purpose, and when it fails it
     records no 'failed' row: the document stays live as it was and the result says why."""
@@ -140,13 +141,12 @@ def _ingest(
     doc_id = _doc_id(tenant, sha)
 
     with journal.write_lock(settings, tenant):
-        same = [d for d in store.find_documents(settings, tenant, sha256=sha) if d["status"] == "ready"]
-        if same and not reindex:
-            doc = same[0]
+        doc = _ready_with(settings, tenant, sha)
+        if doc is not None and not reindex:
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
                                 time.perf_counter() - started, same_as=doc["file_name"])
         try:
-            result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, parsed)
+            result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, ahead)
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
             msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable) else (
                 f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again.")
@@ -177,8 +177,8 @@ def _index_new(
     fmt = detect_format(path)
     # parsing a long PDF takes minutes: the bar moves page by page through its share
     # parsed ahead when it could be, of these very bytes (else, or when not parsed, now)
-    done = ahead.result() if ahead is not None else None
-    parsed = done.document_of(sha) if done is not None else None
+    early = ahead.result() if ahead is not None else None
+    parsed = early.document_of(sha) if early is not None else None
     if parsed is None:
         parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages))
     timings["parse"] = time.perf_counter() - t

@@ -377,11 +377,7 @@ def rebuild_lexical(settings: Settings, tenant: str, changed: Iterable[str] = ()
     added = sorted(d for d, fp in want.items() if current.docs.get(d) != fp or d in changed)
     if not removed and not added and folder.exists():
         return
-    if len(added) > len(want) / 2:  # most of the tenant: one query, not one per document
-        adding = set(added)
-        rows = [r for r in store.chunk_rows(settings, tenant) if r["doc_id"] in adding]
-    else:
-        rows = [r for d in added for r in store.chunk_rows(settings, tenant, d)]
+    rows = store.chunk_rows_of(settings, tenant, added)
     current.updated(removed, [(r["chunk_id"], r["text"]) for r in rows],
                     {d: want[d] for d in added}).save(folder)
 
@@ -428,7 +424,7 @@ def _lexical_index(settings: Settings, tenant: str, folder: Path) -> LexicalInde
     except DAMAGED:
         index = None  # a damaged file (the disk, a hand): built again from the registry
     if index is None or index.chunk_ids and _outdated(index, current):
-        # written by an older tokenizer, or before document shares were kept: rebuild it
+        # damaged, written by an older tokenizer, or by bm25s before segments: built again
         # once, as a writer would, so the query's tokens and the index's agree
         with tenant_lock(settings, tenant):
             if _unusable(folder):

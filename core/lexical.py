@@ -134,7 +134,7 @@ MANIFEST = "manifest.json"  # the version's segments and what each document's ch
 def fingerprint(chunks: list[tuple[str, int]]) -> str:
     """What a document's chunks were when indexed: their ids and lengths (the registry
     gives both without reading every text into Python; a re-index whose chunks keep their
-    ids and lengths is named by its caller, core/index.py `sync_lexical`)."""
+    ids and lengths is named by its caller, core/index.py `rebuild_lexical`)."""
     return hashlib.sha1("\n".join(f"{cid}:{n}" for cid, n in chunks).encode("utf-8")).hexdigest()
 
 

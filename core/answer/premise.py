@@ -26,8 +26,8 @@ from core.answer.signals import Scored
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
-# delete it?"), why ("Why is it free?"), how ("How do I delete it?"); "What engine
-# does it have?" asserts nothing a negated sentence could deny
+# delete it?"), why ("Why is it free?"), how ("How do I delete it?"); "What colour
+# does it come in?" asserts nothing a negated sentence could deny
 ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read
 MIN_SCORE = 0.2
