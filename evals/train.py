@@ -40,7 +40,8 @@ import pickle
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -98,10 +99,12 @@ class Record:
     kind: str
     signals: list[dict[str, float]]
     labels: list[int]
-    # the question's and each candidate's e5 vectors (float16), for experiments with
-    # learned similarity; not read by the shipped models
+    # the question's and each candidate's e5 vectors (float16) and texts, for trying new
+    # signals without extracting again (evals/trial.py); not read by the shipped models
     qvec: Any = None
     uvecs: Any = None
+    qtext: str | None = None
+    utexts: list[str] | None = None
 
 
 def load_questions(domain: str) -> list[dict]:
@@ -144,13 +147,27 @@ def extract(settings: Settings, domain: str, log=print) -> list[Record]:
         labels = [int(row["kind"] == "answerable" and contains(s.unit.text, row["exp"])) for s in units]
         uvecs = unit_vectors(embedder, [s.unit.text for s in units]).astype(np.float16) if units else None
         out.append(Record(domain, row["qid"], row["kind"], [s.signals for s in units], labels,
-                          np.asarray(q.vector, np.float16), uvecs))
+                          np.asarray(q.vector, np.float16), uvecs, q.text, [s.unit.text for s in units]))
         if i % 100 == 0:
             log(f"  {domain}: {i}/{len(rows)} questions ({time.perf_counter() - started:.0f} s)")
     return out
 
 
 # ---- fitting ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What the two models read: the unit model's signals, the answer model's, and how the
+    answer model's are made from the ranked candidates. The shipped ones by default;
+    evals/trial.py passes a spec with candidate signals added."""
+
+    unit: tuple[str, ...] = FEATURES
+    answer: tuple[str, ...] = ANSWER_FEATURES
+    answer_signals: Callable[[list[Any]], dict[str, float]] = field(default=answer_signals)
+
+
+SHIPPED = Spec()
 
 
 def _domain_weights(records: list[Record]) -> dict[str, float]:
@@ -160,7 +177,7 @@ def _domain_weights(records: list[Record]) -> dict[str, float]:
     return {d: 1.0 / n for d, n in counts.items()}
 
 
-def fit_unit(records: list[Record], l2: float = 1.0) -> Logistic:
+def fit_unit(records: list[Record], l2: float = 1.0, spec: Spec = SHIPPED) -> Logistic:
     dw = _domain_weights(records)
     xs, ys, ws = [], [], []
     for r in records:
@@ -169,10 +186,10 @@ def fit_unit(records: list[Record], l2: float = 1.0) -> Logistic:
         pos = sum(r.labels)
         for s, y in zip(r.signals, r.labels):
             share = (0.5 / pos if y else 0.5 / (len(r.labels) - pos)) if 0 < pos < len(r.labels) else 1.0 / len(r.labels)
-            xs.append([s[f] for f in FEATURES])
+            xs.append([s[f] for f in spec.unit])
             ys.append(y)
             ws.append(dw[r.domain] * share)
-    return fit_logistic(np.asarray(xs), np.asarray(ys, float), np.asarray(ws), FEATURES, l2=l2)
+    return fit_logistic(np.asarray(xs), np.asarray(ys, float), np.asarray(ws), spec.unit, l2=l2)
 
 
 @dataclass
@@ -183,7 +200,7 @@ class Ranked:
     qsig: dict[str, float] | None
 
 
-def rank(records: list[Record], unit: Logistic) -> list[Ranked]:
+def rank(records: list[Record], unit: Logistic, spec: Spec = SHIPPED) -> list[Ranked]:
     out = []
     for r in records:
         if not r.signals:
@@ -192,20 +209,20 @@ def rank(records: list[Record], unit: Logistic) -> list[Ranked]:
         p = unit.proba(unit.matrix(r.signals))
         order = np.argsort(-p, kind="stable")
         top = [SimpleNamespace(score=float(p[i]), signals=r.signals[i]) for i in order[:5]]
-        out.append(Ranked(r, p, order, answer_signals(top)))
+        out.append(Ranked(r, p, order, spec.answer_signals(top)))
     return out
 
 
-def cross_fitted(records: list[Record], l2: float) -> list[Ranked]:
+def cross_fitted(records: list[Record], l2: float, spec: Spec = SHIPPED) -> list[Ranked]:
     """Each record ranked by a unit model trained without its own domain."""
     domains = sorted({r.domain for r in records})
     if len(domains) < 2:
-        return rank(records, fit_unit(records, l2))
+        return rank(records, fit_unit(records, l2, spec), spec)
     out: dict[int, Ranked] = {}
     for d in domains:
-        model = fit_unit([r for r in records if r.domain != d], l2)
+        model = fit_unit([r for r in records if r.domain != d], l2, spec)
         held = [(i, r) for i, r in enumerate(records) if r.domain == d]
-        for (i, _), ranked in zip(held, rank([r for _, r in held], model)):
+        for (i, _), ranked in zip(held, rank([r for _, r in held], model, spec)):
             out[i] = ranked
     return [out[i] for i in range(len(records))]
 
@@ -222,13 +239,13 @@ def answer_label(r: Ranked, runner_up: float) -> float:
     return float(r.record.kind == "answerable" and any(r.record.labels[i] for i in quoted(r, runner_up)))
 
 
-def fit_answer(ranked: list[Ranked], runner_up: float, l2: float = 1.0) -> Logistic:
+def fit_answer(ranked: list[Ranked], runner_up: float, l2: float = 1.0, spec: Spec = SHIPPED) -> Logistic:
     dw = _domain_weights([r.record for r in ranked])
     rows = [r for r in ranked if r.qsig is not None]
-    x = np.asarray([[r.qsig[f] for f in ANSWER_FEATURES] for r in rows])
+    x = np.asarray([[r.qsig[f] for f in spec.answer] for r in rows])
     y = np.asarray([answer_label(r, runner_up) for r in rows])
     w = np.asarray([dw[r.record.domain] for r in rows])
-    return fit_logistic(x, y, w, ANSWER_FEATURES, l2=l2)
+    return fit_logistic(x, y, w, spec.answer, l2=l2)
 
 
 def outcomes(ranked: list[Ranked], answer: Logistic, threshold: float, runner_up: float) -> list[str]:
@@ -300,14 +317,15 @@ def choose_knobs(held: dict[float, dict[str, tuple[list[Ranked], Logistic]]]) ->
     return best[1], best[2]
 
 
-def lodo(records: list[Record], l2: float) -> tuple[dict[str, tuple[list[Ranked], Logistic]], dict]:
+def lodo(records: list[Record], l2: float,
+         spec: Spec = SHIPPED) -> tuple[dict[str, tuple[list[Ranked], Logistic]], dict]:
     domains = sorted({r.domain for r in records})
     ranked_held, crossed = {}, {}
     for d in domains:
         train = [r for r in records if r.domain != d]
-        crossed[d] = cross_fitted(train, l2)
-        ranked_held[d] = rank([r for r in records if r.domain == d], fit_unit(train, l2))
-    held = {ratio: {d: (ranked_held[d], fit_answer(crossed[d], ratio, l2)) for d in domains}
+        crossed[d] = cross_fitted(train, l2, spec)
+        ranked_held[d] = rank([r for r in records if r.domain == d], fit_unit(train, l2, spec), spec)
+    held = {ratio: {d: (ranked_held[d], fit_answer(crossed[d], ratio, l2, spec)) for d in domains}
             for ratio in RUNNER_UP_GRID}
     threshold, runner_up = choose_knobs(held)
     chosen = held[runner_up]

