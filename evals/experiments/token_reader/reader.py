@@ -50,14 +50,14 @@ def states(records: list[T.Record], library: Path, path: Path | None) -> dict[st
     return out
 
 
-def train_readers(records: list[T.Record], tokens: dict, dim: int, epochs: int) -> dict[tuple, dict]:
+def train_readers(records: list[T.Record], tokens: dict, dim: int, epochs: int, seed: int = 0) -> dict[tuple, dict]:
     import torch
     import torch.nn.functional as F
     from torch import nn
 
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     torch.set_num_threads(2)
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     mu = torch.tensor(np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32).mean(0))
 
     def norm(x: np.ndarray) -> Any:
@@ -162,9 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--states", type=Path, help="pickle of token states: read if present, else written")
     p.add_argument("--dim", type=int, default=96)
     p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0, help="torch's and the draw order's seed")
     args = p.parse_args(argv)
     records = [T.Record(**d) for d in pickle.loads(args.cache.read_bytes())]
-    pairs = train_readers(records, states(records, args.library, args.states), args.dim, args.epochs)
+    pairs = train_readers(records, states(records, args.library, args.states), args.dim, args.epochs, args.seed)
     for name, figures in (("shipped signals", nested_lodo(records, None)), ("+ token reader", nested_lodo(records, pairs))):
         print(name, figures, flush=True)
     return 0
