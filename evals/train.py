@@ -168,6 +168,9 @@ class Spec:
 
 
 SHIPPED = Spec()
+# a held-out domain's training records and its own (evals/experiments give each fold
+# signals of their own)
+Split = Callable[[str], tuple[list[Record], list[Record]]]
 
 
 def _domain_weights(records: list[Record]) -> dict[str, float]:
@@ -317,14 +320,17 @@ def choose_knobs(held: dict[float, dict[str, tuple[list[Ranked], Logistic]]]) ->
     return best[1], best[2]
 
 
-def lodo(records: list[Record], l2: float,
-         spec: Spec = SHIPPED) -> tuple[dict[str, tuple[list[Ranked], Logistic]], dict]:
+def lodo(records: list[Record], l2: float, spec: Spec = SHIPPED,
+         split: Split | None = None) -> tuple[dict[str, tuple[list[Ranked], Logistic]], dict]:
+    """`split(d)`: the training and held-out records of held-out domain d (default: the
+    other domains' records and d's, as they are)."""
     domains = sorted({r.domain for r in records})
     ranked_held, crossed = {}, {}
     for d in domains:
-        train = [r for r in records if r.domain != d]
+        train, held = split(d) if split else ([r for r in records if r.domain != d],
+                                              [r for r in records if r.domain == d])
         crossed[d] = cross_fitted(train, l2, spec)
-        ranked_held[d] = rank([r for r in records if r.domain == d], fit_unit(train, l2, spec), spec)
+        ranked_held[d] = rank(held, fit_unit(train, l2, spec), spec)
     held = {ratio: {d: (ranked_held[d], fit_answer(crossed[d], ratio, l2, spec)) for d in domains}
             for ratio in RUNNER_UP_GRID}
     threshold, runner_up = choose_knobs(held)

