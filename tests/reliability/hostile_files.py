@@ -122,7 +122,7 @@ def kinds() -> list[Kind]:
         ("cp1251.txt", lambda: "Склад закрывается в 21:00 по пятницам.\n".encode("cp1251"), "ready", "закрывается в 21:00"),
         ("twenty-mb.txt", lambda: b"\n".join(b"Log line %d of a long file." % i for i in range(700_000)), "failed", None),
         ("two-mb-line.txt", lambda: b"word " * 420_000, "failed", None),
-        ("table-5000-rows.md", lambda: _table_rows(5000), "ready", "R4999"),
+        ("table-1500-rows.md", lambda: _table_rows(1500), "ready", "R1499"),
         ("deep.html", lambda: b"<html><body>" + b"<div>" * 5000 + b"deep" + b"</div>" * 5000 + b"</body></html>",
          "failed", None),
         ("deep.md", lambda: ("> " * 2000 + "Quoted very deep.\n").encode(), "ready", "Quoted very deep"),
