@@ -197,6 +197,11 @@ def live_per_day(days: list[dict[str, Any]]) -> go.Figure:
                              ("answer_rate", "answered", "#2da44e")):
         fig.add_scatter(x=x, y=[None if d[key] is None else 100 * d[key] for d in days], name=name,
                         mode="lines+markers", line=dict(color=color), yaxis="y2")
-    fig.update_layout(title="Real asks per day", xaxis=dict(type="category"), yaxis=dict(title="asks"),
-                      yaxis2=dict(title="% of asks", overlaying="y", side="right", range=[0, 100]), **_LAYOUT)
+    most = max((d["asks"] for d in days), default=0)
+    # asks are whole questions; the share axis keeps its own round ticks (plotly would
+    # otherwise sync them to the count axis: 23.8, 47.5, ...) and draws no second grid
+    fig.update_layout(title="Real asks per day", xaxis=dict(type="category"),
+                      yaxis=dict(title="asks", rangemode="tozero", dtick=1 if most <= 10 else None),
+                      yaxis2=dict(title="% of asks", overlaying="y", side="right", range=[0, 100],
+                                  tickmode="linear", tick0=0, dtick=25, showgrid=False), **_LAYOUT)
     return fig

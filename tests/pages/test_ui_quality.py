@@ -64,3 +64,16 @@ def test_many_categories_get_one_row_each_with_full_names_and_room_for_labels():
     assert fig["layout"]["yaxis"]["automargin"] and fig["layout"]["xaxis"]["range"][1] > 100  # room for "100%"
     few = group_bars(rows[:8], "Per category", metrics, horizontal=True).to_plotly_json()
     assert few["layout"]["height"] < fig["layout"]["height"]
+
+
+def test_the_live_chart_counts_whole_asks_and_shares_on_round_ticks():
+    from ui.charts import live_per_day
+
+    days = [{"day": "2026-11-26", "asks": 0, "refusal_rate": None, "corrected_rate": None, "answer_rate": None},
+            {"day": "2026-11-27", "asks": 2, "refusal_rate": 0.5, "corrected_rate": 0.0, "answer_rate": 0.5}]
+    layout = live_per_day(days).to_plotly_json()["layout"]
+    assert layout["yaxis"]["dtick"] == 1 and layout["yaxis"]["rangemode"] == "tozero"  # no 0.5 of an ask
+    share = layout["yaxis2"]
+    assert share["range"] == [0, 100] and share["tickmode"] == "linear" and share["dtick"] == 25
+    many = live_per_day([{**days[1], "asks": 400}]).to_plotly_json()["layout"]
+    assert many["yaxis"].get("dtick") is None  # plotly picks round steps for large counts
