@@ -193,10 +193,12 @@ def live_per_day(days: list[dict[str, Any]]) -> go.Figure:
     x = [d["day"] for d in days]
     fig = go.Figure()
     fig.add_bar(x=x, y=[d["asks"] for d in days], name="asks", marker_color="#d0d7de", yaxis="y")
-    for key, name, color in (("refusal_rate", "refused", "#cf222e"), ("corrected_rate", "corrected", "#1f6feb"),
-                             ("answer_rate", "answered", "#2da44e")):
+    # drawn largest first, so two shares on the same value (50 % answered, 50 % refused)
+    # show as a ring around a dot instead of one hiding the other
+    for key, name, color, size in (("answer_rate", "answered", "#2da44e", 13), ("refusal_rate", "refused", "#cf222e", 9),
+                                   ("corrected_rate", "corrected", "#1f6feb", 5)):
         fig.add_scatter(x=x, y=[None if d[key] is None else 100 * d[key] for d in days], name=name,
-                        mode="lines+markers", line=dict(color=color), yaxis="y2")
+                        mode="lines+markers", line=dict(color=color), marker=dict(size=size), yaxis="y2")
     most = max((d["asks"] for d in days), default=0)
     # asks are whole questions; the share axis keeps its own round ticks (plotly would
     # otherwise sync them to the count axis: 23.8, 47.5, ...) and draws no second grid

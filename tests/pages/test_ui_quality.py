@@ -71,7 +71,11 @@ def test_the_live_chart_counts_whole_asks_and_shares_on_round_ticks():
 
     days = [{"day": "2026-11-26", "asks": 0, "refusal_rate": None, "corrected_rate": None, "answer_rate": None},
             {"day": "2026-11-27", "asks": 2, "refusal_rate": 0.5, "corrected_rate": 0.0, "answer_rate": 0.5}]
-    layout = live_per_day(days).to_plotly_json()["layout"]
+    fig = live_per_day(days).to_plotly_json()
+    layout = fig["layout"]
+    # equal shares stay visible: each later line's markers are smaller than the one drawn before
+    sizes = [t["marker"]["size"] for t in fig["data"][1:]]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 3
     assert layout["yaxis"]["dtick"] == 1 and layout["yaxis"]["rangemode"] == "tozero"  # no 0.5 of an ask
     share = layout["yaxis2"]
     assert share["range"] == [0, 100] and share["tickmode"] == "linear" and share["dtick"] == 25
