@@ -3,7 +3,7 @@
     bash evals/experiments/token_reader/build.sh /tmp/libe5tokens.so
     python -m evals.experiments.token_reader.reader --cache FILE --library /tmp/libe5tokens.so
 
-An experiment, not part of the product (nothing imports it). The reader is
+An experiment, not part of the product (only its tests import it). The reader is
 model.py here, trained in numpy by fit.py (an earlier version of this
 script trained it with torch; same model, same protocol).
 
