@@ -106,6 +106,25 @@ def nested_lodo(records: list[T.Record], pairs: dict | None, l2: float = 1.0,
     return held_out(records, with_candidate(unit, ("reader",)), l2, split)
 
 
+def stored_form(tokens: dict, width: int) -> dict:
+    """Token states as a tenant could afford to store them: centred on the mean unit token,
+    projected on the first `width` principal axes of the units' tokens, rounded to int8 with
+    one scale a token (`width` bytes and a float a token instead of 768 bytes)."""
+    units = np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32)
+    mean = units.mean(0)
+    sample = units[np.random.default_rng(0).permutation(len(units))[:50000]] - mean
+    axes = np.linalg.svd(sample, full_matrices=False)[2][:width].T
+
+    def reduce(x: np.ndarray) -> np.ndarray:
+        if not len(x):
+            return np.zeros((0, width), np.float32)
+        y = (x.astype(np.float32) - mean) @ axes
+        scale = np.maximum(np.abs(y).max(1, keepdims=True), 1e-12) / 127
+        return (np.round(y / scale).astype(np.int8).astype(np.float32) * scale).astype(np.float32)
+
+    return {side: {k: reduce(v) for k, v in states.items()} for side, states in tokens.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evals.experiments.token_reader.reader")
     p.add_argument("--cache", type=Path, required=True, help="a signal cache of `evals.train --cache` (with texts)")
@@ -115,12 +134,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--seed", type=int, default=0, help="the initial weights' and the draw order's seed")
     p.add_argument("--scores", type=Path, help="pickle of the readers' scores: read if present, else written")
+    p.add_argument("--stored", type=int, default=0,
+                   help="read the token states in the form a tenant could store: this many int8 dimensions")
     args = p.parse_args(argv)
     records = [T.Record(**d) for d in pickle.loads(args.cache.read_bytes())]
     if args.scores and args.scores.exists():
         pairs = pickle.loads(args.scores.read_bytes())
     else:
-        pairs = train_readers(records, states(records, args.library, args.states), args.dim, args.epochs, args.seed)
+        tokens = states(records, args.library, args.states)
+        if args.stored:
+            tokens = stored_form(tokens, args.stored)
+        pairs = train_readers(records, tokens, min(args.dim, args.stored or args.dim), args.epochs, args.seed)
         if args.scores:
             args.scores.write_bytes(pickle.dumps(pairs))
     for name, figures in (("shipped signals", nested_lodo(records, None)),
