@@ -63,3 +63,19 @@ def test_a_unit_that_is_the_question_matches_fully():
     q = centred(rng.standard_normal((4, 6)), np.zeros(6))
     best, weakest, raw = reader.features(q, q)
     assert np.isclose(best, 1.0, atol=1e-5) and np.isclose(weakest, 1.0, atol=1e-5) and np.isclose(raw, 1.0, atol=1e-5)
+
+
+def test_the_stored_form_keeps_the_tokens_geometry_in_fewer_int8_dimensions():
+    from evals.experiments.token_reader.reader import stored_form
+
+    rng = np.random.default_rng(5)
+    basis = rng.standard_normal((4, 32))  # states that live in 4 of 32 dimensions
+    tokens = {"q": {"a question": rng.standard_normal((3, 4)) @ basis + 2.0},
+              "u": {f"unit {i}": rng.standard_normal((6, 4)) @ basis + 2.0 for i in range(20)}}
+    small = stored_form(tokens, 4)
+    q, u = small["q"]["a question"], small["u"]["unit 3"]
+    assert q.shape == (3, 4) and u.shape == (6, 4)
+    mean = np.vstack(list(tokens["u"].values())).mean(0)
+    before = centred(tokens["q"]["a question"], mean) @ centred(tokens["u"]["unit 3"], mean).T
+    after = centred(q, np.zeros(4)) @ centred(u, np.zeros(4)).T
+    assert np.abs(before - after).max() < 0.02  # int8 rounding only
