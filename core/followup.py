@@ -69,7 +69,7 @@ _FRAMES = [(re.compile(p, re.IGNORECASE), mode) for p, mode in (
     (rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
     (r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$", "and"),
     (rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$", "and"),
-    # "does that work on the 8 Pro too", «а это действует на Premium?»: X after the preposition
+    # "does that work on the other model too", «а это действует на другой тариф?»: X after the preposition
     (r"^(?:and\s+)?(?:does|do|is|would|will|can)\s+(?:that|it|this|the\s+same)\s+(?:also\s+)?(?:work|apply|count|"
      r"hold|go|exist|work\s+out)?\s*(?P<prep>for|on|to|with|in)\s+(?P<x>.+?)(?:\s+(?:too|as\s+well|also))?$", "replace"),
     (r"^(?:а|и)?\s*(?:это|оно|так)\s+(?:тоже\s+)?(?:работает|действует|распространяется|относится|подходит|будет)?\s*"
