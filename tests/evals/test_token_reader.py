@@ -79,3 +79,13 @@ def test_the_stored_form_keeps_the_tokens_geometry_in_fewer_int8_dimensions():
     before = centred(tokens["q"]["a question"], mean) @ centred(tokens["u"]["unit 3"], mean).T
     after = centred(q, np.zeros(4)) @ centred(u, np.zeros(4)).T
     assert np.abs(before - after).max() < 0.02  # int8 rounding only
+
+
+def test_the_batched_training_forward_scores_as_the_reader_does_one_unit():
+    rng = np.random.default_rng(6)
+    q, units, labels = _example(rng, 12, True)
+    ex = R.example("d", q, units, labels, np.zeros(12))
+    reader = R.fit([ex], np.zeros(12), seed=1, dim=5, epochs=2)
+    one_by_one = [float(reader.features(ex.q, ex.u[i][ex.mask[i]]) @ reader.out + reader.out_bias)
+                  for i in range(len(units))]
+    assert np.allclose(R.logits(reader, ex), one_by_one, atol=1e-5)

@@ -60,20 +60,28 @@ def _norm_back(g: np.ndarray, xh: np.ndarray, n: np.ndarray) -> np.ndarray:
     return (g - xh * (xh * g).sum(-1, keepdims=True)) / n
 
 
-def loss_and_grads(p: dict[str, np.ndarray], ex: Example, weight: float) -> tuple[float, dict[str, np.ndarray]]:
-    """The example's weighted loss and its gradient for each parameter."""
+def _forward(p: dict[str, np.ndarray], ex: Example) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Every unit's three features at once (as `Reader.features` for one unit), and what
+    the backward pass needs."""
     q, u, m = ex.q, ex.u, ex.mask
     a, an = _norm_rows(q @ p["pq"].T)  # (nq, d)
     b, bn = _norm_rows(u @ p["pk"].T)  # (n, k, d)
     sim = np.where(m[:, :, None], b @ a.T, -1e4)  # (n, k, nq)
     at = sim.argmax(1)  # (n, nq)
     best = np.take_along_axis(sim, at[:, None, :], 1)[:, 0, :]
-    raw = ex.raw
     z = q @ p["importance"] + p["importance_bias"][0]
     s = np.exp(z - z.max())
     s /= s.sum()
     low = best.argmin(-1)
-    f = np.stack([best @ s, best[np.arange(len(best)), low], raw @ s], -1)  # (n, 3)
+    f = np.stack([best @ s, best[np.arange(len(best)), low], ex.raw @ s], -1)  # (n, 3)
+    return f, {"a": a, "an": an, "b": b, "bn": bn, "at": at, "best": best, "s": s, "low": low}
+
+
+def loss_and_grads(p: dict[str, np.ndarray], ex: Example, weight: float) -> tuple[float, dict[str, np.ndarray]]:
+    """The example's weighted loss and its gradient for each parameter."""
+    q, u, raw = ex.q, ex.u, ex.raw
+    f, c = _forward(p, ex)
+    a, an, b, bn, at, best, s, low = (c[k] for k in ("a", "an", "b", "bn", "at", "best", "s", "low"))
     logit = f @ p["out"] + p["out_bias"][0]
     w = ex.w * weight
     loss = float((w * (np.logaddexp(0, logit) - ex.y * logit)).sum())
@@ -131,5 +139,10 @@ def fit(examples: list[Example], mean: np.ndarray, seed: int = 0, dim: int = DIM
                   p["out"], float(p["out_bias"][0]))
 
 
+def params(reader: Reader) -> dict[str, np.ndarray]:
+    return {"pq": reader.pq, "pk": reader.pk, "importance": reader.importance,
+            "importance_bias": np.array([reader.importance_bias], np.float32)}
+
+
 def logits(reader: Reader, ex: Example) -> list[float]:
-    return [float(reader.features(ex.q, ex.u[i][ex.mask[i]]) @ reader.out + reader.out_bias) for i in range(len(ex.y))]
+    return (_forward(params(reader), ex)[0] @ reader.out + reader.out_bias).tolist()
