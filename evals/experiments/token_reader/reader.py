@@ -53,11 +53,16 @@ def states(records: list[T.Record], library: Path, path: Path | None) -> dict[st
     return out
 
 
+def unit_tokens(tokens: dict) -> np.ndarray:
+    """Every unit token's state, one row each (the centre both readers and the stored form use)."""
+    return np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32)
+
+
 def train_readers(records: list[T.Record], tokens: dict, dim: int, epochs: int, seed: int = 0) -> dict[tuple, dict]:
     """Reader logits per (held-out domain, other domain or None) -> {(domain, qid): logits}:
     (d, None) scores d's units by a reader trained without d; (d, e) scores d's and e's
     units by a reader trained without both."""
-    mean = np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32).mean(0)
+    mean = unit_tokens(tokens).mean(0)
     data = []
     for r in records:
         ex = R.example(r.domain, tokens["q"][r.qtext or ""], [tokens["u"][t] for t in r.utexts or []],
@@ -110,7 +115,7 @@ def stored_form(tokens: dict, width: int) -> dict:
     """Token states as a tenant could afford to store them: centred on the mean unit token,
     projected on the first `width` principal axes of the units' tokens, rounded to int8 with
     one scale a token (`width` bytes and a float a token instead of 768 bytes)."""
-    units = np.vstack([v for v in tokens["u"].values() if len(v)]).astype(np.float32)
+    units = unit_tokens(tokens)
     mean = units.mean(0)
     sample = units[np.random.default_rng(0).permutation(len(units))[:50000]] - mean
     axes = np.linalg.svd(sample, full_matrices=False)[2][:width].T
