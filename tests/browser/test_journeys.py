@@ -57,19 +57,24 @@ def expect():
     return _expect
 
 
-def nav(page, name: str) -> None:
-    # a click that lands while the page re-renders after an upload can be lost (seen once in
-    # a full run: the page stayed on Documents for 30 s): click on an idle page, twice at most
-    heading = page.get_by_role("heading", name=name, level=1)
+def click_until(page, target, shown, wait: float = 20_000) -> None:
+    """Click `target` on an idle page until `shown` is visible, twice at most: a click that
+    lands while the page re-renders can be lost (seen in full runs on a loaded machine: the
+    page stayed on Documents for 30 s; the Saved chats list did not open after a reload)."""
     for attempt in range(2):
         wait_idle(page)
-        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name).click()
+        target.click()
         try:
-            expect()(heading).to_be_visible(timeout=15_000)
+            expect()(shown).to_be_visible(timeout=wait)
             return
         except AssertionError:
             if attempt:
                 raise
+
+
+def nav(page, name: str) -> None:
+    click_until(page, page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=name),
+                page.get_by_role("heading", name=name, level=1))
 
 
 def wait_idle(page, timeout: float = 60) -> None:
@@ -178,8 +183,8 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     # a reload keeps the chat (saved per tenant), and Saved chats lists it
     page.reload()
     expect()(page.locator('[data-testid="stChatMessage"]').nth(1)).to_contain_text("24 months", timeout=60_000)
-    page.get_by_role("button", name=re.compile(r"Saved chats \(1\)")).click()
-    expect()(page.get_by_role("button", name=re.compile(r"How long does the warranty cover.* · 1 · "))).to_be_visible()
+    click_until(page, page.get_by_role("button", name=re.compile(r"Saved chats \(1\)")),
+                page.get_by_role("button", name=re.compile(r"How long does the warranty cover.* · 1 · ")))
     wait_idle(page)
     shot(page, "03b-ask-saved-chats-after-reload")
     page.keyboard.press("Escape")
