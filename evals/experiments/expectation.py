@@ -1,7 +1,7 @@
 """Experiment: what kind of value a question expects, learned from the development
 questions' own expected answers instead of a table of question words.
 
-    python -m evals.experiments.expectation --cache FILE [--extra]
+    python -m evals.experiments.expectation --cache FILE [--extra] [--brake P]
 
 FILE is a text-bearing signal cache of `python -m evals.train --cache FILE` (`--extra`: a
 cache written with `--extra`, whose extra questions then also train the folds).
@@ -90,12 +90,15 @@ class Expectation:
 NEUTRAL = {k: 0.5 for k in KINDS}
 
 
-def expectation_signals(expects: dict[str, float] | None, unit_holds: dict[str, bool]) -> dict[str, float]:
+def expectation_signals(expects: dict[str, float] | None, unit_holds: dict[str, bool],
+                        brake: float = 0.0) -> dict[str, float]:
     """`expects_k`: P(the answer holds a value of kind k); `fits_k`: that probability,
-    positive when the unit holds such a value and negative when it does not."""
+    positive when the unit holds such a value, negative when it does not and P >= `brake`
+    (below it, 0: a unit is not held against a kind the question only leans to; on the Vue
+    guide lowering every unit made the answer step refuse more, docs/quality.md)."""
     e = expects or NEUTRAL
     out = {f"expects_{k}": e[k] for k in KINDS}
-    out.update({f"fits_{k}": e[k] if unit_holds[k] else -e[k] for k in KINDS})
+    out.update({f"fits_{k}": e[k] if unit_holds[k] else (-e[k] if e[k] >= brake else 0.0) for k in KINDS})
     return out
 
 
@@ -187,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evals.experiments.expectation", description=__doc__.split("\n")[1])
     p.add_argument("--cache", type=Path, required=True)
     p.add_argument("--extra", action="store_true", help="the cache holds the extra sets: train folds with them too")
+    p.add_argument("--brake", type=float, default=0.0,
+                   help="lower a unit lacking a kind only when P(kind) is at least this (default: always)")
     args = p.parse_args(argv)
     records = [Record(**d) for d in pickle.loads(args.cache.read_bytes())]
     if any(r.signals and r.utexts is None for r in records):
@@ -207,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     def candidate(rs: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
         for r in rs:
             for s, text in zip(r.signals, r.utexts or []):
-                s.update(expectation_signals(expects[(r.domain, r.qid)], holds(text)))
+                s.update(expectation_signals(expects[(r.domain, r.qid)], holds(text), args.brake))
         return SIGNALS, tuple(f"fits_{k}" for k in KINDS)
 
     held = [r for r in records if r.domain in catalogue()]

@@ -75,3 +75,11 @@ def test_question_words_keep_the_asking_words_and_the_first_ones() -> None:
     words = question_words("How many days?", "en")
     assert "w:how" in words and "f:how" in words and "lang:en" in words
     assert any(w.startswith("b:how_") for w in words)
+
+
+def test_the_brake_holds_a_unit_against_a_kind_only_when_it_is_expected_enough() -> None:
+    expects = {"number": 0.9, "duration": 0.5, "money": 0.1}
+    lacking = holds("Ask the team lead.")
+    out = expectation_signals(expects, lacking, brake=0.8)
+    assert out["fits_number"] == -0.9 and out["fits_duration"] == 0.0 and out["fits_money"] == 0.0
+    assert expectation_signals(expects, holds("It takes 5 days."), brake=0.8)["fits_duration"] == 0.5
