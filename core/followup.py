@@ -1,21 +1,21 @@
 """Follow-up questions in a chat, read as the whole question they stand for.
 
-After "What is the notice period for monthly contracts?", a user types "What about annual
-contracts?". Asked alone it names no topic; asked together with the previous question it
-would be answered about monthly contracts again. Read as "What is the notice period for
-annual contracts?" it is an ordinary question, and the gate and the generator treat it as
-one (here: annual contracts cannot be cancelled early, so the 14 days must not be repeated).
+After "What is the notice period for part-time staff?", a user types "What about full-time
+staff?". Asked alone it names no topic; asked together with the previous question it
+would be answered about part-time staff again. Read as "What is the notice period for
+full-time staff?" it is an ordinary question, and the gate and the generator treat it as
+one (here: full-time staff give 30 days' notice, so the 14 days must not be repeated).
 
 Algorithm (deterministic, so the console can show what was asked):
 1. Recognise an elliptical follow-up: the whole question is "what/how about X", "and
    (for|in|on|...) X?", "same for X", «а (для|в|на|насчёт|...) X?», «а X?», «то же для X»,
    where X has at most six words and no question word of its own; the frame's preposition,
    if any, is kept. Anything else is asked as typed.
-2. X's words without articles; its head is the last one ("annual CONTRACTS"), unless that is
+2. X's words without articles; its head is the last one ("full-time STAFF"), unless that is
    "one(s)" (the previous question's thing: "and the rear ONES?").
 3. The first reading that applies:
    a. Opposites: a word of X whose opposite the previous question has (front/rear,
-      full-time/part-time, domestic/international, monthly/annual...) replaces it.
+      full-time/part-time, domestic/international, hot/cold...) replaces it.
    b. A model, an identifier of the same shape, a model variant: "DeskPro 7" for
       "DeskPro 9 Plus", ERR-30 for ERR-20, 7-3 for 7-2, "the 9 Plus" for the 7.
    c. The frame's preposition: the previous question's phrase after the same preposition
@@ -69,7 +69,7 @@ _FRAMES = [(re.compile(p, re.IGNORECASE), mode) for p, mode in (
     (rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
     (r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$", "and"),
     (rf"^(?:а|и)\s+(?:как\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$", "and"),
-    # "does that work on the other model too", «а это действует на другой тариф?»: X after the preposition
+    # "does that work on the other site too", «а это действует на другой офис?»: X after the preposition
     (r"^(?:and\s+)?(?:does|do|is|would|will|can)\s+(?:that|it|this|the\s+same)\s+(?:also\s+)?(?:work|apply|count|"
      r"hold|go|exist|work\s+out)?\s*(?P<prep>for|on|to|with|in)\s+(?P<x>.+?)(?:\s+(?:too|as\s+well|also))?$", "replace"),
     (r"^(?:а|и)?\s*(?:это|оно|так)\s+(?:тоже\s+)?(?:работает|действует|распространяется|относится|подходит|будет)?\s*"

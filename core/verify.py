@@ -22,9 +22,9 @@ that the passage states only about another subject supports nothing.
    - Content: at least 75% of the claim's topic words (stemmed; not the words that only
      give a sentence its form: means, takes, has) must be there, and a
      missing one may not come from another unit that disagrees with the claim (the claim
-     took its subject from there: "Annual" from "Annual contracts are non-cancellable").
-   - Negation: a claim and the unit's own words that disagree on negation ("cancellable"
-     vs "non-cancellable") are contradicted.
+     took its subject from there: "Contractors" from "Contractors are not eligible").
+   - Negation: a claim and the unit's own words that disagree on negation ("eligible"
+     vs "not eligible") are contradicted.
 4. Disagreement (for step 2 and the content check): a rival number with the claim's unit,
    a code of the claim's shape other than the claim's (ERR-20 for ERR-30),
    and, for a single unit, negation.
