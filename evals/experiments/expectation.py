@@ -198,11 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         print("expectation: this cache keeps no texts", file=sys.stderr)
         return 2
     domains = catalogue(args.extra)
-    answers = {(d, q["qid"]): q["exp"] for d in domains for q in load_questions(d, domains)
-               if q["kind"] == "answerable" and q["exp"]}
+    questions = {(d, q["qid"]): q for d in domains for q in load_questions(d, domains)}
+    answers = {key: q["exp"] for key, q in questions.items() if q["kind"] == "answerable" and q["exp"]}
     original = {(d, q["qid"]) for d in catalogue() for q in load_questions(d)}
-    wanted = {(d, q["qid"]) for d in domains for q in load_questions(d, domains)}
-    records = [r for r in records if (r.domain, r.qid) in wanted]
+    records = [r for r in records if (r.domain, r.qid) in questions]
     expects = cross_fitted(records, answers)
 
     def split(d: str) -> tuple[list, list]:
