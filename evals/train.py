@@ -408,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
     # a cache may hold more (the extra sets): train on exactly the chosen questions
     wanted = {(d, q["qid"]) for d in names if d in domains for q in load_questions(d, domains)}
     records = [r for r in records if (r.domain, r.qid) in wanted]
+    if len({r.domain for r in records}) < 2:
+        # the threshold is chosen on domains held out: one domain leaves nothing to train on
+        print("train: leave-one-domain-out needs at least two domains; name more with --domains.",
+              file=sys.stderr)
+        return 2
     model, report = train(records, args.l2)
     args.out.write_text(json.dumps(model.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1))

@@ -57,3 +57,16 @@ def test_ceilings_say_where_answers_are_lost() -> None:
     assert got["answer_in_candidates"] == round(2 / 3, 3) and got["answer_quoted"] == round(1 / 3, 3)
     assert got["confidence_median"] == {"answerable_missed": 0.4, "answerable_quoted": 0.4, "misleading": 0.4}
     assert ceilings(rows, Always(0.4), 0.5)["answer_quoted"] == round(2 / 3, 3)
+
+
+def test_one_domain_is_refused_with_a_sentence(tmp_path, capsys) -> None:
+    # a cache of one domain: leave-one-domain-out would train on nothing
+    import pickle
+
+    from evals.train import main
+
+    cache = tmp_path / "cache.pkl"
+    cache.write_bytes(pickle.dumps([vars(Record("clinic", "c-1", "answerable", [], []))]))
+    assert main(["--cache", str(cache), "--domains", "clinic", "--out", str(tmp_path / "m.json")]) == 2
+    assert "at least two domains" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()
