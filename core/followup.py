@@ -24,7 +24,7 @@ Algorithm (deterministic, so the console can show what was asked):
    d. The head: the previous question's word with the head's stem keeps its place, the
       modifiers before it become X's ("for part-time staff" + "full-time staff" -> "for
       full-time staff"); brand names ("PeopleDesk") among them stay.
-   e. A name for the previous question's one name of that kind (Germany -> Norway; with
+   e. A name for the previous question's one name of that kind (Lisbon -> Oslo; with
       several, the one after a preposition, brands left out).
    f. One Russian adjective for the previous question's one adjective of the same ending
       («Сколько длится ежегодный отпуск?» + «а учебный?» -> «Сколько длится учебный отпуск?»).
@@ -151,7 +151,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
 
 
 def looks_like_followup(question: str) -> bool:
-    """Does the question read as an elliptical follow-up ("and for Austria?"), placed or not?"""
+    """Does the question read as an elliptical follow-up ("and for Porto?"), placed or not?"""
     return _followup_object(question) is not None
 
 
@@ -260,7 +260,7 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
         end += 1
     if end == len(found) and end - start > 1 and lowered[-1] in _FINAL_VERBS \
             and _DO_SUPPORT_RE.search(previous[:found[start - 1].start()]):
-        end -= 1  # "how long does delivery to Germany TAKE?": the question's verb stays
+        end -= 1  # "how long does the train to Lisbon TAKE?": the question's verb stays
     return f"{previous[:cut]}{lead}{x}{previous[found[end - 1].end():]}"
 
 
@@ -290,10 +290,10 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
 
 def _replace_name(previous: str, words: list[str], placed_only: bool = False) -> str | None:
     """Step 3e: X's name for the previous question's one name of that kind. A bare name
-    ("Austria?") only takes the place of one after a place preposition ("delivery to
-    Germany"): "Reimbursement?" after a question on the DeskPro is a new question."""
+    ("Porto?") only takes the place of one after a place preposition ("the train to
+    Lisbon"): "Reimbursement?" after a question on the DeskPro is a new question."""
     # a follow-up's first word is capitalised as a sentence start would be: a name only
-    # when it is capitalised in the middle of a text ("about Norway")
+    # when it is capitalised in the middle of a text ("about Oslo")
     x = " ".join(words)
     new_names = proper_names(f"about {x}") | {w for w in words if len(w) >= 2 and w.isupper() and w.isalpha()}
     # a name phrase is capitalised throughout ("Core Hours"), not "Notice period"
@@ -302,7 +302,7 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
     old_names = sorted(n for n in proper_names(previous) if n not in new_names)
     if len(old_names) > 1:  # "PeopleDesk Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
-    if len(old_names) > 1 or placed_only:  # "delivery to Germany": the name after a preposition
+    if len(old_names) > 1 or placed_only:  # "the train to Lisbon": the name after a preposition
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
     if len(old_names) == 1:  # with the number that belongs to it: "Flexi 30-70" -> "Core Hours"
