@@ -44,19 +44,6 @@ def auc(positive: Sequence[float], negative: Sequence[float]) -> float | None:
     return round(float(above / (len(pos) * len(neg))), 3)
 
 
-def styles(extra: bool) -> dict[tuple[str, str], str]:
-    """(domain, question id) -> the style its set gives (`demo` when none)."""
-    out = {}
-    domains = catalogue(extra)
-    for name, spec in domains.items():
-        for path in spec["sets"]:
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    out[(name, row.get("id"))] = row.get("style") or "demo"
-    return out
-
-
 def slice_report(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """`rows`: one per held-out question with `slices` (names), `label` (quoted /
     declinable / missed), `confidence` and `p_best`."""
@@ -100,10 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--extra", action="store_true", help="all nine domains (the extra sets too)")
     args = p.parse_args(argv)
     domains = catalogue(args.extra)
-    wanted = {(d, q["qid"]) for d in domains for q in load_questions(d, domains)}
+    # the questions trained on, each with the style its set gives (`demo` when none)
+    style_of = {(d, q["qid"]): q["style"] or "demo" for d in domains for q in load_questions(d, domains)}
     records = [Record(**d) for d in pickle.loads(args.cache.read_bytes())]
-    records = [r for r in records if (r.domain, r.qid) in wanted]
-    print(json.dumps(slice_report(held_out_rows(records, styles(args.extra))), indent=1))
+    records = [r for r in records if (r.domain, r.qid) in style_of]
+    print(json.dumps(slice_report(held_out_rows(records, style_of)), indent=1))
     return 0
 
 

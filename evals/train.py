@@ -144,7 +144,8 @@ def load_questions(domain: str, domains: dict[str, dict] = DOMAINS) -> list[dict
             if r.get("previous") or r.get("split") == "test" and path.name == "demo.jsonl":
                 continue  # follow-ups need the chat; the demo test split is never trained on
             rows.append({"qid": r.get("id") or f"{path.stem}-{n}", "question": r.get("question") or r["q"],
-                         "kind": r["kind"], "exp": r.get("expected_answer", r.get("exp"))})
+                         "kind": r["kind"], "exp": r.get("expected_answer", r.get("exp")),
+                         "style": r.get("style")})
     return rows
 
 
