@@ -18,6 +18,7 @@ from core.followup import looks_like_followup, read_followup
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
+from core.lang.frequency import chunk_probability
 from core.lexical import LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
@@ -254,9 +255,10 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
 
 def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate]) -> list[str]:
     """Runs of adjacent words of the asking sentence that the tenant's documents never use,
-    as written, the last (the head of an English noun phrase, usually) first: "flux
-    capacitor", "dingbat" in "How heavy is the dingbat?". None when the passages are in
-    another language: there an unknown word is a translation."""
+    as written, the rarest in general text first (core/lang/frequency.py), else the last
+    (the head of an English noun phrase, usually): "dingbat" before "heavy" in "How heavy
+    is the dingbat?", and in a tenant of two documents "Zanzibar" before "long" and "take".
+    None when the passages are in another language: there an unknown word is a translation."""
     if not any(p.lang == question.lang.code for p in passages[:3]):
         return []
     runs: list[list[str]] = [[]]
@@ -268,7 +270,9 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
             runs[-1].append(word)
         elif runs[-1]:
             runs.append([])
-    return [" ".join(r) for r in reversed(runs) if r]
+    runs = [r for r in reversed(runs) if r]
+    runs.sort(key=lambda r: min(chunk_probability(t) for w in r for t in tokenize(w)))
+    return [" ".join(r) for r in runs]
 
 
 def prepare_question(question: str, synonyms: Synonyms = ()) -> str:

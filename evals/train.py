@@ -154,8 +154,8 @@ def ensure_tenant(settings: Settings, domain: str, domains: dict[str, dict] = DO
     if any(d["status"] == "ready" for d in store.list_documents(settings, tenant)):
         return
     create_tenant(settings, tenant)
-    for folder in domains[domain]["corpus"]:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for entry in domains[domain]["corpus"]:  # folders, or single files (evals/small_tenants.py)
+        for path in [entry] if entry.is_file() else sorted(p for p in entry.rglob("*") if p.is_file()):
             ingest_file(settings, tenant, path)
 
 

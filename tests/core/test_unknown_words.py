@@ -1,0 +1,32 @@
+"""core/pipeline.py `unknown_words`: the words of a question the documents never use, the
+one a refusal names first."""
+
+from __future__ import annotations
+
+from core.answer.question import Question
+from core.lexical import LexicalIndex
+from core.pipeline import unknown_words
+from core.retrieve import Candidate
+
+TEXT = "Delivery to Europe takes 5 days. Delivery to Asia takes 9 days."
+
+
+def _passages(lang: str = "en") -> list[Candidate]:
+    return [Candidate(chunk_id="d1:0000", doc_id="d1", text=TEXT, source="delivery.md", title="Delivery",
+                      page_start=None, page_end=None, section="Delivery", kind="text", lang=lang, ordinal=0)]
+
+
+def _unknown(question: str, lang: str = "en") -> list[str]:
+    lexicon = LexicalIndex.build([("d1:0000", TEXT)])
+    return unknown_words(Question.parse(question), lexicon, _passages(lang))
+
+
+def test_the_rarest_word_in_general_text_comes_first() -> None:
+    # "long" and "Zanzibar" both stand in no passage; "long" is in every other text
+    assert _unknown("Does delivery to Zanzibar take long?") == ["zanzibar", "long"]
+    # equally unknown to general text: the last run first, the head of the noun phrase
+    assert _unknown("Is delivery of the flux capacitor or the dingbat in 5 days?") == ["dingbat", "flux capacitor"]
+
+
+def test_none_when_the_passages_are_in_another_language() -> None:
+    assert _unknown("How long does delivery to Zanzibar last?", lang="ru") == []
