@@ -1,22 +1,22 @@
-"""How common each word stem is in general text: a prior for a tenant's word weights.
+"""How common each word stem is in general text: what a tenant's own word counts cannot say.
 
 A tenant of three documents has no word statistics worth the name. "long" stands in none of
-its passages, so by the tenant's own counts it weighs as the rarest word of "How long does
-the course take?", and the answer model reads half the question as a topic the knowledge
-base lacks. General text says which words every text uses. `LexicalIndex.idf` adds it as
-pseudo-chunks (Dirichlet smoothing of the chunk frequency, as in language-model retrieval):
+its passages, so by the tenant's counts alone it is as much an unknown topic of "How long
+does the course take?" as a name the documents never use; a refusal that names "long" as
+the word to teach a synonym for helps nobody. `core/pipeline.py` `unknown_words` names the
+rarest unknown word in general text first.
 
-    df' = df + PRIOR_CHUNKS * p(t),   n' = n + PRIOR_CHUNKS,   p(t) = 1 - exp(-CHUNK_WORDS * f(t))
-
-f(t) is the summed frequency in general text of the words whose stem is t, and p(t) the
-chance that a chunk of CHUNK_WORDS words holds one of them. A large tenant's own counts
-outweigh the prior; a small tenant's weights fall back to general text.
+Tried as a prior for the tenant's IDF weights (Dirichlet smoothing: df' = df + 100 p(t),
+n' = n + 100 pseudo-chunks) and dropped: leave-one-domain-out moved 0.553 -> 0.550 on the
+whole development tenants and 0.582 -> 0.588 on tenants of three documents
+(`evals.small_tenants`), noise both (docs/quality.md, tenth session).
 
 The table is data of the registered languages (core/lang): the stems of wordfreq's word
 lists (Wikipedia, subtitles, news, books and web text), stemmed as `core.lexical.tokenize`
-stems, with f >= MIN_FREQUENCY (rarer words barely move a weight). It is built by
-`python -m core.lang.frequency` from the pinned wordfreq and shipped, so nothing is built
-at run time.
+stems, with f >= MIN_FREQUENCY. `chunk_probability` is the chance that a chunk of
+CHUNK_WORDS words holds a word of the stem: 1 - exp(-CHUNK_WORDS * f(t)), f(t) the summed
+frequency of the stem's words. It is built by `python -m core.lang.frequency` from the
+pinned wordfreq and shipped, so nothing is built at run time.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from pathlib import Path
 
 TABLE = Path(__file__).with_name("stem_frequency.tsv.gz")
 MIN_FREQUENCY = 1e-6
-PRIOR_CHUNKS = 100.0
 CHUNK_WORDS = 150.0  # about what a chunk of 220 tokens holds
 
 
