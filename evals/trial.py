@@ -109,7 +109,33 @@ def sparse_latents(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, .
     return names, names
 
 
+def general_words(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The question's words weighted by how rare they are in general text
+    (core/lang/frequency.py: -log of the chance a chunk holds the stem, at most
+    -log 1e-6), not in the tenant: the share of that weight the unit holds, and whether it
+    holds the asking sentence's rarest word. Zero across languages, as every word signal."""
+    from core.lang.frequency import chunk_probability
+    from core.lexical import tokenize
+
+    def weight(term: str) -> float:
+        return -float(np.log(max(chunk_probability(term), 1e-6)))
+
+    for r in records:
+        q = Question.parse(r.qtext or "")
+        w = {t: weight(t) for t in q.terms}
+        total = sum(w.values()) or 1.0
+        rarest = max((t for t in q.asking_terms if t in w), key=w.get, default=None)
+        for s, text in zip(r.signals, r.utexts or []):
+            tokens = set(tokenize(text))
+            same = 1.0 - s["cross_language"]
+            s["general_coverage"] = same * sum(v for t, v in w.items() if t in tokens) / total
+            s["general_rarest"] = same * float(rarest is not None and rarest in tokens)
+    names = ("general_coverage", "general_rarest")
+    return names, names
+
+
 CANDIDATES: dict[str, Candidate] = {
+    "general_words": general_words,
     "rank_consensus": rank_consensus,
     "premise_conflict": premise_conflict,
     "sparse_latents": sparse_latents,

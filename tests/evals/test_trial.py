@@ -6,7 +6,7 @@ import numpy as np
 
 from core.answer.signals import FEATURES
 from evals.train import SHIPPED, Record
-from evals.trial import premise_conflict, rank_consensus, sparse_latents, trial, with_candidate
+from evals.trial import general_words, premise_conflict, rank_consensus, sparse_latents, trial, with_candidate
 
 
 def noise_records(seed: int = 0) -> list[Record]:
@@ -85,3 +85,15 @@ def test_sparse_latents_cover_a_matching_sentence_more_than_an_unrelated_one() -
     sparse_latents([r])
     assert r.signals[0]["latent_coverage"] > r.signals[1]["latent_coverage"]
     assert r.signals[0]["latent_cosine"] > r.signals[1]["latent_cosine"]
+
+
+def test_general_words_weigh_the_question_s_rare_word_over_its_common_ones() -> None:
+    r = record("How long does the hydrotherapy course take?",
+               ["The hydrotherapy course runs for six weeks.", "It does not take long.", "Курс длится шесть недель."])
+    r.signals = [{"cross_language": 0.0}, {"cross_language": 0.0}, {"cross_language": 1.0}]
+    general_words([r])
+    rare, common, other = r.signals
+    assert rare["general_rarest"] == 1.0 and common["general_rarest"] == 0.0
+    # "long" and "take" are two of the question's words, but the common ones
+    assert rare["general_coverage"] > 0.5 > common["general_coverage"] > 0.0
+    assert other["general_coverage"] == other["general_rarest"] == 0.0  # no word across languages
