@@ -54,21 +54,11 @@ from evals.train import (
     lodo,
     outcomes,
     rank,
+    set_rows,
     summary,
 )
 
 PREFIX = "small-"
-
-
-def _rows(domain: dict) -> list[dict]:
-    out = []
-    for path in domain["sets"]:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                if not (row.get("previous") or row.get("split") == "test" and path.name == "demo.jsonl"):
-                    out.append(row)
-    return out
 
 
 def _files(domain: dict) -> dict[str, Path]:
@@ -94,7 +84,7 @@ def plan(domains: dict[str, dict], locate: Callable[[dict, str], str | None], si
     for name, domain in domains.items():
         files = _files(domain)
         placed: dict[str, list[dict]] = {}
-        for row in _rows(domain):
+        for _, row in set_rows(domain):
             gold = row.get("gold_source")
             if gold not in files:
                 if row["kind"] == "answerable":

@@ -134,19 +134,24 @@ class Record:
     utexts: list[str] | None = None
 
 
-def load_questions(domain: str, domains: dict[str, dict] = DOMAINS) -> list[dict]:
-    rows = []
-    for path in domains[domain]["sets"]:
+def set_rows(domain: dict) -> list[tuple[str, dict]]:
+    """(question id, row as written) of a domain's development sets that are trained on."""
+    out = []
+    for path in domain["sets"]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             r = json.loads(line)
             if r.get("previous") or r.get("split") == "test" and path.name == "demo.jsonl":
                 continue  # follow-ups need the chat; the demo test split is never trained on
-            rows.append({"qid": r.get("id") or f"{path.stem}-{n}", "question": r.get("question") or r["q"],
-                         "kind": r["kind"], "exp": r.get("expected_answer", r.get("exp")),
-                         "style": r.get("style")})
-    return rows
+            out.append((r.get("id") or f"{path.stem}-{n}", r))
+    return out
+
+
+def load_questions(domain: str, domains: dict[str, dict] = DOMAINS) -> list[dict]:
+    return [{"qid": qid, "question": r.get("question") or r["q"], "kind": r["kind"],
+             "exp": r.get("expected_answer", r.get("exp")), "style": r.get("style")}
+            for qid, r in set_rows(domains[domain])]
 
 
 def ensure_tenant(settings: Settings, domain: str, domains: dict[str, dict] = DOMAINS) -> None:

@@ -35,8 +35,8 @@ CHUNK_WORDS = 150.0  # about what a chunk of 220 tokens holds
 @functools.cache
 def stem_frequencies() -> dict[str, float]:
     """stem -> summed frequency of its words in general text (0 when absent)."""
-    if not TABLE.exists():
-        return {}
+    if not TABLE.exists():  # a checkout without the data file: every word unknown to general
+        return {}           # text, so unknown words keep the question's order (last first)
     out = {}
     with gzip.open(TABLE, "rt", encoding="utf-8") as f:
         for line in f:
