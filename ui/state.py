@@ -75,12 +75,14 @@ def warm_models(embed_threads: int) -> bool:
 @st.cache_resource(show_spinner=False)
 def start_warm_up(_settings: Settings) -> bool:
     """Once per process, in a background thread: import the pipeline, run the embedder once
-    (its weights load lazily) and open the first tenants' indexes with a retrieval (which
-    stores nothing), so the first question does not wait seconds for them."""
+    (its weights load lazily), open the first tenants' indexes with a retrieval (which
+    stores nothing) and read the stem-frequency table, so the first question does not wait
+    seconds for them."""
     import threading
 
     def _load() -> None:
         try:
+            from core.lang.frequency import stem_frequencies
             from core.models import get_embedder
             from core.retrieve import retrieve
 
@@ -88,6 +90,8 @@ def start_warm_up(_settings: Settings) -> bool:
             for row in store.list_tenants(_settings)[:3]:
                 retrieve(_settings.for_tenant(row["id"]), row["id"], "warm-up")
             import pymupdf  # noqa: F401  (citations render PDF pages)
+
+            stem_frequencies()  # a refusal names its unknown word by them (0.2 s to read)
         except Exception:  # noqa: BLE001 — the first real ask reports any problem properly
             pass
 
