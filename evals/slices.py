@@ -84,7 +84,7 @@ def held_out_rows(records: list[Record], style_of: dict[tuple[str, str], str], l
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m evals.slices", description=__doc__.split("\n")[0])
     p.add_argument("--cache", type=Path, required=True)
-    p.add_argument("--extra", action="store_true", help="all nine domains (the extra sets too)")
+    p.add_argument("--extra", action="store_true", help="all domains, the extra sets too (evals/train.py EXTRA)")
     args = p.parse_args(argv)
     domains = catalogue(args.extra)
     # the questions trained on, each with the style its set gives (`demo` when none)

@@ -94,6 +94,11 @@ EXTRA: dict[str, dict] = {
     "vueguide": {"sets": [SETS / f"ood_vue{n}.jsonl" for n in (2, 3, 4)]},
     **{name: {"tenant": name, "corpus": [ROOT / "evals" / "corpora" / name], "sets": [SETS / f"ood_{name}.jsonl"]}
        for name in ("helpdesk", "library")},
+    # real documents nobody here wrote, from Debian's packages (tenth session): the Debian
+    # Administrator's Handbook in Russian (127 HTML pages) and Debian Reference in English
+    # (one 261-page PDF); evals/corpora/SOURCES.md
+    **{name: {"tenant": name, "corpus": [ROOT / "evals" / "corpora" / folder], "sets": [SETS / f"ood_{name}.jsonl"]}
+       for name, folder in (("debhandbook", "debian-handbook-ru"), ("debreference", "debian-reference-en"))},
 }
 
 

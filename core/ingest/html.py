@@ -9,9 +9,10 @@ tables are read as ordinary content) and any loose text inside containers as par
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
-from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4 import BeautifulSoup, NavigableString, Tag, XMLParsedAsHTMLWarning
 from bs4.element import Comment, Declaration, Doctype, ProcessingInstruction
 
 from core.ingest.base import IngestError, PageProgress
@@ -45,7 +46,11 @@ class HtmlParser:
                               "or more); save the page as plain text or simplify it, then upload it again.") from None
 
     def _parse(self, path: Path) -> ParsedDocument:
-        soup = BeautifulSoup(_decode(Path(path).read_bytes()), "lxml")
+        with warnings.catch_warnings():
+            # an XHTML page (DocBook's output, say) opens with an XML declaration; read as HTML
+            # it gives the same text, and the warning would fill the ingest log once a page
+            warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+            soup = BeautifulSoup(_decode(Path(path).read_bytes()), "lxml")
         title_tag = soup.find("title")
         page_title = clean_inline(title_tag.get_text()) if title_tag else ""
         _drop_noise(soup)

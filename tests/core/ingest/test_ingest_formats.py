@@ -218,3 +218,17 @@ def test_static_site_template_tags_leave_the_text_a_reader_sees(tmp_path):
     assert "Ask in help-it. The sign-in screen" in texts
     assert "Templates write {{ message }} literally." in texts  # only {% %} tags are read
     assert not any("{%" in t or "page " in t for t in texts)
+
+
+def test_an_xhtml_page_is_read_as_html_without_a_warning():
+    """DocBook's XHTML (a page of the Debian handbook, a development corpus) opens with an
+    XML declaration: read as HTML it gives its text, and no warning per page in the log."""
+    import warnings
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[3] / "evals" / "corpora" / "debian-handbook-ru" / "apt.html"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parsed = parse_file(page)
+    assert parsed.title and len(parsed.blocks) > 20
+    assert not [w for w in caught if "XML" in type(w.message).__name__]
