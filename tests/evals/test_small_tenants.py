@@ -95,12 +95,22 @@ def test_small_records_equal_to_the_whole_ones_give_the_held_out_figures() -> No
 
 def test_a_small_tenant_holds_exactly_its_files(settings, tmp_path: Path) -> None:
     from core import store
+    from core.config import load_tenant_overrides
     from evals.train import ensure_tenant
 
     folder = tmp_path / "corpus"
     folder.mkdir()
     for name in ("a.md", "b.md", "c.md"):
         (folder / name).write_text(f"# {name}\n\nThe {name[0]} policy applies to everyone.\n", encoding="utf-8")
-    tenants = {"small-x-0": {"tenant": "small-x-0", "corpus": [folder / "a.md", folder / "c.md"], "sets": []}}
+    tenants = {"small-x-0": {"tenant": "small-x-0", "corpus": [folder / "a.md", folder / "c.md"], "sets": []},
+               # a domain's tenant knobs apply before its documents are read
+               "strict": {"tenant": "strict", "corpus": [folder / "b.md"], "sets": [],
+                          "knobs": {"max_chunks_per_doc": 1}}}
     ensure_tenant(settings, "small-x-0", tenants)
     assert sorted(d["file_name"] for d in store.list_documents(settings, "small-x-0")) == ["a.md", "c.md"]
+    (folder / "b.md").write_text("# b\n\n" + "\n\n".join(f"Rule {i} applies to the {i}th floor of the building, "
+                                                        "which every visitor signs in at. " * 8 for i in range(40)),
+                                 encoding="utf-8")
+    ensure_tenant(settings, "strict", tenants)
+    assert load_tenant_overrides(settings, "strict")["max_chunks_per_doc"] == 1
+    assert [d["status"] for d in store.list_documents(settings, "strict")] == ["failed"]  # too long for the knob
