@@ -72,7 +72,7 @@ def _as_infinitive(word: str) -> str:
     return RU_IMPERATIVE_RE.sub(lambda m: _INFINITIVE_ENDING[m.group(0)], word)
 
 
-# Number words read as their digits: "a three-year plan" asks about "3 years", "две недели"
+# Number words read as their digits: "a three-year lease" asks about "3 years", "две недели"
 # about "2 недели". "one"/"один" stay words: they are pronouns as often as numbers.
 NUMBER_WORDS = {
     "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
