@@ -261,18 +261,18 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     None when the passages are in another language: there an unknown word is a translation."""
     if not any(p.lang == question.lang.code for p in passages[:3]):
         return []
-    runs: list[list[str]] = [[]]
+    runs: list[list[tuple[str, list[str]]]] = [[]]  # (word as written, its stems)
     for word in words_of(question.asking):
         stems = tokenize(word)
         # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
                 and not any(lexicon.knows_family(t) for t in stems):
-            runs[-1].append(word)
+            runs[-1].append((word, stems))
         elif runs[-1]:
             runs.append([])
     runs = [r for r in reversed(runs) if r]
-    runs.sort(key=lambda r: min(chunk_probability(t) for w in r for t in tokenize(w)))
-    return [" ".join(r) for r in runs]
+    runs.sort(key=lambda r: min(chunk_probability(t) for _, stems in r for t in stems))
+    return [" ".join(word for word, _ in r) for r in runs]
 
 
 def prepare_question(question: str, synonyms: Synonyms = ()) -> str:

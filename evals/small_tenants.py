@@ -45,10 +45,8 @@ from evals.train import (
     Record,
     Spec,
     catalogue,
-    cross_fitted,
     ensure_tenant,
     extract,
-    fit_answer,
     fit_unit,
     load_questions,
     lodo,
@@ -107,14 +105,14 @@ def held_out_small(large: list[Record], small: list[Record], l2: float = 1.0,
                    spec: Spec = SHIPPED) -> dict[str, Any]:
     """Step 4: each domain's small-tenant answers from models trained on the other domains'
     whole tenants, at the knobs the whole-tenant leave-one-domain-out chooses."""
-    _, report = lodo(large, l2, spec)
+    chosen, report = lodo(large, l2, spec)
     threshold, runner_up = report["threshold"], report["runner_up"]
     domains = sorted({r.domain for r in small} & {r.domain for r in large})
     by_domain = {}
     for d in domains:
-        train = [r for r in large if r.domain != d]
-        answer = fit_answer(cross_fitted(train, l2, spec), runner_up, l2, spec)
-        ranked = rank([r for r in small if r.domain == d], fit_unit(train, l2, spec), spec)
+        answer = chosen[d][1]  # the held-out answer model lodo fitted without d
+        unit = fit_unit([r for r in large if r.domain != d], l2, spec)
+        ranked = rank([r for r in small if r.domain == d], unit, spec)
         by_domain[d] = {"small": summary(outcomes(ranked, answer, threshold, runner_up),
                                          [r.record.kind for r in ranked]),
                         "large": {k: v for k, v in report["domains"][d].items()
