@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from core.config import Settings, load_settings, load_tenant_overrides
+from core.config import Settings, load_settings, load_tenant_overrides, save_tenant_overrides
 from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant
 from evals.crossing import crossing
 from evals.metrics import LOWER_IS_BETTER, score
@@ -112,9 +112,7 @@ def manifest_path(set_path: str | Path) -> Path:
     return set_path.with_name(set_path.name.removesuffix(".jsonl") + ".corpus.json")
 
 
-def load_manifest(set_path: str | Path) -> dict[str, list[Path]]:
-    """{tenant: [corpus folders]} from NAME.corpus.json; folders relative to the repo root
-    (or, failing that, to the manifest's own folder)."""
+def _manifest_data(set_path: str | Path) -> tuple[Path, dict[str, Any]]:
     path = manifest_path(set_path)
     if not path.is_file():
         raise EvalSetError(f"No corpus manifest {path.name} beside the set; --ingest needs one.")
@@ -124,8 +122,18 @@ def load_manifest(set_path: str | Path) -> dict[str, list[Path]]:
         raise EvalSetError(f"{path.name}: not valid JSON ({exc.msg}).") from None
     if not isinstance(data, dict):
         raise EvalSetError(f"{path.name}: expected an object {{tenant: [folders]}}.")
+    return path, data
+
+
+def load_manifest(set_path: str | Path) -> dict[str, list[Path]]:
+    """{tenant: [corpus folders]} from NAME.corpus.json; folders relative to the repo root
+    (or, failing that, to the manifest's own folder). A tenant's entry is its folders, or
+    {"folders": [...], "knobs": {...}} when its documents need settings of their own
+    (`manifest_knobs`)."""
+    path, data = _manifest_data(set_path)
     out: dict[str, list[Path]] = {}
-    for tenant, folders in data.items():
+    for tenant, entry in data.items():
+        folders = entry.get("folders", []) if isinstance(entry, dict) else entry
         if isinstance(folders, str):
             folders = [folders]
         resolved = []
@@ -137,6 +145,15 @@ def load_manifest(set_path: str | Path) -> dict[str, list[Path]]:
             resolved.append(found)
         out[tenant] = resolved
     return out
+
+
+def manifest_knobs(set_path: str | Path) -> dict[str, dict[str, Any]]:
+    """{tenant: settings overrides} of the manifest's tenants that carry knobs (a real PDF of
+    1,911 chunks needs `max_chunks_per_doc` above the default), applied to the eval tenant
+    before its documents are read."""
+    _, data = _manifest_data(set_path)
+    return {tenant: dict(entry["knobs"]) for tenant, entry in data.items()
+            if isinstance(entry, dict) and entry.get("knobs")}
 
 
 def select_rows(rows: Sequence[dict[str, Any]], *, split: str = "all", tenant: str | None = None,
@@ -241,6 +258,15 @@ def ingest_corpora(settings: Settings, set_path: str | Path, tenant_map: Mapping
     manifest = load_manifest(set_path)
     for target in sorted(set(tenant_map.values())):
         reset_eval_tenant(settings, target, log)
+    for corpus_tenant, knobs in manifest_knobs(set_path).items():
+        target = tenant_map.get(tenant or corpus_tenant)
+        if target is not None:
+            try:
+                save_tenant_overrides(settings, target, knobs)
+            except ValueError as exc:
+                raise EvalSetError(f"{manifest_path(set_path).name}: the knobs of tenant '{corpus_tenant}': {exc}") from None
+            if log:
+                log(f"settings  {target}: {', '.join(f'{k}={v}' for k, v in sorted(knobs.items()))}")
     summary: dict[str, Any] = {"ready": 0, "unchanged": 0, "failed": [], "tenants": sorted(set(tenant_map.values()))}
     for corpus_tenant, folders in manifest.items():
         target = tenant_map.get(tenant or corpus_tenant)

@@ -90,7 +90,9 @@ def check_set(set_path: Path) -> list[str]:
     if not manifest_path.exists():
         return [f"{set_path}: manifest {manifest_path.name} not found"]
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    folders = {t: [ROOT / f for f in fs] for t, fs in manifest.items()}
+    # a tenant's entry is its folders, or {"folders": [...], "knobs": {...}}
+    entries = {t: e.get("folders", []) if isinstance(e, dict) else e for t, e in manifest.items()}
+    folders = {t: [ROOT / f for f in ([fs] if isinstance(fs, str) else fs)] for t, fs in entries.items()}
     for t, fs in folders.items():
         for f in fs:
             if not f.is_dir():

@@ -276,3 +276,28 @@ def test_prepare_without_ingest_is_refused_with_a_sentence(capsys):
     with pytest.raises(SystemExit):
         run.main(["--set", "evals/sets/demo.jsonl", "--prepare"])
     assert "add --ingest" in capsys.readouterr().err
+
+
+def test_a_manifest_tenants_knobs_are_applied_before_its_documents_are_read(settings, tiny_set):
+    # one chunk a document is too few for returns.md: the knob must be in force when it is read
+    manifest = tiny_set.with_name("tiny.corpus.json")
+    folders = json.loads(manifest.read_text(encoding="utf-8"))["shop"]
+    manifest.write_text(json.dumps({"shop": {"folders": folders, "knobs": {"max_chunks_per_doc": 1}}}),
+                        encoding="utf-8")
+    report = run.run_set(settings, tiny_set, ingest=True, save=False)
+    tenant = report["tenant_map"]["shop"]
+    assert load_tenant_overrides(settings, tenant) == {"max_chunks_per_doc": 1}
+    assert [f["file"].rsplit("/", 1)[-1] for f in report["ingest"]["failed"]] == ["returns.md"]
+    # the next run starts from the defaults again when the manifest drops the knob
+    manifest.write_text(json.dumps({"shop": folders}), encoding="utf-8")
+    report = run.run_set(settings, tiny_set, ingest=True, save=False)
+    assert load_tenant_overrides(settings, tenant) == {} and report["ingest"]["ready"] == 2
+
+
+def test_a_knob_out_of_range_in_the_manifest_is_one_sentence(settings, tiny_set):
+    manifest = tiny_set.with_name("tiny.corpus.json")
+    folders = json.loads(manifest.read_text(encoding="utf-8"))["shop"]
+    manifest.write_text(json.dumps({"shop": {"folders": folders, "knobs": {"max_chunks_per_doc": -5}}}),
+                        encoding="utf-8")
+    with pytest.raises(run.EvalSetError, match="knobs of tenant 'shop'"):
+        run.run_set(settings, tiny_set, ingest=True, save=False)
