@@ -27,3 +27,22 @@ int e5_embed_tokens(e5_model *m, const char *text, int is_query, float *out, int
     free(ids); free(pos); free(ss); free(se); free(hid); free(cont);
     return nc;
 }
+
+/* The token ids of a text as the engine reads it: bos, the content ("query: " / "passage: "
+ * prefix included, at most max_out - 2 tokens), eos. Used by evals/experiments/pair_reader. */
+int e5_token_ids(e5_model *m, const char *text, int is_query, int *out, int max_out) {
+    const char *pfx = is_query ? "query: " : "passage: ";
+    size_t plen = strlen(pfx), tl = strlen(text);
+    char *buf = (char *)malloc(plen + tl + 1);
+    memcpy(buf, pfx, plen); memcpy(buf + plen, text, tl + 1);
+    int capc = (int)(plen + tl) + 4;
+    int *cont = (int *)malloc(sizeof(int) * capc);
+    int nc = tok_content(&m->tok, buf, cont, capc);
+    free(buf);
+    if (nc > max_out - 2) nc = max_out - 2;
+    out[0] = m->tok.bos;
+    memcpy(out + 1, cont, sizeof(int) * (size_t)nc);
+    out[nc + 1] = m->tok.eos;
+    free(cont);
+    return nc + 2;
+}
