@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from evals.experiments.pair_reader.domains import HELD
+from evals.experiments.token_reader.tokens import load_library
 from evals.train import Record, cross_fitted, fit_answer, fit_unit, quoted, rank
 
 MAX_TOKENS, POSITIVES, NEGATIVES, HELD_UNITS = 190, 3, 5, 8
@@ -31,15 +32,7 @@ MAX_TOKENS, POSITIVES, NEGATIVES, HELD_UNITS = 190, 3, 5, 8
 
 class TokenIds:
     def __init__(self, library: Path) -> None:
-        from evals.experiments.pair_reader.image import stock_image
-
-        lib = ctypes.CDLL(str(library))
-        lib.e5_load.restype = ctypes.c_void_p
-        lib.e5_load.argtypes = [ctypes.c_char_p]
-        lib.e5_token_ids.restype = ctypes.c_int
-        lib.e5_token_ids.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int,
-                                     ctypes.POINTER(ctypes.c_int), ctypes.c_int]
-        self._lib, self._m = lib, lib.e5_load(str(stock_image()).encode())
+        self._lib, self._m = load_library(library)
 
     def __call__(self, text: str, is_query: bool = True) -> list[int]:
         out = (ctypes.c_int * MAX_TOKENS)()

