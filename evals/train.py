@@ -61,6 +61,7 @@ from core.models import get_embedder
 from core.pipeline import prepare_question, question_read
 from core.retrieve import retrieve
 from evals.metrics.text import contains
+from evals.run import manifest_knobs
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -108,9 +109,11 @@ EXTRA: dict[str, dict] = {
     # (one 261-page PDF); evals/corpora/SOURCES.md
     "debhandbook": {"tenant": "debhandbook", "corpus": [ROOT / "evals" / "corpora" / "debian-handbook-ru"],
                     "sets": [SETS / "ood_debhandbook.jsonl"]},
-    # one PDF of 1,911 chunks, past the default limit of 1,500 a document
+    # one PDF of 1,911 chunks, past the default limit of 1,500 a document: the knob its sets'
+    # manifests carry for `evals.run --ingest`
     "debreference": {"tenant": "debreference", "corpus": [ROOT / "evals" / "corpora" / "debian-reference-en"],
-                     "sets": [SETS / "ood_debreference.jsonl"], "knobs": {"max_chunks_per_doc": 2500}},
+                     "sets": [SETS / "ood_debreference.jsonl"],
+                     "knobs": manifest_knobs(SETS / "ood_debreference.jsonl")["debreference"]},
 }
 
 

@@ -55,7 +55,8 @@ class Layer(nn.Module):
 class E5(nn.Module):
     def __init__(self, image: Image) -> None:
         super().__init__()
-        self.word = nn.Embedding.from_pretrained(_tensor(image, "emb.word"))
+        word = _tensor(image, "emb.word")  # frozen: the vocabulary is never fine-tuned
+        self.word = nn.Embedding(*word.shape, _weight=word, _freeze=True)
         self.register_buffer("pos", _tensor(image, "emb.pos"))
         self.register_buffer("token_type", _tensor(image, "emb.type")[0])
         self.norm = nn.LayerNorm(image.H, eps=image.eps)
