@@ -17,19 +17,23 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field, field_validator
 
 from core import eval_jobs, keys, store
-from core.config import Settings, load_settings
+from core.config import MAX_QUESTION_CHARS, Settings, load_settings
+from core.eval_rows import EVAL_SPLITS
 
 MAX_JSON_BYTES = 64 * 1024
 MAX_VERIFY_PAIRS = 100
 
 
 class AskBody(BaseModel):
-    question: str = Field(min_length=1, max_length=4000)
-    previous: str | None = Field(default=None, max_length=4000,
+    # the pipeline's own limit, so the published schema says what the server accepts
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    previous: str | None = Field(default=None, max_length=MAX_QUESTION_CHARS,
                                  description="The question asked just before in the same chat (follow-ups).")
 
 
@@ -45,10 +49,19 @@ class VerifyBody(BaseModel):
 
 class EvalRunBody(BaseModel):
     set: str = Field(min_length=1, max_length=200, description="An eval set's name (GET /v1/eval-sets).")
-    split: str = Field(default="all", max_length=20, description="all, or a split the set's rows name (calib, test).")
+    split: str = Field(default="all", description="all, or the set's rows of one split (calib, test).")
     ingest: bool = Field(default=False, description="Build fresh eval tenants from the set's corpus and ask "
                                                     "them; without it every question is asked of this tenant.")
     limit: int | None = Field(default=None, ge=1, le=100000, description="Only the first N questions.")
+
+    @field_validator("split")
+    @classmethod
+    def _known_split(cls, split: str) -> str:
+        # refused here (422), not by the background run's own argument check, whose
+        # message only its log would hold
+        if split not in ("all", *EVAL_SPLITS):
+            raise ValueError(f"split must be one of all, {', '.join(EVAL_SPLITS)}")
+        return split
 
 
 # what a client sees of a job record (not the paths or process ids on the server)
@@ -104,6 +117,22 @@ class BodyLimit:
         await self.app(scope, replayed, send)
 
 
+def _header_text(value: str) -> str:
+    """A header as its sender wrote it: HTTP hands header bytes over as Latin-1, and a
+    tenant id in Cyrillic arrives as UTF-8 bytes read that way."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
+
+
+async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
+    """422 with the fields at fault, its JSON ASCII-escaped: a lone surrogate a client sent
+    (valid JSON, not valid UTF-8) is echoed back as \\udXXX instead of failing the reply."""
+    body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True)
+    return Response(body, status_code=422, media_type="application/json")
+
+
 async def _too_large(send: Callable, limit: int) -> None:
     body = json.dumps({"detail": f"The request body is over {limit:,} bytes; send less."}).encode()
     await send({"type": "http.response.start", "status": 413,
@@ -115,6 +144,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Groundwork API", version="1",
                   description="Answers only from a tenant's own documents, every sentence cited. "
                               "Authenticate with `Authorization: Bearer <key>` (`python -m core.cli keys create`).")
+    app.add_exception_handler(RequestValidationError, _invalid_request)
 
     def tenant_of(request: Request, x_groundwork_tenant: str | None = Header(default=None)) -> str:
         auth = request.headers.get("authorization", "")
@@ -123,7 +153,7 @@ def create_app(settings: Settings) -> FastAPI:
         if tenant is None:
             raise HTTPException(401, "A valid API key is required: send Authorization: Bearer <key>.",
                                 headers={"WWW-Authenticate": "Bearer"})
-        if x_groundwork_tenant is not None and x_groundwork_tenant != tenant:
+        if x_groundwork_tenant is not None and _header_text(x_groundwork_tenant) != tenant:
             raise HTTPException(403, "This key does not reach that tenant.")
         return tenant
 

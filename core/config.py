@@ -25,6 +25,8 @@ def recommended_threshold() -> float:
     return float(json.loads(ANSWER_MODEL.read_text(encoding="utf-8"))["threshold"])
 
 
+MAX_QUESTION_CHARS = 2000  # a question (and the one before it in a chat) the pipeline reads
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path = Path("data")

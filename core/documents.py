@@ -102,8 +102,18 @@ def ingest_file(
     """Index one file for a tenant. Never raises for a bad file: the result says why.
     `ahead`: the file's parse, started earlier (core/ingest/ahead.py)."""
     path = Path(path)
-    return _ingest(settings, tenant, path, file_name or path.name, uploaded_by, progress, reindex=False,
-                   ahead=ahead)
+    return _ingest(settings, tenant, path, readable_name(file_name or path.name), uploaded_by, progress,
+                   reindex=False, ahead=ahead)
+
+
+def readable_name(name: str) -> str:
+    """The file name as stored and shown: bytes that are not UTF-8 (a name from another
+    system's disk, read by Python as lone surrogates) become U+FFFD, which SQLite and the
+    hash of a failure's id can hold."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "replace").decode("utf-8")
 
 
 def ingest_files(
@@ -113,8 +123,18 @@ def ingest_files(
     """Index files one after another, each as `ingest_file` does, parsing the next file
     while the current one is embedded."""
     ensure_tenant(settings, tenant)
+    first_with: dict[str, Path] = {}  # file name -> the path ingested under it in this run
     with ParseAhead(paths, settings, lambda sha: _ready_with(settings, tenant, sha) is not None) as parsing:
         for i, path in enumerate(paths):
+            name = readable_name(Path(path).name)
+            if name in first_with:
+                # a document is known by its file name: the second would replace the first
+                parsing.take(i)
+                yield path, IngestResult(name, "failed", error=(
+                    f"Not ingested: {first_with[name]} in this run has the same file name, and this "
+                    "file would replace it; rename one of them and ingest it again."))
+                continue
+            first_with[name] = Path(path)
             yield path, ingest_file(settings, tenant, path, uploaded_by=uploaded_by,
                                     progress=progress_for(path) if progress_for else None, ahead=parsing.take(i))
 
@@ -150,8 +170,8 @@ def _ingest(
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
             msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable) else (
                 f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again.")
-            if not reindex:
-                _record_failure(settings, tenant, file_name, sha, len(data), uploaded_by, msg)
+            if not reindex:  # the failed row's own id, so the caller can delete what it lists
+                doc_id = _record_failure(settings, tenant, file_name, sha, len(data), uploaded_by, msg)
             return IngestResult(file_name, "failed", doc_id, error=msg,
                                 seconds=time.perf_counter() - started)
     result.seconds = time.perf_counter() - started
@@ -417,9 +437,9 @@ def _insert_rows(conn: Any, table: str, rows: list[dict[str, Any]]) -> None:
 
 def _record_failure(
     settings: Settings, tenant: str, file_name: str, sha: str, size: int, uploaded_by: str, error: str,
-) -> None:
+) -> str:
     """A failed file is listed with its reason; it never replaces a working version. The row's
-    id includes the file name: files with identical bytes each keep their own record."""
+    id (returned) includes the file name: files with identical bytes each keep their own record."""
     failure_id = "f" + hashlib.sha256(f"{tenant_key(tenant)}:{file_name}:{sha}".encode()).hexdigest()[:15]
     with store.connect(settings) as conn:
         conn.execute(
@@ -430,6 +450,7 @@ def _record_failure(
             " status, error, uploaded_at, uploaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (failure_id, tenant, file_name, sha, size, None, 0, "failed", error, time.time(), uploaded_by),
         )
+    return failure_id
 
 
 def iter_files(paths: list[Path]) -> list[Path]:

@@ -17,6 +17,7 @@ from core import store
 from core.config import Settings
 
 EVAL_KINDS = ("answerable", "unanswerable", "misleading")
+EVAL_SPLITS = ("calib", "test")  # a row's `split`; a run asks "all" or one of them
 _NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")  # a tenant id usable as a file name
 
 

@@ -12,7 +12,7 @@ from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
 from core.closest import closest_entries
-from core.config import Settings
+from core.config import MAX_QUESTION_CHARS, Settings
 from core.expand import Synonyms, expand_question
 from core.followup import looks_like_followup, read_followup
 from core.gate import assess
@@ -49,7 +49,6 @@ from core.verify import (
 )
 
 REFUSAL = "I did not find this in your knowledge base."
-MAX_QUESTION_CHARS = 2000
 MAX_REJECTED_SHOWN = 40
 
 
@@ -265,7 +264,9 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     for word in words_of(question.asking):
         stems = tokenize(word)
         # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
+        # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
+                and word not in question.lang.asking_words and word not in question.lang.filler \
                 and not any(lexicon.knows_family(t) for t in stems):
             runs[-1].append((word, stems))
         elif runs[-1]:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, load_settings, load_tenant_overrides, save_tenant_overrides
+from core.eval_rows import EVAL_SPLITS
 from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant
 from evals.crossing import crossing
 from evals.metrics import LOWER_IS_BETTER, score
@@ -43,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 REQUIRED = ("id", "tenant", "question", "kind")
 ANSWERABLE_REQUIRED = ("expected_answer", "gold_source", "gold_quote")
 KINDS = ("answerable", "unanswerable", "misleading")
-SPLITS = ("calib", "test")
+SPLITS = EVAL_SPLITS
 MAX_QUESTION_CHARS = 2000
 EVAL_UPLOADER = "evals"
 

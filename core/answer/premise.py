@@ -5,12 +5,16 @@ be answered neither as asked nor with a bare refusal, but with a correction that
 passage (status `corrected`). Two deterministic, language-level checks, on the asking
 sentence only (a scene, "I've worked here 3 years.", is the user's situation, not a premise):
 
-1. a value: the question states a number with a unit (20 weeks, $500) and a unit on the
-   same topic states another number with that unit, while the passage never states the
-   question's number with that unit;
-2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that holds most of
-   the question's topic says the opposite (it is negated: "You aren't able to delete a
-   message", "non-transferable");
+1. a value: an asserting question (yes/no, why, how) states a number with a unit (20 weeks,
+   $500) and a unit on the same topic states another number with that unit, while the
+   passage never states the question's number with that unit. In "How many people does
+   room 5 seat?" or "What does bed 7 grow?" the number names what is asked about, and
+   "Room 13 seats 20 people" is another room, not another value;
+2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that
+   holds most of the question's topic says the opposite (it is negated: "You aren't able
+   to delete a message", "non-transferable"), in a passage that names every topic word of
+   the asking sentence: "The warranty does not cover freezing", in a passage that never
+   mentions flooding, denies nothing about flooding;
 3. a negated word: the unit holds a word of the question with a negating prefix of its
    language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»).
 
@@ -23,6 +27,7 @@ from __future__ import annotations
 from core.answer.facts import has_negation, number_units
 from core.answer.question import Question, words_of
 from core.answer.signals import Scored
+from core.lexical import tokenize
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
@@ -40,6 +45,8 @@ def _valued(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def rival_value(question: Question, text: str, passage_text: str) -> str | None:
     """Check 1: the text states another number with a unit of a number the question states
     (and the passage never states the question's), as "12 weeks, not 20 weeks"."""
+    if question.answer_type not in ASSERTING:
+        return None
     said = number_units(text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
@@ -52,6 +59,12 @@ def denies(question: Question, text: str) -> bool:
     """Check 2 without its topic condition: an asserting question, not negated, against a
     negated text."""
     return question.answer_type in ASSERTING and not question.negated and has_negation(text)
+
+
+def names_every_term(question: Question, text: str) -> bool:
+    """The text names every topic term of the asking sentence (stemmed as the index is)."""
+    said = set(tokenize(text))
+    return all(term in said for term in question.asking_terms)
 
 
 def negated_word(question: Question, text: str) -> str | None:
@@ -72,7 +85,8 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     value = rival_value(question, text, passage_text)
     if value:
         return value
-    if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC:
+    if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC \
+            and names_every_term(question, f"{text} {passage_text}"):
         return "the documents say the opposite"
     word = negated_word(question, text)
     return f"the documents say {word}" if word else None

@@ -10,6 +10,7 @@ domain. A third language is one new module registered in `core/lang/__init__.py`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # The kinds of answer a question may ask for; `matches_type` in core/answer/question.py
 # reads a unit for each of them.
@@ -46,6 +47,12 @@ class Language:
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def asking_words(self) -> frozenset[str]:
+        """Every word of the question phrases ("how often" -> how, often): words of asking,
+        never a topic the documents should have used."""
+        return frozenset(w for phrase in self.question_words for w in phrase.split())
 
     def answer_type(self, words: list[str]) -> str | None:
         """The answer type the question's words ask for, or None (free form)."""

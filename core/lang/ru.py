@@ -26,7 +26,7 @@ LANGUAGE = Language(
         "сколько недель": "duration", "сколько месяцев": "duration", "сколько лет": "duration",
         "сколько минут": "duration", "как долго": "duration", "какой срок": "duration",
         "за сколько": "duration", "как часто": "frequency", "когда": "date", "какого числа": "date",
-        "до какого": "date", "во сколько": "time", "в какое время": "time", "кто": "person",
+        "до какого": "date", "во сколько": "time", "во скольки": "time", "в какое время": "time", "кто": "person",
         "кому": "person", "кого": "person", "к кому": "person", "где": "place", "куда": "place",
         "откуда": "place", "почему": "reason", "зачем": "reason", "для чего": "reason",
         "как": "how", "каким образом": "how",

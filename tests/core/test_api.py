@@ -92,6 +92,31 @@ def test_upload_list_and_delete(api):
     assert bad.status_code == 422 and bad.json()["status"] == "failed" and bad.json()["error"]
     assert api.delete(f"/v1/documents/{doc_id}", headers=key).json() == {"deleted": doc_id}
     assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md", "x.pdf"}
+    # the id a failed upload returns is the listed row's, so the client can clean it up
+    failed_id = bad.json()["doc_id"]
+    assert api.delete(f"/v1/documents/{failed_id}", headers=key).json() == {"deleted": failed_id}
+    assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md"}
+
+
+def test_a_tenant_named_in_another_script_is_reached_by_its_header(api, write_file):
+    tenant = "Склад север"
+    assert ingest_file(api.settings, tenant, write_file("sklad.md", "# Склад\n\nСклад открыт с 8 до 20.\n")).status == "ready"
+    key = keys.create_key(api.settings, tenant)[1]
+    # HTTP carries the header as bytes; the id is sent as UTF-8, as a client writes it
+    res = api.get("/v1/documents", headers={**auth(key), "X-Groundwork-Tenant": tenant.encode("utf-8")})
+    assert res.status_code == 200 and [d["file_name"] for d in res.json()] == ["sklad.md"]
+    other = api.get("/v1/documents", headers={**auth(key), "X-Groundwork-Tenant": "acme"})
+    assert other.status_code == 403
+
+
+def test_bad_requests_are_422_with_the_fields_at_fault(api):
+    key = {**auth(api.keys["acme"]), "Content-Type": "application/json"}
+    # a lone surrogate is valid JSON but no text: refused, and the refusal itself renders
+    res = api.post("/v1/ask", headers=key, content=b'{"question": "What is the limit \\ud800?"}')
+    assert res.status_code == 422 and res.json()["detail"]
+    split = api.post("/v1/eval-runs", headers=key, json={"set": "demo", "split": "tset"})
+    assert split.status_code == 422 and "split must be one of all, calib, test" in split.text
+    assert api.get("/v1/eval-jobs", headers=key).json() == []  # nothing was started
 
 
 def test_verify_and_eval_runs(api):
@@ -165,6 +190,9 @@ def test_openapi_schema_lists_the_endpoints(api):
     paths = api.get("/openapi.json").json()["paths"]
     assert {"/v1/ask", "/v1/documents", "/v1/documents/{doc_id}", "/v1/verify", "/v1/eval-runs", "/v1/eval-sets",
             "/v1/eval-jobs", "/v1/eval-jobs/{job_id}"} <= set(paths)
+    # the schema says what the server accepts: the pipeline's own question limit
+    ask_body = api.get("/openapi.json").json()["components"]["schemas"]["AskBody"]["properties"]
+    assert ask_body["question"]["maxLength"] == 2000
 
 
 def _free_port() -> int:

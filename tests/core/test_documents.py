@@ -377,6 +377,33 @@ def test_failed_files_with_identical_bytes_keep_their_own_records(settings, writ
     failed = {d["file_name"]: d for d in list_documents(settings, "acme") if d["status"] == "failed"}
     assert set(failed) == {"a.pdf", "b.pdf"} and failed["a.pdf"]["doc_id"] != failed["b.pdf"]["doc_id"]
     assert all(d["error"] for d in failed.values())
+    # the id a failed ingest returns is the listed row's, so it can be deleted by it
+    assert (first.doc_id, second.doc_id) == (failed["a.pdf"]["doc_id"], failed["b.pdf"]["doc_id"])
+    assert delete_document(settings, "acme", first.doc_id)
+
+
+def test_two_files_of_one_name_in_a_run_never_replace_each_other(settings, tmp_path):
+    # the QA report: 2023/report.md and 2024/report.md in one folder; the second replaced the first
+    for year, figure in (("2023", "revenue was 4 million"), ("2024", "revenue was 7 million")):
+        (tmp_path / "tree" / year).mkdir(parents=True)
+        (tmp_path / "tree" / year / "report.md").write_text(f"# Report {year}\n\nIn {year} {figure}.\n")
+    results = [r for _, r in documents.ingest_files(settings, "acme", documents.iter_files([tmp_path / "tree"]))]
+    assert [r.status for r in results] == ["ready", "failed"]
+    assert "same file name" in results[1].error and "rename" in results[1].error
+    listed = [d for d in list_documents(settings, "acme") if d["status"] == "ready"]
+    assert len(listed) == 1 and listed[0]["doc_id"] == results[0].doc_id
+
+
+def test_a_file_name_that_is_not_utf8_is_ingested_and_the_rest_go_on(settings, tmp_path):
+    folder = tmp_path / "names"
+    folder.mkdir()
+    odd = folder / b"lamp-\xe9t\xe9.txt".decode("utf-8", "surrogateescape")  # Latin-1 bytes on disk
+    odd.write_text("The lamp uses a 40 watt bulb.\n")
+    (folder / "zclock.txt").write_text("The clock runs on two AA batteries.\n")
+    results = [r for _, r in documents.ingest_files(settings, "acme", documents.iter_files([folder]))]
+    assert [r.status for r in results] == ["ready", "ready"]
+    names = {d["file_name"] for d in list_documents(settings, "acme")}
+    assert names == {"lamp-\ufffdt\ufffd.txt", "zclock.txt"}
 
 
 def test_identical_bytes_under_a_new_name_say_which_document_holds_them(settings, write_file):

@@ -22,11 +22,17 @@ def _unknown(question: str, lang: str = "en") -> list[str]:
 
 
 def test_the_rarest_word_in_general_text_comes_first() -> None:
-    # "long" and "Zanzibar" both stand in no passage; "long" is in every other text
-    assert _unknown("Does delivery to Zanzibar take long?") == ["zanzibar", "long"]
+    # "extra" and "Zanzibar" both stand in no passage; "extra" is in every other text
+    assert _unknown("Does delivery to Zanzibar take 5 days extra?") == ["zanzibar", "extra"]
     # equally unknown to general text: the last run first, the head of the noun phrase
     assert _unknown("Is delivery of the flux capacitor or the dingbat in 5 days?") == ["dingbat", "flux capacitor"]
 
 
 def test_none_when_the_passages_are_in_another_language() -> None:
     assert _unknown("How long does delivery to Zanzibar last?", lang="ru") == []
+
+
+def test_words_of_asking_are_never_named() -> None:
+    # the QA report: "How often must passwords be changed?" named "often" as a word to teach
+    assert _unknown("How often does delivery of the gizmo take 5 days?") == ["gizmo"]
+    assert "почему" not in _unknown("Почему доставка гизмо такая долгая?", lang="ru")

@@ -24,12 +24,29 @@ def test_a_scene_is_no_premise() -> None:
 
 def test_a_negated_passage_contradicts_an_asserting_question() -> None:
     q = Question.parse("How do I delete a chat message?")
-    assert conflict(q, _scored("You aren't able to delete a message."), "") == "the documents say the opposite"
+    passage = "Chat etiquette. You aren't able to delete a message."
+    assert conflict(q, _scored("You aren't able to delete a message."), passage) == "the documents say the opposite"
     # off topic (little of the question's words): no correction
-    assert conflict(q, _scored("You aren't able to park here.", lex=0.2), "") is None
+    assert conflict(q, _scored("You aren't able to park here.", lex=0.2), passage) is None
     # a question that is itself negated is answered, not corrected
     assert conflict(Question.parse("Why can't I delete a chat message?"),
-                    _scored("You aren't able to delete a message."), "") is None
+                    _scored("You aren't able to delete a message."), passage) is None
+
+
+def test_a_denial_of_something_else_is_no_correction() -> None:
+    # the QA report: "Does the warranty cover damage caused by flooding?" was "corrected"
+    # with the freezing sentence, which says nothing about flooding
+    q = Question.parse("Does the warranty cover damage caused by flooding?")
+    unit = _scored("The warranty does not cover damage caused by freezing.")
+    assert conflict(q, unit, "Pump warranty. " + unit.unit.text) is None
+    assert conflict(q, unit, "Pump warranty. Floods are the owner's risk. " + unit.unit.text) is not None
+
+
+def test_a_number_that_names_what_is_asked_about_is_no_premise() -> None:
+    # "room 5" and "bed 7" name a room and a bed; another room's figure is no correction
+    for asked, said in (("How many people does room 5 seat?", "Room 13 seats 20 people."),
+                        ("What does garden bed 7 grow?", "Garden bed 77 grows pepper.")):
+        assert conflict(Question.parse(asked), _scored(said), said) is None
 
 
 def test_only_top_on_topic_units_are_read() -> None:
