@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -48,13 +49,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = load_settings()
     try:
-        return int(args.func(settings, args) or 0)
+        code = int(args.func(settings, args) or 0)
+        sys.stdout.flush()  # a closed pipe fails here, inside the handlers, not at exit
+        return code
     except (UserError, TenantError, ValueError, VectorStoreUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # a file given on the command line: missing folder, a folder, no permission
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: cannot use{where} ({exc.strerror or exc}); check the path.", file=sys.stderr)
+        return 2
 
 
 def _not_utf8(args: argparse.Namespace) -> str | None:
@@ -230,11 +241,14 @@ def _new_tenant_ok(settings: Settings, tenant: str) -> None:
     separator, markup or control character, no case twin of an existing id); existing
     tenants keep working whatever an older version let through."""
     from core import store
-    from core.tenants import validate_new_tenant
+    from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant, validate_new_tenant
 
     existing = [t["id"] for t in store.list_tenants(settings)]
     if tenant not in existing:
         validate_new_tenant(tenant, existing)
+        if is_eval_tenant(tenant):  # as the console says: the harness empties these
+            raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval "
+                              "harness; choose another id.")
 
 
 def cmd_tenants_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -369,6 +383,7 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:
     from core.documents import list_documents
 
+    _require_tenant(settings, args.tenant)  # a typo must not look like an empty tenant
     docs = list_documents(settings, args.tenant)
     if args.json:
         keep = ("doc_id", "file_name", "sha256", "size", "pages", "chunks", "status", "error",
@@ -491,16 +506,22 @@ def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
-    if not path.exists():
-        raise UserError(f"No such file: {path}.")
+    if not path.is_file():
+        raise UserError(f"No such file: {path}." if not path.exists() else f"{path} is a folder; give a JSONL file.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text; save it as UTF-8 JSONL.") from None
     rows = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UserError(f"{path}:{n} is not valid JSON ({exc.msg}).") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{path}:{n} is not a JSON object; write one {{...}} per line.")
         for key in required:
             if key not in row:
                 raise UserError(f"{path}:{n} has no '{key}' field.")

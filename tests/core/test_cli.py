@@ -305,3 +305,41 @@ def test_users_add_list_remove_and_keys(tmp_path, write_file):
     assert run(data, "keys", "revoke", "--tenant", "acme", key_id).stdout.strip() == f"revoked {key_id}"
     again = run(data, "keys", "revoke", "--tenant", "acme", key_id)
     assert again.returncode != 0 and "No live key" in again.stderr
+
+
+def test_everyday_mistakes_are_one_sentence_never_a_traceback(settings, write_file, tmp_path, capsys):
+    # the QA report's tracebacks: a missing or folder --out, a folder --batch, a row that is
+    # no object, a file that is not UTF-8; and a mistyped tenant listed as if empty
+    from core import cli
+
+    assert cli.main(["ingest", "--tenant", "acme", str(write_file("oil.md", "# Oil\n\nCapacity is 5 quarts.\n"))]) == 0
+    q = write_file("q.jsonl", '{"id": 1, "question": "What is the capacity?"}\n')
+    cases = {
+        "cannot use": ["ask", "--tenant", "acme", "--batch", str(q), "--out", str(tmp_path / "nodir" / "a.jsonl")],
+        "is a folder": ["ask", "--tenant", "acme", "--batch", str(tmp_path), "--out", str(tmp_path / "a.jsonl")],
+        "is not a JSON object": ["ask", "--tenant", "acme", "--batch", str(write_file("n.jsonl", "5\n")),
+                                 "--out", str(tmp_path / "a.jsonl")],
+        "is not UTF-8": ["ask", "--tenant", "acme", "--batch", str(write_file("l.jsonl", b"\xff\xfe{}\n")),
+                         "--out", str(tmp_path / "a.jsonl")],
+        "No tenant named 'acne'": ["docs", "list", "--tenant", "acne"],
+        "reserved for the eval harness": ["tenants", "create", "eval-demo-mine"],
+    }
+    capsys.readouterr()
+    for said, argv in cases.items():
+        assert cli.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and said in err and len(err.strip().splitlines()) == 1, err
+    assert cli.main(["ask", "--tenant", "acme", "--batch", str(q), "--out", str(tmp_path)]) == 2  # --out a folder
+    assert "cannot use" in capsys.readouterr().err
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path, write_file):
+    data = tmp_path / "data"
+    run(data, "ingest", "--tenant", "acme", str(write_file("oil.md", "# Oil\n\nCapacity is 5 quarts.\n")))
+    env = {**os.environ, "GROUNDWORK_DATA": str(data)}
+    proc = subprocess.Popen([sys.executable, "-m", "core.cli", "docs", "list", "--tenant", "acme"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # as `| head` does once it has read enough
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err
