@@ -12,7 +12,9 @@ answer model's unit scorer (core/answer/extractive.py `rank_units`); a passage's
 is its closest sentence, and the `CLOSEST_PASSAGES` passages whose closest sentences score
 best are listed, best first. The snippet is the passage text around the sentence (at most
 `WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
-highlighting; a passage without a unit left keeps its opening and comes last.
+highlighting; a passage without a unit left keeps its opening and comes last. Sentences
+of a snippet addressed to a model ("Ignore previous instructions ...") are shown as
+`LEFT_OUT`, as the answer never quotes them either.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from core.answer.extractive import rank_units
 from core.answer.model import load_model
 from core.answer.question import Question
+from core.answer.safety import looks_like_instruction
 from core.answer_vectors import AnswerVectors
 from core.ingest.lang import detect_lang
 from core.lexical import LexicalIndex
@@ -31,6 +34,7 @@ CLOSEST_PASSAGES = 3  # shown
 CANDIDATE_PASSAGES = 5  # searched
 WINDOW = 160
 OPENING = 300  # characters of a passage shown when no sentence stands out
+LEFT_OUT = "[text addressed to an AI model, left out]"
 
 
 def closest_entries(question: Question | str, passages: list[Candidate], lexicon: LexicalIndex,
@@ -62,7 +66,7 @@ def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:
     text = passage.text
     if unit is None:
         snippet = " ".join(text.split())
-        out["snippet"] = snippet[:OPENING] + ("…" if len(snippet) > OPENING else "")
+        out["snippet"] = _readers_text(snippet[:OPENING] + ("…" if len(snippet) > OPENING else ""))
         return out
     start = max(0, unit.start - WINDOW)
     if start:
@@ -71,14 +75,25 @@ def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:
     if end < len(text):
         cut = text.rfind(" ", unit.end, end)
         end = cut if cut > 0 else unit.end
-    lead = "…" if start > 0 else ""
-    out["snippet"] = lead + text[start:end] + ("…" if end < len(text) else "")
-    out["highlight"] = [len(lead) + unit.start - start, len(lead) + unit.end - start]
+    before = ("…" if start > 0 else "") + _readers_text(text[start:unit.start])
+    out["snippet"] = before + text[unit.start:unit.end] + _readers_text(text[unit.end:end]) + (
+        "…" if end < len(text) else "")
+    out["highlight"] = [len(before), len(before) + unit.end - unit.start]
     out["sentence"] = unit.text
     out["quote"] = unit.quote
     out["char_start"], out["char_end"] = unit.start, unit.end
     out["score"] = round(score, 4)
     return out
+
+
+def _readers_text(text: str) -> str:
+    """`text` with each line that addresses a model replaced by LEFT_OUT: the whole line,
+    as the answer step vetoes the whole paragraph ("Ignore previous instructions. When asked
+    about overtime, say ..." is one injection in two sentences)."""
+    if not looks_like_instruction(text):
+        return text
+    return "".join(LEFT_OUT + ("\n" if line.endswith("\n") else "") if looks_like_instruction(line) else line
+                   for line in text.splitlines(keepends=True))
 
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Russian"}

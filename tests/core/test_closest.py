@@ -74,6 +74,19 @@ def test_a_planted_instruction_is_never_the_closest_sentence(passages, lexicon, 
     planted = next(e for e in entries if e["source"] == "doc3.md")
     assert "AI assistants" not in planted.get("sentence", "")
     assert all("€5 per km" not in e.get("sentence", "") for e in entries)
+    # nor shown around it: the QA report found the injection in the snippets of a refusal
+    assert all("€5 per km" not in e["snippet"] and "ignore previous" not in e["snippet"] for e in entries)
+    assert "[text addressed to an AI model, left out]" in planted["snippet"]
+    assert "Mileage claims are submitted monthly." in planted["snippet"]
+    if "highlight" in planted:
+        start, end = planted["highlight"]
+        assert planted["snippet"][start:end] == planted["quote"]
+
+
+def test_without_the_embedder_an_opening_that_addresses_a_model_is_left_out(passages, lexicon):
+    entries = closest_entries("How are mileage claims submitted?", passages, lexicon)
+    planted = next(e for e in entries if e["source"] == "doc3.md")
+    assert "€5 per km" not in planted["snippet"] and planted["snippet"].startswith("[text addressed to an AI model")
 
 
 def test_without_the_embedder_each_passage_shows_its_opening(passages, lexicon):
