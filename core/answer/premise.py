@@ -13,8 +13,8 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
 2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that
    holds most of the question's topic says the opposite (it is negated: "You aren't able
    to delete a message", "non-transferable"), in a passage that names every topic word of
-   the asking sentence: "The warranty does not cover freezing", in a passage that never
-   mentions flooding, denies nothing about flooding;
+   the asking sentence: "Badges are not issued to visitors", in a passage that never
+   mentions contractors, denies nothing about contractors;
 3. a negated word: the unit holds a word of the question with a negating prefix of its
    language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»).
 
