@@ -26,10 +26,12 @@ drawing a progress bar.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -389,7 +391,6 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
             pins: Mapping[str, Any] | None = None, log: Log | None = None, owner: str | None = None,
             prepare: bool = False) -> Collected:
     """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring."""
-    from core import store
 
     started = time.perf_counter()
     set_path = Path(set_path)
@@ -400,6 +401,41 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
         r["tenant"] = tenant_map[r["tenant"]]
     tenants = sorted(set(tenant_map.values()))
     settings = pin_settings(settings, pins)
+    with eval_tenants_held(settings, tenants, log) if ingest else nullcontext():
+        return _collect_held(settings, set_path, set_name, rows, tenant_map, tenants, owner, split=split,
+                             tenant=tenant, ingest=ingest, progress=progress, limit=limit, log=log,
+                             prepare=prepare, started=started)
+
+
+@contextmanager
+def eval_tenants_held(settings: Settings, tenants: Sequence[str], log: Log | None = None) -> Iterator[None]:
+    """Hold the eval tenants a run with --ingest empties, fills and asks, for the whole run:
+    a second run over the same ones (another tenant's run of the same set from the console
+    or the API, which share `eval-<set>-<tenant>`) waits instead of emptying them mid-run.
+    One lock file a tenant (`flock`, released when the process ends), taken in sorted order."""
+    from core.tenants import tenant_key
+
+    folder = Path(settings.data_dir) / "eval-locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    with ExitStack() as stack:
+        for t in sorted(tenants):
+            handle = stack.enter_context(open(folder / f"{tenant_key(t)}.lock", "a"))
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if log:
+                    log(f"waiting   {t}: another eval run is using it")
+                fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _collect_held(settings: Settings, set_path: Path, set_name: str, rows: list[dict[str, Any]],
+                  tenant_map: dict[str, str], tenants: list[str], owner: str | None, *, split: str,
+                  tenant: str | None, ingest: bool, progress: Progress | None, limit: int | None,
+                  log: Log | None, prepare: bool, started: float) -> Collected:
+    """`collect` from the ingest on, with its eval tenants held when it ingests."""
+    from core import store
+
     ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log, prepare) if ingest else {}
     warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
                 for f in ingest_summary.get("failed", [])]

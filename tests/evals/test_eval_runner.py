@@ -301,3 +301,27 @@ def test_a_knob_out_of_range_in_the_manifest_is_one_sentence(settings, tiny_set)
                         encoding="utf-8")
     with pytest.raises(run.EvalSetError, match="knobs of tenant 'shop'"):
         run.run_set(settings, tiny_set, ingest=True, save=False)
+
+
+def test_a_second_run_over_the_same_eval_tenants_waits_for_the_first(settings):
+    # the API and the console start runs per tenant, but every tenant's --ingest run of a
+    # set fills the same eval-<set>-<tenant>: the second must not empty it mid-run
+    import threading
+
+    from evals.run import eval_tenants_held
+
+    entered, said = threading.Event(), []
+    with eval_tenants_held(settings, ["eval-demo-demo", "eval-demo-globex"]):
+        def second():
+            with eval_tenants_held(settings, ["eval-demo-globex"], log=said.append):
+                entered.set()
+
+        worker = threading.Thread(target=second)
+        worker.start()
+        for _ in range(600):  # until the second run has found the tenant taken (a bound, not a timing)
+            if said:
+                break
+            worker.join(timeout=0.1)
+        assert said == ["waiting   eval-demo-globex: another eval run is using it"] and not entered.is_set()
+    worker.join()
+    assert entered.is_set()
