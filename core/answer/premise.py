@@ -6,8 +6,10 @@ passage (status `corrected`). Two deterministic, language-level checks, on the a
 sentence only (a scene, "I've worked here 3 years.", is the user's situation, not a premise):
 
 1. a value: an asserting question (yes/no, why, how) states a number with a unit (20 weeks,
-   $500) and a unit on the same topic states another number with that unit, while the
-   passage never states the question's number with that unit. In "How many people does
+   $500) and a unit that names everything else the asking sentence names states another
+   number with that unit, while the passage never states the question's number with that
+   unit («за 14 дней» of a notice period is not the length of the leave asked about in
+   «Почему отпуск составляет 35 дней?»). In "How many people does
    room 5 seat?" or "What does bed 7 grow?" the number names what is asked about, and
    "Room 13 seats 20 people" is another room, not another value;
 2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that
@@ -50,9 +52,19 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
     said = number_units(text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
-        if rivals and (num, word) not in number_units(passage_text):
+        if rivals and (num, word) not in number_units(passage_text) and _about_the_same(question, text, word):
             return f"the documents state {rivals[0]} {word}, not {num} {word}"
     return None
+
+
+def _about_the_same(question: Question, text: str, unit_word: str) -> bool:
+    """The unit names every topic term of the asking sentence but the value itself (its
+    number, its unit word) and the words of asking: «за 14 дней» of the notice sentence
+    is not what «Почему отпуск составляет 35 дней?» asks about."""
+    skip = set(tokenize(unit_word)) | set(tokenize(" ".join(question.lang.asking_words)))
+    wanted = [t for t in question.asking_terms if not t[0].isdigit() and t not in skip]
+    said = set(tokenize(text))
+    return all(t in said for t in wanted)
 
 
 def denies(question: Question, text: str) -> bool:

@@ -64,3 +64,12 @@ def test_a_word_negated_by_its_prefix_contradicts_the_question() -> None:
     ru = Question.parse("Сколько дней оплачиваемого отпуска положено?")
     said = _scored("Положено 10 дней неоплачиваемого отпуска.")
     assert conflict(ru, said, said.unit.text) == "the documents say неоплачиваемого, not оплачиваемого"
+
+
+def test_another_number_about_something_else_is_no_correction() -> None:
+    # the QA report: the notice period's 14 days "corrected" a question about the leave's length
+    q = Question.parse("Почему отпуск составляет 35 дней?")
+    notice = _scored("Заявление на отпуск подаётся не позднее чем за 14 дней.")
+    assert conflict(q, notice, notice.unit.text) is None
+    length = _scored("Ежегодный отпуск составляет 28 дней.")
+    assert conflict(q, length, length.unit.text) == "the documents state 28 дне, not 35 дне"
