@@ -12,9 +12,9 @@ answer model's unit scorer (core/answer/extractive.py `rank_units`); a passage's
 is its closest sentence, and the `CLOSEST_PASSAGES` passages whose closest sentences score
 best are listed, best first. The snippet is the passage text around the sentence (at most
 `WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
-highlighting; a passage without a unit left keeps its opening and comes last. Sentences
-of a snippet addressed to a model ("Ignore previous instructions ...") are shown as
-`LEFT_OUT`, as the answer never quotes them either.
+highlighting; a passage without a unit left keeps its opening and comes last. Lines of a
+snippet addressed to a model ("Ignore previous instructions ...") are shown as `LEFT_OUT`,
+as the answer never quotes them either.
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:
                            "doc_id": passage.doc_id, "chunk_id": passage.chunk_id}
     text = passage.text
     if unit is None:
-        snippet = " ".join(text.split())
-        out["snippet"] = _readers_text(snippet[:OPENING] + ("…" if len(snippet) > OPENING else ""))
+        snippet = " ".join(_readers_text(text).split())
+        out["snippet"] = snippet[:OPENING] + ("…" if len(snippet) > OPENING else "")
         return out
     start = max(0, unit.start - WINDOW)
     if start:

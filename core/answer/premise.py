@@ -52,19 +52,9 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
     said = number_units(text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
-        if rivals and (num, word) not in number_units(passage_text) and _about_the_same(question, text, word):
+        if rivals and (num, word) not in number_units(passage_text) and names_what_is_asked(question, text, word):
             return f"the documents state {rivals[0]} {word}, not {num} {word}"
     return None
-
-
-def _about_the_same(question: Question, text: str, unit_word: str) -> bool:
-    """The unit names every topic term of the asking sentence but the value itself (its
-    number, its unit word) and the words of asking: «за 14 дней» of the notice sentence
-    is not what «Почему отпуск составляет 35 дней?» asks about."""
-    skip = set(tokenize(unit_word)) | set(tokenize(" ".join(question.lang.asking_words)))
-    wanted = [t for t in question.asking_terms if not t[0].isdigit() and t not in skip]
-    said = set(tokenize(text))
-    return all(t in said for t in wanted)
 
 
 def denies(question: Question, text: str) -> bool:
@@ -73,10 +63,14 @@ def denies(question: Question, text: str) -> bool:
     return question.answer_type in ASSERTING and not question.negated and has_negation(text)
 
 
-def names_every_term(question: Question, text: str) -> bool:
-    """The text names every topic term of the asking sentence (stemmed as the index is)."""
+def names_what_is_asked(question: Question, text: str, besides: str = "") -> bool:
+    """The text names every topic term of the asking sentence (stemmed as the index is)
+    but numbers, the words of asking and the words of `besides`: a value's own unit word
+    («за 14 дней» of a notice period does not name the leave «Почему отпуск составляет 35
+    дней?» asks about)."""
+    skip = set(tokenize(besides)) | set(tokenize(" ".join(question.lang.asking_words)))
     said = set(tokenize(text))
-    return all(term in said for term in question.asking_terms)
+    return all(t in said for t in question.asking_terms if not t[0].isdigit() and t not in skip)
 
 
 def negated_word(question: Question, text: str) -> str | None:
@@ -98,7 +92,7 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     if value:
         return value
     if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC \
-            and names_every_term(question, f"{text} {passage_text}"):
+            and names_what_is_asked(question, f"{text} {passage_text}"):
         return "the documents say the opposite"
     word = negated_word(question, text)
     return f"the documents say {word}" if word else None
