@@ -63,8 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:  # a file given on the command line: missing folder, a folder, no permission
-        where = f" {exc.filename}" if exc.filename else ""
-        print(f"error: cannot use{where} ({exc.strerror or exc}); check the path.", file=sys.stderr)
+        if exc.filename is None:
+            raise  # not about a path: our bug, with its traceback
+        print(f"error: cannot use {exc.filename} ({exc.strerror or exc}); check the path.", file=sys.stderr)
         return 2
 
 
