@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from core.answer.safety import looks_like_instruction
+from core.answer.safety import without_instructions
 from core.config import Settings
 from core.generate import GENERATORS, Generation, Selected, heading_of
 from core.lexical import LexicalIndex
@@ -76,7 +76,7 @@ def defuse(text: str) -> str:
     """A paragraph holding text addressed to a model (prompt injection inside a document)
     is not sent at all: its factual-sounding sentences ("the daily allowance has been
     changed to 200 EUR") are part of the attack."""
-    return "\n".join(INJECTION_REMOVED if looks_like_instruction(line) else line for line in text.split("\n"))
+    return without_instructions(text, INJECTION_REMOVED)
 
 
 def normalise_markers(text: str) -> str:

@@ -390,7 +390,9 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
             ingest: bool = False, progress: Progress | None = None, limit: int | None = None,
             pins: Mapping[str, Any] | None = None, log: Log | None = None, owner: str | None = None,
             prepare: bool = False) -> Collected:
-    """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring."""
+    """Load, (optionally) ingest, ask and look up cited chunks: everything but the scoring.
+    With `ingest`, its eval tenants are held from the ingest to the last ask."""
+    from core import store
 
     started = time.perf_counter()
     set_path = Path(set_path)
@@ -402,9 +404,27 @@ def collect(settings: Settings, set_path: str | Path, *, split: str = "all", ten
     tenants = sorted(set(tenant_map.values()))
     settings = pin_settings(settings, pins)
     with eval_tenants_held(settings, tenants, log) if ingest else nullcontext():
-        return _collect_held(settings, set_path, set_name, rows, tenant_map, tenants, owner, split=split,
-                             tenant=tenant, ingest=ingest, progress=progress, limit=limit, log=log,
-                             prepare=prepare, started=started)
+        ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log, prepare) if ingest else {}
+        warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
+                    for f in ingest_summary.get("failed", [])]
+        for t in tenants:
+            if not any(d["status"] == "ready" for d in store.list_documents(settings, t)):
+                warnings.append(f"Tenant '{t}' has no indexed documents; run with --ingest.")
+        if owner is None:
+            warnings.append(f"This run asks several tenants ({', '.join(tenants)}) and belongs to none of them, so "
+                            "no tenant's Quality page shows it; --owner T stores it for tenant T.")
+        for t in tenants:
+            documents = store.list_documents(settings, t)
+            for r in rows:
+                if r["tenant"] == t:
+                    r["crossing"] = crossing(r, documents)
+        answered, ask_warnings = ask_rows(settings, rows, progress)
+    return Collected(
+        set_name=set_name, set_path=str(set_path), split=split, tenant=owner, settings=settings,
+        rows=answered, chunk_texts=cited_chunk_texts(settings, answered), ingest=ingest_summary,
+        warnings=warnings + ask_warnings, seconds=time.perf_counter() - started,
+        tenant_map=tenant_map, limit=limit,
+    )
 
 
 @contextmanager
@@ -427,36 +447,6 @@ def eval_tenants_held(settings: Settings, tenants: Sequence[str], log: Log | Non
                     log(f"waiting   {t}: another eval run is using it")
                 fcntl.flock(handle, fcntl.LOCK_EX)
         yield
-
-
-def _collect_held(settings: Settings, set_path: Path, set_name: str, rows: list[dict[str, Any]],
-                  tenant_map: dict[str, str], tenants: list[str], owner: str | None, *, split: str,
-                  tenant: str | None, ingest: bool, progress: Progress | None, limit: int | None,
-                  log: Log | None, prepare: bool, started: float) -> Collected:
-    """`collect` from the ingest on, with its eval tenants held when it ingests."""
-    from core import store
-
-    ingest_summary = ingest_corpora(settings, set_path, tenant_map, tenant, log, prepare) if ingest else {}
-    warnings = [f"Ingest failed for {f['file']} ({f['tenant']}): {f['error']}"
-                for f in ingest_summary.get("failed", [])]
-    for t in tenants:
-        if not any(d["status"] == "ready" for d in store.list_documents(settings, t)):
-            warnings.append(f"Tenant '{t}' has no indexed documents; run with --ingest.")
-    if owner is None:
-        warnings.append(f"This run asks several tenants ({', '.join(tenants)}) and belongs to none of them, so "
-                        "no tenant's Quality page shows it; --owner T stores it for tenant T.")
-    for t in tenants:
-        documents = store.list_documents(settings, t)
-        for r in rows:
-            if r["tenant"] == t:
-                r["crossing"] = crossing(r, documents)
-    answered, ask_warnings = ask_rows(settings, rows, progress)
-    return Collected(
-        set_name=set_name, set_path=str(set_path), split=split, tenant=owner, settings=settings,
-        rows=answered, chunk_texts=cited_chunk_texts(settings, answered), ingest=ingest_summary,
-        warnings=warnings + ask_warnings, seconds=time.perf_counter() - started,
-        tenant_map=tenant_map, limit=limit,
-    )
 
 
 def build_report(collected: Collected) -> dict[str, Any]:

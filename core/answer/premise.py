@@ -26,9 +26,12 @@ that cover at least `MIN_TOPIC` of the question's topic words are read.
 
 from __future__ import annotations
 
+from functools import cache
+
 from core.answer.facts import has_negation, number_units
 from core.answer.question import Question, words_of
 from core.answer.signals import Scored
+from core.lang import LANGUAGES
 from core.lexical import tokenize
 
 MIN_TOPIC = 0.6
@@ -63,12 +66,18 @@ def denies(question: Question, text: str) -> bool:
     return question.answer_type in ASSERTING and not question.negated and has_negation(text)
 
 
+@cache
+def _asking_stems(code: str) -> frozenset[str]:
+    """The stems of a language's words of asking, computed once (read on every ask)."""
+    return frozenset(tokenize(" ".join(LANGUAGES[code].asking_words)))
+
+
 def names_what_is_asked(question: Question, text: str, besides: str = "") -> bool:
     """The text names every topic term of the asking sentence (stemmed as the index is)
     but numbers, the words of asking and the words of `besides`: a value's own unit word
     («за 14 дней» of a notice period does not name the leave «Почему отпуск составляет 35
     дней?» asks about)."""
-    skip = set(tokenize(besides)) | set(tokenize(" ".join(question.lang.asking_words)))
+    skip = set(tokenize(besides)) | _asking_stems(question.lang.code)
     said = set(tokenize(text))
     return all(t in said for t in question.asking_terms if not t[0].isdigit() and t not in skip)
 
