@@ -8,4 +8,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ]; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
     || echo "test: could not install chromium; browser tests will be skipped"
 fi
-exec .venv/bin/python -m pytest "$@"
+# Two workers, one test file each at a time (a file's module fixtures, such as a console server,
+# stay in one process); GROUNDWORK_TEST_WORKERS=0 runs everything in this process.
+exec .venv/bin/python -m pytest -n "${GROUNDWORK_TEST_WORKERS:-2}" --dist loadfile "$@"
