@@ -55,15 +55,18 @@ MAX_REJECTED_SHOWN = 40
 _STATUS_RANK = {"answered": 3, "corrected": 3, "narrowed": 2, "fallback": 1, "refused": 0}
 
 
-def ask(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
+def ask(settings: Settings, tenant: str, question: str, previous: str | None = None,
+        origin: str | None = None) -> Answer:
     """Answer one question from the tenant's documents. `previous` is the question asked
     just before in the same chat: an elliptical follow-up ("What about part-time staff?") is
     read as the whole question it stands for (core/followup.py), kept as `asked_as`.
+    `origin` marks an ask no person made (`eval`, `benchmark`): its trace is kept and listed,
+    but live quality, the review queue and the words to teach count people's asks only.
 
     With the llm provider and `llm_self_check`, an answer routed to a person is asked once
     more as the model rewrites the question (core/llm_steps.py); the better answer is kept
     and the first ask's trace notes what happened."""
-    first = _ask_once(settings, tenant, question, previous)
+    first = _ask_once(settings, tenant, question, previous, origin)
     # llm_self_check is no tenant knob: most asks return here without another registry read
     if not (settings.llm_self_check and first.route == "human" and first.refusal_code != "unknown_tenant"):
         return first
@@ -74,7 +77,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     if rewritten is None:
         store.annotate_trace(settings, tenant, first.trace_id, "self_check", {"rewritten": None})
         return first
-    second = _ask_once(settings, tenant, rewritten)
+    second = _ask_once(settings, tenant, rewritten, origin=origin)
     better = (_STATUS_RANK.get(second.status, 0), second.confidence) > (_STATUS_RANK.get(first.status, 0), first.confidence)
     kept, other = (second, first) if better else (first, second)
     note = {"rewritten": rewritten, "kept": "rewritten" if better else "first", "other_trace": other.trace_id}
@@ -87,7 +90,8 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
     return second
 
 
-def _ask_once(settings: Settings, tenant: str, question: str, previous: str | None = None) -> Answer:
+def _ask_once(settings: Settings, tenant: str, question: str, previous: str | None = None,
+              origin: str | None = None) -> Answer:
     validate_tenant(tenant)
     question = (question or "").strip()
     if not question:
@@ -239,7 +243,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     tokens = model_run.tokens if model_run else None
     cost = cost_usd(tokens, settings.llm_price_in_per_1k, settings.llm_price_out_per_1k) if tokens else None
     answered = answer.to_dict()
-    record(settings, trace_id, answer=answered, cost_usd=cost,
+    record(settings, trace_id, answer=answered, cost_usd=cost, origin=origin,
            candidates=[c.to_dict() for c in retrieval.candidates] + [c.to_dict() for c in passages if c.neighbour],
            gate={**gate.to_dict(), "threshold": threshold, "answer_confidence": answer.confidence,
                  "support": generation.support if generation else None, "decision": decision_note,

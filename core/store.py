@@ -139,6 +139,11 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE traces ADD COLUMN route TEXT;
     """,
+    # 14: who asked: NULL for a person (console, CLI, API), else `eval` or `benchmark`, so
+    # live figures, the review queue and the words to teach leave the harness's asks out
+    """
+    ALTER TABLE traces ADD COLUMN origin TEXT;
+    """,
 ]
 
 
@@ -415,14 +420,14 @@ def save_trace(settings: Settings, trace: dict[str, Any], unknown_word: str | No
     with connect(settings) as conn:
         conn.execute(
             "INSERT OR REPLACE INTO traces (trace_id, tenant, question, created_at, status, provider, model, "
-            "confidence, factuality, unsupported, total_ms, data, unknown_word, route) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "confidence, factuality, unsupported, total_ms, data, unknown_word, route, origin) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 trace_id, answer.get("tenant"), answer.get("question"), time.time(),
                 answer.get("status"), answer.get("provider"), answer.get("model"),
                 answer.get("confidence"), answer.get("factuality"), unsupported,
                 answer.get("timings_ms", {}).get("total"), json.dumps(trace, default=str),
-                unknown_word, answer.get("route"),
+                unknown_word, answer.get("route"), trace.get("origin"),
             ),
         )
     return trace_id
@@ -434,7 +439,7 @@ def list_traces(
     since: float | None = None, limit: int = 200,
 ) -> list[dict[str, Any]]:
     sql = ("SELECT trace_id, tenant, question, created_at, status, provider, model, confidence, "
-           "factuality, unsupported, total_ms FROM traces WHERE tenant=?")
+           "factuality, unsupported, total_ms, origin FROM traces WHERE tenant=?")
     args: list[Any] = [tenant]
     if status:
         sql += " AND status=?"
@@ -471,10 +476,10 @@ def _contains(haystack: str | None, needle: str) -> bool:
 
 def unknown_word_asks(settings: Settings, tenant: str, *, since: float | None = None,
                       limit: int = 5000) -> list[dict[str, Any]]:
-    """The tenant's asks refused over a word its documents never use, newest first:
+    """The tenant's asks by people (no eval or benchmark) refused over a word its documents never use, newest first:
     question, created_at, unknown_word."""
     return _newest(settings, "SELECT question, created_at, unknown_word FROM traces "
-                             "WHERE tenant=? AND unknown_word IS NOT NULL", [tenant], "created_at", since, limit)
+                             "WHERE tenant=? AND unknown_word IS NOT NULL AND origin IS NULL", [tenant], "created_at", since, limit)
 
 
 def _newest(settings: Settings, sql: str, args: list[Any], column: str, since: float | None,
@@ -643,7 +648,7 @@ def get_eval_run(settings: Settings, run_id: str, *, tenant: str | None = None) 
 
 def review_candidates(settings: Settings, tenant: str, *, below: float, open_only: bool = True,
                       limit: int = 500) -> list[dict[str, Any]]:
-    """The tenant's asks a person should look at, newest first: refused, answered with
+    """The tenant's asks by people (an eval's or benchmark's are left out) a person should look at, newest first: refused, answered with
     confidence under `below`, rated down, or routed to a person (`route` = human in the
     trace). Columns: trace_id, question, status, confidence, created_at, rating, comment,
     route, and the review's resolution, detail and resolved_at (None while open)."""
@@ -653,7 +658,7 @@ def review_candidates(settings: Settings, tenant: str, *, below: float, open_onl
            "FROM traces t "
            "LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
            "LEFT JOIN reviews r ON r.tenant = t.tenant AND r.trace_id = t.trace_id "
-           "WHERE t.tenant = ? AND (t.status = 'refused' OR f.rating = -1 "
+           "WHERE t.tenant = ? AND t.origin IS NULL AND (t.status = 'refused' OR f.rating = -1 "
            "OR (t.status != 'refused' AND coalesce(t.confidence, 0) < ?) "
            "OR t.route = 'human')")
     if open_only:
@@ -680,8 +685,10 @@ def reopen_review(settings: Settings, tenant: str, trace_id: str) -> None:
 
 def trace_stats_rows(settings: Settings, tenant: str, *, since: float | None = None,
                      limit: int = 50_000) -> list[dict[str, Any]]:
-    """The light columns of the tenant's asks (no trace JSON), newest first, for live figures:
+    """The light columns of the tenant's asks by people (no eval or benchmark asks; no trace JSON),
+    newest first, for live figures:
     trace_id, question, created_at, status, confidence, total_ms, and its rating if any."""
     return _newest(settings, "SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, "
                              "f.rating FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
-                             "AND f.trace_id = t.trace_id WHERE t.tenant = ?", [tenant], "t.created_at", since, limit)
+                             "AND f.trace_id = t.trace_id WHERE t.tenant = ? AND t.origin IS NULL", [tenant], "t.created_at",
+                   since, limit)

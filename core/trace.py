@@ -20,9 +20,10 @@ def new_trace_id() -> str:
 
 def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candidates: list[dict[str, Any]],
            gate: dict[str, Any] | None, prompt: str | None, raw_output: str | None,
-           tokens: dict[str, int] | None = None, cost_usd: float | None = None) -> str:
+           tokens: dict[str, int] | None = None, cost_usd: float | None = None,
+           origin: str | None = None) -> str:
     """Store one ask: answer, candidates with dense/BM25/fused scores, gate, prompt, output,
-    the model's token counts and cost estimate."""
+    the model's token counts and cost estimate, and its origin (None: a person asked)."""
     trace = {
         "trace_id": trace_id,
         "answer": answer,
@@ -33,6 +34,7 @@ def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candida
         "tokens": tokens or {},
         "cost_usd": cost_usd,
         "settings": settings.public_dict(),
+        "origin": origin,
     }
     unknown = unknown_word_of(answer.get("refusal_reason")) if answer.get("status") == "refused" else None
     return store.save_trace(settings, trace, unknown_word=unknown)

@@ -137,14 +137,14 @@ def bench_ask(set_path: Path, n: int, corpus: Path | None = None, keep: bool = F
 
     import_s = time.perf_counter() - t
     t = time.perf_counter()
-    first = ask(settings, "demo", questions[0])
+    first = ask(settings, "demo", questions[0], origin="benchmark")
     cold_s = time.perf_counter() - t
 
     timings: dict[str, list[float]] = {s: [] for s in STAGES}
     statuses: dict[str, int] = {}
     started = time.perf_counter()
     for q in questions[1:]:
-        a = ask(settings, "demo", q)
+        a = ask(settings, "demo", q, origin="benchmark")
         statuses[a.status] = statuses.get(a.status, 0) + 1
         for s in STAGES:
             if s in a.timings_ms:

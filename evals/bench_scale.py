@@ -251,11 +251,11 @@ def ask_here(folder: Path, n: int, questions: Path = QUESTIONS) -> dict[str, Any
     settings = _settings(folder)
     rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     t = time.perf_counter()
-    ask(settings, "scale", rows[0]["question"])
+    ask(settings, "scale", rows[0]["question"], origin="benchmark")
     cold = time.perf_counter() - t
     times: dict[str, dict[str, list[float]]] = {"answered": {}, "refused": {}}
     for row in rows[1:n + 1]:
-        a = ask(settings, "scale", row["question"])
+        a = ask(settings, "scale", row["question"], origin="benchmark")
         group = times["refused" if a.status == "refused" else "answered"]
         for stage in STAGES:
             if stage in a.timings_ms:

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.files:
         tally: Counter[str] = Counter()
         for row in load_rows(path):
-            answer = ask(settings, args.tenant, row["q"], previous=None if args.alone else row.get("previous"))
+            answer = ask(settings, args.tenant, row["q"], previous=None if args.alone else row.get("previous"), origin="eval")
             result = outcome(row.get("exp"), answer.status, answer.answer)
             tally[result] += 1
             if args.show == "all" or result not in ("correct", "refused_ok"):

@@ -340,7 +340,7 @@ def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progr
         started = time.perf_counter()
         try:
             # "previous": the chat question a follow-up row comes after
-            answer = ask(settings, row["tenant"], row["question"], previous=row.get("previous")).to_dict()
+            answer = ask(settings, row["tenant"], row["question"], previous=row.get("previous"), origin="eval").to_dict()
         except Exception as exc:  # noqa: BLE001 - one broken question must not sink the run
             answer = {"question": row["question"], "tenant": row["tenant"], "status": "error",
                       "answer": "", "citations": [], "claims": [], "confidence": 0.0,

@@ -56,7 +56,8 @@ if len(question) > QUESTION_SHOWN:
         st.text(question)
 if answer.get("asked_as"):
     st.caption("Read as a follow-up: " + escape_md(clean(answer["asked_as"]), limit=QUESTION_SHOWN, inline=True))
-st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}", inline=True))
+asked_by = f" · asked by {trace['origin']} run, left out of live quality and review" if trace.get("origin") else ""
+st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}{asked_by}", inline=True))
 with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)
     st.metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",
               help="What the gate threshold is compared with (the Gate tab shows how it was made).")

@@ -560,8 +560,9 @@ def traces_table(traces: list[dict[str, Any]]) -> str | None:
         "confidence": t.get("confidence"), "factuality": t.get("factuality"),
         "unsupported": t.get("unsupported"), "provider": t.get("provider"),
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
+        "asked by": t.get("origin") or "person",
     } for t in traces], columns=["when", "status", "question", "confidence", "factuality", "unsupported",
-                                 "provider", "ms"])
+                                 "provider", "ms", "asked by"])
     event = st.dataframe(frame, hide_index=True, placeholder="—", width="stretch",
                          height=min(35 * (len(frame) + 1) + 3, 316), key="traces_grid",
                          on_select="rerun", selection_mode="single-row",

@@ -73,3 +73,22 @@ def test_bad_targets_are_refused_and_nothing_is_saved(settings, values, message)
     with pytest.raises(ValueError, match=message):
         targets.save(settings, "acme", values)
     assert targets.load(settings, "acme")["grounded_only"].value == 0.75
+
+
+def test_an_eval_or_benchmark_ask_is_listed_but_never_counted_as_a_persons(settings, write_file):
+    from core.documents import ingest_file
+    from core.pipeline import ask
+    from core.review import queue
+    from core.trace import unknown_words
+
+    assert ingest_file(settings, "acme", write_file("hours.md", "# Hours\n\nThe office opens at 9 am.\n")).status == "ready"
+    person = ask(settings, "acme", "Does the office rent kayaks?")
+    harness = [ask(settings, "acme", "Does the office rent kayaks?", origin=origin) for origin in ("eval", "benchmark")]
+    assert person.status == "refused" and all(a.status == "refused" for a in harness)
+
+    listed = {t["trace_id"]: t["origin"] for t in store.list_traces(settings, "acme")}
+    assert listed == {person.trace_id: None, harness[0].trace_id: "eval", harness[1].trace_id: "benchmark"}
+    assert store.get_trace(settings, "acme", harness[0].trace_id)["origin"] == "eval"
+    assert live.live_quality(settings, "acme")["summary"]["asks"] == 1
+    assert [item.trace_id for item in queue(settings, "acme")] == [person.trace_id]
+    assert [w["asked"] for w in unknown_words(settings, "acme")] == [1]

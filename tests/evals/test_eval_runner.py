@@ -72,6 +72,10 @@ def test_run_calibrate_compare(settings, tiny_set, tmp_path, capsys):
     assert questions["a1"]["outcome"] == "correct" and questions["a1"]["gold_rank"] is not None
     assert questions["u1"]["outcome"] == "refused_ok"
     assert report["overall"]["hit_rate"] == 1.0
+    # the harness's asks are listed as its own, never as people's (live figures, review queue)
+    asked = store.list_traces(settings, "eval-tiny-shop")
+    assert len(asked) == 4 and {t["origin"] for t in asked} == {"eval"}
+    assert store.trace_stats_rows(settings, "eval-tiny-shop") == []
 
     stored = store.get_eval_run(settings, report["run_id"], tenant="eval-tiny-shop")
     assert stored is not None and stored["overall"] == report["overall"]
