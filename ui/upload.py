@@ -215,7 +215,9 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
         text = r.get("error") or "not indexed."
         if text.startswith(r.get("file_name", "")):  # the sentence opens with the name: bold it there
             text = text[len(r.get("file_name", "")):]
-            where.warning(f"**{name}**" + escape_md(text, inline=True), icon=":material/warning:")
+            # escaping trims the sentence's leading space: put it back after the bold name
+            where.warning(f"**{name}**{' ' if text[:1].isspace() else ''}" + escape_md(text, inline=True),
+                          icon=":material/warning:")
         else:
             where.warning(f"**{name}**: " + escape_md(text, inline=True), icon=":material/warning:")
     else:

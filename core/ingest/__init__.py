@@ -147,6 +147,10 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
         ) from exc
     if not parsed.blocks:
         raise IngestError(NO_TEXT)
+    named = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))[0]
+    if named != fmt:  # read by its content, but the admin should know the name misleads
+        parsed.warnings.append(f"The file is named '{path.suffix.lower()}' but holds {FORMAT_NAMES[fmt]}; "
+                               f"it was read as {FORMAT_NAMES[fmt]}.")
     return parsed
 
 

@@ -110,7 +110,9 @@ def test_the_same_name_twice_in_one_upload_indexes_only_the_first(app, goto, set
     assert [r["status"] for r in results] == ["ready", "skipped"]
     assert results[1]["error"] == ("same.md appears twice in this upload; only the first was indexed — "
                                    "rename one and upload it again.")
-    assert any("only the first was indexed" in w.value for w in app.warning)
+    # after indexing: the bold name, a space, its sentence ("**same.md**appears" before)
+    assert any(w.value.startswith("**same\\.md** appears twice in this upload") and "only the first was indexed"
+               in w.value for w in app.warning), [w.value for w in app.warning]
     assert not any("replaced the previous version" in s.value for s in app.success)
     same = [d for d in ready_docs(settings) if d["file_name"] == "same.md"]
     assert len(same) == 1 and "blue" in store.chunk_rows(settings, "acme", same[0]["doc_id"])[0]["text"]

@@ -51,6 +51,8 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
     parsed = parse_file(write_file("notes.pdf", b"Plain text pretending to be a PDF.\n"))
     assert parsed.text == "Plain text pretending to be a PDF."
     assert parsed.pages is None
+    # read by content, but the upload result says the name misleads
+    assert parsed.warnings == ["The file is named '.pdf' but holds text; it was read as text."]
 
 
 @pytest.mark.parametrize(
