@@ -13,6 +13,7 @@ settings, tenant = require_tenant()
 defaults = base_settings()
 _RESET_FLASH = "settings_reset_flash"
 _SYNONYM_FLASH = "settings_synonym_flash"  # (kind, text) shown after the rerun that saved
+_SAVED_FLASH = "settings_saved_flash"  # the same for the settings form
 
 st.title("Settings")
 st.caption(f"Per-tenant settings for **{escape_md(tenant, inline=True)}**. They apply to the next ask; "
@@ -51,10 +52,17 @@ if saved:
     except ValueError as exc:  # out of range or contradictory: one sentence, nothing saved
         st.error(escape_md(str(exc), inline=True), icon=":material/error:")
     else:
-        st.success("Saved. The next ask uses these settings.", icon=":material/check_circle:")
+        flash = [("success", "Saved. The next ask uses these settings.")]
         if provider == "llm" and not defaults.llm_configured:
-            st.warning("No LLM endpoint is configured (GROUNDWORK\\_LLM\\_BASE\\_URL, GROUNDWORK\\_LLM\\_MODEL): "
-                       "answers will use the extractive fallback.")
+            flash.append(("warning", "No LLM endpoint is configured (GROUNDWORK\\_LLM\\_BASE\\_URL, "
+                                     "GROUNDWORK\\_LLM\\_MODEL): answers will use the extractive fallback."))
+        st.session_state[_SAVED_FLASH] = flash
+        st.rerun()  # the sidebar's provider box was drawn before the save: draw it again
+for kind, text in st.session_state.pop(_SAVED_FLASH, []):
+    if kind == "success":
+        st.success(text, icon=":material/check_circle:")
+    else:
+        st.warning(text)
 
 def _unused_notes(synonyms: dict[str, str]) -> list[str]:
     """One warning for the synonyms whose documents' words the documents never use."""
