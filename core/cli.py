@@ -581,7 +581,8 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     for c in answer.closest:
         page = f" p.{c.get('page')}" if c.get("page") else ""
         near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")
-        print(f"  closest: {_shown(c.get('source'))}{page}: {_shown(near)}")
+        never = " (never quoted: it holds text addressed to an AI model)" if c.get("left_out") else ""
+        print(f"  closest: {_shown(c.get('source'))}{page}{never}: {_shown(near)}")
     return 0
 
 

@@ -14,7 +14,8 @@ best are listed, best first. The snippet is the passage text around the sentence
 `WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
 highlighting; a passage without a unit left keeps its opening and comes last. Lines of a
 snippet addressed to a model ("Ignore previous instructions ...") are shown as `LEFT_OUT`,
-as the answer never quotes them either.
+as the answer never quotes them either; when the passage retrieval ranked first holds such
+text, it is listed first with `left_out: "addresses_model"`, so the refusal says why.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 from core.answer.extractive import rank_units
 from core.answer.model import load_model
 from core.answer.question import Question
-from core.answer.safety import without_instructions
+from core.answer.safety import looks_like_instruction, without_instructions
 from core.answer_vectors import AnswerVectors
 from core.ingest.lang import detect_lang
 from core.lexical import LexicalIndex
@@ -57,7 +58,16 @@ def closest_entries(question: Question | str, passages: list[Candidate], lexicon
     for rank, passage in enumerate(top):
         score, unit = best.get(passage.chunk_id, (-1.0, None))
         entries.append((-score, rank, _entry(passage, unit, score)))
-    return [e for _, _, e in sorted(entries, key=lambda x: x[:2])][:CLOSEST_PASSAGES]
+    shown = [e for _, _, e in sorted(entries, key=lambda x: x[:2])][:CLOSEST_PASSAGES]
+    lead = top[0] if top else None
+    if lead is not None and looks_like_instruction(lead.text):
+        # the passage retrieval put first holds text addressed to a model, so the answer step
+        # never quotes (part of) it: show it first and say so, or a refusal hides why that
+        # document's facts go unanswered (a QA pass found it listed last, or not at all)
+        entry = next(e for _, _, e in entries if e["chunk_id"] == lead.chunk_id)
+        entry["left_out"] = "addresses_model"
+        shown = [entry] + [e for e in shown if e is not entry][:CLOSEST_PASSAGES - 1]
+    return shown
 
 
 def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:

@@ -308,6 +308,10 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
             if item.get("section"):
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
+            if item.get("left_out") == "addresses_model":
+                st.caption(":material/block: Never quoted: this passage holds text addressed to an AI model "
+                           "(shown as left out). An admin can remove that text from the document and upload "
+                           "it again.")
             span = item.get("highlight")
             if "|" in (item.get("quote") or "") and _closest_table(settings, tenant, item):
                 pass  # a table row: its table, the row highlighted (not raw pipes)
