@@ -458,6 +458,11 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                        icon=":material/subdirectory_arrow_right:",
                        on_click=lambda q=suggestion: st.session_state.__setitem__("ask_next", q))
     citations = answer.get("citations") or []
+    gone = services.gone_sources(settings, tenant, citations)
+    if gone:  # an answer kept in the chat outlives the documents it quoted
+        st.warning(f"Since this answer, {', '.join(escape_md(g, inline=True) for g in gone)} "
+                   f"{'was' if len(gone) == 1 else 'were'} replaced or deleted: ask again for an answer from "
+                   "the current documents.", icon=":material/history:")
     claims = answer.get("claims") or []
     sources = len(merge_by_index(citations))  # one per marker, as the pills show them
     names = [f"Sources ({sources})" if citations else "Closest passages", f"Claims ({len(claims)})"]

@@ -73,6 +73,14 @@ def chunk(settings: Settings, tenant: str, chunk_id: str) -> dict[str, Any] | No
     return store.get_chunks(settings, tenant, [chunk_id]).get(chunk_id)
 
 
+def gone_sources(settings: Settings, tenant: str, citations: list[dict[str, Any]]) -> list[str]:
+    """The sources of `citations` whose cited passage is no longer indexed: its document was
+    deleted or replaced (a new version is new chunks: ids follow the content)."""
+    ids = [c.get("chunk_id", "") for c in citations]
+    present = store.get_chunks(settings, tenant, ids) if ids else {}
+    return sorted({c.get("source", "") for c in citations if c.get("chunk_id", "") not in present})
+
+
 def document(settings: Settings, tenant: str, doc_id: str) -> dict[str, Any] | None:
     return store.get_document(settings, tenant, doc_id)
 

@@ -353,3 +353,16 @@ def test_a_refusal_over_a_passage_addressed_to_a_model_says_it_is_never_quoted(a
     assert any(c.value.startswith(":material/block: Never quoted: this passage holds text addressed to an AI model")
                for c in app.caption)
     assert not any("900 days" in m.value for m in app.markdown)
+
+
+def test_an_answer_whose_source_was_deleted_since_says_so(answering_env, app, settings):
+    from core.documents import delete_document
+
+    ask(app, "What is the engine oil capacity?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] == "answered" and answer["citations"][0]["source"] == "engine.md"
+    assert not any("replaced or deleted" in w.value for w in app.warning)
+    assert delete_document(settings, "acme", answer["citations"][0]["doc_id"])
+    app.run()  # the chat is drawn again, as on any click
+    assert any(w.value.startswith("Since this answer, engine\\.md was replaced or deleted: ask again")
+               for w in app.warning), [w.value for w in app.warning]
