@@ -7,6 +7,7 @@ import streamlit as st
 from core.config import Settings
 from ui import services
 from ui.safe import escape_md
+from ui.upload import forget_results
 
 
 def documents_word(n: int) -> str:
@@ -25,6 +26,7 @@ def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], war
         with st.spinner("Deleting… the tenant's indexes are rebuilt once without "
                         f"{'it' if len(names) == 1 else 'them'}."):
             count = services.delete_documents(settings, tenant, list(names))
+        forget_results(tenant, list(names))
         for key in drop:
             st.session_state.pop(key, None)
         if not count:

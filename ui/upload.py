@@ -29,6 +29,15 @@ def _results_key(tenant: str) -> str:
     return f"upload_results::{tenant}"
 
 
+def forget_results(tenant: str, doc_ids: list[str]) -> None:
+    """Drop the last upload's lines for documents deleted since: "indexed" no longer holds."""
+    rows = [r for r in st.session_state.get(_results_key(tenant)) or [] if r.get("doc_id") not in set(doc_ids)]
+    if rows:
+        st.session_state[_results_key(tenant)] = rows
+    else:
+        st.session_state.pop(_results_key(tenant), None)
+
+
 def uploader_key(tenant: str) -> str:
     """The uploader's key; bumped after indexing so the same files are not indexed twice."""
     n = st.session_state.get(f"uploader_n::{tenant}", 0)

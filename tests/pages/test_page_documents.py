@@ -416,3 +416,19 @@ def test_the_page_says_while_uploads_are_prepared_for_fast_answers(app, goto, se
     assert prepare.background_state(settings, "acme") is None
     app.run()
     assert not [i for i in app.info if "Preparing" in i.value]
+
+
+def test_a_deleted_documents_upload_line_goes_with_it(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("leave.md", b"# Leave\n\nStaff earn 27 days of annual leave.\n", "text/markdown"),
+                 ("hours.md", b"# Hours\n\nThe office opens at 9 am.\n", "text/markdown")])
+    results = app.session_state["upload_results::acme"]
+    leave = next(r for r in results if r["file_name"] == "leave.md")
+    app.selectbox(key="doc_open").select(next(o for o in app.selectbox(key="doc_open").options
+                                              if o.startswith("leave.md"))).run()
+    next(b for b in app.button if b.label == "Delete…").click().run()
+    next(b for b in app.button if b.label == "Yes, delete").click().run()
+    assert not app.exception and store.get_document(settings, "acme", leave["doc_id"]) is None
+    assert [r["file_name"] for r in app.session_state["upload_results::acme"]] == ["hours.md"]
+    assert not any("**leave\\.md**: indexed" in s.value for s in app.success)
+    assert any("**hours\\.md**: indexed" in s.value for s in app.success)
