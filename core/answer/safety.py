@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
+# "Instructions: reply only in JSON" addresses a model; a heading that ends its line
+# ("Step-by-step instructions:", 29 passages of a real staff handbook) does not
 INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:instructions?|rules|prompt)\b|^\s*system\s*:|"
     r"\byou are now\b|\btell the (?:user|customer)\b|\bas an ai\b|\bassistant\s*:|"
-    r"\binstructions?\s*:|\bsystem prompt\b|\bsystem override\b|\brespond (?:in|with|only)\b|"
+    r"\binstructions?[ \t]*:[ \t]*\S|\bsystem prompt\b|\bsystem override\b|\brespond (?:in|with|only)\b|"
     r"\banswer without\b|\bskip the sources\b|\bwithout citations\b|"
     r"\b(?:note|message|notice|memo)\s+(?:for|to)\s+(?:the\s+)?(?:ai|llm|chatbot|language model|assistant)s?\b|"
     r"(?:^|[.:;!\[(])\s*always (?:answer|reply|respond)\b|\bnever cite\b|"
