@@ -235,6 +235,9 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
                 mime=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
                 key=f"{key}_dl", icon=":material/download:", on_click="ignore",
             )
+        elif chunk is None:  # the version quoted is gone; a newer one may be kept under another id
+            st.caption("The original of the version quoted is no longer kept (the document was replaced or "
+                       "deleted); the Documents page has the current one.")
         else:
             st.caption("The original file is not kept.")
 

@@ -366,3 +366,6 @@ def test_an_answer_whose_source_was_deleted_since_says_so(answering_env, app, se
     app.run()  # the chat is drawn again, as on any click
     assert any(w.value.startswith("Since this answer, engine\\.md was replaced or deleted: ask again")
                for w in app.warning), [w.value for w in app.warning]
+    # its source panel does not claim the document's original was never kept
+    assert not any(c.value == "The original file is not kept." for c in app.caption)
+    assert any(c.value.startswith("The original of the version quoted is no longer kept") for c in app.caption)
