@@ -14,8 +14,9 @@ best are listed, best first. The snippet is the passage text around the sentence
 `WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
 highlighting; a passage without a unit left keeps its opening and comes last. Lines of a
 snippet addressed to a model ("Ignore previous instructions ...") are shown as `LEFT_OUT`,
-as the answer never quotes them either; when the passage retrieval ranked first holds such
-text, it is listed first with `left_out: "addresses_model"`, so the refusal says why.
+as the answer never quotes them either; the best-retrieved passage holding such text is
+always listed, with `left_out: "addresses_model"` (first when retrieval ranked it first,
+else last), so the refusal says why.
 """
 
 from __future__ import annotations
@@ -59,14 +60,19 @@ def closest_entries(question: Question | str, passages: list[Candidate], lexicon
         score, unit = best.get(passage.chunk_id, (-1.0, None))
         entries.append((-score, rank, _entry(passage, unit, score)))
     shown = [e for _, _, e in sorted(entries, key=lambda x: x[:2])][:CLOSEST_PASSAGES]
-    lead = top[0] if top else None
-    if lead is not None and looks_like_instruction(lead.text):
-        # the passage retrieval put first holds text addressed to a model, so the answer step
-        # never quotes (part of) it: show it first and say so, or a refusal hides why that
-        # document's facts go unanswered (a QA pass found it listed last, or not at all)
-        entry = next(e for _, _, e in entries if e["chunk_id"] == lead.chunk_id)
+    poisoned = next((p for p in top if looks_like_instruction(p.text)), None)
+    if poisoned is not None:
+        # a retrieved passage holding text addressed to a model is never quoted (in part), so
+        # it has no sentence to rank and fell off the list: a refusal hid why that document's
+        # facts go unanswered (a QA pass). Show it, flagged: first when retrieval put it
+        # first, else in the last place
+        entry = next(e for _, _, e in entries if e["chunk_id"] == poisoned.chunk_id)
         entry["left_out"] = "addresses_model"
-        shown = [entry] + [e for e in shown if e is not entry][:CLOSEST_PASSAGES - 1]
+        rest = [e for e in shown if e is not entry]
+        if poisoned is top[0]:
+            shown = [entry, *rest[:CLOSEST_PASSAGES - 1]]
+        elif entry not in shown:
+            shown = [*rest[:CLOSEST_PASSAGES - 1], entry]
     return shown
 
 

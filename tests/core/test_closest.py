@@ -155,6 +155,10 @@ def test_a_first_passage_holding_an_instruction_is_shown_first_and_flagged(embed
     assert len(entries) == 3 and entries[0]["source"] == "doc1.md" and entries[0]["left_out"] == "addresses_model"
     assert "900 days" not in entries[0]["snippet"] and "sentence" not in entries[0]
     assert not any(e.get("left_out") for e in entries[1:])
+    # retrieved second, behind a passage with sentences to rank: still listed, last, flagged
+    second = closest_entries("What is the launch code for Project Falcon?", [others[0], poisoned, *others[1:]],
+                             LexicalIndex.build([(p.chunk_id, p.text) for p in [poisoned, *others]]), embedder)
+    assert len(second) == 3 and second[-1]["source"] == "doc1.md" and second[-1]["left_out"] == "addresses_model"
     clean = closest_entries("What is the launch code for Project Falcon?", others,
                             LexicalIndex.build([(p.chunk_id, p.text) for p in others]), embedder)
     assert not any(e.get("left_out") for e in clean)
