@@ -18,6 +18,12 @@ def new_trace_id() -> str:
     return uuid.uuid4().hex
 
 
+# who asked, when no person did (None: the console, the CLI or the API): such asks are
+# listed on Traces but left out of live quality, the review queue and the words to teach
+ORIGIN_EVAL = "eval"
+ORIGIN_BENCHMARK = "benchmark"
+
+
 def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candidates: list[dict[str, Any]],
            gate: dict[str, Any] | None, prompt: str | None, raw_output: str | None,
            tokens: dict[str, int] | None = None, cost_usd: float | None = None,

@@ -134,17 +134,18 @@ def bench_ask(set_path: Path, n: int, corpus: Path | None = None, keep: bool = F
 
     t = time.perf_counter()
     from core.pipeline import ask
+    from core.trace import ORIGIN_BENCHMARK
 
     import_s = time.perf_counter() - t
     t = time.perf_counter()
-    first = ask(settings, "demo", questions[0], origin="benchmark")
+    first = ask(settings, "demo", questions[0], origin=ORIGIN_BENCHMARK)
     cold_s = time.perf_counter() - t
 
     timings: dict[str, list[float]] = {s: [] for s in STAGES}
     statuses: dict[str, int] = {}
     started = time.perf_counter()
     for q in questions[1:]:
-        a = ask(settings, "demo", q, origin="benchmark")
+        a = ask(settings, "demo", q, origin=ORIGIN_BENCHMARK)
         statuses[a.status] = statuses.get(a.status, 0) + 1
         for s in STAGES:
             if s in a.timings_ms:

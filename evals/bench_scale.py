@@ -246,16 +246,17 @@ def ask_here(folder: Path, n: int, questions: Path = QUESTIONS) -> dict[str, Any
     import resource
 
     from core.pipeline import ask
+    from core.trace import ORIGIN_BENCHMARK
     from evals.metrics import percentile
 
     settings = _settings(folder)
     rows = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     t = time.perf_counter()
-    ask(settings, "scale", rows[0]["question"], origin="benchmark")
+    ask(settings, "scale", rows[0]["question"], origin=ORIGIN_BENCHMARK)
     cold = time.perf_counter() - t
     times: dict[str, dict[str, list[float]]] = {"answered": {}, "refused": {}}
     for row in rows[1:n + 1]:
-        a = ask(settings, "scale", row["question"], origin="benchmark")
+        a = ask(settings, "scale", row["question"], origin=ORIGIN_BENCHMARK)
         group = times["refused" if a.status == "refused" else "answered"]
         for stage in STAGES:
             if stage in a.timings_ms:

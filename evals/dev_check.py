@@ -55,12 +55,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="ask follow-ups without the question before them (what reading them whole gains)")
     args = parser.parse_args(argv)
     from core.pipeline import ask  # heavy import after argument errors
+    from core.trace import ORIGIN_EVAL
 
     settings = load_settings()
     for path in args.files:
         tally: Counter[str] = Counter()
         for row in load_rows(path):
-            answer = ask(settings, args.tenant, row["q"], previous=None if args.alone else row.get("previous"), origin="eval")
+            answer = ask(settings, args.tenant, row["q"], previous=None if args.alone else row.get("previous"), origin=ORIGIN_EVAL)
             result = outcome(row.get("exp"), answer.status, answer.answer)
             tally[result] += 1
             if args.show == "all" or result not in ("correct", "refused_ok"):

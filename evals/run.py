@@ -331,6 +331,7 @@ def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progr
              ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], list[str]]:
     """Ask every question; an ask that raises is recorded as status "error" (not an answer)."""
     from core.pipeline import ask
+    from core.trace import ORIGIN_EVAL
 
     out, warnings = [], []
     total = len(rows)
@@ -340,7 +341,7 @@ def ask_rows(settings: Settings, rows: Sequence[dict[str, Any]], progress: Progr
         started = time.perf_counter()
         try:
             # "previous": the chat question a follow-up row comes after
-            answer = ask(settings, row["tenant"], row["question"], previous=row.get("previous"), origin="eval").to_dict()
+            answer = ask(settings, row["tenant"], row["question"], previous=row.get("previous"), origin=ORIGIN_EVAL).to_dict()
         except Exception as exc:  # noqa: BLE001 - one broken question must not sink the run
             answer = {"question": row["question"], "tenant": row["tenant"], "status": "error",
                       "answer": "", "citations": [], "claims": [], "confidence": 0.0,

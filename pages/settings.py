@@ -58,11 +58,16 @@ if saved:
                                      "GROUNDWORK\\_LLM\\_MODEL): answers will use the extractive fallback."))
         st.session_state[_SAVED_FLASH] = flash
         st.rerun()  # the sidebar's provider box was drawn before the save: draw it again
-for kind, text in st.session_state.pop(_SAVED_FLASH, []):
-    if kind == "success":
-        st.success(text, icon=":material/check_circle:")
-    else:
-        st.warning(text)
+
+
+def _show_flash(key: str) -> None:
+    """The (kind, text) messages a save left for this run (it reran the page), then none."""
+    for kind, text in st.session_state.pop(key, []):
+        (st.success if kind == "success" else st.warning)(text, icon=":material/check_circle:" if kind == "success"
+                                                          else ":material/warning:")
+
+
+_show_flash(_SAVED_FLASH)
 
 def _unused_notes(synonyms: dict[str, str]) -> list[str]:
     """One warning for the synonyms whose documents' words the documents never use."""
@@ -99,9 +104,7 @@ if saved_synonyms:
                    icon=":material/check_circle:")
         _warn_unused(parsed)
 
-for kind, text in st.session_state.pop(_SYNONYM_FLASH, []):
-    (st.success if kind == "success" else st.warning)(text, icon=":material/check_circle:" if kind == "success"
-                                                      else ":material/warning:")
+_show_flash(_SYNONYM_FLASH)
 
 to_teach = services.words_to_teach(defaults, tenant)
 if to_teach:

@@ -575,6 +575,8 @@ def traces_table(traces: list[dict[str, Any]]) -> str | None:
         "asked by": t.get("origin") or "person",
     } for t in traces], columns=["when", "status", "question", "confidence", "factuality", "unsupported",
                                  "provider", "ms", "asked by"])
+    if not any(t.get("origin") for t in traces):  # people's asks only: a column of "person" says nothing
+        frame = frame.drop(columns="asked by")
     event = st.dataframe(frame, hide_index=True, placeholder="—", width="stretch",
                          height=min(35 * (len(frame) + 1) + 3, 316), key="traces_grid",
                          on_select="rerun", selection_mode="single-row",

@@ -24,6 +24,7 @@ def test_open_a_trace_shows_candidates_gate_claims_timings(answering_env, app, g
     table = app.dataframe[0].value
     assert list(table["question"]) == ["Who is the CEO of Microsoft?", "What is the engine oil capacity?"]
     assert set(table["status"]) == {"answered", "refused"}
+    assert "asked by" not in table.columns  # people's asks only
 
     picker = app.selectbox(key="trace_open")
     assert picker.value == refused.trace_id
@@ -218,3 +219,17 @@ def test_a_long_question_is_normal_clipped_text(app, goto, settings):
     full = next(e for e in app.expander if e.label.startswith("Whole question"))
     assert full.label == f"Whole question ({len(question):,} characters)"
     assert [t.value for t in full.text] == [question]  # st.text: never Markdown or HTML
+
+
+def test_an_eval_ask_is_listed_as_asked_by_the_eval(app, goto, settings):
+    from core.pipeline import ask
+    from core.trace import ORIGIN_EVAL
+
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    ask(settings, "acme", "Who founded Microsoft?", origin=ORIGIN_EVAL)
+    goto(app, "pages/traces.py")
+    table = app.dataframe[0].value
+    assert list(zip(table["question"], table["asked by"])) == [("Who founded Microsoft?", "eval"),
+                                                                ("Who is the CEO of Microsoft?", "person")]
+    # the open trace (the newest, the eval's) says who asked it (escaped Markdown)
+    assert any("asked by eval run\\, left out of live quality and review" in m.value for m in app.markdown)
