@@ -25,7 +25,8 @@ PAGES = {
 
 user = auth.current_user(base_settings())
 if user is False:  # accounts exist and nobody is signed in: the sign-in form, nothing else
-    st.navigation([auth.sign_in_page(base_settings())], position="hidden").run()
+    st.navigation(auth.sign_in_pages(base_settings(), [stem for specs in PAGES.values() for stem, _, _ in specs]),
+                  position="hidden").run()
     st.stop()
 
 st.sidebar.markdown("### :material/fact_check: Groundwork")
@@ -38,7 +39,13 @@ for group, specs in PAGES.items():
     if kept:
         groups[group] = kept
 first = next(iter(groups.values()))[0][0] if groups else None
-page = st.navigation({group: [st.Page(f"pages/{stem}.py", title=title, icon=icon, default=stem == first)
-                              for stem, title, icon in specs] for group, specs in groups.items()}
-                     or [st.Page(lambda: st.info("You have no role in any tenant yet; ask an admin."), title="No access")])
+nav = {group: [st.Page(f"pages/{stem}.py", title=title, icon=icon, default=stem == first)
+               for stem, title, icon in specs] for group, specs in groups.items()}
+if not nav:
+    nav = {"": [st.Page(lambda: st.info("You have no role in any tenant yet; ask an admin."), title="No access")]}
+if shown is not None:  # the other pages' addresses say whose they are (a bookmark, a shared link)
+    home = next(iter(nav.values()))[0]
+    nav.setdefault("", []).extend(auth.not_for_role_page(stem, title, user.role_in(tenant), tenant, home)
+                                  for specs in PAGES.values() for stem, title, _ in specs if stem not in shown)
+page = st.navigation(nav)
 page.run()

@@ -113,9 +113,13 @@ def _from_token(settings: Settings) -> User | None:
     return user
 
 
-def sign_in_page(settings: Settings):
-    """The one page a signed-out visitor may open."""
-    return st.Page(lambda: _sign_in_form(settings), title="Sign in", icon=":material/login:", url_path="sign-in")
+def sign_in_pages(settings: Settings, stems: list[str]) -> list:
+    """The one page a signed-out visitor may open, also at every page's own address: a
+    bookmark of /documents shows the sign-in form (not "Page not found") and, signed in,
+    the page it names."""
+    form = st.Page(lambda: _sign_in_form(settings), title="Sign in", icon=":material/login:", url_path="sign-in")
+    return [form] + [st.Page(lambda: _sign_in_form(settings), title="Sign in", url_path=stem, visibility="hidden")
+                     for stem in stems]
 
 
 def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> None:
@@ -138,6 +142,27 @@ def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> N
             st.logout()
             return
         st.rerun()
+
+
+def not_for_role_page(stem: str, title: str, role: str | None, tenant: str | None, home=None):
+    """A hidden page at a page's own address for users whose role lacks it: a bookmark or a
+    shared link says whose page it is, not Streamlit's "Page not found"."""
+    return st.Page(lambda: not_for_role(stem, title, role, tenant, home), title=title, url_path=stem,
+                   visibility="hidden")
+
+
+def not_for_role(stem: str, title: str, role: str | None, tenant: str | None, home=None) -> None:
+    """Whose page this is, and a link to the user's first page (`home`): a one-page
+    navigation is hidden, so the way back is here."""
+    from core.users import PAGES_OF_ROLE
+
+    roles = [r for r, stems in PAGES_OF_ROLE.items() if stem in stems]
+    where = f" in tenant **{escape_md(tenant, inline=True)}**" if tenant else ""
+    st.warning(f"**{title}** is for {' and '.join(f'{r}s' for r in roles)}; your role{where} is "
+               f"**{escape_md(role or 'none', inline=True)}**. An admin can give you the role.",
+               icon=":material/lock:")
+    if home is not None:
+        st.page_link(home, label=f"Open {home.title}", icon=":material/arrow_forward:")
 
 
 def page_names(role: str | None) -> set[str]:

@@ -120,7 +120,7 @@ def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
         ensure_tenant(settings, tenant)
     users.add_user(settings, "max", "correct horse battery", "acme", "manager")
     url = fresh_server(data)
-    page.goto(url + "/documents?tenant=beta")
+    page.goto(url + "/?tenant=beta")
     expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     expect()(page.get_by_text("Tenant", exact=True)).to_have_count(0)  # no picker before sign-in
     shot(page, "24-sign-in", full_page=False)
@@ -133,9 +133,20 @@ def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
     expect()(page.get_by_text(re.compile("Signed in as"))).to_be_visible()
     wait_idle(page)
     shot(page, "25-manager-signed-in", full_page=False)
-    page.goto(url + "/documents?tenant=beta")  # by URL: still no Documents, no tenant beta
+    page.goto(url + "/documents?tenant=beta")  # a bookmark: the sign-in form at the page's address
+    expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+    expect()(page.get_by_text("Page not found")).to_have_count(0)
+    page.get_by_label("User name").fill("max")
+    page.get_by_role("textbox", name="Password").fill("correct horse battery")
+    page.get_by_role("button", name="Sign in").click()
+    # signed in at /documents: no Documents, no tenant beta; the page says whose it is,
+    # instead of "Page not found"
+    expect()(page.get_by_text(re.compile(r"Documents is for admins; your role in tenant acme is manager"))).to_be_visible()
     expect()(page.get_by_role("heading", name="Documents", level=1)).to_have_count(0)
+    expect()(page.get_by_text("Page not found")).to_have_count(0)
     wait_idle(page)
-    expect()(page.get_by_role("button", name=re.compile("Browse files"))).to_have_count(0)
     shot(page, "26-manager-documents-by-url", full_page=False)
+    page.get_by_role("link", name=re.compile("Open Quality")).click()  # the way back, with no sidebar links
+    expect()(page.get_by_role("heading", name="Quality", level=1)).to_be_visible()
+    expect()(page.get_by_role("button", name=re.compile("Browse files"))).to_have_count(0)
     assert not page.errors, page.errors

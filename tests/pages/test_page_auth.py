@@ -48,8 +48,27 @@ def test_a_manager_sees_only_quality_and_cannot_open_documents(settings, data_di
     assert any("Signed in as **max** · manager" in c.value for c in at.sidebar.caption)
     import pytest
 
-    with pytest.raises(ValueError, match="Known pages: \\['.*quality.py'\\]"):
+    with pytest.raises(ValueError, match="Known pages: ") as error:
         at.switch_page("pages/documents.py")  # not a page of this user's navigation at all
+    files = [p for p in str(error.value).split("Known pages: ")[1].split("'") if p.endswith(".py")]
+    assert [p.rsplit("/", 1)[-1] for p in files] == ["quality.py"]
+    # its address (a bookmark, a shared link) is a hidden page saying whose page it is
+    # (what it shows: the next test; opening it by address: tests/browser/test_user_journeys.py)
+    assert "'documents'" in str(error.value) and "'settings'" in str(error.value)
+
+
+def test_a_page_outside_the_role_says_whose_it_is():
+    def page() -> None:
+        from ui import auth
+
+        auth.not_for_role("traces", "Traces", None, "acme")
+        auth.not_for_role("settings", "Settings", "expert", None)
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.value for w in at.warning] == [
+        "**Traces** is for experts and admins; your role in tenant **acme** is **none**. An admin can give you the role.",
+        "**Settings** is for admins; your role is **expert**. An admin can give you the role."]
 
 
 def test_a_user_of_one_tenant_cannot_pick_or_link_another(settings, data_dir):
