@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import components, services
 from ui.deletion import confirm_deletion, documents_word
-from ui.docs import documents_frame, filter_documents, newest_first
+from ui.docs import documents_frame, filter_documents, newest_first, status_counts, tenant_summary
 from ui.preparing import preparation_note
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
@@ -45,11 +45,19 @@ docs = services.list_documents(settings, tenant)
 if not docs:  # no search box and no empty grid over nothing
     st.info("No documents yet: upload some above.", icon=":material/upload_file:")
     st.stop()
-search = st.text_input("Search documents", key="doc_search", placeholder="part of a file name")
-shown = newest_first(filter_documents(docs, search))
+st.caption(tenant_summary(docs))
+find, which = st.columns([3, 2], vertical_alignment="bottom")
+search = find.text_input("Search documents", key="doc_search", placeholder="part of a file name")
+counts = status_counts(docs)
+status = None
+if len(counts) > 1:  # one status everywhere filters nothing
+    status = which.pills("Status", list(counts), key="doc_status", format_func=lambda s: f"{s} ({counts[s]:,})")
+shown = newest_first(filter_documents(docs, search, status))
 if not shown:
     st.caption("No document matches the search.")
     st.stop()
+if len(shown) < len(docs):
+    st.caption(f"Showing {len(shown):,} of {len(docs):,}.")
 picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
                           column_config={"size KB": st.column_config.NumberColumn(format="%.1f")},
                           key="docs_grid", on_select="rerun", selection_mode="single-row")
@@ -63,6 +71,9 @@ with st.expander("Delete several documents", icon=":material/delete_sweep:"):
                             format_func=lambda i: by_id[i]["file_name"])
     if picked and st.button(f"Delete {documents_word(len(picked))}…", key="bulk_delete", icon=":material/delete:"):
         st.session_state["confirm_bulk"] = picked
+    if not picked and len(shown) < len(docs) and st.button(  # what the search or the status narrowed to
+            f"Delete the {documents_word(len(shown))} shown…", key="bulk_shown", icon=":material/delete:"):
+        st.session_state["confirm_bulk"] = list(by_id)
     doomed = {i: by_id[i]["file_name"] for i in st.session_state.get("confirm_bulk", []) if i in by_id}
     if doomed:
         confirm_deletion(settings, tenant, doomed, f"Delete {documents_word(len(doomed))}? Their chunks leave both "

@@ -13,11 +13,28 @@ COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB",
            "error", "doc_id"]
 
 
-def filter_documents(docs: list[dict[str, Any]], search: str) -> list[dict[str, Any]]:
+def filter_documents(docs: list[dict[str, Any]], search: str, status: str | None = None) -> list[dict[str, Any]]:
+    """The documents whose file name holds `search` (or whose id it is), of one status when
+    `status` is given."""
     needle = (search or "").strip().lower()
-    if not needle:
-        return docs
-    return [d for d in docs if needle in (d.get("file_name") or "").lower() or needle == d.get("doc_id")]
+    return [d for d in docs if (status is None or d.get("status") == status)
+            and (not needle or needle in (d.get("file_name") or "").lower() or needle == d.get("doc_id"))]
+
+
+def status_counts(docs: list[dict[str, Any]]) -> dict[str, int]:
+    """Documents per status, failed first (what an admin acts on), then by count."""
+    counts: dict[str, int] = {}
+    for d in docs:
+        counts[d.get("status") or "unknown"] = counts.get(d.get("status") or "unknown", 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (kv[0] != "failed", -kv[1], kv[0])))
+
+
+def tenant_summary(docs: list[dict[str, Any]]) -> str:
+    """One line over the whole tenant: documents, passages, and how many failed."""
+    chunks = sum(d.get("chunks") or 0 for d in docs)
+    failed = sum(d.get("status") == "failed" for d in docs)
+    line = f"{len(docs):,} document{'s' if len(docs) != 1 else ''} · {chunks:,} passage{'s' if chunks != 1 else ''}"
+    return line + (f" · {failed:,} failed" if failed else "")
 
 
 def newest_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:

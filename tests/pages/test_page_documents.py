@@ -432,3 +432,31 @@ def test_a_deleted_documents_upload_line_goes_with_it(app, goto, settings):
     assert [r["file_name"] for r in app.session_state["upload_results::acme"]] == ["hours.md"]
     assert not any("**leave\\.md**: indexed" in s.value for s in app.success)
     assert any("**hours\\.md**: indexed" in s.value for s in app.success)
+
+
+def test_the_page_counts_the_tenant_and_filters_by_status(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("broken.pdf", b"%PDF-1.4 not really", "application/pdf")])
+    docs = store.list_documents(settings, "acme")
+    chunks = sum(d["chunks"] or 0 for d in docs)
+    assert any(c.value == f"{len(docs)} documents · {chunks:,} passages · 1 failed" for c in app.caption)
+    # failed first: what an admin acts on
+    assert app.pills(key="doc_status").options == ["failed (1)", f"ready ({len(docs) - 1})"]
+    app.pills(key="doc_status").set_value("failed").run()
+    grid = next(d.value for d in app.dataframe if "name" in d.value.columns)
+    assert list(grid["name"]) == ["broken.pdf"]
+    assert any(c.value == f"Showing 1 of {len(docs)}." for c in app.caption)
+
+
+def test_the_documents_a_search_shows_are_deleted_together(app, goto, settings):
+    goto(app, "pages/documents.py")
+    upload(app, [("leave-annual.md", b"# Annual\n\nTwenty days a year.\n", "text/markdown"),
+                 ("leave-sick.md", b"# Sick\n\nTen days a year.\n", "text/markdown")])
+    before = {d["file_name"] for d in store.list_documents(settings, "acme")}
+    assert not any(b.label.startswith("Delete the ") for b in app.button)  # nothing narrowed: no such button
+    app.text_input(key="doc_search").input("leave-").run()
+    next(b for b in app.button if b.label == "Delete the 2 documents shown…").click().run()
+    assert any("Delete 2 documents?" in w.value for w in app.warning)
+    app.button(key="bulk_confirm").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert {d["file_name"] for d in store.list_documents(settings, "acme")} == before - {"leave-annual.md", "leave-sick.md"}
