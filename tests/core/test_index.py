@@ -99,3 +99,21 @@ def test_a_running_process_sees_what_another_process_indexed_or_deleted(settings
         subprocess.run([sys.executable, "-c", _OTHER_PROCESS, step], cwd=root, check=True,
                        env={**os.environ, "GROUNDWORK_DATA": str(settings.data_dir)})
         assert ids() == expected
+
+
+def test_collections_search_wide_also_those_made_before(settings):
+    # a new tenant's collection is made with EF_SEARCH
+    chunks = synthetic_chunks("new", 0, 4)
+    index.add_vectors(settings, "new", chunks, np.eye(4, 384))
+    assert index.collection(settings, "new").configuration_json["hnsw"]["ef_search"] == index.EF_SEARCH
+    # one made with Chroma's default (an older data folder) is raised when opened, vectors kept
+    client = index.chroma_client(settings)
+    old = client.create_collection(collection_name("old"), embedding_function=None,
+                                   configuration={"hnsw": {"space": "cosine"}})
+    old.add(ids=["a", "b"], embeddings=[[1.0] + [0.0] * 383, [0.0, 1.0] + [0.0] * 382])
+    assert old.configuration_json["hnsw"]["ef_search"] < index.EF_SEARCH
+    opened = index.collection(settings, "old")
+    assert opened.configuration_json["hnsw"]["ef_search"] == index.EF_SEARCH
+    assert index.collection(settings, "old").configuration_json["hnsw"]["ef_search"] == index.EF_SEARCH
+    assert opened.count() == 2
+    assert [cid for cid, _ in index.dense_search(settings, "old", np.asarray([0.0, 1.0] + [0.0] * 382), 1)] == ["b"]
