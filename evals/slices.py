@@ -65,7 +65,7 @@ def slice_report(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def held_out_rows(records: list[Record], style_of: dict[tuple[str, str], str], l2: float = 1.0) -> list[dict[str, Any]]:
     chosen, report = lodo(records, l2)
-    runner_up = report["runner_up"]
+    quoting = report["quoting"]
     rows = []
     for ranked, answer in chosen.values():
         for r in ranked:
@@ -73,7 +73,7 @@ def held_out_rows(records: list[Record], style_of: dict[tuple[str, str], str], l
                 continue
             rec = r.record
             label = ("declinable" if rec.kind != "answerable"
-                     else "quoted" if answer_label(r, runner_up) else "missed")
+                     else "quoted" if answer_label(r, quoting) else "missed")
             language = "other language" if r.qsig["cross_language"] else "same language"
             rows.append({"slices": ("all", style_of.get((rec.domain, rec.qid), "demo"), language),
                          "label": label, "confidence": float(answer.proba(answer.matrix([r.qsig]))[0]),

@@ -106,14 +106,14 @@ def held_out_small(large: list[Record], small: list[Record], l2: float = 1.0,
     """Step 4: each domain's small-tenant answers from models trained on the other domains'
     whole tenants, at the knobs the whole-tenant leave-one-domain-out chooses."""
     chosen, report = lodo(large, l2, spec)
-    threshold, runner_up = report["threshold"], report["runner_up"]
+    threshold, quoting = report["threshold"], report["quoting"]
     domains = sorted({r.domain for r in small} & {r.domain for r in large})
     by_domain = {}
     for d in domains:
         answer = chosen[d][1]  # the held-out answer model lodo fitted without d
         unit = fit_unit([r for r in large if r.domain != d], l2, spec)
         ranked = rank([r for r in small if r.domain == d], unit, spec)
-        by_domain[d] = {"small": summary(outcomes(ranked, answer, threshold, runner_up),
+        by_domain[d] = {"small": summary(outcomes(ranked, answer, threshold, quoting),
                                          [r.record.kind for r in ranked]),
                         "large": {k: v for k, v in report["domains"][d].items()
                                   if k in ("n", "grounded_only", "answer_correct", "hallucination",
@@ -122,7 +122,8 @@ def held_out_small(large: list[Record], small: list[Record], l2: float = 1.0,
                    for k in ("grounded_only", "answer_correct", "hallucination", "too_conservative",
                              "refusal_correct")}
             for size in ("small", "large")}
-    return {"threshold": threshold, "runner_up": runner_up, "mean": mean, "domains": by_domain}
+    return {"threshold": threshold, "runner_up": quoting.runner_up,
+            "runner_up_other_passage": quoting.other_passage, "mean": mean, "domains": by_domain}
 
 
 def main(argv: list[str] | None = None) -> int:

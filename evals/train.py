@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -133,6 +133,14 @@ def catalogue(extra: bool = False) -> dict[str, dict]:
 # a second (or third) sentence is quoted when its score is this share of the best; lower
 # ratios quote more often and are right more often, at the cost of longer answers
 RUNNER_UP_GRID = (0.35, 0.5, 0.75, 0.95)
+# ...and, when it comes from another passage than the best's, this share too (0: no more
+# than the first ratio; 1: only a tie). A runner-up from elsewhere that does not hold the
+# answer reads as a second, rival answer ("240 hours [1] ... 15 days [2]", the second from
+# another kind of leave); the held-out answers cannot see that cost, so among quoting
+# knobs within QUOTING_NOISE of the best grounded share the one that quotes least from
+# elsewhere is chosen
+OTHER_PASSAGE_GRID = (0.0, 0.6, 0.8, 1.0)
+QUOTING_NOISE = 0.01  # between equivalent models the held-out grounded share moves about this much
 MAX_HALLUCINATION = 0.05
 QUOTED_MAX = 3  # as MAX_UNITS in core/answer/extractive.py
 
@@ -152,6 +160,19 @@ class Record:
     uvecs: Any = None
     qtext: str | None = None
     utexts: list[str] | None = None
+    # each candidate's passage (its retrieval rank); None in caches written before it was
+    # kept, which then count every runner-up as the best unit's passage
+    passages: list[int] | None = None
+
+
+class Quoting(NamedTuple):
+    """Which runners-up an answer quotes beside the best unit (as `choose` does)."""
+
+    runner_up: float  # a share of the best unit's score
+    other_passage: float = 0.0  # the share a runner-up from another passage needs as well
+
+
+QUOTING_GRID = tuple(Quoting(r, o) for r in RUNNER_UP_GRID for o in OTHER_PASSAGE_GRID if o == 0.0 or o > r)
 
 
 def set_rows(domain: dict) -> list[tuple[str, dict]]:
@@ -202,7 +223,8 @@ def extract(settings: Settings, domain: str, log=print, domains: dict[str, dict]
         labels = [int(row["kind"] == "answerable" and contains(s.unit.text, row["exp"])) for s in units]
         uvecs = unit_vectors(embedder, [s.unit.text for s in units]).astype(np.float16) if units else None
         out.append(Record(domain, row["qid"], row["kind"], [s.signals for s in units], labels,
-                          np.asarray(q.vector, np.float16), uvecs, q.text, [s.unit.text for s in units]))
+                          np.asarray(q.vector, np.float16), uvecs, q.text, [s.unit.text for s in units],
+                          [s.passage for s in units]))
         if i % 100 == 0:
             log(f"  {domain}: {i}/{len(rows)} questions ({time.perf_counter() - started:.0f} s)")
     return out
@@ -285,19 +307,40 @@ def cross_fitted(records: list[Record], l2: float, spec: Spec = SHIPPED) -> list
     return [out[i] for i in range(len(records))]
 
 
-def quoted(r: Ranked, runner_up: float) -> list[int]:
+def quoted(r: Ranked, runner_up: float | Quoting) -> list[int]:
     """The candidates the answer would quote: the best and its runners-up (as `choose`)."""
     if not len(r.order):
         return []
-    best = r.scores[r.order[0]]
-    return [int(i) for n, i in enumerate(r.order[:QUOTED_MAX]) if n == 0 or r.scores[i] >= runner_up * best]
+    knobs = runner_up if isinstance(runner_up, Quoting) else Quoting(runner_up)
+    first = int(r.order[0])
+    best, home = r.scores[first], _passage(r.record, first)
+    out = [first]
+    for i in r.order[1:]:
+        if len(out) >= QUOTED_MAX or r.scores[i] < knobs.runner_up * best:
+            break
+        if _passage(r.record, int(i)) != home and r.scores[i] < knobs.other_passage * best:
+            continue
+        out.append(int(i))
+    return out
 
 
-def answer_label(r: Ranked, runner_up: float) -> float:
+def _passage(record: Record, i: int) -> int:
+    return record.passages[i] if record.passages else 0
+
+
+def from_elsewhere(r: Ranked, runner_up: float | Quoting) -> bool:
+    """The answer would quote a unit of another passage than the best unit's that does not
+    hold the expected answer: a rival answer from elsewhere."""
+    picked = quoted(r, runner_up)
+    return any(_passage(r.record, i) != _passage(r.record, picked[0]) and not r.record.labels[i]
+               for i in picked[1:])
+
+
+def answer_label(r: Ranked, runner_up: float | Quoting) -> float:
     return float(r.record.kind == "answerable" and any(r.record.labels[i] for i in quoted(r, runner_up)))
 
 
-def fit_answer(ranked: list[Ranked], runner_up: float, l2: float = 1.0, spec: Spec = SHIPPED) -> Logistic:
+def fit_answer(ranked: list[Ranked], runner_up: float | Quoting, l2: float = 1.0, spec: Spec = SHIPPED) -> Logistic:
     dw = _domain_weights([r.record for r in ranked])
     rows = [r for r in ranked if r.qsig is not None]
     x = np.asarray([[r.qsig[f] for f in spec.answer] for r in rows])
@@ -306,7 +349,7 @@ def fit_answer(ranked: list[Ranked], runner_up: float, l2: float = 1.0, spec: Sp
     return fit_logistic(x, y, w, spec.answer, l2=l2)
 
 
-def outcomes(ranked: list[Ranked], answer: Logistic, threshold: float, runner_up: float) -> list[str]:
+def outcomes(ranked: list[Ranked], answer: Logistic, threshold: float, runner_up: float | Quoting) -> list[str]:
     """correct | wrong | refused | refused_ok | answered_bad per question (as evals.run counts)."""
     out = []
     for r in ranked:
@@ -335,7 +378,7 @@ def summary(outs: list[str], kinds: list[str]) -> dict[str, float]:
             "refusal_correct": round(sum(o == "refused_ok" for o in outs) / other, 3)}
 
 
-def ceilings(ranked: list[Ranked], answer: Logistic, runner_up: float) -> dict[str, Any]:
+def ceilings(ranked: list[Ranked], answer: Logistic, runner_up: float | Quoting) -> dict[str, Any]:
     """Where a held-out domain loses its answers: the share of answerable questions with
     the answer among the candidates (retrieval's ceiling) and among the units the answer
     would quote (the answer step's ceiling, were the answer-or-refuse decision perfect),
@@ -354,25 +397,44 @@ def ceilings(ranked: list[Ranked], answer: Logistic, runner_up: float) -> dict[s
             "confidence_median": {k: round(float(np.median(v)), 3) for k, v in sorted(confidence.items())}}
 
 
-def choose_knobs(held: dict[float, dict[str, tuple[list[Ranked], Logistic]]]) -> tuple[float, float]:
-    """Runner-up ratio and threshold with the best mean grounded share over held-out
-    domains whose mean share of made-up answers stays within MAX_HALLUCINATION (each
-    domain counts the same, however many questions it has). `held` maps each runner-up
-    ratio to the held-out answers of answer models trained for that ratio."""
-    best: tuple[float, float, float] | None = None
-    for runner_up, domains in held.items():
+def choose_knobs(held: dict[Quoting, dict[str, tuple[list[Ranked], Logistic]]]) -> tuple[float, Quoting]:
+    """Threshold and quoting knobs. For each quoting, the threshold with the best mean
+    grounded share over held-out domains whose mean share of made-up answers stays within
+    MAX_HALLUCINATION (each domain counts the same, however many questions it has). Of the
+    quotings within QUOTING_NOISE of the best, the one whose answers least often quote a
+    rival unit from another passage (`from_elsewhere`). `held` maps each quoting to the
+    held-out answers of answer models trained for it."""
+    per_quoting: list[tuple[float, float, float, Quoting]] = []  # score, elsewhere, threshold
+    for quoting, domains in held.items():
+        best: tuple[float, float] | None = None
         for threshold in np.round(np.arange(0.05, 0.96, 0.01), 2):
             grounded, made_up = [], []
             for ranked, answer in domains.values():
-                figures = summary(outcomes(ranked, answer, float(threshold), runner_up),
+                figures = summary(outcomes(ranked, answer, float(threshold), quoting),
                                   [r.record.kind for r in ranked])
                 grounded.append(figures["grounded_only"])
                 made_up.append(figures["hallucination"])
             score = float(np.mean(grounded)) - (1.0 if float(np.mean(made_up)) > MAX_HALLUCINATION else 0.0)
             if best is None or score > best[0] + 1e-9:
-                best = (score, float(threshold), runner_up)
-    assert best is not None
-    return best[1], best[2]
+                best = (score, float(threshold))
+        assert best is not None
+        per_quoting.append((best[0], elsewhere_share(domains, best[1], quoting), best[1], quoting))
+    top = max(p[0] for p in per_quoting)
+    near = [p for p in per_quoting if p[0] >= top - QUOTING_NOISE]
+    _, _, threshold, quoting = min(near, key=lambda p: (round(p[1], 6), -p[0]))
+    return threshold, quoting
+
+
+def elsewhere_share(domains: dict[str, tuple[list[Ranked], Logistic]], threshold: float,
+                    quoting: Quoting) -> float:
+    """Mean over domains of the share of answered questions that quote a rival unit from
+    another passage."""
+    shares = []
+    for ranked, answer in domains.values():
+        answered = [r for r in ranked if r.qsig is not None
+                    and float(answer.proba(answer.matrix([r.qsig]))[0]) >= threshold]
+        shares.append(sum(from_elsewhere(r, quoting) for r in answered) / max(len(answered), 1))
+    return float(np.mean(shares))
 
 
 def lodo(records: list[Record], l2: float, spec: Spec = SHIPPED,
@@ -386,24 +448,27 @@ def lodo(records: list[Record], l2: float, spec: Spec = SHIPPED,
                                               [r for r in records if r.domain == d])
         crossed[d] = cross_fitted(train, l2, spec)
         ranked_held[d] = rank(held, fit_unit(train, l2, spec), spec)
-    held = {ratio: {d: (ranked_held[d], fit_answer(crossed[d], ratio, l2, spec)) for d in domains}
-            for ratio in RUNNER_UP_GRID}
-    threshold, runner_up = choose_knobs(held)
-    chosen = held[runner_up]
-    report = {d: {**summary(outcomes(rk, ans, threshold, runner_up), [r.record.kind for r in rk]),
-                  **ceilings(rk, ans, runner_up)}
+    held = {quoting: {d: (ranked_held[d], fit_answer(crossed[d], quoting, l2, spec)) for d in domains}
+            for quoting in QUOTING_GRID}
+    threshold, quoting = choose_knobs(held)
+    chosen = held[quoting]
+    report = {d: {**summary(outcomes(rk, ans, threshold, quoting), [r.record.kind for r in rk]),
+                  **ceilings(rk, ans, quoting),
+                  "answered_quoting_elsewhere": round(elsewhere_share({d: (rk, ans)}, threshold, quoting), 3)}
               for d, (rk, ans) in chosen.items()}
-    return chosen, {"threshold": threshold, "runner_up": runner_up, "domains": report}
+    return chosen, {"threshold": threshold, "runner_up": quoting.runner_up,
+                    "runner_up_other_passage": quoting.other_passage, "quoting": quoting, "domains": report}
 
 
 def train(records: list[Record], l2: float = 1.0) -> tuple[AnswerModel, dict]:
     _, report = lodo(records, l2)
     unit = fit_unit(records, l2)
-    answer = fit_answer(cross_fitted(records, l2), report["runner_up"], l2)
+    answer = fit_answer(cross_fitted(records, l2), report["quoting"], l2)
     counts = {d: sum(r.domain == d for r in records) for d in sorted({r.domain for r in records})}
     meta = {"questions": counts, "lodo": report["domains"], "l2": l2,
             "trained_by": "python -m evals.train"}
-    return AnswerModel(unit, answer, report["threshold"], report["runner_up"], meta), report
+    return AnswerModel(unit, answer, report["threshold"], report["runner_up"], meta,
+                       report["runner_up_other_passage"]), report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -442,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     model, report = train(records, args.l2)
+    report = {k: v for k, v in report.items() if k != "quoting"}
     args.out.write_text(json.dumps(model.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1))
     print(f"train: wrote {args.out} (threshold {model.threshold}, runner-up {model.runner_up})", file=sys.stderr)

@@ -161,6 +161,7 @@ def held_out(records: list[Record], spec: Spec, l2: float = 1.0,
     _, report = lodo(records, l2, spec, split)
     domains = report["domains"]
     return {"threshold": report["threshold"], "runner_up": report["runner_up"],
+            "runner_up_other_passage": report["runner_up_other_passage"],
             **{k: round(float(np.mean([d[k] for d in domains.values()])), 3)
                for k in ("grounded_only", "hallucination", "answer_correct")},
             "grounded_by_domain": {name: d["grounded_only"] for name, d in domains.items()}}

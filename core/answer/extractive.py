@@ -11,7 +11,8 @@
    premise.py) is quoted alone as a correction.
 6. The answer model turns the best units' scores and signals into the answer confidence
    (`support`); the pipeline refuses below the tenant's threshold.
-7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (at most `MAX_UNITS`),
+7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (from another
+   passage, within `runner_up_other_passage`; at most `MAX_UNITS`),
    plus the items of a list the best unit introduces ("...as follows:"), in document order.
 """
 
@@ -142,7 +143,7 @@ class LearnedExtractive:
             unit, why = fix
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
         else:
-            chosen = choose(ranked, passages, self.model.runner_up)
+            chosen = choose(ranked, passages, self.model.runner_up, self.model.runner_up_other_passage)
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
@@ -152,13 +153,17 @@ class LearnedExtractive:
                           candidates=shown, correction=fix[1] if fix else None, ranked=ranked)
 
 
-def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float) -> list[Selected]:
-    """The best unit, runners-up close to it, and the list the best one introduces."""
+def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
+           other_passage: float = 0.0) -> list[Selected]:
+    """The best unit, runners-up close to it (closer still when from another passage: a
+    unit from elsewhere reads as a rival answer), and the list the best one introduces."""
     best = ranked[0]
     picked = [best]
     for s in ranked[1:]:
         if len(picked) >= MAX_UNITS or s.score < runner_up * best.score:
             break
+        if s.passage != best.passage and s.score < other_passage * best.score:
+            continue
         if all(s.unit.text != p.unit.text for p in picked):
             picked.append(s)
     out = [Selected(s.passage, s.unit, round(s.score, 4)) for s in picked]

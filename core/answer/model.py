@@ -71,15 +71,19 @@ class AnswerModel:
     threshold: float  # recommended answer-confidence threshold (leave-one-domain-out)
     runner_up: float  # a second unit is quoted when its probability is this share of the best
     meta: dict
+    # ...and, from another passage than the best unit's, when it is this share too: a unit
+    # from elsewhere reads as a rival answer (evals/train.py `choose_knobs`)
+    runner_up_other_passage: float = 0.0
 
     @classmethod
     def from_dict(cls, d: dict) -> AnswerModel:
         return cls(Logistic.from_dict(d["unit"]), Logistic.from_dict(d["answer"]), float(d["threshold"]),
-                   float(d["runner_up"]), d.get("meta", {}))
+                   float(d["runner_up"]), d.get("meta", {}), float(d.get("runner_up_other_passage", 0.0)))
 
     def to_dict(self) -> dict:
         return {"unit": self.unit.to_dict(), "answer": self.answer.to_dict(), "threshold": self.threshold,
-                "runner_up": self.runner_up, "meta": self.meta}
+                "runner_up": self.runner_up, "runner_up_other_passage": self.runner_up_other_passage,
+                "meta": self.meta}
 
 
 @cache

@@ -70,3 +70,42 @@ def test_one_domain_is_refused_with_a_sentence(tmp_path, capsys) -> None:
     assert main(["--cache", str(cache), "--domains", "clinic", "--out", str(tmp_path / "m.json")]) == 2
     assert "at least two domains" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()
+
+
+def placed(scores: list[float], labels: list[int], passages: list[int], kind: str = "answerable") -> Ranked:
+    record = Record("d", "q1", kind, [{} for _ in scores], labels, passages=passages)
+    p = np.asarray(scores)
+    return Ranked(record, p, np.argsort(-p, kind="stable"), {"x": 1.0})
+
+
+def test_a_runner_up_from_another_passage_needs_the_other_share_too() -> None:
+    from evals.train import Quoting, from_elsewhere
+
+    # best 0.9 in passage 1; 0.7 from passage 2 (no answer); 0.5 from passage 1
+    r = placed([0.9, 0.7, 0.5], [1, 0, 0], [1, 2, 1])
+    assert quoted(r, Quoting(0.35)) == [0, 1, 2] and from_elsewhere(r, Quoting(0.35))
+    assert quoted(r, Quoting(0.35, 0.8)) == [0, 2] and not from_elsewhere(r, Quoting(0.35, 0.8))
+    # a unit from elsewhere holding the answer is no rival
+    assert not from_elsewhere(placed([0.9, 0.7], [0, 1], [1, 2]), Quoting(0.35))
+    # caches written before passages were kept: every runner-up counts as the best's passage
+    assert quoted(ranked([0.9, 0.7, 0.5], [1, 0, 0]), Quoting(0.35, 0.8)) == [0, 1, 2]
+
+
+def test_among_knobs_within_noise_the_one_quoting_least_from_elsewhere_wins() -> None:
+    from evals.train import Quoting, choose_knobs
+
+    # one answerable question, answered right by the best unit alone; the runner-up comes
+    # from another passage and does not hold the answer: both quotings are right, one is padded
+    rows = [placed([0.9, 0.7], [1, 0], [1, 2]), placed([0.9], [0], [1], kind="unanswerable")]
+
+    class Confident(Always):
+        def matrix(self, rows: list) -> np.ndarray:
+            return np.asarray([[1.0 if r["x"] else 0.0] for r in rows])
+
+        def proba(self, x: np.ndarray) -> np.ndarray:
+            return np.where(x[:, 0] > 0, 0.9, 0.1)
+
+    rows[1] = Ranked(rows[1].record, rows[1].scores, rows[1].order, {"x": 0.0})
+    held = {Quoting(0.35): {"d": (rows, Confident(0))}, Quoting(0.35, 0.8): {"d": (rows, Confident(0))}}
+    threshold, quoting = choose_knobs(held)
+    assert quoting == Quoting(0.35, 0.8) and 0.1 < threshold <= 0.9
