@@ -540,7 +540,7 @@ def _common_dir(git: Path) -> Path:
 
 COLUMNS = [  # (metric, header)
     ("n", "n"), ("errors", "errors"), ("answer_correct", "correct"), ("answer_correct_lenient", "lenient"),
-    ("citation_accuracy", "cited"), ("refusal_correct", "refuse_ok"), ("too_conservative", "too_cons"),
+    ("citation_accuracy", "cited"), ("rival_quotes", "rivals"), ("refusal_correct", "refuse_ok"), ("too_conservative", "too_cons"),
     ("closest_hit", "closest"),
     ("hallucination", "halluc"), ("grounded_only", "grounded"), ("faithfulness", "faithful"),
     ("hit_rate", "hit@k"), ("mrr", "mrr"), ("latency_p50_ms", "p50 ms"), ("latency_p95_ms", "p95 ms"),

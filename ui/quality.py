@@ -16,11 +16,11 @@ from typing import Any
 from ui.safe import clean, csv_cell
 
 # Metrics where a smaller number is better (deltas and drift flip their sign).
-LOWER_IS_BETTER = ("too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors")
+LOWER_IS_BETTER = ("too_conservative", "hallucination", "rival_quotes", "latency_p50_ms", "latency_p95_ms", "errors")
 COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
     "grounded_only": "Handled right", "answer_correct": "Answer correct",
-    "citation_accuracy": "Citation accuracy", "refusal_correct": "Refusal correct",
+    "citation_accuracy": "Citation accuracy", "rival_quotes": "Rival quotes", "refusal_correct": "Refusal correct",
     "hallucination": "Wrong or made up", "too_conservative": "Answerable, refused", "closest_hit": "Closest hit",
     "faithfulness": "Faithfulness", "mrr": "MRR", "latency_p50_ms": "Latency p50",
     "latency_p95_ms": "Latency p95",
@@ -33,6 +33,8 @@ HELP = {
     "answer_correct": "Answerable questions answered with the expected answer.",
     "citation_accuracy": "Correct answers whose cited quote stands verbatim in the cited chunk and supports them.",
     "hit_rate": "Answerable questions whose gold quote is in a retrieved top-k chunk of the gold source.",
+    "rival_quotes": "Correct answers that also quote a sentence of another passage, one not holding the answer: "
+                    "it reads as a second, rival answer. Lower is better.",
     "refusal_correct": "Unanswerable and misleading questions that were refused.",
     "hallucination": "Answers with an unsupported statement: any answer to an unanswerable or misleading "
                      "question, or a wrong answer to an answerable one (hallucination). Lower is better.",

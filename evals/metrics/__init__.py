@@ -5,6 +5,7 @@ Families (each module's docstring states its algorithm step by step):
   answers        answer_correct, answer_correct_lenient, citation_accuracy
   refusals       refusal_correct, too_conservative, closest_hit
   hallucination  hallucination
+  rivals         rival_quotes (right answers carrying a sentence of another passage)
   grounded       grounded_only
   faithfulness   faithfulness
   latency        latency_p50_ms, latency_p95_ms
@@ -62,6 +63,7 @@ from evals.metrics.hallucination import hallucination
 from evals.metrics.latency import latency_p50_ms, latency_p95_ms, percentile
 from evals.metrics.refusals import closest_hit, refusal_correct, too_conservative
 from evals.metrics.retrieval import gold_rank, hit_rate, mrr
+from evals.metrics.rivals import rival_quotes
 
 Metric = Callable[..., MetricResult]
 
@@ -69,6 +71,7 @@ METRICS: dict[str, Metric] = {
     "answer_correct": answer_correct,
     "answer_correct_lenient": answer_correct_lenient,
     "citation_accuracy": citation_accuracy,
+    "rival_quotes": rival_quotes,
     "refusal_correct": refusal_correct,
     "too_conservative": too_conservative,
     "closest_hit": closest_hit,
@@ -81,7 +84,7 @@ METRICS: dict[str, Metric] = {
     "latency_p95_ms": latency_p95_ms,
 }
 # Metrics where a smaller number is better (for comparisons and arrows in tables).
-LOWER_IS_BETTER = frozenset({"too_conservative", "hallucination", "latency_p50_ms", "latency_p95_ms", "errors"})
+LOWER_IS_BETTER = frozenset({"too_conservative", "hallucination", "rival_quotes", "latency_p50_ms", "latency_p95_ms", "errors"})
 
 OUTCOMES = ("correct", "wrong", "refused_ok", "too_conservative", "hallucinated", "error")
 GROUPS = {"by_kind": "kind", "by_category": "category", "by_tenant": "tenant", "by_lang": "lang",

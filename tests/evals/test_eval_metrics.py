@@ -240,3 +240,22 @@ def test_closest_hit_counts_refusals_that_still_point_at_the_answer():
     assert r.evidence["a1"]["closest_rank"] == 2 and r.evidence["a2"]["closest_rank"] is None
     assert closest_hit(rows[3:]).value is None
     assert "closest_hit" in METRICS
+
+
+def test_rival_quotes_counts_a_right_answer_carrying_another_passages_sentence():
+    from evals.metrics.rivals import rival_quotes
+
+    q = make_q("r1", expected="240 hours")
+    padded = make_a(text="You can carry over 240 hours [1]. You can carry over 15 days [2].",
+                    citations=[cite("leave:1", "You can carry over 240 hours."),
+                               cite("leave:7", "You can carry over 15 days.")])
+    # the same passage's next sentence is the answer's context, not a rival
+    context = make_a(text="You can carry over 240 hours [1]. Hours above that are lost [1].",
+                     citations=[cite("leave:1", "You can carry over 240 hours."),
+                                cite("leave:1", "Hours above that are lost.")])
+    wrong = make_a(text="You can carry over 15 days [1].", citations=[cite("leave:7", "You can carry over 15 days.")])
+    rows = [(q, padded), ({**q, "id": "r2"}, context), ({**q, "id": "r3"}, wrong)]
+    r = rival_quotes(rows)
+    assert r.hits == ["r1"] and r.value == pytest.approx(1 / 2)  # over the two right answers only
+    assert r.evidence["r1"]["rivals"] == ["You can carry over 15 days."]
+    assert rival_quotes([(q, wrong)]).value is None
