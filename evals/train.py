@@ -17,15 +17,16 @@ several domains, and report its leave-one-domain-out (LODO) figures.
    positive units and half to the rest, each domain weighing the same in total.
 4. Answer model: logistic regression on question-level signals; label 1 when the
    question is answerable and one of the units the answer would quote (the best unit and
-   its runners-up within the runner-up ratio, as `choose` in core/answer/extractive.py
-   picks them) holds the answer, so the confidence means "this answer is right", not
+   its runners-up within the runner-up ratio, and within the other-passage ratio when from
+   another passage, as `choose` in core/answer/extractive.py picks them) holds the answer, so the confidence means "this answer is right", not
    "something near the top is". Its `p_best` input comes
    from unit models that never saw the question's domain (cross-fitting), so it is as
    confident as it will be on a new customer's documents.
 5. LODO: for each domain, both models are trained on the other domains only and the
-   held-out domain is answered; the threshold and the runner-up ratio are chosen on the
-   pooled held-out predictions (highest mean grounded share over domains with at most 5%
-   made-up answers), never on a test split. Each held-out domain's report also says where
+   held-out domain is answered; the threshold and the two runner-up ratios are chosen on
+   the pooled held-out predictions (highest mean grounded share over domains with at most 5%
+   made-up answers; of the ratios within 0.01 of it, those whose answers least often quote
+   a unit of another passage lacking the answer), never on a test split. Each held-out domain's report also says where
    its answers are lost (`ceilings`: the answer among the candidates, among the quoted
    units, and the confidence's median per kind of question).
 Deterministic: no random numbers are drawn; the same inputs give the same bytes.
