@@ -44,7 +44,7 @@ nav = {group: [st.Page(f"pages/{stem}.py", title=title, icon=icon, default=stem 
 if not nav:
     nav = {"": [st.Page(lambda: st.info("You have no role in any tenant yet; ask an admin."), title="No access")]}
 if shown is not None:  # the other pages' addresses say whose they are (a bookmark, a shared link)
-    home = next(iter(nav.values()))[0]
+    home = next(iter(nav.values()))[0] if groups else None  # no "Open No access" link
     nav.setdefault("", []).extend(auth.not_for_role_page(stem, title, user.role_in(tenant), tenant, home)
                                   for specs in PAGES.values() for stem, title, _ in specs if stem not in shown)
 page = st.navigation(nav)
