@@ -111,7 +111,7 @@ def fmt_delta(metric: str, now: Any, before: Any) -> str | None:
 
 CARD_ROWS = (
     ("grounded_only", "answer_correct", "citation_accuracy", "faithfulness"),
-    ("hallucination", "refusal_correct", "too_conservative"),
+    ("hallucination", "refusal_correct", "too_conservative", "rival_quotes"),
     ("hit_rate", "mrr", "latency_p50_ms", "latency_p95_ms"),
 )
 

@@ -81,3 +81,10 @@ def test_the_live_chart_counts_whole_asks_and_shares_on_round_ticks():
     assert share["range"] == [0, 100] and share["tickmode"] == "linear" and share["dtick"] == 25
     many = live_per_day([{**days[1], "asks": 400}]).to_plotly_json()["layout"]
     assert many["yaxis"].get("dtick") is None  # plotly picks round steps for large counts
+
+
+def test_rival_quotes_is_a_headline_card_beside_the_wrong_answers_and_lower_is_better():
+    overall = {"grounded_only": 0.6, "hallucination": 0.05, "rival_quotes": 0.16, "mrr": 0.8}
+    assert q.card_rows(overall) == [["grounded_only"], ["hallucination", "rival_quotes"], ["mrr"]]
+    assert q.card_rows({"grounded_only": 0.6}) == [["grounded_only"]]  # an older run without it: no card
+    assert "rival_quotes" in q.LOWER_IS_BETTER and q.label("rival_quotes") == "Rival quotes"
