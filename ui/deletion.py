@@ -6,12 +6,13 @@ import streamlit as st
 
 from core.config import Settings
 from ui import services
+from ui.format import count_of
 from ui.safe import escape_md
 from ui.upload import forget_results
 
 
 def documents_word(n: int) -> str:
-    return f"{n} document{'s' if n != 1 else ''}"
+    return count_of(n, "document")
 
 
 def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], warning: str, *,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pandas as pd
 
-from ui.format import fmt_time
+from ui.format import count_of, fmt_time
 from ui.safe import clean, clip
 
 COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB", "uploaded at", "uploaded by",
@@ -25,7 +25,8 @@ def status_counts(docs: list[dict[str, Any]]) -> dict[str, int]:
     """Documents per status, failed first (what an admin acts on), then by count."""
     counts: dict[str, int] = {}
     for d in docs:
-        counts[d.get("status") or "unknown"] = counts.get(d.get("status") or "unknown", 0) + 1
+        status = d.get("status") or "unknown"
+        counts[status] = counts.get(status, 0) + 1
     return dict(sorted(counts.items(), key=lambda kv: (kv[0] != "failed", -kv[1], kv[0])))
 
 
@@ -33,8 +34,7 @@ def tenant_summary(docs: list[dict[str, Any]]) -> str:
     """One line over the whole tenant: documents, passages, and how many failed."""
     chunks = sum(d.get("chunks") or 0 for d in docs)
     failed = sum(d.get("status") == "failed" for d in docs)
-    line = f"{len(docs):,} document{'s' if len(docs) != 1 else ''} · {chunks:,} passage{'s' if chunks != 1 else ''}"
-    return line + (f" · {failed:,} failed" if failed else "")
+    return f"{count_of(len(docs), 'document')} · {count_of(chunks, 'passage')}" + (f" · {failed:,} failed" if failed else "")
 
 
 def newest_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -98,6 +98,11 @@ def citation_label(citation: dict[str, Any], limit: int = 40) -> str:
     return f"[{citation.get('index')}] {source}{where}"
 
 
+def count_of(n: int, noun: str) -> str:
+    """"1 document", "1,234 documents"."""
+    return f"{n:,} {noun}{'s' if n != 1 else ''}"
+
+
 def fmt_time(ts: float | None) -> str:
     if not ts:
         return ""

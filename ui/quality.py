@@ -13,10 +13,9 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from evals.metrics import LOWER_IS_BETTER  # deltas and drift flip their sign for these
 from ui.safe import clean, csv_cell
 
-# Metrics where a smaller number is better (deltas and drift flip their sign).
-LOWER_IS_BETTER = ("too_conservative", "hallucination", "rival_quotes", "latency_p50_ms", "latency_p95_ms", "errors")
 COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
     "grounded_only": "Handled right", "answer_correct": "Answer correct",

@@ -80,11 +80,16 @@ def chunk_text_lookup(answer: Mapping[str, Any], chunk_texts: ChunkTexts | None)
     return out
 
 
+def answer_needles(question: Mapping[str, Any]) -> list[str]:
+    """What a quote must hold to carry the answer: an expected answer, or the gold quote."""
+    return expected_answers(question) + ([question["gold_quote"]] if question.get("gold_quote") else [])
+
+
 def citation_check(question: Mapping[str, Any], answer: Mapping[str, Any],
                    chunk_texts: ChunkTexts | None = None) -> dict[str, Any]:
     """Which citation (if any) supports the answer, and why each one does or does not."""
     texts = chunk_text_lookup(answer, chunk_texts)
-    needles = expected_answers(question) + ([question["gold_quote"]] if question.get("gold_quote") else [])
+    needles = answer_needles(question)
     checked = []
     for cit in answer.get("citations") or []:
         quote = cit.get("quote") or ""

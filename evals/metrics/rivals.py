@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evals.metrics.answers import expected_answers, is_correct
+from evals.metrics.answers import answer_needles, is_correct
 from evals.metrics.base import ChunkTexts, MetricResult, Row, qid, rate
 from evals.metrics.text import contains
 
 
 def rivals(question: Mapping[str, Any], answer: Mapping[str, Any]) -> list[str]:
     """The quotes of a right answer that come from a passage not holding the answer."""
-    needles = expected_answers(question) + ([question["gold_quote"]] if question.get("gold_quote") else [])
+    needles = answer_needles(question)
     citations = answer.get("citations") or []
     holds = [any(contains(c.get("quote") or "", n) for n in needles) for c in citations]
     home = {c.get("chunk_id") for c, h in zip(citations, holds) if h}
