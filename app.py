@@ -38,13 +38,16 @@ for group, specs in PAGES.items():
     kept = [s for s in specs if shown is None or s[0] in shown]
     if kept:
         groups[group] = kept
-first = next(iter(groups.values()))[0][0] if groups else None
-nav = {group: [st.Page(f"pages/{stem}.py", title=title, icon=icon, default=stem == first)
-               for stem, title, icon in specs] for group, specs in groups.items()}
-if not nav:
+# every page keeps its own address (/ask, /quality: a bookmark, a reload); Streamlit serves the
+# default page only at /, so the default is a hidden page at / that opens the first one
+nav = {group: [st.Page(f"pages/{stem}.py", title=title, icon=icon) for stem, title, icon in specs]
+       for group, specs in groups.items()}
+home = next(iter(nav.values()))[0] if nav else None
+if home is not None:
+    nav[""] = [auth.root_page(home)]
+else:
     nav = {"": [st.Page(lambda: st.info("You have no role in any tenant yet; ask an admin."), title="No access")]}
 if shown is not None:  # the other pages' addresses say whose they are (a bookmark, a shared link)
-    home = next(iter(nav.values()))[0] if groups else None  # no "Open No access" link
     nav.setdefault("", []).extend(auth.not_for_role_page(stem, title, user.role_in(tenant), tenant, home)
                                   for specs in PAGES.values() for stem, title, _ in specs if stem not in shown)
 page = st.navigation(nav)

@@ -144,6 +144,27 @@ def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> N
         st.rerun()
 
 
+ROOT_PATH = "home"  # the hidden default page's own name; Streamlit serves it at /
+
+
+def root_page(first):
+    """The default page, hidden: Streamlit serves a default page only at `/` (its own
+    address reads "Page not found"), so the first page of the role keeps its own address
+    (/ask, /quality) and `/` opens it there, with the address's query parameters."""
+    return st.Page(lambda: open_page(first), title=first.title, icon=first.icon, url_path=ROOT_PATH,
+                   default=True, visibility="hidden")
+
+
+def open_page(page) -> None:
+    """Switch to `page`, keeping every query parameter (`?tenant=`, `?session=`, repeats too):
+    `st.switch_page` drops them unless given."""
+    from ui.state import say_again_next_run
+
+    say_again_next_run()
+    kept = {key: st.query_params.get_all(key) for key in st.query_params}
+    st.switch_page(page, query_params={key: values[0] if len(values) == 1 else values for key, values in kept.items()})
+
+
 def not_for_role_page(stem: str, title: str, role: str | None, tenant: str | None, home=None):
     """A hidden page at a page's own address for users whose role lacks it: a bookmark or a
     shared link says whose page it is, not Streamlit's "Page not found"."""

@@ -25,6 +25,8 @@ _TENANT_PARAM_SEEN = "_tenant_param_seen"  # the last ?tenant= applied to the pi
 _KNOWN_TENANTS = "_known_tenants"  # the tenants the picker offered on this run
 _TENANT_NOTE = "_tenant_note"  # "created" / "already exists; switched to it", shown on the next run
 _SHOW_EVAL = "show_eval_tenants"  # the sidebar toggle that lists the eval harness's tenants
+_TENANT_SAID = "_tenant_said"  # this run's warning about a linked tenant that is not there
+_SAY_AGAIN = "_tenant_say_again"  # that warning, for the run after a page switch (say_again_next_run)
 
 
 def ensure_navigation() -> None:
@@ -141,6 +143,8 @@ def tenant_picker(settings: Settings, allowed: set[str] | None = None) -> str | 
         else:
             missing = linked
     st.session_state[_TENANT_PARAM_SEEN] = linked
+    again = st.session_state.pop(_SAY_AGAIN, None)
+    st.session_state.pop(_TENANT_SAID, None)
     pending = st.session_state.pop(_PENDING_TENANT, None)
     if pending in everyone:
         wanted = pending
@@ -156,7 +160,9 @@ def tenant_picker(settings: Settings, allowed: set[str] | None = None) -> str | 
     note = st.session_state.pop(_TENANT_NOTE, None)
     if not options:
         if missing is not None:
-            st.warning(f"No tenant '{escape_md(missing, inline=True)}'.", icon=":material/warning:")
+            _say(f"No tenant '{escape_md(missing, inline=True)}'.")
+        elif again:
+            _say(again)
         st.sidebar.info("No tenant yet. Create one on the **Documents** page.")
         return None
     chosen = st.sidebar.selectbox("Tenant", options, key="tenant", format_func=_tenant_label,
@@ -165,14 +171,27 @@ def tenant_picker(settings: Settings, allowed: set[str] | None = None) -> str | 
         st.sidebar.toggle("Show eval tenants", key=_SHOW_EVAL,
                           help="Tenants the eval harness builds from an eval set's corpus (eval-<set>-<tenant>).")
     if missing is not None:
-        st.warning(f"No tenant '{escape_md(missing, inline=True)}'; showing {escape_md(chosen, inline=True)}.",
-                   icon=":material/warning:")
+        _say(f"No tenant '{escape_md(missing, inline=True)}'; showing {escape_md(chosen, inline=True)}.")
+    elif again:
+        _say(again)
     if note is not None:
         st.info(escape_md(note, inline=True), icon=":material/domain:")
     if st.query_params.get("tenant") != chosen:
         st.query_params["tenant"] = chosen  # every page carries it: a reload or a copied link keeps it
     st.session_state[_TENANT_PARAM_SEEN] = chosen  # our own write is no new link to follow
     return chosen
+
+
+def _say(warning: str) -> None:
+    st.session_state[_TENANT_SAID] = warning
+    st.warning(warning, icon=":material/warning:")
+
+
+def say_again_next_run() -> None:
+    """This run ends in a page switch (`/` opening the first page): the picker's one-time
+    warning about the linked tenant is said again on the page switched to."""
+    if st.session_state.get(_TENANT_SAID):
+        st.session_state[_SAY_AGAIN] = st.session_state[_TENANT_SAID]
 
 
 @st.cache_data(ttl=30, show_spinner=False)

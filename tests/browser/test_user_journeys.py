@@ -150,3 +150,42 @@ def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
     expect()(page.get_by_role("heading", name="Quality", level=1)).to_be_visible()
     expect()(page.get_by_role("button", name=re.compile("Browse files"))).to_have_count(0)
     assert not page.errors, page.errors
+
+
+def test_a_signed_in_expert_opens_ask_at_its_own_address(fresh_server, page, shot, tmp_path):
+    """QA: a bookmark of /ask (an expert's first page) read "Page not found": Streamlit serves
+    the default page only at /. Now / opens /ask, and /ask itself is the Ask page."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from core import users
+    from core.config import load_settings
+    from core.documents import ensure_tenant
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    ensure_tenant(settings, "acme")
+    users.add_user(settings, "ann", "correct horse battery", "acme", "expert")
+    url = fresh_server(data)
+    page.goto(url + "/?tenant=acme")
+    page.get_by_label("User name").fill("ann")
+    page.get_by_role("textbox", name="Password").fill("correct horse battery")
+    page.get_by_role("button", name="Sign in").click()
+    expect()(page.get_by_role("heading", name="Ask", level=1)).to_be_visible()
+    wait_idle(page)
+    # / opened the first page at its own address, the query kept
+    expect()(page).to_have_url(re.compile(r"/ask\?"))
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["tenant"] == ["acme"] and query["session"][0].startswith("gws_"), page.url
+
+    page.goto(f"{url}/ask?tenant=acme&session={query['session'][0]}")  # a bookmark, a reload
+    expect()(page.get_by_role("heading", name="Ask", level=1)).to_be_visible()
+    expect()(page.get_by_text(re.compile("Signed in as"))).to_be_visible()
+    expect()(page.locator('[data-testid="stChatInputTextArea"]')).to_be_visible()
+    wait_idle(page)
+    expect()(page.get_by_text("Page not found")).to_have_count(0)
+    assert urlsplit(page.url).path == "/ask", page.url
+    # the sidebar marks Ask as the open page
+    expect()(page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Ask")).to_have_attribute(
+        "aria-current", "page")
+    shot(page, "30-expert-ask-by-url", full_page=False)
+    assert not page.errors, page.errors

@@ -4,6 +4,7 @@ outlives a reload, and ends with sign-out, expiry or its user."""
 
 import time
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import store, users
@@ -220,3 +221,87 @@ def test_sessions_expire_and_a_new_password_ends_them(settings):
     users.add_user(settings, "ann", PASSWORD + "!", "acme", "admin")  # a new password ends it
     assert users.session_user(settings, other) is None and users.session_user(settings, token) is None
     assert users.end_session(settings, other) is False and users.session_user(settings, None) is None
+
+
+# ---- every page at its own address (a bookmark, a shared link, a reload) -------------------
+
+
+@pytest.fixture
+def address(monkeypatch):
+    """address(name, **params) -> (AppTest, pages not found): a new browser session opening
+    /<name>?<params>, as the real frontend asks for it (the page's URL name, no page hash);
+    the list records every "Page not found" Streamlit sent."""
+    from functools import partial
+
+    import streamlit.commands.navigation as navigation
+    from streamlit.runtime.scriptrunner import RerunData
+    from streamlit.testing.v1 import local_script_runner
+
+    not_found: list[str] = []
+    real = navigation.send_page_not_found
+    monkeypatch.setattr(navigation, "send_page_not_found", lambda ctx: (not_found.append("!"), real(ctx)))
+
+    def _open(name: str, **params: str) -> tuple[AppTest, list[str]]:
+        monkeypatch.setattr(local_script_runner, "RerunData", partial(RerunData, page_name=name))
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at.query_params.update(params)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at, not_found
+
+    return _open
+
+
+def test_the_first_page_of_a_role_opens_at_its_own_address(settings, data_dir, address):
+    """QA: /ask (an expert's first page) and /quality (a manager's only page) read "Page not
+    found": Streamlit serves a default page only at /."""
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    users.add_user(settings, "max", PASSWORD, "acme", "manager")
+    ann, max_ = users.start_session(settings, "ann"), users.start_session(settings, "max")
+
+    at, not_found = address("ask", session=ann, tenant="acme")
+    assert [t.value for t in at.title] == ["Ask"] and not not_found
+    at, not_found = address("quality", session=max_, tenant="acme")
+    assert [t.value for t in at.title] == ["Quality"] and not not_found
+    at, not_found = address("traces", session=ann)  # a later page, as before
+    assert [t.value for t in at.title] == ["Traces"] and not not_found
+    # outside the role: whose page it is, not "Page not found"; its way back is /ask
+    at, not_found = address("documents", session=ann, tenant="acme")
+    assert not at.title and not not_found
+    assert any("**Documents** is for admins" in w.value for w in at.warning)
+
+
+def test_the_root_address_opens_the_first_page_with_its_query_kept(settings, data_dir, address):
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "beta")
+    users.add_user(settings, "max", PASSWORD, "acme", "manager")
+    users.add_user(settings, "max", None, "beta", "manager")
+    token = users.start_session(settings, "max")
+    at, not_found = address("", session=token, tenant="beta", trace="t1")
+    assert [t.value for t in at.title] == ["Quality"] and not not_found
+    assert at.sidebar.selectbox(key="tenant").value == "beta"
+    assert {k: at.query_params[k] for k in ("session", "tenant", "trace")} in (
+        {"session": token, "tenant": "beta", "trace": "t1"}, {"session": [token], "tenant": ["beta"], "trace": ["t1"]})
+
+    # a linked tenant the user has no role in is still said after / opened the first page
+    at, _ = address("", session=token, tenant="gamma")
+    assert [t.value for t in at.title] == ["Quality"]
+    assert [w.value for w in at.warning] == ["No tenant 'gamma'; showing acme."]
+
+
+def test_single_user_mode_opens_ask_at_its_address(data_dir, address):
+    at, not_found = address("ask")
+    assert [t.value for t in at.title] == ["Ask"] and not not_found
+    at, not_found = address("")
+    assert [t.value for t in at.title] == ["Ask"] and not not_found
+
+
+def test_signed_out_an_address_shows_the_sign_in_then_its_page(settings, data_dir, address):
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    for name, title in (("ask", "Ask"), ("review", "Review"), ("", "Ask")):
+        at, not_found = address(name, tenant="acme")
+        assert [t.value for t in at.title] == ["Sign in"] and not not_found
+        sign_in(at, "ann")
+        assert [t.value for t in at.title] == [title] and not not_found, name
+        assert at.query_params["tenant"] in ("acme", ["acme"])
