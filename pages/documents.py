@@ -5,6 +5,7 @@ import streamlit as st
 from ui import components, services
 from ui.deletion import confirm_deletion, documents_word
 from ui.docs import documents_frame, filter_documents, newest_first, status_counts, tenant_summary
+from ui.format import count_of, plural
 from ui.preparing import preparation_note
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
@@ -97,7 +98,7 @@ if act.button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", di
     with st.spinner("Re-indexing…"):
         result = services.reindex_document(settings, tenant, doc_id).to_dict()
     count = result["chunks"]
-    flash = [("success", f"Re-indexed: {count} chunk{'s' if count != 1 else ''}.") if result["status"] != "failed"
+    flash = [("success", f"Re-indexed: {count_of(count, 'chunk')}.") if result["status"] != "failed"
              else ("error", escape_md(result.get("error") or "Re-index failed.", inline=True))]
     carried = services.exclusions_note(result)
     if carried:  # chunk ids changed: say which exclusions found their passage again
@@ -115,7 +116,7 @@ if st.session_state.get("confirm_delete") == doc_id:
     with st.container(border=True):
         count = doc.get("chunks") or 0
         its = "It has no chunks in the indexes" if not count else (
-            f"Its {count} chunk{'s leave' if count != 1 else ' leaves'} both indexes")
+            f"Its {count_of(count, 'chunk')} {plural(count, 'leaves', 'leave')} both indexes")
         confirm_deletion(settings, tenant, {doc_id: doc["file_name"]},
                          f"Delete **{escape_md(doc['file_name'], inline=True)}**? {its} and the kept original is "
                          "removed. This cannot be undone.", drop=("confirm_delete",),

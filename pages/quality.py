@@ -12,7 +12,7 @@ import streamlit as st
 
 from ui import charts, dashboard, eval_job, feedback, live, services
 from ui import quality as q
-from ui.format import fmt_time
+from ui.format import count_of, fmt_time
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation
 
@@ -115,7 +115,7 @@ if picked_key is not None or st.session_state.get("quality_series") not in keys:
     st.session_state["quality_series"] = picked_key or keys[0]
 series_key = st.selectbox(
     "Series", keys, key="quality_series",
-    format_func=lambda k: f"{q.series_label(k)} · {len(series[k])} run{'s' if len(series[k]) != 1 else ''}",
+    format_func=lambda k: f"{q.series_label(k)} · {count_of(len(series[k]), 'run')}",
     help="History, drift and deltas compare only runs of the same set, split, tenants asked, mode (a calibration "
          "run has the gate open) and question limit.")
 runs = series[series_key]

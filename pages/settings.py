@@ -5,6 +5,7 @@ import streamlit as st
 from ui import keys as ui_keys
 from ui import services
 from ui import targets as ui_targets
+from ui.format import count_of
 from ui.safe import escape_md
 from ui.state import base_settings, ensure_navigation, require_tenant
 
@@ -100,7 +101,7 @@ if saved_synonyms:
     except ValueError as exc:  # a malformed line or entry: one sentence, nothing saved
         st.error(escape_md(str(exc), inline=True), icon=":material/error:")
     else:
-        st.success(f"Saved {len(parsed)} synonym{'s' if len(parsed) != 1 else ''}. The next ask reads them.",
+        st.success(f"Saved {count_of(len(parsed), 'synonym')}. The next ask reads them.",
                    icon=":material/check_circle:")
         _warn_unused(parsed)
 
@@ -149,8 +150,8 @@ if st.button("Reset to defaults", icon=":material/restart_alt:", disabled=not ov
              help="Remove this tenant's overrides: every setting goes back to the default column above."):
     services.save_tenant_settings(defaults, tenant, {}, replace_all=True)
     removed = ", ".join(escape_md(k, inline=True) for k in sorted(overrides))
-    st.session_state[_RESET_FLASH] = [f"Reset to defaults: removed {len(overrides)} override"
-                                      f"{'s' if len(overrides) != 1 else ''} of **{escape_md(tenant, inline=True)}** "
+    st.session_state[_RESET_FLASH] = [f"Reset to defaults: removed {count_of(len(overrides), 'override')} "
+                                      f"of **{escape_md(tenant, inline=True)}** "
                                       f"({removed}); the next ask uses the defaults."]
     st.rerun()  # the form above shows the defaults
 if not overrides:

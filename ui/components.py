@@ -25,11 +25,13 @@ from ui.format import (
     STATUS_STYLE,
     answer_md,
     citation_label,
+    count_of,
     fmt_ms,
     fmt_time,
     kind_badge_md,
     page_label,
     parse_pipe_table,
+    plural,
     status_badge_md,
     unique_headers,
     verdict_badge_md,
@@ -77,7 +79,7 @@ def empty_ask_state(overview: dict[str, Any]) -> None:
         return
     langs = " and ".join(overview["languages"]) or "no detected language"
     topics = overview["topics"]
-    st.info(f"This knowledge base holds **{n}** document{'s' if n != 1 else ''} in {escape_md(langs, inline=True)}"
+    st.info(f"This knowledge base holds **{n:,}** {plural(n, 'document')} in {escape_md(langs, inline=True)}"
             + (f", on topics such as {escape_md(', '.join(topics[:4]), inline=True)}" if topics else "") + ". "
             f"Ask in {' or '.join(lang.name for lang in LANGUAGES.values())}; click a citation pill to see the "
             "passage (and the PDF page) it comes from. Follow-ups such as \"and for annual plans?\" are read with the question before them.",
@@ -372,7 +374,7 @@ def quoted_claims(claims: list[dict[str, Any]]) -> None:
     """Quotes entail themselves: a card per sentence saying "supported, 1.00, evidence: itself"
     told nothing. Said instead: they are verbatim, and what was checked beyond that."""
     checked = [c for c in claims if set(c.get("checks") or []) & CHECKED_FACTS.keys()]
-    st.caption(f"{len(claims)} quoted sentence{'s' if len(claims) != 1 else ''}, each copied verbatim from the "
+    st.caption(f"{count_of(len(claims), 'quoted sentence')}, each copied verbatim from the "
                "passage its marker cites. " + ("Checked beyond the quote:" if checked else
                                                 "None holds a number, identifier, name or negation to check beyond it."))
     for claim in checked:
@@ -737,7 +739,7 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
     """A document's chunks: kinds present, find-in-chunks (matches highlighted), pages of
     CHUNKS_PER_PAGE cards, each with its "used in answers" switch when `on_toggle` is given."""
     kinds = sorted({c.get("kind", "") for c in chunks})
-    st.markdown(f"**{len(chunks)} chunk{'s' if len(chunks) != 1 else ''}** " + " ".join(kind_badge_md(k) for k in kinds))
+    st.markdown(f"**{count_of(len(chunks), 'chunk')}** " + " ".join(kind_badge_md(k) for k in kinds))
     if not chunks:
         return
     find_col, page_col = st.columns([3, 1], vertical_alignment="bottom")
@@ -755,8 +757,8 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
         chunk_card(chunk, number, needle, on_toggle, original)
     shown_to = min(len(matching), start + CHUNKS_PER_PAGE)
-    st.caption(f"Showing {start + 1}–{shown_to} of {len(matching)} chunk{'s' if len(matching) != 1 else ''}."
-               if shown_to > start + 1 else f"Showing chunk {start + 1} of {len(matching)}.")
+    st.caption(f"Showing {start + 1:,}–{shown_to:,} of {count_of(len(matching), 'chunk')}."
+               if shown_to > start + 1 else f"Showing chunk {start + 1:,} of {len(matching):,}.")
 
 
 # ---- feedback: one rating per answer -------------------------------------------------------

@@ -98,9 +98,15 @@ def citation_label(citation: dict[str, Any], limit: int = 40) -> str:
     return f"[{citation.get('index')}] {source}{where}"
 
 
-def count_of(n: int, noun: str) -> str:
-    """"1 document", "1,234 documents"."""
-    return f"{n:,} {noun}{'s' if n != 1 else ''}"
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """The word for `n` of a thing: `one` for 1, else `many` (default `one` + "s"); also a
+    verb that agrees with its count: plural(n, "leaves", "leave")."""
+    return one if n == 1 else (many if many is not None else one + "s")
+
+
+def count_of(n: int, noun: str, many: str | None = None) -> str:
+    """"1 document", "1,234 documents" (`many`: the plural when it is not `noun` + "s")."""
+    return f"{n:,} {plural(n, noun, many)}"
 
 
 def fmt_time(ts: float | None) -> str:

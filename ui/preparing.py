@@ -11,6 +11,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import services
+from ui.format import count_of
 
 POLL_SECONDS = 2
 
@@ -26,7 +27,7 @@ def preparation_note(settings: Settings, tenant: str) -> None:
         state = services.preparation_state(settings, tenant)
         if state is None:
             st.rerun()
-        waiting = f"{state.documents} document{'s' if state.documents != 1 else ''}"
+        waiting = count_of(state.documents, "document")
         done = (f": {state.chunks_done:,} of {state.chunks_total:,} passages of the current one"
                 if state.chunks_total else "")
         st.info(f"Preparing {waiting} for fast answers{done}. They answer already; "

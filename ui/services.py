@@ -537,11 +537,12 @@ def get_eval_run(settings: Settings, tenant: str, run_id: str) -> dict[str, Any]
 def settings_rows(defaults: Settings, overrides: dict[str, Any]) -> list[dict[str, Any]]:
     """Each tenant knob: the default from the environment, the override, the value in effect."""
     from core.config import TENANT_KNOBS
+    from ui.format import count_of
 
     def shown(knob: str, value: Any) -> str:
         if knob == "synonyms":  # the list itself stands in the Synonyms form
             count = len(value)
-            return f"{count} synonym{'s' if count != 1 else ''}" if count else "none"
+            return count_of(count, "synonym") if count else "none"
         return str(value)
 
     rows = []

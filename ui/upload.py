@@ -17,7 +17,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import services
-from ui.format import fmt_time
+from ui.format import count_of, fmt_time
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
@@ -154,7 +154,7 @@ def interrupted_note(names: list[str], at: float | None) -> str:
     """One sentence for the files of one interrupted upload (Markdown, names escaped)."""
     shown = [f"**{escape_md(n, inline=True)}**" for n in names[:5]]
     if len(names) > 5:
-        shown.append(f"{len(names) - 5} more file{'s' if len(names) > 6 else ''}")
+        shown.append(count_of(len(names) - 5, "more file"))
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     when = f" at {fmt_time(at)}" if at else ""
     it = "it" if len(names) == 1 else "them"
@@ -199,9 +199,9 @@ def interrupted_rows(files: list[Any], done: int, dupes: dict[str, int],
 def _result_line(where: Any, r: dict[str, Any]) -> None:
     name = escape_md(r.get("file_name", ""), inline=True)
     if r["status"] == "ready":
-        pages = f"{r['pages']} page{'s' if r['pages'] != 1 else ''}, " if r.get("pages") else ""
+        pages = f"{count_of(r['pages'], 'page')}, " if r.get("pages") else ""
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
-        where.success(f"**{name}**: indexed {pages}{r.get('chunks', 0)} chunk{'s' if r.get('chunks') != 1 else ''} in "
+        where.success(f"**{name}**: indexed {pages}{count_of(r.get('chunks', 0), 'chunk')} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")
         carried = services.exclusions_note(r)
         if carried:  # a new version: the passages kept out of answers, found again by their text or not
@@ -251,7 +251,7 @@ def upload_panel(settings: Settings, tenant: str) -> None:
     to_index = len({f.name for f in files or []})
     by_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
     uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80)
-    go = button_col.button(f"Index {to_index} file{'s' if to_index != 1 else ''}" if files else "Index files",
+    go = button_col.button(f"Index {count_of(to_index, 'file')}" if files else "Index files",
                            type="primary", disabled=not files, key="index_files", width="stretch")
     if go and files:
         results = index_files(settings, tenant, list(files), uploaded_by.strip() or "console")

@@ -1,0 +1,38 @@
+"""A count in words (ui.format.count_of, plural) and the messages built on it: one thing,
+several things, none, and thousands."""
+
+from core.config import load_settings
+from ui.format import count_of, plural
+from ui.services import settings_rows
+from ui.upload import interrupted_note
+
+
+def test_count_of_says_one_thing_or_things_with_thousands_separated():
+    assert [count_of(n, "document") for n in (0, 1, 2, 1234)] == [
+        "0 documents", "1 document", "2 documents", "1,234 documents"]
+    assert count_of(1, "quoted sentence") == "1 quoted sentence" and count_of(3, "more file") == "3 more files"
+    assert [count_of(n, "entry", "entries") for n in (1, 2)] == ["1 entry", "2 entries"]
+
+
+def test_plural_agrees_a_noun_or_a_verb_with_its_count():
+    assert [plural(n, "chunk") for n in (0, 1, 2)] == ["chunks", "chunk", "chunks"]
+    assert [plural(n, "leaves", "leave") for n in (1, 5)] == ["leaves", "leave"]
+
+
+def test_an_interrupted_upload_of_many_files_counts_the_rest():
+    names = [f"f{i}.md" for i in range(7)]
+    assert "and 1 more file was interrupted" in interrupted_note(names[:6], None)
+    assert "and 2 more files was interrupted" in interrupted_note(names, None)
+    assert interrupted_note(names[:1], None) == (
+        "The upload of **f0\\.md** was interrupted; nothing of it was kept — upload it again.")
+
+
+def test_the_settings_table_counts_synonyms(tmp_path):
+    defaults = load_settings({"GROUNDWORK_DATA": str(tmp_path)})
+
+    def synonyms(value):
+        return next(r for r in settings_rows(defaults, {"synonyms": value}) if r["setting"] == "synonyms")
+
+    assert synonyms({"boss": "oil capacity"})["tenant override"] == "1 synonym"
+    assert synonyms({"boss": "oil", "gizmo": "hub"})["tenant override"] == "2 synonyms"
+    assert synonyms({})["tenant override"] == "none"
