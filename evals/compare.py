@@ -10,6 +10,8 @@ only (without it: runs stored for no tenant), like every other read. The compari
      changed; outcome quality: correct = refused_ok > too_conservative > wrong = hallucinated
      = error (an ask that raised).
   4. Questions present in only one of the runs.
+  5. Whether the change is beyond chance: the exact sign test over the questions that
+     improved and regressed (evals/metrics/intervals.py), p-value and a sentence.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, load_settings
-from evals.metrics import GROUPS, LOWER_IS_BETTER, METRICS
+from evals.metrics import GROUPS, LOWER_IS_BETTER, METRICS, verdict
 from evals.run import fmt
 
 OUTCOME_QUALITY = {"correct": 2, "refused_ok": 2, "too_conservative": 1, "wrong": 0, "hallucinated": 0,
@@ -72,6 +74,7 @@ def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
     result["flips"] = flips
     result["improved"] = sum(1 for f in flips if f["change"] == "improved")
     result["regressed"] = sum(1 for f in flips if f["change"] == "regressed")
+    result["significance"] = verdict(result["improved"], result["regressed"])
     result["only_in_a"] = [i for i in qa if i not in qb]
     result["only_in_b"] = [i for i in qb if i not in qa]
     return result
@@ -111,6 +114,7 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
                                for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip())
     lines.append("")
     lines.append(f"outcome flips: {len(cmp['flips'])} ({cmp['improved']} improved, {cmp['regressed']} regressed)")
+    lines.append(cmp["significance"]["sentence"])
     for f in cmp["flips"]:
         lines.append(f"  {f['change']:<9} {f['id']} [{f['kind']}/{f['category']}] {f['a']} -> {f['b']}: "
                      f"{(f['question'] or '')[:80]}")

@@ -41,6 +41,7 @@ from core.eval_rows import EVAL_SPLITS
 from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant
 from evals.crossing import crossing
 from evals.metrics import LOWER_IS_BETTER, score
+from evals.metrics.intervals import fmt_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 REQUIRED = ("id", "tenant", "question", "kind")
@@ -481,6 +482,7 @@ def build_report(collected: Collected) -> dict[str, Any]:
         "by_tenant": scored["by_tenant"],
         "by_lang": scored["by_lang"],
         "by_crossing": scored["by_crossing"],
+        "intervals": scored["intervals"],
         "retrieval_k": settings.top_k,
         "ingest": collected.ingest,
         "warnings": collected.warnings + scored["warnings"],
@@ -579,7 +581,20 @@ def format_table(report: Mapping[str, Any]) -> str:
                                                                                                  strict=True))))
     arrows = ", ".join(sorted(LOWER_IS_BETTER))
     out.append(f"(lower is better: {arrows}; hit@k over the top {report.get('retrieval_k', '?')} passages)")
+    if line := interval_line(report):
+        out.append(line)
     return "\n".join(out)
+
+
+INTERVAL_COLUMNS = ("grounded_only", "answer_correct", "hallucination", "refusal_correct")
+
+
+def interval_line(report: Mapping[str, Any]) -> str:
+    """The overall headline rates' 95 % intervals, "" for a report stored before they were kept."""
+    overall = (report.get("intervals") or {}).get("overall") or {}
+    headers = dict(COLUMNS)
+    parts = [f"{headers[m]} {fmt_interval(overall[m])}" for m in INTERVAL_COLUMNS if m in overall]
+    return f"95% intervals over {report['overall'].get('n', '?')} questions: " + ", ".join(parts) if parts else ""
 
 
 def summary_lines(report: Mapping[str, Any]) -> list[str]:

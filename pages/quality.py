@@ -138,9 +138,11 @@ if overall.get("errors"):
 
 # ---- metric cards + drift ------------------------------------------------------------------
 metrics = q.headline_metrics(overall)
-dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"), services.quality_targets(settings, tenant))
+dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"), services.quality_targets(settings, tenant),
+                       (report.get("intervals") or {}).get("overall"))
 drifts = q.drift_alerts(runs, margin, upto=run_id)
-dashboard.drift_banner(drifts, margin, before is not None)
+significance = services.change_significance(settings, tenant, drifts[0].run_before, report) if drifts else None
+dashboard.drift_banner(drifts, margin, before is not None, significance)
 
 # ---- charts ------------------------------------------------------------------------------
 tab_break, tab_hist, tab_cal, tab_ref, tab_lat, tab_cmp, tab_q, tab_fb = st.tabs(
@@ -230,6 +232,8 @@ with tab_cmp:
         st.markdown(f"**{len(flips)} questions flipped** between A and B: "
                     f":green-badge[{comparison.get('improved', 0)} improved] "
                     f":red-badge[{comparison.get('regressed', 0)} regressed]")
+        if comparison.get("significance"):
+            st.caption(comparison["significance"]["sentence"])
         if flips:
             st.dataframe(pd.DataFrame(flips), hide_index=True, placeholder="—", width="stretch")
 with tab_q:

@@ -524,6 +524,13 @@ def compare_runs(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return compare_reports(a, b)
 
 
+def change_significance(settings: Settings, tenant: str, run_before: str, report: dict[str, Any]) -> dict[str, Any] | None:
+    """Whether `report` differs from the stored run `run_before` beyond chance (the sign
+    test of `evals.compare`), None when that run is gone."""
+    before = get_eval_run(settings, tenant, run_before)
+    return compare_runs(before, report).get("significance") if before else None
+
+
 def list_eval_runs(settings: Settings, tenant: str, name: str | None = None) -> list[dict[str, Any]]:
     """The tenant's stored runs (of set `name`), oldest first."""
     return store.list_eval_runs(settings, name, tenant=tenant)

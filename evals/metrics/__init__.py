@@ -60,6 +60,7 @@ from evals.metrics.base import (
 from evals.metrics.faithfulness import faithfulness
 from evals.metrics.grounded import grounded_only
 from evals.metrics.hallucination import hallucination
+from evals.metrics.intervals import rate_intervals, verdict
 from evals.metrics.latency import latency_p50_ms, latency_p95_ms, percentile
 from evals.metrics.refusals import closest_hit, refusal_correct, too_conservative
 from evals.metrics.retrieval import gold_rank, hit_rate, mrr
@@ -159,19 +160,23 @@ def score(rows: Sequence[Row], chunk_texts: ChunkTexts | None = None) -> dict[st
 
     Returns {"overall": {metric: value, "n", "errors"}, "by_kind": {kind: {...}}, "by_category",
     "by_tenant", "by_lang", "by_crossing" (question in the documents' language or not),
-    "questions": [per-question judgement], "evidence":
+    "intervals": {"overall": {metric: [low, high]}, "by_kind": {kind: {...}}, ...} (95 % Wilson
+    intervals of the rates, evals/metrics/intervals.py), "questions": [per-question judgement], "evidence":
     {metric: MetricResult dict (overall)}, "warnings": [...]}.
     """
     rows = list(rows)
     overall = compute(rows, chunk_texts)
     out: dict[str, Any] = {"overall": values(overall, len(rows), count_errors(rows))}
+    intervals: dict[str, Any] = {"overall": rate_intervals(overall)}
     for group_name, field in GROUPS.items():
         buckets: dict[str, list[Row]] = {}
         for q, a in rows:
             buckets.setdefault(group_key(q, field), []).append((q, a))
         order = sorted(buckets, key=lambda k: (KINDS.index(k) if k in KINDS else len(KINDS), k))
-        out[group_name] = {k: values(compute(buckets[k], chunk_texts), len(buckets[k]), count_errors(buckets[k]))
-                           for k in order}
+        results = {k: compute(buckets[k], chunk_texts) for k in order}
+        out[group_name] = {k: values(results[k], len(buckets[k]), count_errors(buckets[k])) for k in order}
+        intervals[group_name] = {k: rate_intervals(results[k]) for k in order}
+    out["intervals"] = intervals
     out["questions"] = [judge_question(q, a, chunk_texts) for q, a in rows]
     out["evidence"] = {name: r.to_dict() for name, r in overall.items()}
     out["warnings"] = sorted({w for r in overall.values() for w in r.warnings})
@@ -184,5 +189,5 @@ def _round(value: float | None) -> float | None:
 
 __all__ = [
     "GROUPS", "LOWER_IS_BETTER", "METRICS", "OUTCOMES", "MetricResult", "Row", "compute",
-    "judge_question", "outcome", "percentile", "score", "values",
+    "judge_question", "outcome", "percentile", "rate_intervals", "score", "values", "verdict",
 ]

@@ -153,6 +153,27 @@ def test_history_drift_compare_and_export(app, goto, settings):
     assert len(export) == 2
 
 
+def test_cards_show_each_rates_interval_and_a_drift_says_whether_it_can_be_chance(app, goto, settings):
+    now = time.time()
+    store.save_eval_run(settings, {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], now - 60),
+                                   "run_id": "run-old"})  # stored before intervals were kept
+    store.save_eval_run(settings, {**report(0.5, 0.5, ["correct", "wrong", "refused_ok"], now), "run_id": "run-new",
+                                   "intervals": {"overall": {"answer_correct": [0.09, 0.91],
+                                                             "hallucination": [0.03, 0.83]}}})
+    open_quality(app, goto)
+    captions = [c.value for c in app.caption]
+    assert "95% interval 9–91%" in captions and "95% interval 3–83%" in captions
+    cards = {m.label: m for m in app.metric}
+    assert "within 9–91% 95 times in 100" in cards["Answer correct"].help
+    assert "interval" not in cards["Refusal correct"].help  # no interval stored for it
+    # one question regressed, none improved: a drop of 50 points on 3 questions is no evidence
+    assert any(e.value.startswith("Drift") for e in app.error)
+    assert any(c.startswith("Between these two runs: 0 questions improved and 1 regressed") and "within noise" in c
+               for c in captions)
+    app.selectbox(key="quality_run").select("run-old").run()
+    assert not [c.value for c in app.caption if c.value.startswith("95% interval")]
+
+
 def test_questions_csv_is_formula_safe():
     from ui.quality import questions_csv
 
