@@ -1,5 +1,7 @@
 """Documents (admins): upload, the documents table, the chunks each became, delete, re-index."""
 
+import hashlib
+
 import streamlit as st
 
 from ui import components, services
@@ -59,9 +61,12 @@ if not shown:
     st.stop()
 if len(shown) < len(docs):
     st.caption(f"Showing {len(shown):,} of {len(docs):,}.")
+# a grid per list of documents shown: one grid kept across an upload or a filter kept its columns'
+# widths, so a failed file's error, uploaded beside documents without one, read "The file is"
+grid = "docs_grid_" + hashlib.sha256("\n".join(d["doc_id"] for d in shown).encode()).hexdigest()[:16]
 picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
                           column_config={"size KB": st.column_config.NumberColumn(format="%.1f")},
-                          key="docs_grid", on_select="rerun", selection_mode="single-row")
+                          key=grid, on_select="rerun", selection_mode="single-row")
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
 st.caption("Failed uploads first, then the newest. Click a row to open that document below.")

@@ -2,6 +2,7 @@
 
 1. expert: asks, hovers the [1] marker and reads the quote, the sources open beneath;
 2. admin: keeps a passage out of answers on Documents, and the same question is refused;
+   uploads a file that fails to parse and narrows the list to it with the status pills;
 3. reviewer: the refusal waits on Review; keeping the words of a passage it saw turns it
    into an answerable eval row with that quote;
 4. manager: the Quality page shows the live figures of those asks with their targets.
@@ -80,6 +81,27 @@ def test_the_three_users_journeys(seeded, server, page, shot):
     nav(page, "Documents")
     page.get_by_text("Used in answers", exact=True).first.click()
     expect()(page.get_by_text(re.compile(r"passages are kept out of answers"))).to_have_count(0)
+
+    # admin: a file that fails to parse sits beside the ready one; the status pills (two
+    # statuses now, failed first) narrow the list to it, and back
+    broken = seeded.parent / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not really a pdf")
+    wait_idle(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(broken))
+    page.get_by_role("button", name="Index 1 file").click()
+    expect()(page.get_by_test_id("stAlert").filter(has_text="broken.pdf").first).to_be_visible(timeout=120_000)
+    expect()(page.get_by_text("2 documents · ", exact=False)).to_contain_text("1 failed")
+    pills = page.get_by_role("radiogroup", name="Status")  # st.pills: one pick, a radio each
+    expect()(pills.get_by_role("radio")).to_have_text(["failed (1)", "ready (1)"])
+    wait_idle(page)
+    pills.get_by_role("radio", name="failed (1)").click()
+    expect()(page.get_by_text("Showing 1 of 2.")).to_be_visible()
+    expect()(page.get_by_role("combobox", name="Open a document")).to_have_value(re.compile(r"broken\.pdf +\(failed\)"))
+    wait_idle(page)
+    shot(page, "21b-admin-status-pills")
+    expect()(pills.get_by_role("radio", name="failed (1)")).to_be_checked()
+    pills.get_by_role("radio", name="failed (1)").click()  # off again: every document
+    expect()(page.get_by_text("Showing 1 of 2.")).to_have_count(0)
 
     # reviewer: the refused or doubtful ask is queued; pick the passage that answers it
     nav(page, "Review")
