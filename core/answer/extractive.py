@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from core.answer.model import AnswerModel, load_model
 from core.answer.premise import correction
 from core.answer.question import Question
@@ -29,7 +27,6 @@ from core.answer.result import Generation, Selected
 from core.answer.safety import looks_like_instruction
 from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, windows
 from core.answer.units import Unit, units
-from core.answer.variants import add_stability, variant_vectors
 from core.answer.vectors import unit_vectors
 from core.answer_vectors import AnswerVectors
 from core.lexical import LexicalIndex
@@ -63,7 +60,7 @@ def answer_signals(ranked: list[Scored]) -> dict[str, float]:
             "focus_context": s["focus_context"], "focus_passage": s["focus_passage"],
             "focus_unknown": s["focus_unknown"],
             "focus_any_passage": max(r.signals["focus_passage"] for r in ranked[:5]),
-            "row_key_match": s["row_key_match"], "stab_top": s["stab_top"], "stab_rank": s["stab_rank"]}
+            "row_key_match": s["row_key_match"]}
 
 
 def admissible_units(question: Question, passages: list[Candidate], lexicon: LexicalIndex,
@@ -81,14 +78,11 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
     if not kept:
         return [], rejected
     owners = [passages[n - 1].doc_id for n, _ in kept]
-    if question.variants is None:
-        question.variants = variant_vectors(embedder, question)
     texts = windows(passages, kept)
     # units and their windows in one lookup (and at most one embedding call)
     both = unit_vectors(embedder, [u.text for _, u in kept] + texts, stored, owners + owners)
-    admissible, vectors = [], []
-    for s, vector in zip(signals(question, passages, lexicon, both[:len(kept)], kept, both[len(kept):], texts),
-                         both[:len(kept)]):
+    admissible = []
+    for s in signals(question, passages, lexicon, both[:len(kept)], kept, both[len(kept):], texts):
         if s.signals["ids_missing"] > 0:
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "lacks an identifier of the question"})
@@ -98,8 +92,6 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
                              "why": "speaks of another row of its table than the question names"})
         else:
             admissible.append(s)
-            vectors.append(vector)
-    add_stability(admissible, np.asarray(vectors), question.variants)
     return admissible, rejected
 
 

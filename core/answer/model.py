@@ -28,8 +28,7 @@ ANSWER_FEATURES = (
     "lex_passage", "rare_context", "rare_passage", "unknown_share", "type_match", "typed",
     "numbers_missing", "cross_language", "sim_window", "lex_unit", "rank_prior", "dense_prior",
     "bm25_prior", "n_strong", "typed_match", "ask_unknown", "unknown_same_language", "rare_terms_context",
-    "focus_context", "focus_passage", "focus_unknown", "focus_any_passage", "row_key_match", "stab_top",
-    "stab_rank",
+    "focus_context", "focus_passage", "focus_unknown", "focus_any_passage", "row_key_match",
 )
 
 

@@ -30,8 +30,6 @@ class Question:
     focus: str | None = None  # the first topic term of the asking sentence: what it is about
     negated: bool = False
     vector: object = field(default=None, repr=False)  # the e5 query vector, when computed
-    # e5 vectors of the question with one content word left out each (core/answer/variants.py)
-    variants: object = field(default=None, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> Question:

@@ -11,9 +11,7 @@ the retrieved passages. General signals only, none naming a domain:
 - answer type: the kind of value asked ("how many days" -> a length of time) held by the unit;
 - structure: table row, list item, caption-like, first of its paragraph, length;
 - retrieval: the passage's fused rank, its dense and BM25 ranks, its fused-score gap;
-- hard facts: identifiers and numbers of the question found in the unit's context;
-- stability: how often the unit stays the closest when one word of the question is left
-  out (core/answer/variants.py; dense, so it holds across languages).
+- hard facts: identifiers and numbers of the question found in the unit's context.
 
 Every signal is a number in a small range; `FEATURES` fixes their order for the model.
 """
@@ -29,7 +27,6 @@ import numpy as np
 from core.answer.facts import Reading, identifiers, numbers
 from core.answer.question import Question
 from core.answer.units import Unit, units
-from core.answer.variants import UNKNOWN
 from core.lang import language_of
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -41,7 +38,7 @@ FEATURES = (
     "dense_prior", "bm25_prior", "fused_gap", "ids_missing", "numbers_missing", "cross_language",
     "new_words", "sim_x_cross", "lex_x_typed", "sim_window", "sim_window_gap", "lex_window",
     "lex_context_gap", "ask_unknown", "unknown_same_language", "rare_terms_context",
-    "focus_context", "focus_passage", "focus_unknown", "row_key_match", "stab_top", "stab_rank",
+    "focus_context", "focus_passage", "focus_unknown", "row_key_match",
 )
 
 
@@ -250,6 +247,4 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     best_lex = max((o.signals["lex_context"] for o in out), default=0.0)
     for o in out:
         o.signals["lex_context_gap"] = 0.0 if o.signals["cross_language"] else o.signals["lex_context"] - best_lex
-        # set among the units the vetoes keep (core/answer/variants.py `add_stability`)
-        o.signals["stab_top"] = o.signals["stab_rank"] = UNKNOWN
     return out

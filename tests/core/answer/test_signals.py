@@ -89,9 +89,6 @@ class HashEmbedder:
     def embed_passages(self, texts: list[str]) -> list[np.ndarray]:
         return [np.random.default_rng(abs(hash(t)) % 2**32).normal(size=384) for t in texts]
 
-    def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return np.asarray(self.embed_passages(texts))
-
 
 def test_a_cross_language_question_keeps_every_unit() -> None:
     from core.answer.extractive import admissible_units
