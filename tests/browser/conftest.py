@@ -29,6 +29,30 @@ from evals.bench_ui import (
 from tests.conftest import ANSWERING_THRESHOLD
 
 SHOTS = ROOT / "artifacts" / "screenshots"
+PASSWORD = "correct horse battery"
+
+
+def console_with_user(fresh_server: Callable[[Path], str], tmp_path: Path, name: str, role: str,
+                      tenants: tuple[str, ...] = ("acme",)) -> str:
+    """A fresh console over a data folder holding `tenants` and one account, `name` with
+    `role` in the first tenant: its URL."""
+    from core import users
+    from core.config import load_settings
+    from core.documents import ensure_tenant
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    for tenant in tenants:
+        ensure_tenant(settings, tenant)
+    users.add_user(settings, name, PASSWORD, tenants[0], role)
+    return fresh_server(data)
+
+
+def sign_in(page: object, name: str) -> None:
+    """Fill the sign-in form and submit it."""
+    page.get_by_label("User name").fill(name)
+    page.get_by_role("textbox", name="Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -7,25 +7,16 @@ import re
 
 import pytest
 
+from tests.browser.conftest import console_with_user, sign_in
 from tests.browser.test_journeys import expect, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_a_sign_in_survives_a_reload_and_sign_out_ends_it(fresh_server, page, shot, tmp_path):
-    from core import users
-    from core.config import load_settings
-    from core.documents import ensure_tenant
-
-    data = tmp_path / "data"
-    settings = load_settings({"GROUNDWORK_DATA": str(data)})
-    ensure_tenant(settings, "acme")
-    users.add_user(settings, "ann", "correct horse battery", "acme", "admin")
-    url = fresh_server(data)
+    url = console_with_user(fresh_server, tmp_path, "ann", "admin")
     page.goto(url + "/?tenant=acme")
-    page.get_by_label("User name").fill("ann")
-    page.get_by_role("textbox", name="Password").fill("correct horse battery")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, "ann")
     expect()(page.get_by_text(re.compile("Signed in as"))).to_be_visible()
     page.get_by_role("link", name="Documents").click()
     expect()(page.get_by_role("heading", name="Documents", level=1)).to_be_visible()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import console_with_user, sign_in
 from tests.browser.test_journeys import expect, nav, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -132,23 +133,12 @@ def test_the_three_users_journeys(seeded, server, page, shot):
 
 
 def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
-    from core import users
-    from core.config import load_settings
-    from core.documents import ensure_tenant
-
-    data = tmp_path / "data"
-    settings = load_settings({"GROUNDWORK_DATA": str(data)})
-    for tenant in ("acme", "beta"):
-        ensure_tenant(settings, tenant)
-    users.add_user(settings, "max", "correct horse battery", "acme", "manager")
-    url = fresh_server(data)
+    url = console_with_user(fresh_server, tmp_path, "max", "manager", ("acme", "beta"))
     page.goto(url + "/?tenant=beta")
     expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     expect()(page.get_by_text("Tenant", exact=True)).to_have_count(0)  # no picker before sign-in
     shot(page, "24-sign-in", full_page=False)
-    page.get_by_label("User name").fill("max")
-    page.get_by_role("textbox", name="Password").fill("correct horse battery")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, "max")
     expect()(page.get_by_role("heading", name="Quality", level=1)).to_be_visible()
     # a manager's one page: no Documents link (Streamlit hides a one-page navigation)
     expect()(page.get_by_role("link", name="Documents")).to_have_count(0)
@@ -158,9 +148,7 @@ def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
     page.goto(url + "/documents?tenant=beta")  # a bookmark: the sign-in form at the page's address
     expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     expect()(page.get_by_text("Page not found")).to_have_count(0)
-    page.get_by_label("User name").fill("max")
-    page.get_by_role("textbox", name="Password").fill("correct horse battery")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, "max")
     # signed in at /documents: no Documents, no tenant beta; the page says whose it is,
     # instead of "Page not found"
     expect()(page.get_by_text(re.compile(r"Documents is for admins; your role in tenant acme is manager"))).to_be_visible()
@@ -179,19 +167,9 @@ def test_a_signed_in_expert_opens_ask_at_its_own_address(fresh_server, page, sho
     the default page only at /. Now / opens /ask, and /ask itself is the Ask page."""
     from urllib.parse import parse_qs, urlsplit
 
-    from core import users
-    from core.config import load_settings
-    from core.documents import ensure_tenant
-
-    data = tmp_path / "data"
-    settings = load_settings({"GROUNDWORK_DATA": str(data)})
-    ensure_tenant(settings, "acme")
-    users.add_user(settings, "ann", "correct horse battery", "acme", "expert")
-    url = fresh_server(data)
+    url = console_with_user(fresh_server, tmp_path, "ann", "expert")
     page.goto(url + "/?tenant=acme")
-    page.get_by_label("User name").fill("ann")
-    page.get_by_role("textbox", name="Password").fill("correct horse battery")
-    page.get_by_role("button", name="Sign in").click()
+    sign_in(page, "ann")
     expect()(page.get_by_role("heading", name="Ask", level=1)).to_be_visible()
     wait_idle(page)
     # / opened the first page at its own address, the query kept
