@@ -594,7 +594,10 @@ def interval_line(report: Mapping[str, Any]) -> str:
     overall = (report.get("intervals") or {}).get("overall") or {}
     headers = dict(COLUMNS)
     parts = [f"{headers[m]} {fmt_interval(overall[m])}" for m in INTERVAL_COLUMNS if m in overall]
-    return f"95% intervals over {report['overall'].get('n', '?')} questions: " + ", ".join(parts) if parts else ""
+    if not parts:
+        return ""
+    return (f"95% intervals over {report['overall'].get('n', '?')} questions: " + ", ".join(parts)
+            + " (correct over the answerable ones, refuse_ok over the others)")
 
 
 def summary_lines(report: Mapping[str, Any]) -> list[str]:

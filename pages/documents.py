@@ -5,7 +5,7 @@ import hashlib
 import streamlit as st
 
 from ui import components, services
-from ui.deletion import confirm_deletion, documents_word
+from ui.deletion import confirm_deletion
 from ui.docs import documents_frame, filter_documents, newest_first, status_counts, tenant_summary
 from ui.format import count_of, plural
 from ui.preparing import preparation_note
@@ -75,14 +75,14 @@ by_id = {d["doc_id"]: d for d in shown}
 with st.expander("Delete several documents", icon=":material/delete_sweep:"):
     picked = st.multiselect("Documents to delete", list(by_id), key="bulk_pick", placeholder="pick documents",
                             format_func=lambda i: by_id[i]["file_name"])
-    if picked and st.button(f"Delete {documents_word(len(picked))}…", key="bulk_delete", icon=":material/delete:"):
+    if picked and st.button(f"Delete {count_of(len(picked), 'document')}…", key="bulk_delete", icon=":material/delete:"):
         st.session_state["confirm_bulk"] = picked
     if not picked and len(shown) < len(docs) and st.button(  # what the search or the status narrowed to
-            f"Delete the {documents_word(len(shown))} shown…", key="bulk_shown", icon=":material/delete:"):
+            f"Delete the {count_of(len(shown), 'document')} shown…", key="bulk_shown", icon=":material/delete:"):
         st.session_state["confirm_bulk"] = list(by_id)
     doomed = {i: by_id[i]["file_name"] for i in st.session_state.get("confirm_bulk", []) if i in by_id}
     if doomed:
-        confirm_deletion(settings, tenant, doomed, f"Delete {documents_word(len(doomed))}? Their chunks leave both "
+        confirm_deletion(settings, tenant, doomed, f"Delete {count_of(len(doomed), 'document')}? Their chunks leave both "
                          "indexes and the kept originals are removed. This cannot be undone.",
                          drop=("confirm_bulk", "bulk_pick"), yes_key="bulk_confirm", no_key="bulk_cancel",
                          yes_label="Yes, delete them")

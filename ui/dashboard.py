@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from evals.metrics.intervals import fmt_interval
 from ui import quality as q
 from ui.safe import escape_md
 
@@ -17,7 +18,6 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
     delta against the previous run of the set (inverse colours where lower is better), the
     rate's 95 % interval (`intervals`, from the report; a run stored before has none) and,
     where the tenant has a target for it, a green "on target" or red "off target" badge."""
-    from evals.metrics.intervals import fmt_interval
     from ui.live import target_badge_md
 
     before = q.previous_run(runs, run_id)
@@ -39,7 +39,7 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
                 help=q.HELP.get(m, "") + (f" Compared with run {before['run_id']}." if before
                                           else " First run of this set.")
                 + (f" Target {target.text()} (Settings page)." if target else "")
-                + (f" With {overall.get('n', '?')} questions the rate lies within {interval} 95 times in 100 "
+                + (f" Over the questions it counts, the rate lies within {interval} 95 times in 100 "
                    "(Wilson interval): a change smaller than that can be chance." if interval else ""),
             )
             if interval:

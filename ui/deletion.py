@@ -11,10 +11,6 @@ from ui.safe import escape_md
 from ui.upload import forget_results
 
 
-def documents_word(n: int) -> str:
-    return count_of(n, "document")
-
-
 def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], warning: str, *,
                      drop: tuple[str, ...], yes_key: str, no_key: str, yes_label: str = "Yes, delete") -> None:
     """The warning with Yes / Cancel for the documents `names` (doc_id -> file name). Yes
@@ -36,7 +32,7 @@ def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], war
         elif len(names) == 1:
             flash = ("success", f"Deleted {escape_md(next(iter(names.values())), inline=True)}.")
         else:
-            flash = ("success", f"Deleted {documents_word(count)}.")
+            flash = ("success", f"Deleted {count_of(count, 'document')}.")
         st.session_state["doc_flash"] = [flash]
         st.rerun()
     if no.button("Cancel", key=no_key):

@@ -12,6 +12,7 @@ from typing import Any
 
 from core import eval_rows, store
 from core.config import Settings
+from ui.format import count_of
 
 EVAL_KINDS = eval_rows.EVAL_KINDS
 
@@ -544,7 +545,6 @@ def get_eval_run(settings: Settings, tenant: str, run_id: str) -> dict[str, Any]
 def settings_rows(defaults: Settings, overrides: dict[str, Any]) -> list[dict[str, Any]]:
     """Each tenant knob: the default from the environment, the override, the value in effect."""
     from core.config import TENANT_KNOBS
-    from ui.format import count_of
 
     def shown(knob: str, value: Any) -> str:
         if knob == "synonyms":  # the list itself stands in the Synonyms form
