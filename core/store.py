@@ -613,10 +613,14 @@ def list_eval_runs(settings: Settings, set_name: str | None = None, *, tenant: s
     (several tenants asked from the command line), never every tenant's runs.
 
     Each summary: run_id, set_name, created_at, git_commit, tenant, split, settings,
-    overall, mode, limit, tenants (the tenants asked, a list).
+    overall, mode, limit, tenants (the tenants asked, a list), intervals (metric -> [low,
+    high], the report's overall 95 % intervals; {} for a run stored before they were kept).
     """
+    # the intervals are read out of the report inside SQLite, so a history of many runs
+    # never parses their per-question data
     sql = ("SELECT run_id, set_name, created_at, git_commit, tenant, split, settings, overall, mode, "
-           "run_limit, tenants FROM eval_runs WHERE tenant IS ?")
+           "run_limit, tenants, json_extract(report, '$.intervals.overall') AS intervals "
+           "FROM eval_runs WHERE tenant IS ?")
     args: tuple[Any, ...] = (tenant,)
     if set_name:
         sql += " AND set_name=?"
@@ -630,6 +634,7 @@ def list_eval_runs(settings: Settings, set_name: str | None = None, *, tenant: s
         item["overall"] = json.loads(item["overall"])
         item["limit"] = item.pop("run_limit")
         item["tenants"] = [t for t in (item["tenants"] or "").split(",") if t]
+        item["intervals"] = json.loads(item["intervals"]) if item["intervals"] else {}
         out.append(item)
     return out
 

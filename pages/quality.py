@@ -179,6 +179,9 @@ with tab_hist:
     drifted = {d.metric for d in drifts}
     if rates:
         st.plotly_chart(charts.history_lines(q.history_rows(runs, rates), drifted), width="stretch", key="chart_history")
+        if any(r.get("intervals") for r in runs):
+            st.caption("The bars are each run's 95% interval: where two runs' bars overlap widely, the change "
+                       "between them may be chance (Compare runs tests it).")
     if lats:
         st.plotly_chart(charts.history_lines(q.history_rows(runs, lats)), width="stretch", key="chart_history_latency")
     st.download_button("Download all runs (CSV)", q.runs_csv(all_runs), file_name=f"{set_choice}-runs.csv",

@@ -10,6 +10,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from evals.metrics.intervals import fmt_interval
 from ui.quality import fmt_value, is_latency, label
 from ui.safe import escape_html
 
@@ -81,9 +82,23 @@ def group_bars(rows: list[dict[str, Any]], title: str, metrics: list[str] | None
     return fig
 
 
+def _error_bars(points: list[dict[str, Any]], scale: float) -> dict[str, Any] | None:
+    """Asymmetric error bars from each point's `interval` (None for a run without one: no
+    bar, rather than a bar of zero width that would claim certainty)."""
+    if not any(p.get("interval") for p in points):
+        return None
+    up, down = [], []
+    for p in points:
+        low, high = p.get("interval") or (None, None)
+        up.append(None if high is None else scale * (high - p["value"]))
+        down.append(None if low is None else scale * (p["value"] - low))
+    return dict(type="data", symmetric=False, array=up, arrayminus=down, thickness=1.2, width=5)
+
+
 def history_lines(rows: list[dict[str, Any]], drifted: set[str] | None = None) -> go.Figure:
     """One line per metric across runs (evenly spaced, oldest left); a metric that drifted
-    is dotted with a red cross on the last run."""
+    is dotted with a red cross on the last run. A run that kept its rates' 95 % intervals
+    shows them as error bars: two runs whose bars overlap widely may differ by chance."""
     drifted = drifted or set()
     fig = go.Figure()
     metrics = list(dict.fromkeys(r["metric"] for r in rows))
@@ -93,12 +108,17 @@ def history_lines(rows: list[dict[str, Any]], drifted: set[str] | None = None) -
     for i, m in enumerate(metrics):
         mine = {r["run_id"]: r for r in rows if r["metric"] == m}
         scale = 1 if is_latency(m) else 100
+        points = [mine[run] for run in runs if run in mine]
         xs = [ticks[j] for j, run in enumerate(runs) if run in mine]
-        ys = [scale * mine[run]["value"] for run in runs if run in mine]
+        ys = [scale * p["value"] for p in points]
+        bars = _error_bars(points, scale)
         fig.add_scatter(
             name=escape_html(label(m)) + (" ⚠" if m in drifted else ""), mode="lines+markers", x=xs, y=ys,
             line=dict(color=metric_color(m, i), width=2.5, dash="dot" if m in drifted else "solid"),
-            hovertemplate="%{x}<br>%{y:.1f}<extra>" + escape_html(label(m)) + "</extra>",
+            customdata=[[fmt_interval(p.get("interval"))] for p in points],
+            hovertemplate="%{x}<br>%{y:.1f}" + ("<br>95% interval %{customdata[0]}" if bars else "")
+                          + "<extra>" + escape_html(label(m)) + "</extra>",
+            **({"error_y": bars} if bars else {}),
         )
         if m in drifted and xs:
             fig.add_scatter(x=[xs[-1]], y=[ys[-1]], mode="markers", showlegend=False, hoverinfo="skip",

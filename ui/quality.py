@@ -212,14 +212,16 @@ def drift_alerts(runs: list[dict[str, Any]], margin: float, upto: str | None = N
 
 
 def history_rows(runs: list[dict[str, Any]], metrics: list[str]) -> list[dict[str, Any]]:
-    """Long format: one row per (run, metric) for the history chart."""
+    """Long format: one row per (run, metric) for the history chart; `interval` is the
+    rate's 95 % interval [low, high] where the run kept one, else None."""
     rows = []
     for r in runs:
         for m in metrics:
             value = (r.get("overall") or {}).get(m)
             if value is not None:
                 rows.append({"run_id": r["run_id"], "when": dt.datetime.fromtimestamp(r.get("created_at") or 0),
-                             "metric": m, "label": label(m), "value": value})
+                             "metric": m, "label": label(m), "value": value,
+                             "interval": (r.get("intervals") or {}).get(m)})
     return rows
 
 

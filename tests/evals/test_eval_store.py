@@ -51,3 +51,12 @@ def test_runs_stored_before_the_migration_get_mode_and_tenants(settings, monkeyp
     assert [(r["mode"], r["tenants"]) for r in store.list_eval_runs(settings)] == [("run", ["demo", "globex"])]
     with sqlite3.connect(store.db_path(settings)) as conn:
         assert conn.execute("SELECT max(id) FROM _migrations").fetchone()[0] == len(store.MIGRATIONS)
+
+
+def test_a_run_summary_carries_its_rates_intervals_and_an_older_run_none(settings):
+    store.save_eval_run(settings, _report("r-old", "acme"))  # stored before intervals were kept
+    store.save_eval_run(settings, _report("r-new", "acme", intervals={
+        "overall": {"answer_correct": [0.09, 0.91]}, "by_kind": {"answerable": {"answer_correct": [0.0, 1.0]}}}))
+    old, new = store.list_eval_runs(settings, tenant="acme")
+    assert old["intervals"] == {}
+    assert new["intervals"] == {"answer_correct": [0.09, 0.91]}  # the overall ones only

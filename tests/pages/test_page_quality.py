@@ -170,6 +170,12 @@ def test_cards_show_each_rates_interval_and_a_drift_says_whether_it_can_be_chanc
     assert any(e.value.startswith("Drift") for e in app.error)
     assert any(c.startswith("Between these two runs: 0 questions improved and 1 regressed") and "within noise" in c
                for c in captions)
+    history = chart(app, "chart_history")
+    correct = next(t for t in history["data"] if t.get("name", "").startswith("Answer correct"))
+    # the older run kept no interval: no bar there; the newer one's runs from 9 to 91 around 50
+    assert correct["error_y"]["array"] == [None, pytest.approx(41.0)]
+    assert correct["error_y"]["arrayminus"] == [None, pytest.approx(41.0)]
+    assert any(c.startswith("The bars are each run's 95% interval") for c in captions)
     app.selectbox(key="quality_run").select("run-old").run()
     assert not [c.value for c in app.caption if c.value.startswith("95% interval")]
 

@@ -88,3 +88,19 @@ def test_rival_quotes_is_a_headline_card_beside_the_wrong_answers_and_lower_is_b
     assert q.card_rows(overall) == [["grounded_only"], ["hallucination", "rival_quotes"], ["mrr"]]
     assert q.card_rows({"grounded_only": 0.6}) == [["grounded_only"]]  # an older run without it: no card
     assert "rival_quotes" in q.LOWER_IS_BETTER and q.label("rival_quotes") == "Rival quotes"
+
+
+def test_history_draws_each_runs_interval_as_an_error_bar_and_none_where_a_run_kept_none():
+    from ui import charts
+
+    runs = [{"run_id": "old-run", "created_at": 1.0, "overall": {"answer_correct": 0.5, "latency_p50_ms": 90.0}},
+            {"run_id": "new-run", "created_at": 2.0, "overall": {"answer_correct": 0.6, "latency_p50_ms": 80.0},
+             "intervals": {"answer_correct": [0.45, 0.72]}}]
+    fig = charts.history_lines(q.history_rows(runs, ["answer_correct"]))
+    bars = fig.data[0].error_y
+    assert list(bars.array) == [None, pytest.approx(12.0)]  # 72 - 60 points above
+    assert list(bars.arrayminus) == [None, pytest.approx(15.0)]  # 60 - 45 below
+    assert "95% interval" in fig.data[0].hovertemplate
+    assert fig.data[0].customdata[1][0] == "45–72%"
+    latency = charts.history_lines(q.history_rows(runs, ["latency_p50_ms"]))
+    assert latency.data[0].error_y.array is None  # no interval for a latency: no bars
