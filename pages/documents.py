@@ -4,7 +4,7 @@ import hashlib
 
 import streamlit as st
 
-from ui import components, services
+from ui import auth, components, services
 from ui.deletion import confirm_deletion
 from ui.docs import documents_frame, filter_documents, newest_first, status_counts, tenant_summary
 from ui.format import count_of, plural
@@ -22,7 +22,7 @@ with st.expander("Create a tenant", expanded=tenant is None, icon=":material/dom
         new_tenant = st.text_input("Tenant id", max_chars=128, placeholder="e.g. acme")
         if st.form_submit_button("Create tenant"):
             try:
-                created = services.create_tenant(base_settings(), new_tenant)
+                created = services.create_tenant(base_settings(), new_tenant, owner=auth.signed_in_name())
             except ValueError as exc:
                 st.error(escape_md(str(exc), inline=True))
             else:

@@ -86,6 +86,12 @@ def current_user(settings: Settings) -> User | None | bool:
     return User(user.name, users.roles_of(settings, user.name))  # roles as stored now
 
 
+def signed_in_name() -> str | None:
+    """The name of this run's signed-in user (app.py checked it first); None in single-user mode."""
+    user = st.session_state.get(_USER)
+    return user.name if user is not None else None
+
+
 def _from_token(settings: Settings) -> User | None:
     """The session's user, checked against their token on every run (so sign-out elsewhere,
     expiry and a removed user end it at the next click); after a reload the URL's token

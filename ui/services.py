@@ -229,11 +229,16 @@ def get_trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] 
 # ---- documents -----------------------------------------------------------------------------
 
 
-def create_tenant(settings: Settings, tenant: str) -> str:
+def create_tenant(settings: Settings, tenant: str, owner: str | None = None) -> str:
     """Create a tenant (surrounding spaces dropped) and return its id; an id that already
     exists is returned as is (the sidebar then says "already exists; switched to it").
     TenantError (a ValueError) with one sentence for an id the tenancy rules refuse, one
-    that differs from an existing id only in case, or one reserved for the eval harness."""
+    that differs from an existing id only in case, or one reserved for the eval harness.
+
+    `owner` is the signed-in user creating it: they become its admin (else the tenant they
+    just made is one their picker never offers), and an existing tenant they have no role in
+    is refused, never handed to them."""
+    from core import users
     from core.documents import ensure_tenant
     from core.tenants import EVAL_TENANT_PREFIX, TenantError, is_eval_tenant, validate_new_tenant
 
@@ -241,11 +246,16 @@ def create_tenant(settings: Settings, tenant: str) -> str:
     existing = [t["id"] for t in store.list_tenants(settings)]
     validate_new_tenant(tenant, existing)
     if tenant in existing:
+        if owner is not None and tenant not in users.roles_of(settings, owner):
+            raise TenantError(f"A tenant named '{tenant}' already exists and you have no role in it; choose "
+                              "another id, or ask one of its admins for a role.")
         return tenant
     if is_eval_tenant(tenant):
         raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval harness; "
                           "choose another id.")
     ensure_tenant(settings, tenant)
+    if owner is not None:
+        users.add_user(settings, owner, None, tenant, "admin")
     return tenant
 
 

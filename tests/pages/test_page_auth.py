@@ -305,3 +305,35 @@ def test_signed_out_an_address_shows_the_sign_in_then_its_page(settings, data_di
         sign_in(at, "ann")
         assert [t.value for t in at.title] == [title] and not not_found, name
         assert at.query_params["tenant"] in ("acme", ["acme"])
+
+
+def test_an_admin_who_creates_a_tenant_becomes_its_admin_and_cannot_take_another(settings, data_dir, goto):
+    """Seen in the QA pass: a signed-in admin's new tenant read "Created tenant 'handbook'."
+    but their picker never offered it (no role in it), and naming an existing tenant of
+    another organisation read "Created tenant 'beta'." too."""
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "beta")
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    at = sign_in(fresh(data_dir), "ann")
+    goto(at, "pages/documents.py")
+
+    def create(name: str) -> None:
+        next(t for t in at.text_input if t.label == "Tenant id").set_value(name)
+        next(b for b in at.button if b.label == "Create tenant").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+
+    create("gamma")
+    assert users.roles_of(settings, "ann") == {"acme": "admin", "gamma": "admin"}
+    picker = at.sidebar.selectbox(key="tenant")
+    assert picker.options == ["acme", "gamma"] and picker.value == "gamma"
+    assert "Created tenant \\'gamma\\'\\." in [i.value for i in at.info]  # Markdown-escaped
+
+    create("beta")  # exists, and ann has no role in it: refused, never handed over
+    assert any("A tenant named \\'beta\\' already exists and you have no role in it" in e.value for e in at.error)
+    assert not any("Created tenant" in i.value for i in at.info)
+    assert "beta" not in users.roles_of(settings, "ann")
+    assert at.sidebar.selectbox(key="tenant").options == ["acme", "gamma"]
+
+    create("acme")  # one of hers: switched to it, as before
+    assert at.sidebar.selectbox(key="tenant").value == "acme"
