@@ -98,25 +98,30 @@ def _error_bars(points: list[dict[str, Any]], scale: float) -> dict[str, Any] | 
 def history_lines(rows: list[dict[str, Any]], drifted: set[str] | None = None) -> go.Figure:
     """One line per metric across runs (evenly spaced, oldest left); a metric that drifted
     is dotted with a red cross on the last run. A run that kept its rates' 95 % intervals
-    shows them as error bars: two runs whose bars overlap widely may differ by chance."""
+    shows them as error bars: two runs whose bars overlap widely may differ by chance.
+    With bars, each metric's points sit a little beside the run's tick, so the bars of two
+    metrics at one run do not hide each other."""
     drifted = drifted or set()
     fig = go.Figure()
     metrics = list(dict.fromkeys(r["metric"] for r in rows))
     runs = list(dict.fromkeys(r["run_id"] for r in rows))
     when = {r["run_id"]: r["when"] for r in rows}
     ticks = [f"{when[run]:%m-%d %H:%M}<br>{escape_html(run[:8])}" for run in runs]
+    dodge = 0.12 if len(metrics) > 1 and any(r.get("interval") for r in rows) else 0.0
     for i, m in enumerate(metrics):
         mine = {r["run_id"]: r for r in rows if r["metric"] == m}
         scale = 1 if is_latency(m) else 100
         points = [mine[run] for run in runs if run in mine]
-        xs = [ticks[j] for j, run in enumerate(runs) if run in mine]
+        shift = dodge * (i - (len(metrics) - 1) / 2) / max(len(metrics) - 1, 1)
+        xs = [j + shift for j, run in enumerate(runs) if run in mine]
         ys = [scale * p["value"] for p in points]
         bars = _error_bars(points, scale)
         fig.add_scatter(
             name=escape_html(label(m)) + (" ⚠" if m in drifted else ""), mode="lines+markers", x=xs, y=ys,
             line=dict(color=metric_color(m, i), width=2.5, dash="dot" if m in drifted else "solid"),
-            customdata=[[fmt_interval(p.get("interval"))] for p in points],
-            hovertemplate="%{x}<br>%{y:.1f}" + ("<br>95% interval %{customdata[0]}" if bars else "")
+            customdata=[[ticks[j].replace("<br>", " "), fmt_interval(mine[run].get("interval"))]
+                        for j, run in enumerate(runs) if run in mine],
+            hovertemplate="%{customdata[0]}<br>%{y:.1f}" + ("<br>95% interval %{customdata[1]}" if bars else "")
                           + "<extra>" + escape_html(label(m)) + "</extra>",
             **({"error_y": bars} if bars else {}),
         )
@@ -124,9 +129,12 @@ def history_lines(rows: list[dict[str, Any]], drifted: set[str] | None = None) -
             fig.add_scatter(x=[xs[-1]], y=[ys[-1]], mode="markers", showlegend=False, hoverinfo="skip",
                             marker=dict(color="#cf222e", size=14, symbol="x"))
     latency = any(is_latency(m) for m in metrics)
+    # runs are evenly spaced by position (a number axis, so points can sit beside a tick),
+    # labelled with their time and id
     fig.update_layout(title="Latency history across runs" if latency else "Metric history across runs",
                       yaxis=dict(title="ms" if latency else "%", rangemode="tozero"),
-                      xaxis=dict(type="category", title="run"), **_LAYOUT)
+                      xaxis=dict(tickmode="array", tickvals=list(range(len(runs))), ticktext=ticks,
+                                 range=[-0.5, len(runs) - 0.5], zeroline=False, showgrid=False), **_LAYOUT)
     return fig
 
 

@@ -101,6 +101,14 @@ def test_history_draws_each_runs_interval_as_an_error_bar_and_none_where_a_run_k
     assert list(bars.array) == [None, pytest.approx(12.0)]  # 72 - 60 points above
     assert list(bars.arrayminus) == [None, pytest.approx(15.0)]  # 60 - 45 below
     assert "95% interval" in fig.data[0].hovertemplate
-    assert fig.data[0].customdata[1][0] == "45–72%"
+    assert fig.data[0].customdata[1][1] == "45–72%"
+    assert len(fig.layout.xaxis.ticktext) == 2 and fig.layout.xaxis.ticktext[1].endswith("new-run")
+    assert list(fig.data[0].x) == [0, 1]  # one metric: on its run's tick
+    runs[1]["intervals"]["grounded_only"] = [0.5, 0.9]
+    for r, g in zip(runs, (0.6, 0.7)):
+        r["overall"]["grounded_only"] = g
+    two = charts.history_lines(q.history_rows(runs, ["answer_correct", "grounded_only"]))
+    # two metrics with bars sit either side of the run's tick, so one's bar cannot hide the other's
+    assert two.data[0].x[1] < 1 < two.data[1].x[1] and abs(two.data[1].x[1] - two.data[0].x[1]) < 0.5
     latency = charts.history_lines(q.history_rows(runs, ["latency_p50_ms"]))
     assert latency.data[0].error_y.array is None  # no interval for a latency: no bars
