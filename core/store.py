@@ -529,6 +529,13 @@ def add_feedback(settings: Settings, tenant: str, trace_id: str, rating: int, co
     return "updated" if existed else "saved"
 
 
+def get_feedback(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
+    """The one rating of one of the tenant's answers (rating, comment, created_at), or None."""
+    with connect(settings) as conn:
+        row = conn.execute("SELECT * FROM feedback WHERE tenant=? AND trace_id=?", (tenant, trace_id)).fetchone()
+    return dict(row) if row is not None else None
+
+
 def list_feedback(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     with connect(settings) as conn:
         rows = conn.execute(

@@ -403,10 +403,18 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
     left, right = st.columns(2)
     with left:
         st.markdown("**Was this answer right?**")
-        rating = st.feedback("thumbs", key=f"{key}_thumbs")
-        comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000)
+        # a rating given before a reload (or in a saved chat) shows as given: drawn empty, the
+        # user rated again and the empty comment replaced theirs
+        given = services.feedback_given(settings, tenant, trace_id)
+        rating = st.feedback("thumbs", key=f"{key}_thumbs",
+                             default=None if given is None else int(given["rating"] == 1))
+        comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000,
+                                value=(given or {}).get("comment") or "")
         if st.button("Send feedback", key=f"{key}_send", disabled=rating is None):
             send_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
+        elif given is not None and trace_id not in st.session_state.get("feedback_sent", {}):
+            st.caption(f"You rated this answer {'up' if given['rating'] == 1 else 'down'} on "
+                       f"{fmt_time(given['created_at'])}; sending again replaces that rating.")
         feedback_note(trace_id)
     with right:
         st.markdown("**Add to eval set**")

@@ -97,6 +97,11 @@ def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comme
     return store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())
 
 
+def feedback_given(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any] | None:
+    """The rating already stored for this answer (rating 1 or -1, comment, created_at), or None."""
+    return store.get_feedback(settings, tenant, trace_id) if trace_id else None
+
+
 def feedback_with_traces(settings: Settings, tenant: str, since: float | None = None) -> list[dict[str, Any]]:
     """The tenant's feedback joined with the asks it rates, newest first."""
     return store.list_feedback_with_traces(settings, tenant, since=since)

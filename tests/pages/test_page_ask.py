@@ -369,3 +369,26 @@ def test_an_answer_whose_source_was_deleted_since_says_so(answering_env, app, se
     # its source panel does not claim the document's original was never kept
     assert not any(c.value == "The original file is not kept." for c in app.caption)
     assert any(c.value.startswith("The original of the version quoted is no longer kept") for c in app.caption)
+
+
+def test_a_rating_given_before_a_reload_is_shown_with_its_comment(app, settings, data_dir):
+    """Seen in the QA pass: after a reload (or on a saved chat) an answer rated down with a
+    comment showed neither thumb nor comment, so the user rated again and the empty comment
+    replaced theirs."""
+    from streamlit.testing.v1 import AppTest
+
+    ask(app, "What is the engine oil capacity?")
+    app.feedback[0].set_value(0).run()  # thumbs down
+    app.text_input(key="turn1_comment").set_value("say the unit").run()
+    app.button(key="turn1_send").click().run()
+
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()  # a reload: a new session
+    assert not again.exception, [e.value for e in again.exception]
+    assert len(again.chat_message) == 2  # the latest chat is back
+    assert again.feedback[0].value == 0
+    assert again.text_input(key="turn1_comment").value == "say the unit"
+    assert any(c.value.startswith("You rated this answer down on ") for c in again.caption), \
+        [c.value for c in again.caption]
+    # sending it again as shown keeps the comment
+    again.button(key="turn1_send").click().run()
+    assert [(r["rating"], r["comment"]) for r in store.list_feedback(settings, "acme")] == [(-1, "say the unit")]
