@@ -5,7 +5,7 @@ import logging
 import streamlit as st
 from streamlit.components.v1 import html as components_html
 
-from ui import components, conversations, services
+from ui import auth, components, conversations, services
 from ui.format import fmt_time
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
@@ -23,10 +23,11 @@ ensure_navigation()  # a deep link on a fresh server must still go through app.p
 settings, tenant = require_tenant()
 history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
 current: dict[str, str] = st.session_state.setdefault("conversation", {})
-saved = conversations.listed(settings, tenant)
+owner = auth.signed_in_name()  # with sign-in, a user's chats are their own
+saved = conversations.listed(settings, tenant, owner)
 if tenant not in current:  # a new session (a reload): the tenant's latest chat is back
     if saved and not history:
-        history[:] = conversations.load(settings, tenant, saved[0]["id"])
+        history[:] = conversations.load(settings, tenant, saved[0]["id"], owner)
     current[tenant] = saved[0]["id"] if saved and history else conversations.new_id()
 
 head, tools = st.columns([4, 1], vertical_alignment="bottom")
@@ -46,11 +47,11 @@ if saved:
             title = escape_md(conv["title"], inline=True) if conv["title"] else "(no question)"
             label = f"{title} · {conv['turns']} · {fmt_time(conv['updated_at'])}"
             if opened.button(label, key=f"open_{conv['id']}", disabled=conv["id"] == current[tenant]):
-                history[:] = conversations.load(settings, tenant, conv["id"])
+                history[:] = conversations.load(settings, tenant, conv["id"], owner)
                 current[tenant] = conv["id"]
                 st.rerun()
             if dropped.button("", key=f"drop_{conv['id']}", icon=":material/delete:", help="Delete this chat"):
-                conversations.delete(settings, tenant, conv["id"])
+                conversations.delete(settings, tenant, conv["id"], owner)
                 if conv["id"] == current[tenant]:
                     history.clear()
                     current[tenant] = conversations.new_id()
@@ -108,6 +109,6 @@ elif question:
                          "an admin should check the server log and re-index this tenant's documents.")
                 st.stop()
     history.append(result)
-    conversations.save(settings, tenant, current[tenant], history)
+    conversations.save(settings, tenant, current[tenant], history, owner)
     st.session_state["scroll_to_newest"] = True
     st.rerun()

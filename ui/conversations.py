@@ -6,10 +6,15 @@ page holds them, each with its passages: tens of KB), and beside it `<id>.meta.j
 with all but the turns, which is all the list reads on every rerun of the Ask page. Both
 are written by rename, the turns first, so a crash never leaves half a file. The tenant's
 folder is named by its key, as every tenant folder is, so no id reaches outside.
+
+With sign-in, each user's conversations are their own (`owner`, the user name): kept in
+`users/<16 hex of sha256(name)>/` inside the tenant's folder, so another user of the tenant
+neither opens nor deletes them. Single-user mode keeps the tenant's folder itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -23,21 +28,23 @@ from core.tenants import tenant_key
 TITLE_CHARS = 80
 
 
-def folder(settings: Settings, tenant: str) -> Path:
-    return Path(settings.data_dir) / "conversations" / tenant_key(tenant)
+def folder(settings: Settings, tenant: str, owner: str | None = None) -> Path:
+    base = Path(settings.data_dir) / "conversations" / tenant_key(tenant)
+    return base if owner is None else base / "users" / hashlib.sha256(owner.encode("utf-8")).hexdigest()[:16]
 
 
 def new_id() -> str:
     return records.new_id(6)
 
 
-def _path(settings: Settings, tenant: str, conv_id: str) -> Path | None:
+def _path(settings: Settings, tenant: str, conv_id: str, owner: str | None = None) -> Path | None:
     """The file of a conversation id this module made (no path tricks in an id)."""
-    return record_path(folder(settings, tenant), conv_id)
+    return record_path(folder(settings, tenant, owner), conv_id)
 
 
-def save(settings: Settings, tenant: str, conv_id: str, turns: list[dict[str, Any]]) -> None:
-    path = _path(settings, tenant, conv_id)
+def save(settings: Settings, tenant: str, conv_id: str, turns: list[dict[str, Any]],
+         owner: str | None = None) -> None:
+    path = _path(settings, tenant, conv_id, owner)
     if path is None or not turns:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,11 +70,11 @@ def _write(path: Path, record: dict[str, Any]) -> None:
     tmp.replace(path)
 
 
-def listed(settings: Settings, tenant: str) -> list[dict[str, Any]]:
-    """The tenant's conversations, newest first: id, title, updated_at, number of turns
-    (from the small index files only)."""
+def listed(settings: Settings, tenant: str, owner: str | None = None) -> list[dict[str, Any]]:
+    """The tenant's conversations (`owner`'s own, when signed in), newest first: id, title,
+    updated_at, number of turns (from the small index files only)."""
     out = []
-    for path in folder(settings, tenant).glob("*.meta.json"):
+    for path in folder(settings, tenant, owner).glob("*.meta.json"):
         try:
             meta = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -78,8 +85,8 @@ def listed(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: -r["updated_at"])
 
 
-def load(settings: Settings, tenant: str, conv_id: str) -> list[dict[str, Any]]:
-    path = _path(settings, tenant, conv_id)
+def load(settings: Settings, tenant: str, conv_id: str, owner: str | None = None) -> list[dict[str, Any]]:
+    path = _path(settings, tenant, conv_id, owner)
     try:
         record = json.loads(path.read_text(encoding="utf-8")) if path else {}
     except (OSError, ValueError):
@@ -87,8 +94,8 @@ def load(settings: Settings, tenant: str, conv_id: str) -> list[dict[str, Any]]:
     return list(record.get("turns") or []) if record.get("tenant") == tenant else []
 
 
-def delete(settings: Settings, tenant: str, conv_id: str) -> bool:
-    path = _path(settings, tenant, conv_id)
+def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = None) -> bool:
+    path = _path(settings, tenant, conv_id, owner)
     if path is None or not path.exists():
         return False
     _meta_path(path).unlink(missing_ok=True)  # off the list first

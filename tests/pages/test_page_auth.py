@@ -337,3 +337,24 @@ def test_an_admin_who_creates_a_tenant_becomes_its_admin_and_cannot_take_another
 
     create("acme")  # one of hers: switched to it, as before
     assert at.sidebar.selectbox(key="tenant").value == "acme"
+
+
+def test_a_users_saved_chats_are_their_own_in_a_shared_tenant(settings, data_dir):
+    """Seen in the QA pass: an admin opening Ask found an expert's whole chat of the same
+    tenant (16 questions) open, with Saved chats to open or delete."""
+    from ui import conversations
+
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    users.add_user(settings, "bob", PASSWORD, "acme", "admin")
+    ann = sign_in(fresh(data_dir), "ann")
+    ann.chat_input[0].set_value("What is the engine oil capacity?").run()
+    assert not ann.exception and len(ann.chat_message) == 2
+
+    bob = sign_in(fresh(data_dir), "bob")  # another browser, the same tenant
+    assert [t.value for t in bob.title] == ["Ask"]
+    assert len(bob.chat_message) == 0 and not bob.session_state["history"]["acme"]
+    assert [c["turns"] for c in conversations.listed(settings, "acme", "ann")] == [1]
+    assert conversations.listed(settings, "acme", "bob") == []
+
+    again = sign_in(fresh(data_dir), "ann")  # ann's own reload still finds hers
+    assert len(again.chat_message) == 2
