@@ -192,6 +192,18 @@ def not_for_role(stem: str, title: str, role: str | None, tenant: str | None, ho
         st.page_link(home, label=f"Open {home.title}", icon=":material/arrow_forward:")
 
 
+def may_open(settings: Settings, stem: str, tenant: str | None) -> bool:
+    """Whether this run's user may open page `stem` (file stem) for `tenant`: always in
+    single-user mode, else by their role there as stored now. A link to a page the user may
+    not open only leads to the sign-in form (a new tab) and then a lock."""
+    from core import users
+
+    name = signed_in_name()
+    if name is None:
+        return True
+    return stem in page_names(users.roles_of(settings, name).get(tenant or ""))
+
+
 def page_names(role: str | None) -> set[str]:
     """The pages (file stems) a role may open."""
     from core.users import PAGES_OF_ROLE

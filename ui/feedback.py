@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
-from ui import charts, services
+from ui import auth, charts, services
 from ui.format import fmt_pct, fmt_time
 from ui.safe import clean, clip, escape_md
 
@@ -101,8 +101,11 @@ def metric_cards(rows: list[dict[str, Any]]) -> None:
                help="Thumbs up over all answers rated.")
 
 
-def feedback_table(rows: list[dict[str, Any]], tenant: str) -> None:
+def feedback_table(rows: list[dict[str, Any]], tenant: str, linked: bool = True) -> None:
+    """The feedback rows; without `linked` (a user who may not open Traces) no trace column."""
     frame = table_frame(rows, tenant)
+    if not linked:
+        frame = frame.drop(columns="trace")
     st.dataframe(
         frame, hide_index=True, placeholder="—", width="stretch",
         height=min(35 * (len(frame) + 1) + 3, 456),
@@ -123,9 +126,10 @@ def render(settings: Settings, tenant: str | None) -> None:
     if not tenant:
         st.info("Pick a tenant in the sidebar to see its users' feedback.", icon=":material/person_search:")
         return
+    linked = auth.may_open(settings, "traces", tenant)  # a manager's link led to a lock
     st.caption("Ratings and comments users gave on the **Ask** page for tenant "
-               + escape_md(tenant, inline=True) + ", newest first. Open a row's trace to see how the "
-               "answer came about.")
+               + escape_md(tenant, inline=True) + ", newest first."
+               + (" Open a row's trace to see how the answer came about." if linked else ""))
     since_col, _ = st.columns([1, 3])
     since = since_col.date_input("Since", value=None, key="quality_fb_since")
     since_ts = dt.datetime.combine(since, dt.time()).timestamp() if since else None
@@ -142,7 +146,7 @@ def render(settings: Settings, tenant: str | None) -> None:
     if not shown:
         st.caption("No thumbs down" + (" since that day." if since else " yet."))
         return
-    feedback_table(shown, tenant)
+    feedback_table(shown, tenant, linked)
 
 
 def section(settings: Settings, tenant: str | None) -> None:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core.config import Settings
 from core.targets import Target
-from ui import charts, services
+from ui import auth, charts, services
 from ui.feedback import trace_link
 from ui.format import fmt_time
 from ui.safe import clean, clip, escape_md
@@ -80,9 +80,15 @@ def render(settings: Settings, tenant: str) -> None:
     st.plotly_chart(charts.live_per_day(data["per_day"]), width="stretch", key="chart_live_days")
     st.markdown("**Questions refused most often**")
     if data["top_refused"]:
-        st.caption("Open a trace to see what was retrieved; the **Review** page turns a refusal into an eval "
-                   "row or a synonym.")
-        st.dataframe(refused_frame(data["top_refused"], tenant), hide_index=True, width="stretch",
+        frame = refused_frame(data["top_refused"], tenant)
+        if auth.may_open(settings, "traces", tenant):
+            st.caption("Open a trace to see what was retrieved; the **Review** page turns a refusal into an eval "
+                       "row or a synonym.")
+        else:  # a manager: Traces and Review are the experts' and admins' pages
+            frame = frame.drop(columns="trace")
+            st.caption("The tenant's experts and admins see what was retrieved for each on the **Traces** page, "
+                       "and turn a refusal into an eval row or a synonym on the **Review** page.")
+        st.dataframe(frame, hide_index=True, width="stretch",
                      column_config={"trace": st.column_config.LinkColumn(
                          "trace", display_text="open trace", width="small",
                          help="Opens the newest refusal of this question on the Traces page.")})

@@ -358,3 +358,23 @@ def test_a_users_saved_chats_are_their_own_in_a_shared_tenant(settings, data_dir
 
     again = sign_in(fresh(data_dir), "ann")  # ann's own reload still finds hers
     assert len(again.chat_message) == 2
+
+
+def test_a_manager_gets_no_trace_links_that_lead_to_a_lock(settings, data_dir):
+    """Seen in the QA pass: the Quality page's refused questions and feedback rows linked to
+    Traces, which a manager may not open: the link's new tab showed the sign-in form, then
+    "Traces is for experts and admins"."""
+    from ui import services
+
+    answer = services.ask(settings.for_tenant("acme"), "acme", "Who is the CEO of Microsoft?")
+    assert answer["status"] == "refused"
+    services.add_feedback(settings, "acme", answer["trace_id"], up=False, comment="should it know?")
+    users.add_user(settings, "max", PASSWORD, "acme", "manager")
+    at = sign_in(fresh(data_dir), "max")
+    assert [t.value for t in at.title] == ["Quality"]
+    frames = [d.value for d in at.dataframe if "question" in d.value.columns]
+    assert len(frames) == 2, [list(f.columns) for f in frames]  # refused most often, user feedback
+    assert all("trace" not in f.columns for f in frames)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Open a trace" not in captions and "Open a row's trace" not in captions
+    assert "experts and admins see what was retrieved" in captions
