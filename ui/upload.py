@@ -221,17 +221,21 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
             where.info(f"**{name}**: already indexed with the same content; nothing to do.",
                        icon=":material/radio_button_checked:")
     elif r["status"] in ("skipped", "interrupted"):
-        text = r.get("error") or "not indexed."
-        if text.startswith(r.get("file_name", "")):  # the sentence opens with the name: bold it there
-            text = text[len(r.get("file_name", "")):]
-            # escaping trims the sentence's leading space: put it back after the bold name
-            where.warning(f"**{name}**{' ' if text[:1].isspace() else ''}" + escape_md(text, inline=True),
-                          icon=":material/warning:")
-        else:
-            where.warning(f"**{name}**: " + escape_md(text, inline=True), icon=":material/warning:")
-    else:
-        where.error(f"**{name}**: " + escape_md(r.get("error") or "failed.", inline=True),
-                    icon=":material/error:")
+        where.warning(_named(r, "not indexed."), icon=":material/warning:")
+    else:  # failed
+        where.error(_named(r, "failed."), icon=":material/error:")
+
+
+def _named(r: dict[str, Any], fallback: str) -> str:
+    """The file's name in bold, then its sentence; a sentence that opens with the name has it
+    bolded there, not said twice ("huge.txt: huge.txt is too long to index")."""
+    raw, text = r.get("file_name", ""), r.get("error") or fallback
+    name = escape_md(raw, inline=True)
+    if raw and text.startswith(raw):
+        text = text[len(raw):]
+        # escaping trims the sentence's leading space: put it back after the bold name
+        return f"**{name}**{' ' if text[:1].isspace() else ''}" + escape_md(text, inline=True)
+    return f"**{name}**: " + escape_md(text, inline=True)
 
 
 def upload_panel(settings: Settings, tenant: str) -> None:

@@ -460,3 +460,16 @@ def test_the_documents_a_search_shows_are_deleted_together(app, goto, settings):
     app.button(key="bulk_confirm").click().run()
     assert not app.exception, [e.value for e in app.exception]
     assert {d["file_name"] for d in store.list_documents(settings, "acme")} == before - {"leave-annual.md", "leave-sick.md"}
+
+
+def test_a_failed_files_sentence_that_opens_with_its_name_says_it_once(app, goto, monkeypatch):
+    """Seen in the QA pass: "huge-notes.txt: huge-notes.txt is too long to index: ..."."""
+    monkeypatch.setenv("GROUNDWORK_MAX_CHUNKS_PER_DOC", "1")
+    goto(app, "pages/documents.py")
+    body = "".join(f"## Part {n}\n\n" + f"Part {n} says something of its own, at length. " * 40 + "\n\n"
+                   for n in range(6))
+    upload(app, [("long.md", body.encode(), "text/markdown")])
+    assert app.session_state["upload_results::acme"][0]["status"] == "failed"
+    errors = [e.value for e in app.error if "too long to index" in e.value]
+    assert errors and errors[0].startswith("**long\\.md** is too long to index"), errors
+    assert "long\\.md**: long" not in errors[0]
