@@ -761,7 +761,8 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
         return
     excluded = sum(1 for c in chunks if c.get("disabled"))
     if excluded:
-        st.caption(f"{excluded} of {len(chunks)} passages are kept out of answers.")
+        st.caption(f"{excluded:,} of {count_of(len(chunks), 'passage')} {plural(excluded, 'is', 'are')} "
+                   "kept out of answers.")
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
         chunk_card(chunk, number, needle, on_toggle, original)
     shown_to = min(len(matching), start + CHUNKS_PER_PAGE)

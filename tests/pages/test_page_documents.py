@@ -473,3 +473,16 @@ def test_a_failed_files_sentence_that_opens_with_its_name_says_it_once(app, goto
     errors = [e.value for e in app.error if "too long to index" in e.value]
     assert errors and errors[0].startswith("**long\\.md** is too long to index"), errors
     assert "long\\.md**: long" not in errors[0]
+
+
+def test_the_count_of_passages_kept_out_agrees_with_its_verb(app, goto, settings):
+    """Seen in the QA pass: "1 of 9 passages are kept out of answers."."""
+    engine = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "engine.md")
+    chunks = store.chunk_rows(settings, "acme", engine["doc_id"])
+    assert len(chunks) >= 2
+    goto(app, "pages/documents.py")
+    app.selectbox(key="doc_open").select(engine["doc_id"]).run()
+    app.toggle(key=f"chunk_use_{chunks[0]['chunk_id']}").set_value(False).run()
+    assert f"1 of {len(chunks)} passages is kept out of answers." in [c.value for c in app.caption]
+    app.toggle(key=f"chunk_use_{chunks[1]['chunk_id']}").set_value(False).run()
+    assert f"2 of {len(chunks)} passages are kept out of answers." in [c.value for c in app.caption]
