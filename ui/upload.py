@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
-from ui import services
+from ui import auth, services
 from ui.format import count_of, fmt_time
 from ui.safe import clean, clip, escape_md
 
@@ -254,7 +254,13 @@ def upload_panel(settings: Settings, tenant: str) -> None:
                    "be indexed — rename one and upload it again.", icon=":material/warning:")
     to_index = len({f.name for f in files or []})
     by_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
-    uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80)
+    signed_in = auth.signed_in_name()
+    if signed_in is not None:  # who uploaded is the account, not a free field another name can be typed in
+        by_col.text_input("Uploaded by", value=signed_in, key="uploaded_by_account", disabled=True,
+                          help="Documents you upload are recorded under your account.")
+        uploaded_by = signed_in
+    else:
+        uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80)
     go = button_col.button(f"Index {count_of(to_index, 'file')}" if files else "Index files",
                            type="primary", disabled=not files, key="index_files", width="stretch")
     if go and files:

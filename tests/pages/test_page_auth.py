@@ -378,3 +378,18 @@ def test_a_manager_gets_no_trace_links_that_lead_to_a_lock(settings, data_dir):
     captions = " ".join(c.value for c in at.caption)
     assert "Open a trace" not in captions and "Open a row's trace" not in captions
     assert "experts and admins see what was retrieved" in captions
+
+
+def test_a_signed_in_admins_uploads_are_recorded_under_their_account(settings, data_dir, goto):
+    """Seen in the QA pass: signed in as an admin, every upload was recorded as by "console"
+    (the field's default), and any other name could be typed in."""
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    at = sign_in(fresh(data_dir), "ann")
+    goto(at, "pages/documents.py")
+    field = next(t for t in at.text_input if t.label == "Uploaded by")
+    assert field.value == "ann" and field.disabled
+    at.file_uploader[0].set_value([("notes.md", b"# Notes\n\nThe notes say blue.\n", "text/markdown")]).run()
+    next(b for b in at.button if b.label.startswith("Index ")).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    doc = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "notes.md")
+    assert doc["uploaded_by"] == "ann"
