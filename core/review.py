@@ -96,7 +96,7 @@ def _trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any]:
 def passages(settings: Settings, tenant: str, trace_id: str, limit: int = 8) -> list[dict[str, Any]]:
     """The passages the ask saw, best first, to pick the answering one from: those given to
     the answer step, then the closest ones shown under a refusal, then the other retrieved
-    candidates. Each: chunk_id, source, page, text (the stored chunk's current text)."""
+    candidates. Each: chunk_id, source, page, section, text (the stored chunk's current text)."""
     trace = _trace(settings, tenant, trace_id)
     answer = trace.get("answer", {})
     ids: list[str] = []
@@ -112,7 +112,7 @@ def passages(settings: Settings, tenant: str, trace_id: str, limit: int = 8) -> 
         if chunk is None:
             continue
         out.append({"chunk_id": cid, "source": chunk.get("source") or "",
-                    "page": chunk.get("page_start"), "text": chunk["text"]})
+                    "page": chunk.get("page_start"), "section": chunk.get("section") or "", "text": chunk["text"]})
         if len(out) == limit:
             break
     return out

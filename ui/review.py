@@ -99,7 +99,9 @@ def passage_forms(settings: Settings, tenant: str, item: QueueItem) -> None:
     st.caption("Keep only the words that answer the question in the quote box (they must stay exactly "
                "as in the passage), then save: the question becomes an answerable eval row with that quote.")
     for n, p in enumerate(passages, start=1):
-        where = f"{p['source']}" + (f", p. {p['page']}" if p.get("page") else "")
+        # the section tells apart the passages of one document (six "keep-alive.md" read alike)
+        where = (f"{p['source']}" + (f", p. {p['page']}" if p.get("page") else "")
+                 + (f" · § {p['section']}" if p.get("section") else ""))
         with st.expander(f"{n}. {clip(clean(where), 120)}", expanded=n == 1):
             with st.form(f"review_pick_{item.trace_id}_{n}", border=False):
                 quote = st.text_area("Quote", value=p["text"], height=120, max_chars=4000)

@@ -71,3 +71,16 @@ def test_teaching_a_word_saves_a_synonym(app, goto, settings):
     next(b for b in app.button if b.label == "Teach the synonym").click().run()
     assert not app.exception
     assert load_tenant_overrides(settings, "acme")["synonyms"] == {"boss": "oil capacity"}
+
+
+def test_the_passages_of_one_document_are_told_apart_by_their_section(app, goto, settings):
+    """Seen in the QA pass: six passages read "1. built-ins__keep-alive.md" ...
+    "6. built-ins__keep-alive.md", nothing telling them apart until each was opened."""
+    from core.pipeline import ask
+
+    ask(settings, "acme", "What does the engine manual say about tyre pressure and oil?")
+    goto(app, "pages/review.py")
+    labels = [e.label for e in app.expander if e.label[:1].isdigit()]
+    engine = [label for label in labels if "engine.md" in label]
+    assert engine and all(" · § " in label for label in engine), labels
+    assert len(set(engine)) == len(engine)
