@@ -293,6 +293,27 @@ def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> boo
     return bool(chunk) and quoted_table(chunk.get("text", ""), item["quote"])
 
 
+ORDINALS = ("", "second ", "third ", "fourth ", "fifth ")
+
+
+def other_language_note(question: str, closest: list[dict[str, Any]]) -> str | None:
+    """Which closest passage is in another language than the question, and to try asking in
+    it. One further down is named with its document: in a tenant of English and Russian
+    documents an English question about English ones had "A closest passage is in Russian
+    ... try asking in Russian" for a third passage of an unrelated Russian file."""
+    language = other_language(question, closest)
+    if not language:
+        return None
+    n = next((i for i, entry in enumerate(closest) if other_language(question, [entry]) == language), 0)
+    why = ("Questions in one language about documents in another are refused more often (their words "
+           "cannot be checked against the passage)")
+    if n == 0:
+        return f"The closest passage is in {language}. {why}: try asking in {language}."
+    which = f"{ORDINALS[n]}closest passage" if n < len(ORDINALS) else f"closest passage no. {n + 1}"
+    return (f"The {which} ({closest[n].get('source') or 'no name'}) is in {language}. {why}: "
+            f"if the answer is there, try asking in {language}.")
+
+
 def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) -> None:
     """A refusal's closest passages, each with its nearest sentence highlighted; for the
     first, when it comes from a PDF, its page with that sentence marked."""
@@ -300,11 +321,9 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
     if not closest:
         st.caption("No passages came close.")
         return
-    language = other_language(answer.get("asked_as") or answer.get("question", ""), closest)
-    if language:
-        st.caption(f"A closest passage is in {language}. Questions in one language about documents in another "
-                   f"are refused more often (their words cannot be checked against the passage): try asking in "
-                   f"{language}.")
+    note = other_language_note(answer.get("asked_as") or answer.get("question", ""), closest)
+    if note:
+        st.caption(escape_md(note, inline=True))
     st.caption("Closest passages in the knowledge base, not used as an answer. In each, the sentence "
                "nearest the question is highlighted: it was not confirmed as an answer, so read it yourself.")
     for item in closest:

@@ -253,7 +253,7 @@ def test_a_refusal_whose_closest_passage_is_in_another_language_suggests_asking_
     answer = app.session_state["history"]["acme"][-1]
     assert answer["status"] == "refused", answer
     captions = [c.value for c in app.caption]
-    assert any("A closest passage is in English." in c and "try asking in English" in c for c in captions)
+    assert any("The closest passage is in English" in c and "try asking in English" in c for c in captions)
 
     ask(app, "Who is the CEO of Microsoft?")  # asked in the documents' language: no such hint
     assert not any("try asking in" in c.value for c in app.caption[len(captions):])
@@ -392,3 +392,22 @@ def test_a_rating_given_before_a_reload_is_shown_with_its_comment(app, settings,
     # sending it again as shown keeps the comment
     again.button(key="turn1_send").click().run()
     assert [(r["rating"], r["comment"]) for r in store.list_feedback(settings, "acme")] == [(-1, "say the unit")]
+
+
+def test_a_closest_passage_further_down_in_another_language_is_named():
+    """Seen in the QA pass (English and Russian documents in one tenant): an English question
+    about English documents read "A closest passage is in Russian ... try asking in Russian",
+    for the third passage, from an unrelated Russian file."""
+    from ui.components import other_language_note
+
+    english = {"source": "code-of-conduct.md", "sentence": "We encourage you to report violations to your supervisor."}
+    russian = {"source": "components__props.md",
+               "sentence": "Эта страница предполагает, что вы уже прочитали Основы компонентов."}
+    question = "And who else can I report it to?"
+    assert other_language_note(question, [english, english, russian]) == (
+        "The third closest passage (components__props.md) is in Russian. Questions in one language about "
+        "documents in another are refused more often (their words cannot be checked against the passage): "
+        "if the answer is there, try asking in Russian.")
+    assert other_language_note(question, [russian, english]).startswith(
+        "The closest passage is in Russian. Questions in one language")
+    assert other_language_note(question, [english]) is None
