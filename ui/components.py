@@ -493,7 +493,7 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
     gone = services.gone_sources(settings, tenant, citations)
     if gone:  # an answer kept in the chat outlives the documents it quoted
         st.warning(f"Since this answer, {', '.join(escape_md(g, inline=True) for g in gone)} "
-                   f"{'was' if len(gone) == 1 else 'were'} replaced or deleted: ask again for an answer from "
+                   f"{plural(len(gone), 'was', 'were')} replaced or deleted: ask again for an answer from "
                    "the current documents.", icon=":material/history:")
     claims = answer.get("claims") or []
     sources = len(merge_by_index(citations))  # one per marker, as the pills show them

@@ -6,7 +6,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import services
-from ui.format import count_of
+from ui.format import count_of, plural
 from ui.safe import escape_md
 from ui.upload import forget_results
 
@@ -21,7 +21,7 @@ def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], war
     yes, no = st.columns([1, 5])
     if yes.button(yes_label, type="primary", key=yes_key):
         with st.spinner("Deleting… the tenant's indexes are rebuilt once without "
-                        f"{'it' if len(names) == 1 else 'them'}."):
+                        f"{plural(len(names), 'it', 'them')}."):
             count = services.delete_documents(settings, tenant, list(names))
         forget_results(tenant, list(names))
         for key in drop:

@@ -17,7 +17,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import auth, services
-from ui.format import count_of, fmt_time
+from ui.format import count_of, fmt_time, plural
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
@@ -157,7 +157,7 @@ def interrupted_note(names: list[str], at: float | None) -> str:
         shown.append(count_of(len(names) - 5, "more file"))
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     when = f" at {fmt_time(at)}" if at else ""
-    it = "it" if len(names) == 1 else "them"
+    it = plural(len(names), "it", "them")
     return f"The upload of {listed} was interrupted{when}; nothing of {it} was kept — upload {it} again."
 
 
@@ -174,7 +174,7 @@ def interrupted_notice(settings: Settings, tenant: str) -> None:
         batches.setdefault(u["interrupted_at"], []).append(u["file_name"])
     for at, names in batches.items():
         st.warning(interrupted_note(names, at), icon=":material/warning:")
-    if st.button("Dismiss this note" if len(batches) == 1 else "Dismiss these notes", key="dismiss_interrupted",
+    if st.button(plural(len(batches), "Dismiss this note", "Dismiss these notes"), key="dismiss_interrupted",
                  help="Forget the note; the files stay not indexed until they are uploaded again."):
         services.clear_interrupted_uploads(settings, tenant, [u["file_name"] for u in notes])
         st.rerun()
