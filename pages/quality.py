@@ -29,7 +29,7 @@ def cached_curve(run_id: str, _report: dict) -> list[dict]:
 st.title("Quality")
 st.caption("Live figures from the questions people really asked, then eval runs: stored with their settings, "
            "so any two can be compared and drift shown over time. "
-           "Rates are over the set's questions; see the metric table in docs/architecture.md.")
+           "Each card's (?) says what its rate counts and over which questions.")
 
 if tenant is None:
     st.info("Pick a tenant in the sidebar: eval runs are stored and shown per tenant.",
