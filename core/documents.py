@@ -296,8 +296,9 @@ def _check_chunk_limit(settings: Settings, tenant: str, file_name: str, count: i
     overrides = load_tenant_overrides(settings, tenant)
     limit = int(overrides.get("max_chunks_per_doc", settings.max_chunks_per_doc))
     if count > limit:
-        knob = ("the tenant's max_chunks_per_doc setting" if "max_chunks_per_doc" in overrides
-                else "GROUNDWORK_MAX_CHUNKS_PER_DOC")
+        # a console admin raises it on the Settings page; whoever runs the server, for every tenant
+        knob = "the tenant's 'Maximum chunks per document' on the Settings page" + (
+            "" if "max_chunks_per_doc" in overrides else " (GROUNDWORK_MAX_CHUNKS_PER_DOC for every tenant)")
         raise IngestError(f"{file_name} is too long to index: {'at least ' if at_least else ''}{count:,} chunks, "
                           f"the limit is {limit:,} per document; split it into smaller files or raise {knob}.")
 

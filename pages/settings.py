@@ -43,11 +43,16 @@ with st.form("tenant_settings"):
                           wrap=True)
     chunk_tokens = right.number_input("Chunk size in tokens (new ingests)", value=int(settings.chunk_tokens),
                                       step=10, help="60 to 500.")
+    max_chunks = right.number_input(
+        "Maximum chunks per document (new ingests)", value=int(settings.max_chunks_per_doc), step=100,
+        help="A longer file is refused before it is embedded, which takes about a quarter of a second a chunk.")
     saved = st.form_submit_button("Save settings", type="primary")
 
 if saved:
     values = {"gate_threshold": gate, "top_k": top_k, "candidates": candidates, "provider": provider,
               "strict_mode": strict, "chunk_tokens": chunk_tokens, "judge_threshold": judge}
+    if max_chunks != settings.max_chunks_per_doc:  # unchanged, the server's default keeps applying
+        values["max_chunks_per_doc"] = max_chunks
     try:
         services.save_tenant_settings(defaults, tenant, values)
     except ValueError as exc:  # out of range or contradictory: one sentence, nothing saved

@@ -83,7 +83,7 @@ def test_ingest_over_the_chunk_limit_fails_in_one_line(tmp_path, write_file):
                          env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 1 and "Traceback" not in res.stderr
     assert res.stdout.startswith("failed     many.md: many.md is too long to index: ")
-    assert res.stdout.rstrip().endswith("raise GROUNDWORK_MAX_CHUNKS_PER_DOC.") and len(res.stdout.splitlines()) == 1
+    assert res.stdout.rstrip().endswith("(GROUNDWORK_MAX_CHUNKS_PER_DOC for every tenant).") and len(res.stdout.splitlines()) == 1
 
 
 def test_ingest_reports_progress_of_long_files_on_stderr(settings, write_file, monkeypatch, capsys):

@@ -322,7 +322,8 @@ def test_too_many_chunks_fail_before_embedding(settings, write_file, monkeypatch
     result = ingest_file(replace(settings, max_chunks_per_doc=2), "acme", write_file("many.md", MANY))
     assert result.status == "failed"
     assert re.fullmatch(r"many\.md is too long to index: \d+ chunks, the limit is 2 per document; split it "
-                        r"into smaller files or raise GROUNDWORK_MAX_CHUNKS_PER_DOC\.", result.error)
+                        r"into smaller files or raise the tenant's 'Maximum chunks per document' on the Settings page "
+                        r"\(GROUNDWORK_MAX_CHUNKS_PER_DOC for every tenant\)\.", result.error)
     assert index.vector_count(settings, "acme") == 0 and store.chunk_rows(settings, "acme") == []
 
 
@@ -336,7 +337,8 @@ def test_a_file_far_over_the_chunk_limit_is_refused_before_chunking(settings, wr
     result = ingest_file(replace(settings, max_chunks_per_doc=100), "acme", huge)
     assert result.status == "failed"
     assert re.fullmatch(r"huge\.md is too long to index: at least [\d,]+ chunks, the limit is 100 per document; "
-                        r"split it into smaller files or raise GROUNDWORK_MAX_CHUNKS_PER_DOC\.", result.error)
+                        r"split it into smaller files or raise the tenant's 'Maximum chunks per document' on the Settings page "
+                        r"\(GROUNDWORK_MAX_CHUNKS_PER_DOC for every tenant\)\.", result.error)
 
 
 def test_chunking_a_long_file_reports_progress(settings, write_file):

@@ -198,3 +198,17 @@ def test_api_keys_are_created_shown_once_listed_and_revoked(app, goto, settings)
     assert keys.tenant_for_key(settings, shown[0]) is None
     table = next(d.value for d in app.dataframe if "key id" in d.value.columns)
     assert list(table["state"]) == ["revoked"]
+
+
+def test_an_admin_raises_the_chunk_limit_that_a_too_long_file_names(app, goto, settings):
+    """The QA pass: a file too long to index told a browser admin to raise an environment
+    variable; the limit is now a tenant setting of this page, and the error names it."""
+    goto(app, "pages/settings.py")
+    limit = next(n for n in app.number_input if n.label.startswith("Maximum chunks per document"))
+    next(b for b in app.button if b.label == "Save settings").click().run()
+    assert "max_chunks_per_doc" not in load_tenant_overrides(settings, "acme")  # unchanged: not pinned
+    limit = next(n for n in app.number_input if n.label.startswith("Maximum chunks per document"))
+    limit.set_value(4000)
+    next(b for b in app.button if b.label == "Save settings").click().run()
+    assert not app.exception
+    assert load_tenant_overrides(settings, "acme")["max_chunks_per_doc"] == 4000
