@@ -54,6 +54,33 @@ def tokens(text: str) -> list[str]:
     return [t.lower() for t in TOKEN_RE.findall(text)]
 
 
+CLAUSE_ENDS = str.maketrans({";": ",", ":": ","})
+
+
+def outside_conditions(text: str) -> str:
+    """The text without its conditional clauses: from a word that opens one ("if",
+    «если») to the clause's end (the next comma, colon or semicolon). "Follow these steps if
+    your name does not match your ID:" denies nothing; "If you leave, you will not be paid"
+    still does, after the comma."""
+    markers = _words("conditionals")
+    kept = []
+    for clause in text.translate(CLAUSE_ENDS).split(","):
+        words = clause.split()
+        cut = next((i for i, w in enumerate(words) if w.strip("\"'«»()[]").casefold() in markers), len(words))
+        kept.append(" ".join(words[:cut]))
+    return ", ".join(kept)
+
+
+def says_no(text: str) -> bool:
+    """Does the text say no, outside its conditional clauses and its bounds? "Follow these
+    steps if your name does not match" names a case; "paid as overtime, but not less than 2
+    hours" («не менее 2 часов») bounds an amount; neither denies anything."""
+    said = " " + " ".join(tokens(expand_contractions(outside_conditions(text)))) + " "
+    for phrase in _words("bounds"):
+        said = said.replace(f" {phrase} ", " ")
+    return has_negation(said)
+
+
 def has_negation(text: str) -> bool:
     negations = _words("negations")
     return any(t in negations or t.startswith("non-") for t in tokens(expand_contractions(text)))

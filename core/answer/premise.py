@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.answer.facts import has_negation, number_units
+from core.answer.facts import number_units, says_no
 from core.answer.question import Question, words_of
 from core.answer.signals import Scored
 from core.lang import LANGUAGES
@@ -62,8 +62,9 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
 
 def denies(question: Question, text: str) -> bool:
     """Check 2 without its topic condition: an asserting question, not negated, against a
-    negated text."""
-    return question.answer_type in ASSERTING and not question.negated and has_negation(text)
+    text that says no (facts.says_no: a case it names, "if your name does not match", or a
+    bound, "no later than", is no denial)."""
+    return question.answer_type in ASSERTING and not question.negated and says_no(text)
 
 
 @cache

@@ -42,6 +42,12 @@ class Language:
     # words of asking and of conversation, not of content ("tell me", "exactly", "хочу"):
     # never topic terms, and a claim need not find them in its source
     filler: frozenset[str] = frozenset()
+    # words that open a conditional clause ("IF your name does NOT match, ..."): a negation
+    # inside one states a case, it does not deny anything (core/answer/facts.outside_conditions)
+    conditionals: frozenset[str] = frozenset()
+    # a negation that bounds an amount, not denies ("no later than", «не менее»): whole
+    # phrases, lowercase, as the tokenizer spells them
+    bounds: frozenset[str] = frozenset()
     # prefixes that negate a word ("UNpaid", "NON-transferable", «НЕоплачиваемый»)
     negating_prefixes: tuple[str, ...] = ()
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")

@@ -34,6 +34,9 @@ LANGUAGE = Language(
     },
     negations=frozenset("not no never none nor cannot can't won't don't doesn't isn't aren't "
                         "mustn't shouldn't without neither".split()),
+    conditionals=frozenset("if unless whether when whenever".split()),
+    bounds=frozenset(f"{no} {word} than" for no in ("no", "not")
+                     for word in ("more", "less", "fewer", "later", "earlier", "longer", "greater")) | {"not exceeding"},
     months=frozenset("january february march april june july august september october november "
                      "december jan feb mar apr jun jul aug sep sept oct nov dec".split()),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),

@@ -25,3 +25,22 @@ def test_identifiers_numbers_negation() -> None:
     assert has_negation("Annual plans are non-refundable.")
     assert has_negation("Это нельзя отменить.")
     assert not has_negation("Nothing in it stops you.")
+
+
+def test_outside_conditions_drops_each_conditional_clause_up_to_its_end() -> None:
+    from core.answer.facts import outside_conditions
+
+    assert outside_conditions("Follow these steps if it does not match: call us.") == "Follow these steps, call us."
+    assert outside_conditions("If you leave, you will not be paid.") == ", you will not be paid."
+    assert outside_conditions("Если сумма не совпадает, напишите нам") == ", напишите нам"
+    assert outside_conditions("Unless told otherwise; badges are not issued.") == ", badges are not issued."
+
+
+def test_says_no_skips_conditions_and_bounds_but_not_a_plain_denial() -> None:
+    from core.answer.facts import says_no
+
+    assert not says_no("Call us if the name does not match.")
+    assert not says_no("Pay no more than $50, and not later than Friday.")
+    assert not says_no("Оплачивается не менее 2 часов.")
+    assert says_no("Badges are not issued to visitors.") and says_no("Если опоздали, билет не возвращается.")
+    assert says_no("The ticket is non-refundable.")

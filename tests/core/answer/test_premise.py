@@ -73,3 +73,29 @@ def test_another_number_about_something_else_is_no_correction() -> None:
     assert conflict(q, notice, notice.unit.text) is None
     length = _scored("Ежегодный отпуск составляет 28 дней.")
     assert conflict(q, length, length.unit.text) == "the documents state 28 дне, not 35 дне"
+
+
+def test_a_negation_inside_a_conditional_clause_states_a_case_and_denies_nothing() -> None:
+    # the QA pass: "How do I change my name in GSA systems?" was "corrected" with the very
+    # sentence that opens the steps, for its "does not match"
+    q = Question.parse("How do I change my name in GSA systems?")
+    steps = "Follow these steps if your name in GSA systems does not match your name on your ID card:"
+    assert conflict(q, _scored(steps), "Changing your name. " + steps) is None
+    # a negation in the main clause still denies, after the condition's comma
+    denial = "If you change your name in GSA systems, you cannot keep the old badge name."
+    assert conflict(q, _scored(denial), denial) == "the documents say the opposite"
+    ru = Question.parse("Как изменить имя в системе учёта?")
+    case = "Если имя в системе учёта не совпадает с паспортом, подайте заявление."
+    assert conflict(ru, _scored(case), case) is None
+
+
+def test_a_bound_on_an_amount_is_no_denial() -> None:
+    # development question cln-041: «не менее 2 часов» (at least 2 hours) read as a denial
+    q = Question.parse("Как оплачивается час дежурства на дому?")
+    bound = "Час дежурства на дому оплачивается как сверхурочная работа, но не менее 2 часов за вызов."
+    assert conflict(q, _scored(bound), bound) is None
+    en = Question.parse("Is an on-call hour at home paid?")
+    assert conflict(en, _scored("An on-call hour at home is paid no later than the next payday."),
+                     "An on-call hour at home is paid no later than the next payday.") is None
+    assert conflict(en, _scored("An on-call hour at home is not paid."),
+                     "An on-call hour at home is not paid.") == "the documents say the opposite"
