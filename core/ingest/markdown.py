@@ -55,7 +55,7 @@ class MarkdownParser:
         while i < len(tokens):
             tok = tokens[i]
             if tok.type == "heading_open":
-                blocks.append(Block(kind="heading", text=inline_text(tokens[i + 1]),
+                blocks.append(Block(kind="heading", text=without_attributes(inline_text(tokens[i + 1])),
                                     level=int(tok.tag[1])))
                 i += 3
                 continue
@@ -84,6 +84,17 @@ class MarkdownParser:
                 continue
             i += 1
         return blocks
+
+
+def without_attributes(heading: str) -> str:
+    """A heading without its trailing attribute block ("Props {#props}", "Setup {#setup
+    .advanced}"): the anchor syntax of VitePress, Pandoc, MkDocs and Hugo, which no reader of
+    the built page sees; kept, it stood in every section name and passage of such a guide."""
+    text = heading.rstrip()
+    start = text.rfind("{")
+    if text.endswith("}") and start > 0 and text[start + 1:start + 2] in ("#", "."):
+        return text[:start].rstrip()
+    return heading
 
 
 def inline_text(token: Token) -> str:

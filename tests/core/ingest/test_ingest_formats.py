@@ -232,3 +232,15 @@ def test_an_xhtml_page_is_read_as_html_without_a_warning():
         parsed = parse_file(page)
     assert parsed.title and len(parsed.blocks) > 20
     assert not [w for w in caught if "XML" in type(w.message).__name__]
+
+
+def test_a_headings_anchor_attributes_are_no_text(write_file):
+    # the Vue guide (VitePress) writes "## Props {#props}" on every heading: the QA pass found
+    # "KeepAlive {#keepalive}" in section names, the empty state's topics and passages
+    path = write_file("guide.md", "# Директивы {#custom-directives}\n\nТекст.\n\n## Setup {#setup .advanced}\n\n"
+                                  "Body.\n\n## Set {x} in braces\n\nMore.\n")
+    parsed = parse_file(path)
+    assert_offsets(parsed)
+    assert parsed.title == "Директивы"
+    assert [b.text for b in parsed.blocks if b.kind == "heading"] == ["Директивы", "Setup", "Set {x} in braces"]
+    assert "{#" not in parsed.text
