@@ -18,14 +18,16 @@ st.title("Documents")
 tenant = current_tenant()
 
 with st.expander("Create a tenant", expanded=tenant is None, icon=":material/domain_add:"):
-    with st.form("create_tenant", border=False, clear_on_submit=True):
-        new_tenant = st.text_input("Tenant id", max_chars=128, placeholder="e.g. acme")
+    # not cleared on submit: an id refused with an error stays to be corrected (QA pass)
+    with st.form("create_tenant", border=False):
+        new_tenant = st.text_input("Tenant id", max_chars=128, placeholder="e.g. acme", key="new_tenant_id")
         if st.form_submit_button("Create tenant"):
             try:
                 created = services.create_tenant(base_settings(), new_tenant, owner=auth.signed_in_name())
             except ValueError as exc:
                 st.error(escape_md(str(exc), inline=True))
             else:
+                st.session_state.pop("new_tenant_id", None)  # created: the field is empty next time
                 select_tenant_next_run(created)
                 st.rerun()
 

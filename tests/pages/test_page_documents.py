@@ -80,6 +80,19 @@ def test_create_tenant_rejects_bad_ids(app, goto):
     assert any("empty string" in e.value for e in app.error)  # core's sentence, escaped
 
 
+def test_a_refused_tenant_id_stays_in_the_field_and_a_created_one_leaves_it(app, goto):
+    """The QA pass: the form cleared the typed id when it showed an error."""
+    goto(app, "pages/documents.py")
+    field = next(t for t in app.text_input if t.label == "Tenant id")
+    field.set_value("   ")
+    next(b for b in app.button if b.label == "Create tenant").click().run()
+    assert app.error and next(t for t in app.text_input if t.label == "Tenant id").value == "   "
+    next(t for t in app.text_input if t.label == "Tenant id").set_value("newco")
+    next(b for b in app.button if b.label == "Create tenant").click().run()
+    assert not app.exception
+    assert next(t for t in app.text_input if t.label == "Tenant id").value == ""
+
+
 def ready_docs(settings):
     return [d for d in store.list_documents(settings, "acme") if d["status"] == "ready"]
 
