@@ -150,6 +150,14 @@ def read_followup(question: str, previous: str | None) -> str | None:
     return None
 
 
+def refers_back(question: str) -> bool:
+    """Does the question lean on the one before through a pronoun ("And who else can I
+    report it to?")? Such a question is asked as typed (nothing here resolves a pronoun);
+    the operator is told, as for a follow-up whose change could not be told."""
+    words = {w.lower() for w in _WORD_RE.findall(question)}
+    return any(words & lang.pronouns for lang in LANGUAGES.values())
+
+
 def looks_like_followup(question: str) -> bool:
     """Does the question read as an elliptical follow-up ("and for Porto?"), placed or not?"""
     return _followup_object(question) is not None

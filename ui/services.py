@@ -29,11 +29,12 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
 
 
 def unplaced_followup(question: str, previous: str | None, answer: dict[str, Any]) -> bool:
-    """A short follow-up whose change to the previous question could not be told: it was
-    asked on its own, and the operator should know."""
-    from core.followup import looks_like_followup
+    """A short follow-up whose change to the previous question could not be told, or one
+    that points back with a pronoun ("who else can I report it to?"): it was asked on its
+    own, and the operator should know."""
+    from core.followup import looks_like_followup, refers_back
 
-    return bool(previous) and not answer.get("asked_as") and looks_like_followup(question)
+    return bool(previous) and not answer.get("asked_as") and (looks_like_followup(question) or refers_back(question))
 
 
 def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[str, Any]:

@@ -50,6 +50,9 @@ class Language:
     bounds: frozenset[str] = frozenset()
     # prefixes that negate a word ("UNpaid", "NON-transferable", «НЕоплачиваемый»)
     negating_prefixes: tuple[str, ...] = ()
+    # pronouns that point back to something said before ("who else can I report IT to?",
+    # «а где ЕГО взять?»): in a chat such a question leans on the one before it
+    pronouns: frozenset[str] = frozenset()
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)

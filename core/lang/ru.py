@@ -33,6 +33,7 @@ LANGUAGE = Language(
     },
     negations=frozenset("не нет ни никогда нельзя невозможно без".split()),
     conditionals=frozenset("если когда ежели".split()),
+    pronouns=frozenset("он она оно они его её ее их ему ей им него неё нее них нему ней ним нём нем".split()),
     bounds=frozenset(f"не {word}" for word in "менее более позднее позже ранее раньше свыше больше меньше дольше".split()),
     months=frozenset(
         """январь января январе февраль февраля феврале март марта марте апрель апреля апреле

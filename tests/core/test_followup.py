@@ -98,3 +98,12 @@ def test_anything_else_is_asked_as_typed(previous, question):
 def test_a_long_follow_up_is_a_question_of_its_own():
     previous = "What is the refund window for monthly plans?"
     assert read_followup("And for annual plans bought in a shop during the summer sale?", previous) is None
+
+
+def test_a_question_that_points_back_with_a_pronoun_refers_back() -> None:
+    from core.followup import refers_back
+
+    assert refers_back("And who else can I report it to?")
+    assert refers_back("А где его взять?")
+    assert not refers_back("What is the engine oil capacity?")
+    assert not refers_back("Сколько стоит доставка?")
