@@ -35,7 +35,7 @@ LANGUAGE = Language(
     negations=frozenset("not no never none nor cannot can't won't don't doesn't isn't aren't "
                         "mustn't shouldn't without neither".split()),
     conditionals=frozenset("if unless whether when whenever".split()),
-    pronouns=frozenset("it its they them their theirs he him his she her hers".split()),
+    pronouns=frozenset({"it", "them"}),  # "their", "they" mostly point within the question
     bounds=frozenset(f"{no} {word} than" for no in ("no", "not")
                      for word in ("more", "less", "fewer", "later", "earlier", "longer", "greater")) | {"not exceeding"},
     months=frozenset("january february march april june july august september october november "
