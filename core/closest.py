@@ -113,11 +113,18 @@ def other_language(question: str, entries: list[dict[str, Any]]) -> str | None:
     language is the thing to try. On those sets it is named for 34 of the 52, for none of
     53 refused Russian questions answered in Russian documents, and for 39 of 128 Russian
     questions rightly refused (a needless second try, never a wrong answer)."""
+    found = first_in_other_language(question, entries)
+    return found[1] if found else None
+
+
+def first_in_other_language(question: str, entries: list[dict[str, Any]]) -> tuple[int, str] | None:
+    """(position, language name) of the first closest entry in another language than the
+    question, or None: the page names which passage it is when it is not the first."""
     asked = detect_lang(question)
     if asked not in LANGUAGE_NAMES:
         return None
-    for entry in entries:
+    for n, entry in enumerate(entries):
         said = detect_lang(entry.get("sentence") or entry.get("snippet") or "")
         if said in LANGUAGE_NAMES and said != asked:
-            return LANGUAGE_NAMES[said]
+            return n, LANGUAGE_NAMES[said]
     return None

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core.closest import other_language
+from core.closest import first_in_other_language
 from core.config import Settings
 from core.lang import LANGUAGES
 from core.trace import unknown_word_of
@@ -301,10 +301,10 @@ def other_language_note(question: str, closest: list[dict[str, Any]]) -> str | N
     it. One further down is named with its document: in a tenant of English and Russian
     documents an English question about English ones had "A closest passage is in Russian
     ... try asking in Russian" for a third passage of an unrelated Russian file."""
-    language = other_language(question, closest)
-    if not language:
+    found = first_in_other_language(question, closest)
+    if not found:
         return None
-    n = next((i for i, entry in enumerate(closest) if other_language(question, [entry]) == language), 0)
+    n, language = found
     why = ("Questions in one language about documents in another are refused more often (their words "
            "cannot be checked against the passage)")
     if n == 0:
