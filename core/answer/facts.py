@@ -78,12 +78,16 @@ def says_no(text: str) -> bool:
     said = " " + " ".join(tokens(expand_contractions(outside_conditions(text)))) + " "
     for phrase in _words("bounds"):
         said = said.replace(f" {phrase} ", " ")
-    return has_negation(said)
+    return _negated(said.split())
 
 
 def has_negation(text: str) -> bool:
+    return _negated(tokens(expand_contractions(text)))
+
+
+def _negated(toks: list[str]) -> bool:
     negations = _words("negations")
-    return any(t in negations or t.startswith("non-") for t in tokens(expand_contractions(text)))
+    return any(t in negations or t.startswith("non-") for t in toks)
 
 
 class Reading:
