@@ -133,7 +133,13 @@ def test_the_three_users_journeys(seeded, server, page, shot):
 
 
 def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
+    from core.config import load_settings
+    from core.pipeline import ask
+
     url = console_with_user(fresh_server, tmp_path, "max", "manager", ("acme", "beta"))
+    # an expert's refused ask: the manager sees it among the refused questions, with no link
+    # to Traces, a page a manager cannot open (QA pass: the link led to the sign-in form)
+    ask(load_settings({"GROUNDWORK_DATA": str(tmp_path / "data")}), "acme", "How many days of annual leave do we earn?")
     page.goto(url + "/?tenant=beta")
     expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     expect()(page.get_by_text("Tenant", exact=True)).to_have_count(0)  # no picker before sign-in
@@ -145,6 +151,12 @@ def test_sign_in_and_roles_in_the_browser(fresh_server, page, shot, tmp_path):
     expect()(page.get_by_text(re.compile("Signed in as"))).to_be_visible()
     wait_idle(page)
     shot(page, "25-manager-signed-in", full_page=False)
+    # the table is drawn on a canvas: the caption that replaces the link's says which way it went
+    expect()(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    expect()(page.get_by_text(re.compile("The tenant's experts and admins see what was retrieved"))).to_be_visible()
+    expect()(page.get_by_text(re.compile("Open a trace to see what was retrieved"))).to_have_count(0)
+    wait_idle(page)
+    shot(page, "25b-manager-refused-without-trace-links")
     page.goto(url + "/documents?tenant=beta")  # a bookmark: the sign-in form at the page's address
     expect()(page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
     expect()(page.get_by_text("Page not found")).to_have_count(0)
