@@ -1,6 +1,7 @@
 """Markdown (CommonMark + GFM tables) via markdown-it-py tokens.
 
-Headings, paragraphs, list items (ordered ones keep their number), tables and code
+Headings, paragraphs, list items (ordered ones numbered as a reader of the rendered page
+sees them: "1." written on every item reads 1, 2, 3, from the list's start), tables and code
 (fenced or indented). Block text is plain text: emphasis markers and link targets are
 dropped, link text and image alt text kept. A YAML front matter block is skipped (its
 `title:` becomes the document title).
@@ -51,6 +52,7 @@ class MarkdownParser:
         tokens = self._md.parse(text)
         blocks: list[Block] = []
         numbers: list[str] = []  # per open list item: its number until its first paragraph
+        counters: list[int | None] = []  # per open list: the next item's number (None: bullets)
         i = 0
         while i < len(tokens):
             tok = tokens[i]
@@ -59,8 +61,15 @@ class MarkdownParser:
                                     level=int(tok.tag[1])))
                 i += 3
                 continue
-            if tok.type == "list_item_open":
-                numbers.append(f"{tok.info}{tok.markup} " if tok.info else "")
+            if tok.type in ("ordered_list_open", "bullet_list_open"):
+                counters.append(int(tok.attrGet("start") or 1) if tok.type == "ordered_list_open" else None)
+            elif tok.type in ("ordered_list_close", "bullet_list_close"):
+                counters.pop()
+            elif tok.type == "list_item_open":
+                number = counters[-1] if counters else None
+                numbers.append(f"{number}{tok.markup} " if number is not None else "")
+                if number is not None:
+                    counters[-1] = number + 1
             elif tok.type == "list_item_close":
                 numbers.pop()
             elif tok.type == "inline" and i > 0 and tokens[i - 1].type == "paragraph_open":

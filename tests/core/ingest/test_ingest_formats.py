@@ -62,6 +62,16 @@ def test_markdown_structure_and_plain_text(write_file):
     assert [b.level for b in parsed.blocks if b.kind == "heading"] == [1, 2]
 
 
+def test_markdown_ordered_lists_read_as_rendered(write_file):
+    # "1." on every item is how many guides write a list; a reader of the page sees 1, 2, 3
+    text = "3. Third\n1. Fourth\n   1. Inner one\n   1. Inner two\n1. Fifth\n\n- bullet\n\n1) a\n1) b\n"
+    parsed = parse_file(write_file("steps.md", text))
+
+    assert [b.text for b in parsed.blocks] == [
+        "3. Third", "4. Fourth", "1. Inner one", "2. Inner two", "5. Fifth", "bullet", "1) a", "2) b"]
+    assert_offsets(parsed)
+
+
 HTML = """<!DOCTYPE html>
 <html><head><title>Page title</title><style>p { color: red }</style>
 <script>var secret = "do not index";</script></head>
