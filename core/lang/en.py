@@ -69,7 +69,7 @@ LANGUAGE = Language(
         documents kb knowledge base there any get gets take takes need want make happen happens
         exact exactly precise precisely specified few several whole roughly approximately around
         just really actually still already anyway ever also even quite rather basically usually
-        normally typically currently let know knows today tonight yesterday tomorrow wonder
+        normally typically currently let know knows now today tonight yesterday tomorrow wonder
         wondering think seems seem wants wanted wish would like guys mine went ran bought got
         sometimes mind ago since ask asks asking asked kind kinds sort sorts before up through
         once while both only go goes going onto into something anything everything someone anyone
