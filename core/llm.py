@@ -21,12 +21,17 @@ from core.config import Settings
 
 COOL_DOWN_S = 30.0
 RETRY_DELAY_S = 0.5  # before retrying a refused connection or a server error
+DEADLINE_GRACE_S = 0.25  # past the timeout, so the client's own per-read timeout fires first when it can
 _failed_at: dict[str, tuple[float, str]] = {}  # base_url -> (monotonic time, reason)
 _lock = threading.Lock()
 
 
 class LLMUnavailable(RuntimeError):
     """The endpoint could not give an answer; the message says why and what to do."""
+
+
+class _NoAnswer(ValueError):
+    """A completion with no choice or no message in it."""
 
 
 @dataclass
@@ -70,7 +75,7 @@ class LLMClient:
         retries_left = max(int(self._settings.llm_retries), 0)
         while True:
             try:
-                return self._openai().chat.completions.create(**kwargs)
+                return self._within_timeout(kwargs)
             except openai.APITimeoutError:  # before APIConnectionError: it is one
                 raise
             except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError):
@@ -78,6 +83,33 @@ class LLMClient:
                     raise
                 retries_left -= 1
                 time.sleep(RETRY_DELAY_S)
+
+    def _within_timeout(self, kwargs: dict[str, Any]) -> Any:
+        """One completion that gives up after `timeout_s` in all. The client's timeout bounds
+        each read, not the whole reply: a server that trickled its reply a byte at a time held
+        an ask for minutes with GROUNDWORK_LLM_TIMEOUT_S=3. The call runs on a daemon thread;
+        when it is overdue its client is closed, which ends the read, and a timeout is raised."""
+        import httpx
+        import openai
+
+        client, outcome, done = self._openai(), {}, threading.Event()
+
+        def call() -> None:
+            try:
+                outcome["reply"] = client.chat.completions.create(**kwargs)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                outcome["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=call, name="llm-call", daemon=True).start()
+        if not done.wait(self.timeout_s + DEADLINE_GRACE_S):
+            self._client = None  # the next call opens a fresh client
+            client.close()
+            raise openai.APITimeoutError(request=httpx.Request("POST", self.base_url))
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["reply"]
 
     def chat(self, messages: list[dict[str, str]], max_tokens: int = 300, logprobs: bool = False) -> LLMReply:
         """One chat completion at temperature 0; from the fallback endpoint when this one
@@ -113,20 +145,31 @@ class LLMClient:
             kwargs.update(logprobs=True, top_logprobs=5)
         try:
             response = self._create(kwargs)
-        except openai.OpenAIError as exc:
+            return self._reply(response)
+        except (openai.OpenAIError, ValueError, TypeError, AttributeError, LookupError) as exc:
+            # not only the client's errors: a reply that is not JSON (a proxy's page sent as
+            # application/json) raised a bare JSONDecodeError, and JSON of another shape an
+            # AttributeError or TypeError, which failed the ask instead of falling back
             reason, endpoint_down = self._explain(exc)
             if endpoint_down:
                 with _lock:
                     _failed_at[self.base_url] = (time.monotonic(), reason)
             raise LLMUnavailable(reason) from None
+
+    def _reply(self, response: Any) -> LLMReply:
+        """The reply read from a completion; ValueError, TypeError or AttributeError when the
+        endpoint's JSON is not a chat completion (the client does not check its shape)."""
         choices = getattr(response, "choices", None) or []
         if not choices or choices[0].message is None:
-            raise LLMUnavailable("The LLM endpoint returned no answer; see the server's log.")
+            raise _NoAnswer
         choice = choices[0]
+        text = choice.message.content or ""
+        if not isinstance(text, str):
+            raise TypeError(f"the answer is a {type(text).__name__}, not text")
         usage = getattr(response, "usage", None)
         tokens = {"prompt": int(getattr(usage, "prompt_tokens", 0) or 0),
                   "completion": int(getattr(usage, "completion_tokens", 0) or 0)} if usage else {}
-        return LLMReply(text=choice.message.content or "", model=getattr(response, "model", None) or self.model,
+        return LLMReply(text=text, model=str(getattr(response, "model", None) or self.model),
                         tokens=tokens, first_token_probs=_first_token_probs(choice))
 
     def _explain(self, exc: Exception) -> tuple[str, bool]:
@@ -135,6 +178,11 @@ class LLMClient:
         import openai
 
         url = self.base_url
+        if isinstance(exc, _NoAnswer):
+            return "The LLM endpoint returned no answer; see the server's log.", False
+        if not isinstance(exc, openai.OpenAIError):
+            return (f"The LLM endpoint {url} sent a reply that is not an OpenAI chat completion; "
+                    "check that the URL is the server's OpenAI-compatible API (it usually ends in /v1).", True)
         if isinstance(exc, openai.APITimeoutError):  # before APIConnectionError: it is one
             return (f"The LLM endpoint {url} did not answer within {self.timeout_s:g} s; "
                     "check the server or raise GROUNDWORK_LLM_TIMEOUT_S.", True)

@@ -110,3 +110,83 @@ def test_a_dead_endpoint_hands_over_to_the_fallback_endpoint(settings):
     with pytest.raises(LLMUnavailable, match="Could not connect .* The fallback endpoint failed too: Could not connect"):
         _client(settings, dead, llm_fallback_base_url=f"http://127.0.0.1:{_closed_port()}/v1").chat(
             [{"role": "user", "content": "hi"}])
+
+
+class RawServer:
+    """A server on 127.0.0.1 that answers every request with `send(connection)`: replies the
+    scripted server's well-formed JSON cannot make (not JSON, another shape, a trickle)."""
+
+    def __init__(self, send) -> None:
+        import threading
+
+        self.send, self.sock = send, socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.base_url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import threading
+
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:  # closed
+                return
+            threading.Thread(target=self._answer, args=(conn,), daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        try:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            self.send(conn)
+        except OSError:
+            pass  # the client gave up
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _http(body: str, content_type: str = "application/json") -> bytes:
+    return (f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body.encode())}\r\n"
+            f"Connection: close\r\n\r\n{body}").encode()
+
+
+@pytest.mark.parametrize("body", [
+    "this is {not json",                               # was: a bare JSONDecodeError ("error: Expecting value")
+    '{"choices": "x"}',                                # was: AttributeError: 'str' object has no attribute 'message'
+    '{"choices": [{"message": {"content": 42}}]}',     # was: TypeError in the citation markers' regex
+])
+def test_a_reply_that_is_no_chat_completion_is_one_sentence(settings, body):
+    server = RawServer(lambda conn: conn.sendall(_http(body)))
+    try:
+        with pytest.raises(LLMUnavailable, match="not an OpenAI chat completion; check that the URL"):
+            _client(settings, server.base_url).chat([{"role": "user", "content": "hi"}])
+    finally:
+        server.close()
+
+
+def test_a_reply_trickled_a_byte_at_a_time_still_times_out_within_the_timeout(settings):
+    # the client's timeout bounds each read: a reply sent a byte every 0.2 s never tripped it,
+    # and held one ask for minutes with GROUNDWORK_LLM_TIMEOUT_S=3
+    body = '{"id":"c","object":"chat.completion","created":1,"model":"m","choices":' + " " * 200 + "[]}"
+
+    def trickle(conn: socket.socket) -> None:
+        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                     .encode())
+        for ch in body:
+            conn.sendall(ch.encode())
+            time.sleep(0.2)
+
+    server = RawServer(trickle)
+    try:
+        client = _client(settings, server.base_url, llm_timeout_s=1.0)
+        started = time.monotonic()
+        with pytest.raises(LLMUnavailable, match="did not answer within 1 s"):
+            client.chat([{"role": "user", "content": "hi"}])
+        assert time.monotonic() - started < 2.0
+    finally:
+        server.close()
