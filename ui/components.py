@@ -266,12 +266,14 @@ def page_image(path: Path, page: int, rects: list[list[float]]) -> None:
         st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
 
 
-def quoted_table(text: str, quote: str) -> bool:
-    """A table chunk as a table, the quoted row(s) highlighted. False if it is not a table."""
+def quoted_table(text: str, quote: str, label: str = "Quote") -> bool:
+    """A table chunk as a table, the quoted row(s) highlighted (a quote that is no row is
+    said under it after `label`). False if it is not a table."""
     before, rows = parse_pipe_table(clean(text))
     if len(rows) < 2:
         return False
-    _, quoted = parse_pipe_table(clean(quote))
+    # several rows quoted under one marker arrive joined by " … " (merge_by_index): one row a line
+    _, quoted = parse_pipe_table(clean(quote).replace("| … |", "|\n|"))
     wanted = {tuple(r) for r in quoted}
     header, body = unique_headers(rows[0]), rows[1:]
     frame = pd.DataFrame(body, columns=header)
@@ -282,15 +284,21 @@ def quoted_table(text: str, quote: str) -> bool:
                                axis=1)
     st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
     if any(marked):
-        st.caption("The quoted row is highlighted.")
-    else:
-        st.caption("Quote: " + escape_md(quote, inline=True))
+        st.caption(plural(sum(marked), "The quoted row is highlighted.", "The quoted rows are highlighted."))
+    elif quote.strip():
+        st.caption(f"{label}: " + escape_md(quote, inline=True))
     return True
 
 
 def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> bool:
+    """A closest passage that is a table row, or any passage of a table chunk, as its table
+    (as a citation shows it): its snippet alone read as raw `| a | b |` pipes, flattened on
+    one line when no sentence was near the question."""
+    quote = item.get("quote") or ""
     chunk = services.chunk(settings, tenant, item.get("chunk_id", ""))
-    return bool(chunk) and quoted_table(chunk.get("text", ""), item["quote"])
+    if not chunk or ("|" not in quote and chunk.get("kind") != "table"):
+        return False
+    return quoted_table(chunk.get("text", ""), quote, label="Nearest sentence")
 
 
 ORDINALS = ("", "second ", "third ", "fourth ", "fifth ")
@@ -337,8 +345,8 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                            "(shown as left out). An admin can remove that text from the document and upload "
                            "it again.")
             span = item.get("highlight")
-            if "|" in (item.get("quote") or "") and _closest_table(settings, tenant, item):
-                pass  # a table row: its table, the row highlighted (not raw pipes)
+            if _closest_table(settings, tenant, item):
+                pass  # a table's passage: its table, the nearest row highlighted (not raw pipes)
             elif span and len(span) == 2:
                 st.markdown(highlight_md(item.get("snippet", ""), int(span[0]), int(span[1]), limit=600))
             else:

@@ -18,3 +18,65 @@ def test_quotes_sharing_a_marker_are_opened_together():
     assert _quote_span(text, merged[1]) == (0, 71)
     assert "E20 means" in merged[1]["quote"] and "the hose" in merged[1]["quote"]
     assert _quote_span("Other. More.", merged[2]) == (0, 6)
+
+
+def _tyre_table(settings) -> dict:
+    """engine.md's tyre table passage of the tiny tenant (tests/pages/conftest.py)."""
+    from core import store
+
+    chunks = [c for c in store.chunk_rows(settings, "acme") if "| Front | 2.4 bar |" in c["text"]]
+    assert len(chunks) == 1 and chunks[0]["kind"] == "table", chunks
+    return chunks[0]
+
+
+def _show_citation():
+    import streamlit as st
+
+    from core.config import load_settings
+    from ui.components import citation_panel
+
+    citation_panel(load_settings(), "acme", st.session_state["citation"], key="c")
+
+
+def _show_closest():
+    import streamlit as st
+
+    from core.config import load_settings
+    from ui.components import closest_passages
+
+    closest_passages(load_settings(), "acme", st.session_state["answer"])
+
+
+def test_two_rows_quoted_under_one_marker_are_both_highlighted(settings):
+    """An answer quoting two rows of one table marks both [1]; opening [1] showed the table
+    with no row highlighted and the joined quote as raw pipes under it (QA pass)."""
+    from streamlit.testing.v1 import AppTest
+
+    chunk = _tyre_table(settings)
+    rows = [{"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md",
+             "quote": q} for q in ("| Front | 2.4 bar |", "| Rear | 2.2 bar |")]
+    at = AppTest.from_function(_show_citation, default_timeout=30)
+    at.session_state["citation"] = merge_by_index(rows)[1]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert "The quoted rows are highlighted." in captions, captions
+    assert not any(c.startswith("Quote:") for c in captions), captions
+
+
+def test_a_closest_passage_of_a_table_shows_its_table_not_raw_pipes(settings):
+    """A refusal's closest passage from a table chunk whose nearest sentence is no row (or
+    no sentence was near): it read as `| Axle | Pressure | |---|---|` pipes (QA pass)."""
+    from streamlit.testing.v1 import AppTest
+
+    chunk = _tyre_table(settings)
+    flat = " ".join(chunk["text"].split())
+    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md", "section": "Tyres",
+            "snippet": flat, "quote": ""}
+    at = AppTest.from_function(_show_closest, default_timeout=30)
+    at.session_state["answer"] = {"question": "What is the tyre tread depth?", "status": "refused", "closest": [near]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.dataframe) == 1
+    shown = [t.value for t in at.text] + [m.value for m in at.markdown] + [c.value for c in at.caption]
+    assert not any("|---|" in s or "| Front |" in s for s in shown), shown
