@@ -49,10 +49,12 @@ with st.form("tenant_settings"):
     saved = st.form_submit_button("Save settings", type="primary")
 
 if saved:
-    values = {"gate_threshold": gate, "top_k": top_k, "candidates": candidates, "provider": provider,
-              "strict_mode": strict, "chunk_tokens": chunk_tokens, "judge_threshold": judge}
-    if max_chunks != settings.max_chunks_per_doc:  # unchanged, the server's default keeps applying
-        values["max_chunks_per_doc"] = max_chunks
+    form = {"gate_threshold": gate, "top_k": top_k, "candidates": candidates, "provider": provider,
+            "strict_mode": strict, "chunk_tokens": chunk_tokens, "judge_threshold": judge,
+            "max_chunks_per_doc": max_chunks}
+    # only what the admin changed: a field left as it was keeps following the server's default
+    # (saving top-k alone pinned all eight, so a new default gate never reached this tenant)
+    values = {name: value for name, value in form.items() if value != getattr(settings, name)}
     try:
         services.save_tenant_settings(defaults, tenant, values)
     except ValueError as exc:  # out of range or contradictory: one sentence, nothing saved

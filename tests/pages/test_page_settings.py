@@ -33,6 +33,17 @@ def test_save_valid_settings(app, goto, settings):
     assert any("gate 0.62" in c.value and "strict" in c.value for c in app.sidebar.caption)
 
 
+def test_saving_one_setting_pins_only_that_one(app, goto, settings):
+    """Saving top-k alone stored all eight fields as overrides, so the tenant no longer
+    followed the server's defaults (a new gate threshold, say) for what nobody changed (QA pass)."""
+    goto(app, "pages/settings.py")
+    app.number_input[1].set_value(3)  # top-k
+    _save(app)
+    assert load_tenant_overrides(settings, "acme") == {"top_k": 3}
+    effect = app.dataframe[0].value.set_index("setting")["tenant override"]
+    assert effect["top_k"] == "3" and not effect["gate_threshold"]
+
+
 def test_invalid_values_are_refused_with_one_sentence(app, goto, settings, monkeypatch):
     from ui import services
 
