@@ -91,6 +91,23 @@ def _act(action, *args: Any, done: str) -> None:  # noqa: ANN001 - any resolve f
     st.rerun()
 
 
+LABEL_CHARS = 120
+
+
+def passage_label(p: dict[str, Any]) -> str:
+    """"source, p. N · § section" of a passage, at most about LABEL_CHARS long. A long section path drops
+    its outer headings, not its end: cut at the end, every passage of a PDF read "§ GENERAL
+    CONDITIONS ... > Article 6 — Check … [16 more characters not shown]" (QA pass)."""
+    head = clean(p.get("source", "")) + (f", p. {p['page']}" if p.get("page") else "")
+    parts = [part.strip() for part in clean(p.get("section") or "").split(" > ") if part.strip()]
+    while len(parts) > 1 and len(head) + len(" · § … > " + " > ".join(parts)) > LABEL_CHARS:
+        parts = parts[1:]
+    section = " > ".join(parts)
+    if section and section != clean(p.get("section") or "").strip():
+        section = "… > " + section
+    return head + (f" · § {section}" if section else "")
+
+
 def passage_forms(settings: Settings, tenant: str, item: QueueItem) -> None:
     passages = services.review_passages(settings, tenant, item.trace_id)[:PASSAGES_SHOWN]
     if not passages:
@@ -100,9 +117,7 @@ def passage_forms(settings: Settings, tenant: str, item: QueueItem) -> None:
                "as in the passage), then save: the question becomes an answerable eval row with that quote.")
     for n, p in enumerate(passages, start=1):
         # the section tells apart the passages of one document (six "keep-alive.md" read alike)
-        where = (f"{p['source']}" + (f", p. {p['page']}" if p.get("page") else "")
-                 + (f" · § {p['section']}" if p.get("section") else ""))
-        with st.expander(f"{n}. {clip(clean(where), 120)}", expanded=n == 1):
+        with st.expander(f"{n}. {passage_label(p)}", expanded=n == 1):
             with st.form(f"review_pick_{item.trace_id}_{n}", border=False):
                 quote = st.text_area("Quote", value=p["text"], height=120, max_chars=4000)
                 expected = st.text_input("Expected answer (optional; the quote if empty)", max_chars=2000)

@@ -84,3 +84,18 @@ def test_the_passages_of_one_document_are_told_apart_by_their_section(app, goto,
     engine = [label for label in labels if "engine.md" in label]
     assert engine and all(" · § " in label for label in engine), labels
     assert len(set(engine)) == len(engine)
+
+
+def test_a_long_section_path_keeps_its_end_in_the_passage_label():
+    """A PDF's passages were labelled "§ GENERAL CONDITIONS OF CARRIAGE > Passengers and
+    Baggage > Article 6 — Check … [16 more characters not shown]": the cut took the article,
+    the one part telling them apart (QA pass)."""
+    from ui.review import LABEL_CHARS, passage_label
+
+    label = passage_label({"source": "general-conditions-of-carriage.pdf", "page": 2,
+                           "section": "GENERAL CONDITIONS OF CARRIAGE > Passengers and Baggage > "
+                                      "Article 6 — Check-in and boarding and other long headings"})
+    assert label.endswith("Article 6 — Check-in and boarding and other long headings"), label
+    assert label.startswith("general-conditions-of-carriage.pdf, p. 2 · § … > ")
+    assert "not shown" not in label and len(label) <= LABEL_CHARS
+    assert passage_label({"source": "engine.md", "section": "Engine manual > Tyres"}) == "engine.md · § Engine manual > Tyres"
