@@ -78,7 +78,10 @@ def _drop_noise(soup: BeautifulSoup) -> None:
     for tag in soup(DROP_TAGS):
         tag.decompose()
     for tag in soup.find_all(True):
-        if tag.decomposed or tag.attrs is None:
+        # gone with a hidden ancestor (decompose empties it and clears its name). Not bs4's
+        # `decomposed`: on a live tag it searches the subtree for a tag named "_decomposed",
+        # which made this loop quadratic (100,000 nested divs: an hour)
+        if not tag.name or tag.attrs is None:
             continue
         if (
             tag.has_attr("hidden")

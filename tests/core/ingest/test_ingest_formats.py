@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from ingest_helpers import assert_offsets
 
 from core.ingest import detect_format, parse_file
@@ -121,6 +122,27 @@ def test_html_layout_table_is_read_as_content(write_file):
     parsed = parse_file(write_file("layout.html", html))
     assert [(b.kind, b.text) for b in parsed.blocks] == [
         ("heading", "Plans"), ("paragraph", "Basic costs 9.99.")]
+
+
+def test_deeply_nested_html_is_refused_in_seconds(write_file):
+    # dropping hidden elements asked bs4's `decomposed` of every tag, which searches the tag's
+    # whole subtree: 10,000 nested divs took 33 s, 100,000 (1.1 MB) about an hour
+    import time
+
+    from core.ingest.base import IngestError
+
+    path = write_file("deep.html", "<html><body>" + "<div>" * 10000 + "deep" + "</div>" * 10000 + "</body></html>")
+    started = time.monotonic()
+    with pytest.raises(IngestError, match="nests its elements too deeply"):
+        parse_file(path)
+    assert time.monotonic() - started < 8
+
+
+def test_hidden_elements_inside_hidden_elements_are_dropped_once(write_file):
+    html = ('<html><body><p>Seen.</p><div hidden><p aria-hidden="true">Gone <span style="display:none">'
+            "too</span></p></div><p>Also seen.</p></body></html>")
+    parsed = parse_file(write_file("hidden.html", html))
+    assert [b.text for b in parsed.blocks] == ["Seen.", "Also seen."]
 
 
 TEXT_EN = """REFUND POLICY
