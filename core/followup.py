@@ -42,6 +42,7 @@ import functools
 import re
 
 from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
+from core.answer.question import Question
 from core.lang import LANGUAGES
 from core.lexical import STOPWORDS, tokenize
 
@@ -150,12 +151,21 @@ def read_followup(question: str, previous: str | None) -> str | None:
     return None
 
 
+# a question naming this many topic terms of its own stands alone even with a pronoun in it:
+# "How much does it cost to carry my dog in the hold?" (a dummy "it"), "... an extra bag
+# cost if I buy it online?" (an "it" pointing inside the question)
+STANDS_ALONE_TERMS = 4
+
+
 def refers_back(question: str) -> bool:
     """Does the question lean on the one before through a pronoun ("And who else can I
     report it to?")? Such a question is asked as typed (nothing here resolves a pronoun);
-    the operator is told, as for a follow-up whose change could not be told."""
+    the operator is told, as for a follow-up whose change could not be told. Only a
+    question with little topic of its own leans back (`STANDS_ALONE_TERMS`)."""
     words = {w.lower() for w in _WORD_RE.findall(question)}
-    return any(words & lang.pronouns for lang in LANGUAGES.values())
+    if not any(words & lang.pronouns for lang in LANGUAGES.values()):
+        return False
+    return len(Question.parse(question).asking_terms) < STANDS_ALONE_TERMS
 
 
 def looks_like_followup(question: str) -> bool:

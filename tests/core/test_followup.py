@@ -107,3 +107,14 @@ def test_a_question_that_points_back_with_a_pronoun_refers_back() -> None:
     assert refers_back("А где его взять?")
     assert not refers_back("What is the engine oil capacity?")
     assert not refers_back("Сколько стоит доставка?")
+    assert refers_back("Can I return it within 30 days?")
+
+
+def test_a_question_with_its_own_topic_stands_alone_despite_a_pronoun() -> None:
+    # a QA pass over an airline's documents: full questions carried the "reads like a
+    # follow-up" note for a dummy "it" or an "it" that points inside the question
+    from core.followup import refers_back
+
+    assert not refers_back("How much does it cost to carry my dog in the hold?")
+    assert not refers_back("How much does an extra checked bag cost if I buy it online?")
+    assert not refers_back("How long does it take to get a refund for a cancelled flight?")
