@@ -185,9 +185,11 @@ def not_for_role(stem: str, title: str, role: str | None, tenant: str | None, ho
 
     roles = [r for r, stems in PAGES_OF_ROLE.items() if stem in stems]
     where = f" in tenant **{escape_md(tenant, inline=True)}**" if tenant else ""
+    # an account has one role a tenant: an admin reads a manager's page from a manager account
+    who = ("Sign in with an account that has the role (admins give roles with `core.cli users add`)."
+           if role == "admin" else "An admin can give you the role.")
     st.warning(f"**{title}** is for {' and '.join(f'{r}s' for r in roles)}; your role{where} is "
-               f"**{escape_md(role or 'none', inline=True)}**. An admin can give you the role.",
-               icon=":material/lock:")
+               f"**{escape_md(role or 'none', inline=True)}**. {who}", icon=":material/lock:")
     if home is not None:
         st.page_link(home, label=f"Open {home.title}", icon=":material/arrow_forward:")
 

@@ -64,12 +64,16 @@ def test_a_page_outside_the_role_says_whose_it_is():
 
         auth.not_for_role("traces", "Traces", None, "acme")
         auth.not_for_role("settings", "Settings", "expert", None)
+        auth.not_for_role("quality", "Quality", "admin", "acme")
 
     at = AppTest.from_function(page).run()
     assert not at.exception, [e.value for e in at.exception]
     assert [w.value for w in at.warning] == [
         "**Traces** is for experts and admins; your role in tenant **acme** is **none**. An admin can give you the role.",
-        "**Settings** is for admins; your role is **expert**. An admin can give you the role."]
+        "**Settings** is for admins; your role is **expert**. An admin can give you the role.",
+        # the QA pass: an admin was told an admin can give them the role
+        "**Quality** is for managers; your role in tenant **acme** is **admin**. Sign in with an account "
+        "that has the role (admins give roles with `core.cli users add`)."]
 
 
 def test_a_user_of_one_tenant_cannot_pick_or_link_another(settings, data_dir):
