@@ -22,7 +22,8 @@ def form(settings: Settings, tenant: str) -> None:
             sign = "at least" if target.higher_is_better else "at most"
             if metric.endswith("_ms"):
                 typed[metric] = cols[i % 3].number_input(f"{name}, {sign} (ms)", min_value=1.0, max_value=600_000.0,
-                                                         value=float(target.value), step=50.0, key=f"target_{metric}",
+                                                         value=float(target.value), step=50.0, format="%.0f",
+                                                         key=f"target_{metric}",
                                                          help=HELP.get(metric))
             else:
                 typed[metric] = cols[i % 3].number_input(f"{name}, {sign} (%)", min_value=0.0, max_value=100.0,

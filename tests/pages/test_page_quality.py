@@ -709,6 +709,8 @@ def test_targets_saved_in_settings_recolour_the_live_cards(app, goto, settings):
 
     ask(settings, "acme", "Who is the CEO of Microsoft?")
     goto(app, "pages/settings.py")
+    # a latency reads as whole milliseconds ("1000", not "1000.00": the QA pass)
+    assert app.number_input(key="target_latency_p50_ms").proto.format == "%.0f"
     app.number_input(key="target_refusal_rate").set_value(100.0)
     next(b for b in app.button if b.label == "Save targets").click().run()
     assert any("Targets saved" in s.value for s in app.success)
