@@ -146,6 +146,17 @@ def create_app(settings: Settings) -> FastAPI:
                               "Authenticate with `Authorization: Bearer <key>` (`python -m core.cli keys create`).")
     app.add_exception_handler(RequestValidationError, _invalid_request)
 
+    async def _server_error(request: Request, exc: Exception) -> Response:
+        """A full data disk is said as such (507, one sentence); any other failure stays a
+        bare 500 (uvicorn still logs its traceback)."""
+        from core.disk import full_sentence, is_full
+
+        if is_full(exc):
+            return JSONResponse({"detail": full_sentence(settings)}, status_code=507)
+        return JSONResponse({"detail": "Internal server error; see the server's log."}, status_code=500)
+
+    app.add_exception_handler(Exception, _server_error)
+
     def tenant_of(request: Request, x_groundwork_tenant: str | None = Header(default=None)) -> str:
         auth = request.headers.get("authorization", "")
         scheme, _, key = auth.partition(" ")
@@ -190,9 +201,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.delete("/v1/documents/{doc_id}", summary="Delete one of the tenant's documents")
     def delete(doc_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        from core.disk import DiskFull
         from core.documents import delete_document
 
-        if not delete_document(settings, tenant, doc_id):
+        try:
+            deleted = delete_document(settings, tenant, doc_id)
+        except DiskFull as exc:
+            raise HTTPException(507, str(exc)) from None
+        if not deleted:
             raise HTTPException(404, f"No document {doc_id} in this tenant.")
         return {"deleted": doc_id}
 

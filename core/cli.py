@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings, load_settings
+from core.disk import DiskFull, full_sentence, is_full
 from core.index import VectorStoreUnavailable
 from core.tenants import TenantError
 
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args.func(settings, args) or 0)
         sys.stdout.flush()  # a closed pipe fails here, inside the handlers, not at exit
         return code
-    except (UserError, TenantError, ValueError, VectorStoreUnavailable) as exc:
+    except (UserError, TenantError, ValueError, VectorStoreUnavailable, DiskFull) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -63,9 +64,19 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as exc:  # a file given on the command line: missing folder, a folder, no permission
+        if is_full(exc):
+            print(f"error: {full_sentence(settings)}", file=sys.stderr)
+            return 2
         if exc.filename is None:
             raise  # not about a path: our bug, with its traceback
         print(f"error: cannot use {exc.filename} ({exc.strerror or exc}); check the path.", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # SQLite's "database or disk is full" / "disk I/O error", Chroma's "(code: 13)": the
+        # data folder's disk filled up (doctor and docs list printed a traceback)
+        if not is_full(exc):
+            raise
+        print(f"error: {full_sentence(settings)}", file=sys.stderr)
         return 2
 
 

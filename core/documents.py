@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core import index, journal, store
+from core import disk, index, journal, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
@@ -168,7 +168,8 @@ def _ingest(
         try:
             result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, ahead)
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
-            msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable) else (
+            msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable | disk.DiskFull) else (
+                disk.full_sentence(settings) if disk.is_full(exc) else
                 f"Indexing failed unexpectedly ({type(exc).__name__}: {exc}); nothing was kept, try again.")
             if not reindex:  # the failed row's own id, so the caller can delete what it lists
                 doc_id = _record_failure(settings, tenant, file_name, sha, len(data), uploaded_by, msg)
@@ -213,6 +214,8 @@ def _index_new(
     if not chunks:
         raise IngestError("The file holds no text to index; check that it is the document you meant.")
     _check_chunk_limit(settings, tenant, file_name, len(chunks))
+    # before the embedding's minutes, and before Chroma is written to: on a full disk it hung
+    disk.ensure_room(settings, 2 * len(data) + len(chunks) * disk.BYTES_PER_CHUNK, f"indexing {file_name}")
 
     t = time.perf_counter()
     matrix, reused = _embed(settings, tenant, [c.text for c in chunks], report)
@@ -438,19 +441,24 @@ def _insert_rows(conn: Any, table: str, rows: list[dict[str, Any]]) -> None:
 
 def _record_failure(
     settings: Settings, tenant: str, file_name: str, sha: str, size: int, uploaded_by: str, error: str,
-) -> str:
+) -> str | None:
     """A failed file is listed with its reason; it never replaces a working version. The row's
     id (returned) includes the file name: files with identical bytes each keep their own record."""
     failure_id = "f" + hashlib.sha256(f"{tenant_key(tenant)}:{file_name}:{sha}".encode()).hexdigest()[:15]
-    with store.connect(settings) as conn:
-        conn.execute(
-            "DELETE FROM documents WHERE tenant=? AND file_name=? AND status='failed'", (tenant, file_name)
-        )
-        conn.execute(
-            "INSERT OR REPLACE INTO documents (doc_id, tenant, file_name, sha256, size, pages, chunks,"
-            " status, error, uploaded_at, uploaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (failure_id, tenant, file_name, sha, size, None, 0, "failed", error, time.time(), uploaded_by),
-        )
+    try:
+        with store.connect(settings) as conn:
+            conn.execute(
+                "DELETE FROM documents WHERE tenant=? AND file_name=? AND status='failed'", (tenant, file_name)
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO documents (doc_id, tenant, file_name, sha256, size, pages, chunks,"
+                " status, error, uploaded_at, uploaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (failure_id, tenant, file_name, sha, size, None, 0, "failed", error, time.time(), uploaded_by),
+            )
+    except Exception as exc:
+        if not disk.is_full(exc):
+            raise
+        return None  # a full disk cannot hold the note either; the result still says why
     return failure_id
 
 
@@ -522,6 +530,9 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) ->
     if not docs:
         return 0
     ids = [d["doc_id"] for d in docs]
+    # the vectors are removed by copying the tenant's others into a fresh collection
+    kept_chunks = sum(d["chunks"] or 0 for d in store.list_documents(settings, tenant)) - sum(d["chunks"] or 0 for d in docs)
+    disk.ensure_room(settings, max(kept_chunks, 0) * disk.BYTES_PER_CHUNK, "deleting")
     with journal.write_lock(settings, tenant):
         journal.begin(settings, tenant, "delete", ids)
         # the registry first: once it commits, the delete is decided and a crash after it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.config import Settings
+from core.disk import DiskFull
 from ui import services
 from ui.format import count_of, plural
 from ui.safe import escape_md
@@ -20,9 +21,13 @@ def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], war
     st.warning(warning)
     yes, no = st.columns([1, 5])
     if yes.button(yes_label, type="primary", key=yes_key):
-        with st.spinner("Deleting… the tenant's indexes are rebuilt once without "
-                        f"{plural(len(names), 'it', 'them')}."):
-            count = services.delete_documents(settings, tenant, list(names))
+        try:
+            with st.spinner("Deleting… the tenant's indexes are rebuilt once without "
+                            f"{plural(len(names), 'it', 'them')}."):
+                count = services.delete_documents(settings, tenant, list(names))
+        except DiskFull as exc:  # nothing was changed; the sentence says how much room it needs
+            st.error(str(exc))
+            return
         forget_results(tenant, list(names))
         for key in drop:
             st.session_state.pop(key, None)

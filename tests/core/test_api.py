@@ -232,3 +232,26 @@ def test_a_real_server_started_as_the_readme_says(settings, write_file, tmp_path
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_full_data_disk_is_507_with_one_sentence(api, monkeypatch):
+    # a delete needs room to rebuild the tenant's vectors; any other write that found the disk
+    # full (SQLite's "database or disk is full") was a bare 500
+    import sqlite3
+
+    from core import disk, pipeline
+
+    key = auth(api.keys["acme"])
+    doc_id = api.get("/v1/documents", headers=key).json()[0]["doc_id"]
+    monkeypatch.setattr(disk, "free_bytes", lambda settings: 0)
+    res = api.delete(f"/v1/documents/{doc_id}", headers=key)
+    assert res.status_code == 507 and "deleting needs about" in res.json()["detail"]
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(pipeline, "ask", full)
+    api_quiet = TestClient(api.app, raise_server_exceptions=False)
+    res = api_quiet.post("/v1/ask", json={"question": "How many days of leave?"}, headers=key)
+    assert res.status_code == 507 and res.json()["detail"].startswith("The disk holding the data folder")
+    assert [d["doc_id"] for d in api.get("/v1/documents", headers=key).json()] == [doc_id]
