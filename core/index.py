@@ -43,12 +43,38 @@ def _client(path_or_url: str, remote: bool) -> Any:
         from urllib.parse import urlparse
 
         url = urlparse(path_or_url)
-        return chromadb.HttpClient(
+        _probe(path_or_url)  # the client's first request (made while it is built) has no timeout
+        client = chromadb.HttpClient(
             host=url.hostname or "127.0.0.1", port=url.port or 8000,
             ssl=url.scheme == "https", settings=chroma_settings,
         )
+        _bound_requests(client)
+        return client
     Path(path_or_url).mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=path_or_url, settings=chroma_settings)
+
+
+# Chroma's HttpClient waits forever for an answer (its httpx session has timeout=None): a
+# server that accepted connections and never answered held `ingest` and every ask for good
+CHROMA_PROBE_TIMEOUT_S = 5.0  # the heartbeat that decides "not reachable"
+CHROMA_TIMEOUT_S = 120.0  # one request: a query or an add of a batch on a large tenant
+
+
+def _probe(url: str) -> None:
+    """Raise unless the server at `url` answers an HTTP request within the probe timeout (any
+    status counts: it is alive; the client's own calls say what is wrong with it)."""
+    import httpx
+
+    httpx.get(url.rstrip("/") + "/api/v2/heartbeat", timeout=CHROMA_PROBE_TIMEOUT_S)
+
+
+def _bound_requests(client: Any) -> None:
+    """Give the client's HTTP session a timeout (Chroma offers no setting for it)."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if isinstance(session, httpx.Client):
+        session.timeout = httpx.Timeout(CHROMA_TIMEOUT_S, connect=CHROMA_PROBE_TIMEOUT_S)
 
 
 _client_lock = threading.Lock()
@@ -306,6 +332,8 @@ def dense_search(settings: Settings, tenant: str, query_vec: np.ndarray, k: int,
         try:
             return _dense_search(settings, tenant, query_vec, k, doc_ids)
         except Exception as exc:  # noqa: BLE001 - chromadb raises several kinds mid-write; the last try re-raises
+            if isinstance(exc, VectorStoreUnavailable):
+                raise  # a server that did not answer its probe: no race to wait out, and each probe costs seconds
             if attempt == READ_ATTEMPTS - 1:
                 if settings.chroma_url and not isinstance(exc, VectorStoreUnavailable) and _unreachable(settings):
                     raise VectorStoreUnavailable(settings.chroma_url) from exc
@@ -326,8 +354,10 @@ def ensure_reachable(settings: Settings) -> None:
 
 
 def _unreachable(settings: Settings) -> bool:
-    """Does the Chroma server fail its heartbeat (it went away after the client was made)?"""
+    """Does the Chroma server fail its heartbeat (it went away after the client was made)?
+    Asked with the probe's short timeout: a server that hangs is as unreachable as one gone."""
     try:
+        _probe(str(settings.chroma_url))
         chroma_client(settings).heartbeat()
         return False
     except Exception:  # noqa: BLE001 - any failure to answer is "unreachable"

@@ -117,3 +117,40 @@ def test_collections_search_wide_also_those_made_before(settings):
     assert index.collection(settings, "old").configuration_json["hnsw"]["ef_search"] == index.EF_SEARCH
     assert opened.count() == 2
     assert [cid for cid, _ in index.dense_search(settings, "old", np.asarray([0.0, 1.0] + [0.0] * 382), 1)] == ["b"]
+
+
+def test_a_chroma_server_that_accepts_and_never_answers_is_unreachable_in_seconds(settings, monkeypatch):
+    # Chroma's HttpClient waits forever (its httpx session has timeout=None): with such a
+    # server `ingest` and `ask` hung for good
+    import socket
+    import time
+    from dataclasses import replace
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)  # connections are accepted by the kernel, and nothing is ever answered
+    try:
+        monkeypatch.setattr(index, "CHROMA_PROBE_TIMEOUT_S", 0.5)
+        remote = replace(settings, chroma_url=f"http://127.0.0.1:{server.getsockname()[1]}")
+        started = time.monotonic()
+        with pytest.raises(index.VectorStoreUnavailable, match="is not reachable"):
+            index.chroma_client(remote)
+        with pytest.raises(index.VectorStoreUnavailable):
+            index.ensure_reachable(remote)
+        assert time.monotonic() - started < 5
+    finally:
+        server.close()
+
+
+def test_an_unreachable_server_is_not_searched_again(settings, monkeypatch):
+    # each search probes the server for seconds; the retries are for local writers' races
+    calls = []
+
+    def gone(*args, **kwargs):
+        calls.append(1)
+        raise index.VectorStoreUnavailable("http://127.0.0.1:1")
+
+    monkeypatch.setattr(index, "_dense_search", gone)
+    with pytest.raises(index.VectorStoreUnavailable):
+        index.dense_search(settings, "acme", np.zeros(4, dtype=np.float32), 5)
+    assert len(calls) == 1
