@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 
 from core import index, journal, store
@@ -93,7 +94,7 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
 def _ask_once(settings: Settings, tenant: str, question: str, previous: str | None = None,
               origin: str | None = None) -> Answer:
     validate_tenant(tenant)
-    question = (question or "").strip()
+    question = without_controls(question or "").strip()
     if not question:
         raise ValueError("Ask a question: the text is empty.")
     if len(question) > MAX_QUESTION_CHARS:
@@ -254,6 +255,13 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
            tokens=tokens)
     emit_ask(settings.otel_endpoint, answered, tokens, cost)
     return answer
+
+
+def without_controls(text: str) -> str:
+    """The text without control characters (a bell or NUL pasted into "calcu\\x07lation"
+    split the word, and the refusal named "lation" as a word the documents never use);
+    line breaks and tabs stay as the spaces between words they are."""
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
 
 
 def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate]) -> list[str]:

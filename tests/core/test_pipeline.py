@@ -34,6 +34,14 @@ def test_oil_capacity_is_exactly_5_quarts_cited_to_para_7_2(answering):
     _quotes_are_exact(answering, a)
 
 
+def test_a_control_character_inside_a_word_is_dropped_not_a_word_break(answering):
+    # a reliability pass: "calcu\x07lation" was read as two words, and a refusal named
+    # "lation" as a word the documents never use
+    a = ask(answering, "demo", "What is the oil cap\x07acity?\x00")
+    assert a.question == "What is the oil capacity?"
+    assert a.status == "answered" and "5 quarts" in a.answer
+
+
 def test_annual_refund_window_never_says_30_days(demo_settings):
     for q in ("What is the refund window for annual plans?",
               "How many days do I have to get a refund on an annual subscription?"):
