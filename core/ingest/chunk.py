@@ -11,9 +11,12 @@ How a document is cut, in order:
    pieces of whole rows, each piece starting with the header row and separator.
 3. Units are packed greedily up to `settings.chunk_tokens` (capped at
    `MAX_CHUNK_TOKENS`, the embedder's 512-token input limit minus a margin), so a short
-   section is one chunk and small blocks of one section share a chunk. A numbered
-   paragraph ("7-2 ...", "3.1 ...") or a "Q:" entry starts a new chunk so it stays a
-   self-contained unit; two pieces of one table never share a chunk.
+   section is one chunk and small blocks of one section share a chunk. A "Q:" entry
+   starts a new chunk so a question and its answer stay one unit (as FAQ templates chunk);
+   numbered paragraphs ("7-2 ...", "3.1 ...") are packed like any others: a clause of a
+   policy or contract leans on its neighbours, and kept alone it lost them (on six written
+   development domains, 665 questions: grounded 0.519 -> 0.541, 18 better / 3 worse).
+   Two pieces of one table never share a chunk.
 4. When prose continues past a chunk boundary, the next chunk repeats up to
    `settings.chunk_overlap` tokens of trailing sentences (a sliding window); tables, list
    items and code are not repeated.
@@ -44,7 +47,7 @@ from core.ingest.tokens import (
 from core.schema import Chunk, ParsedDocument
 
 _SELF_CONTAINED = re.compile(
-    r"^(?:\d+(?:[-.]\d+)+\.?\s+\S|(?:Q|Question|FAQ|Вопрос)\s*[:.]\s)", re.IGNORECASE
+    r"^(?:Q|Question|FAQ|Вопрос)\s*[:.]\s", re.IGNORECASE
 )
 _WORDS = re.compile(r"\S+")
 BLOCK_SEP = "\n\n"
@@ -61,7 +64,7 @@ class _Unit:
     page: int | None
     tokens: int  # content tokens (without the embedder's fixed overhead)
     piece: bool = False  # part of a block that was cut (sentence, line, table rows)
-    starts_entry: bool = False  # begins a self-contained entry (numbered paragraph, Q:)
+    starts_entry: bool = False  # begins a self-contained entry (a "Q:" of an FAQ)
 
 
 @dataclass
