@@ -204,7 +204,9 @@ def test_hyde_brings_the_passage_a_vague_question_does_not_name(answering):
         imagined = ask(replace(_judging(answering, llm), llm_judge_answers=False, llm_hyde=True), "demo", question)
     assert len(asked) == 1 and question in asked[0]  # one call, and only with the step on
     assert imagined.steps["hyde"] == {"passage": HYPOTHETICAL} and "hyde" not in plain.steps
-    assert _place_of(imagined, "5 quarts") == 1 < _place_of(plain, "5 quarts")
+    # among the passages the answer step reads, where the plain question's retrieval had none
+    # (since numbered paragraphs share chunks, para 7-2 stands third of them, no longer first)
+    assert _place_of(imagined, "5 quarts") <= answering.top_k < _place_of(plain, "5 quarts")
     # the made-up passage steers retrieval only: it is never quoted
     assert "Top up the oil before a long drive" not in imagined.answer
 
