@@ -69,6 +69,19 @@ JOB_FIELDS = ("job_id", "set", "split", "ingest", "limit", "status", "phase", "d
               "started_at", "finished_at", "run_id", "error")
 
 
+# where the server keeps its data and which services it talks to are the operator's, not
+# a key holder's: a stored report carries them for the console, the API leaves them out
+_SERVER_INTERNALS = ("data_dir", "chroma_url", "otel_endpoint", "llm_base_url", "llm_fallback_base_url")
+
+
+def _without_server_internals(report: dict[str, Any]) -> dict[str, Any]:
+    out = dict(report)
+    out["settings"] = {k: v for k, v in (report.get("settings") or {}).items() if k not in _SERVER_INTERNALS}
+    if out.get("set_path"):
+        out["set_path"] = out["set_path"].replace("\\", "/").rsplit("/", 1)[-1]
+    return out
+
+
 def _job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[str, Any]:
     """What a client sees of a job; 404 when the tenant has no such job (None)."""
     if record is None:
@@ -233,7 +246,7 @@ def create_app(settings: Settings) -> FastAPI:
         report = store.get_eval_run(settings, run_id, tenant=tenant)
         if report is None:
             raise HTTPException(404, f"No eval run {run_id} for this tenant.")
-        return report
+        return _without_server_internals(report)
 
     @app.get("/v1/eval-sets", summary="The eval sets this service can run (bundled and built in the console)")
     def eval_sets() -> list[str]:

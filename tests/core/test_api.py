@@ -167,6 +167,9 @@ def test_an_eval_run_started_over_http_runs_in_the_background_for_the_keys_tenan
     assert [r["run_id"] for r in runs] == [job["run_id"]] and runs[0]["overall"]["n"] == 2
     report = api.get(f"/v1/eval-runs/{job['run_id']}", headers=acme).json()
     assert report["tenants_asked"] == ["acme"]  # the set named another tenant; the key's was asked
+    # the server's folders and service addresses stay the operator's (a reliability pass)
+    assert "data_dir" not in report["settings"] and "chroma_url" not in report["settings"]
+    assert report["set_path"] == "api-tiny.jsonl" and str(api.settings.data_dir) not in json.dumps(report)
     assert api.get("/v1/eval-runs", headers=globex).json() == []
     assert [j["job_id"] for j in api.get("/v1/eval-jobs", headers=acme).json()] == [job["job_id"]]
     assert api.get("/v1/eval-jobs", headers=globex).json() == []
