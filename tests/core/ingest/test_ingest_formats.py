@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from ingest_helpers import assert_offsets
 
-from core.ingest import detect_format, parse_file
+from core.ingest import IngestError, detect_format, parse_file
+from core.ingest.decode import decode_text, looks_binary
 
 MARKDOWN = """---
 title: Front matter title
@@ -207,6 +210,47 @@ def test_short_cp1251_text_is_decoded_as_cyrillic(write_file):
 def test_utf16_text_with_bom(write_file):
     path = write_file("utf16.txt", "Refunds take 5 days.".encode("utf-16"))
     assert parse_file(path).text == "Refunds take 5 days."
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("policy.txt", TEXT_EN, "Monthly plans can be refunded within 14 days"),
+        ("policy_ru.txt", TEXT_RU, "Ежемесячные планы можно вернуть в течение 14 дней"),
+        ("hello.md", "# Привет\r\n\r\nСмена начинается в 07:00.\r\n", "Смена начинается в 07:00."),
+        ("rates.csv", "name,rate\r\nExpress,12.50\r\nЭконом,4.90\r\n", "Эконом,4.90"),
+    ],
+)
+def test_utf16_text_without_bom_is_decoded(write_file, encoding, name, text, expected):
+    # Windows tools save UTF-16 without a byte-order mark; its NUL high bytes are not binary
+    path = write_file(name, text.encode(encoding))
+    assert detect_format(path) in ("text", "markdown")
+    parsed = parse_file(path)
+    assert expected in parsed.text
+    assert "\x00" not in parsed.text and "\ufffd" not in parsed.text
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_bytes_named_txt_are_still_binary(write_file, seed):
+    data = random.Random(seed).randbytes(8192)
+    assert data.count(0) > 0
+    path = write_file("noise.txt", data)
+    with pytest.raises(IngestError, match=r"^The file is named '\.txt' but contains binary data"):
+        parse_file(path)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"Hello\x00world, a NUL byte",  # one NUL at an odd position is no UTF-16
+        bytes(b for i in range(2000) for b in (i % 256, 0)),  # 16-bit integers: control characters
+    ],
+)
+def test_text_like_binary_is_not_taken_for_utf16(data):
+    assert looks_binary(data)
+    with pytest.raises(IngestError, match="binary data, not text"):
+        decode_text(data)
 
 
 def test_text_space_aligned_table_becomes_a_table(write_file):
