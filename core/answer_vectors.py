@@ -9,14 +9,17 @@ because vectors are kept (and, computed afresh, used) at float16 either way. Row
 their document's vectors go (`core/index.py` delete_vectors), and a crash between the two
 leaves rows that are only never read again. A new version of a document takes over the old
 one's rows (`hand_over`), so its unchanged sentences are not embedded again, and preparing a
-document drops the rows of its own that its text no longer uses (`keep_only`).
+document drops the rows of its own that its text no longer uses (`keep_only`). Preparations
+of one tenant take turns (`preparing`), so a second finds the first's vectors stored.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,6 +29,7 @@ from core.config import Settings
 from core.tenants import tenant_dir
 
 FILE_NAME = "answer_vectors.sqlite"
+LOCK_NAME = "answer_vectors.lock"
 DIM = 384
 SCHEMA = ("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, doc_id TEXT NOT NULL, vector BLOB NOT NULL)",
           "CREATE INDEX IF NOT EXISTS vectors_doc ON vectors(doc_id)")
@@ -39,6 +43,43 @@ def as_stored(vectors: np.ndarray) -> np.ndarray:
     """The precision vectors are kept at; a vector computed at question time is rounded the
     same way, so a prepared tenant and an unprepared one score alike."""
     return np.asarray(vectors, dtype=np.float16).astype(np.float32)
+
+
+_prepare_locks: dict[str, threading.Lock] = {}
+_prepare_locks_guard = threading.Lock()
+
+
+@contextmanager
+def preparing(settings: Settings, tenant: str, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold the tenant's preparation lock (thread lock + `flock`, across processes); a second
+    preparation waits here and then embeds only what the first left undone, instead of
+    everything alongside it. `on_wait()` is called once when another holds the lock.
+
+    Not the writer lock (core/index.py `tenant_lock`): preparing takes minutes and must not
+    hold up uploads and deletes, and the vectors are derived data that needs no settling."""
+    folder = tenant_dir(settings, tenant)
+    folder.mkdir(parents=True, exist_ok=True)
+    with _prepare_locks_guard:
+        tlock = _prepare_locks.setdefault(str(folder), threading.Lock())
+    waited = not tlock.acquire(blocking=False)
+    if waited:
+        if on_wait:
+            on_wait()
+        tlock.acquire()
+    try:
+        with open(folder / LOCK_NAME, "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if on_wait and not waited:
+                    on_wait()
+                fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        tlock.release()
 
 
 class AnswerVectors:

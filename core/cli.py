@@ -355,6 +355,7 @@ def _prepare(settings: Settings, tenant: str, doc_ids: list[str] | None, out: An
     import time
 
     from core.answer.prepare import prepare_answer_vectors
+    from core.answer_vectors import preparing
     from core.models import get_embedder
 
     last = {"at": time.monotonic()}
@@ -364,8 +365,14 @@ def _prepare(settings: Settings, tenant: str, doc_ids: list[str] | None, out: An
             last["at"] = time.monotonic()
             print(f"  preparing answers: {done} of {total} passages", file=sys.stderr, flush=True)
 
-    done = prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
-                                  progress=report)
+    def waiting() -> None:
+        print(f"  another preparation of {_shown(tenant)}'s answers is running; waiting for it to finish",
+              file=sys.stderr, flush=True)
+
+    # one preparation at a time: the one that waited then embeds only what is still missing
+    with preparing(settings, tenant, on_wait=waiting):
+        done = prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
+                                      progress=report)
     print(f"prepared   {done.units} sentence vectors ({done.embedded} new) {done.seconds:.2f}s", file=out, flush=True)
 
 
