@@ -21,6 +21,12 @@ MIN_FREE_BYTES = 32 * 1024 * 1024
 # what one chunk costs on disk, generously: its vector in Chroma's log, HNSW files and
 # metadata segment, its text in Chroma and in the registry, its BM25 counts
 BYTES_PER_CHUNK = 32 * 1024
+# a delete adds no vectors of its own: it writes a copy of the tenant's other vectors
+# (core/index.py delete_vectors, counted per chunk above), their BM25 and a few registry
+# pages, so it needs far less headroom than an ingest, and refusing it on a nearly full
+# disk took away the way to free space. On a 40 MB tmpfs a delete that copies nothing
+# succeeded with 0.25 MB free and one that copies 54 chunks needed 1-2 MB.
+DELETE_HEADROOM_BYTES = 2 * 1024 * 1024
 _FULL_WORDS = ("database or disk is full", "no space left on device", "disk i/o error", "disk is full")
 
 
@@ -36,9 +42,9 @@ def free_bytes(settings: Settings) -> int:
     return shutil.disk_usage(folder).free
 
 
-def ensure_room(settings: Settings, need_bytes: int, what: str) -> None:
-    """Raise DiskFull unless the data folder's disk has `need_bytes` plus the headroom free."""
-    free, need = free_bytes(settings), need_bytes + MIN_FREE_BYTES
+def ensure_room(settings: Settings, need_bytes: int, what: str, headroom: int = MIN_FREE_BYTES) -> None:
+    """Raise DiskFull unless the data folder's disk has `need_bytes` plus `headroom` free."""
+    free, need = free_bytes(settings), need_bytes + headroom
     if free < need:
         raise DiskFull(f"The disk holding the data folder {settings.data_dir} has {_mb(free)} free and {what} "
                        f"needs about {_mb(need)}; free some space on it and try again.")

@@ -530,9 +530,12 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) ->
     if not docs:
         return 0
     ids = [d["doc_id"] for d in docs]
-    # the vectors are removed by copying the tenant's others into a fresh collection
+    # the vectors are removed by copying the tenant's others into a fresh collection, and
+    # Chroma can hang in an add on a full disk: room for that copy, not the ingest's floor
+    # (a delete is how a nearly full disk is freed)
     kept_chunks = sum(d["chunks"] or 0 for d in store.list_documents(settings, tenant)) - sum(d["chunks"] or 0 for d in docs)
-    disk.ensure_room(settings, max(kept_chunks, 0) * disk.BYTES_PER_CHUNK, "deleting")
+    disk.ensure_room(settings, max(kept_chunks, 0) * disk.BYTES_PER_CHUNK, "deleting",
+                     headroom=disk.DELETE_HEADROOM_BYTES)
     with journal.write_lock(settings, tenant):
         journal.begin(settings, tenant, "delete", ids)
         # the registry first: once it commits, the delete is decided and a crash after it
