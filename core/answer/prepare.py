@@ -22,7 +22,7 @@ from typing import Any
 from core import store
 from core.answer.signals import unit_candidates, windows
 from core.answer.vectors import fill, model_name
-from core.answer_vectors import AnswerVectors, key_of
+from core.answer_vectors import AnswerVectors, key_of, preparing
 from core.config import Settings
 from core.retrieve import candidate_of
 
@@ -148,8 +148,11 @@ def _work() -> None:
                     _progress[key][1:] = [done, total]
 
         try:
-            prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads), doc_ids,
-                                   progress=progress)
+            # the same lock as the CLI's prepare: a console upload during `core.cli prepare`
+            # of the tenant waits, then embeds only what is left, not everything alongside it
+            with preparing(settings, tenant):
+                prepare_answer_vectors(settings, tenant, get_embedder(num_threads=settings.embed_threads),
+                                       doc_ids, progress=progress)
         except Exception:  # a cache: never let it take the process down
             log.exception("preparing the answer vectors of %s in tenant %s failed", doc_ids, tenant)
         finally:

@@ -123,3 +123,28 @@ def test_a_preparation_in_another_process_is_waited_for(settings: Settings) -> N
         child.wait(SAFETY_S)
         thread.join(SAFETY_S)
     assert entered.is_set()
+
+
+def test_the_consoles_background_preparation_waits_for_a_running_one(settings: Settings, write_file,
+                                                                     monkeypatch) -> None:
+    """An upload in the console prepares in a background thread (core/answer/prepare.py);
+    while `core.cli prepare` of the tenant runs, it waits and then embeds nothing twice."""
+    from core.answer import prepare
+
+    result = ingest_file(settings, "shop", write_file("shop.md", DOC))
+    cls = type(get_embedder())
+    original = cls.embed_passages
+    calls: list[tuple[str, int]] = []
+
+    def counted(self, texts):
+        calls.append((threading.current_thread().name, len(texts)))
+        return original(self, texts)
+
+    monkeypatch.setattr(cls, "embed_passages", counted)
+    with preparing(settings, "shop"):  # a preparation already running
+        prepare.prepare_in_background(settings, "shop", [result.doc_id])
+        prepare.prepare_answer_vectors(settings, "shop", get_embedder())
+    assert prepare.wait_for_background(SAFETY_S)
+    background = [n for who, n in calls if who == "prepare-answer-vectors"]
+    assert background == []  # before: it embedded every text alongside the running one
+    assert sum(n for _, n in calls) == AnswerVectors.of(settings, "shop").count() > 0
