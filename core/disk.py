@@ -27,7 +27,10 @@ BYTES_PER_CHUNK = 32 * 1024
 # disk took away the way to free space. On a 40 MB tmpfs a delete that copies nothing
 # succeeded with 0.25 MB free and one that copies 54 chunks needed 1-2 MB.
 DELETE_HEADROOM_BYTES = 2 * 1024 * 1024
-_FULL_WORDS = ("database or disk is full", "no space left on device", "disk i/o error", "disk is full")
+# Chroma's compaction error is how a full disk first showed on the tmpfs; with room left
+# `full_sentence` does not blame the space
+_FULL_WORDS = ("database or disk is full", "no space left on device", "disk i/o error", "disk is full",
+               "failed to apply logs to the metadata segment")
 
 
 class DiskFull(RuntimeError):
