@@ -1,4 +1,4 @@
-"""`python -m evals.bench ingest|ask|ui|scale|vectors` — speed benchmarks on a fresh temporary data folder.
+"""`python -m evals.bench ingest|ask|ui|ui-chat|scale|vectors` — speed benchmarks on a fresh temporary data folder.
 
 ingest [--path data/demo] [--keep] [--no-ahead]
   1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
@@ -20,6 +20,10 @@ ask [--set evals/sets/demo.jsonl] [--n 50] [--corpus PATH] [--keep]
 ui [--question Q] [--think S] [--keep]
   Start-up to first answer and per-page cold/warm load times in a real browser; the
   algorithm is in evals/bench_ui.py.
+
+ui-chat [--turns 26] [--rounds 3] [--screenshot PATH] [--keep] [--data DIR]
+  Reopening a saved chat of --turns turns in a real browser (a reload, and Saved chats),
+  and what the reopened page holds; the algorithm is in evals/bench_ui.py (bench_chat).
 
 scale [--sizes 1000 10000 100000] [--n 40] [--source-data DIR --source-tenant T] [--keep]
   Ask latency per stage (answered and refused apart), index size on disk and peak memory
@@ -187,6 +191,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ui.add_argument("--think", type=float, default=0.0,
                     help="seconds between the Ask page being ready and the question being sent (a user typing)")
     ui.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
+    chat = sub.add_parser("ui-chat", help="reopening a long saved chat in headless Chromium")
+    chat.add_argument("--turns", type=int, default=26, help="questions in the saved chat")
+    chat.add_argument("--rounds", type=int, default=3, help="warm reopenings of each kind (median)")
+    chat.add_argument("--screenshot", type=Path, help="a full-page PNG of the reopened chat")
+    chat.add_argument("--keep", action="store_true", help="keep the temporary data folder and server log")
+    chat.add_argument("--data", type=Path, help="reuse the data/ folder of a --keep run (the same chat)")
     sc = sub.add_parser("scale", help="ask latency, disk and memory at 1k, 10k and 100k chunks")
     sc.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     sc.add_argument("--n", type=int, default=40, help="questions asked at each size")
@@ -215,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if min(args.docs, args.chunks, args.rounds) < 1:
                 raise ValueError("--docs, --chunks and --rounds must be at least 1.")
             bench_vectors(args.docs, args.chunks, args.rounds)
+        elif args.what == "ui-chat":
+            from evals.bench_ui import bench_chat
+
+            bench_chat(args.turns, args.rounds, keep=args.keep, screenshot=args.screenshot, data=args.data)
         elif args.what == "ui":
             from evals.bench_ui import bench_ui
 

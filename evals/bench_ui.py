@@ -296,3 +296,195 @@ def _print_summary(out: dict[str, Any]) -> None:
           f"browser page errors: {len(out['page_errors'])}")
     for err in out["page_errors"][:5]:
         print(f"  ! {err[:200]}")
+
+
+# ---- reopening a saved chat ------------------------------------------------------------------
+#
+# `python -m evals.bench ui-chat [--turns 26] [--rounds 3] [--screenshot PATH] [--keep]`
+#
+#   1. A fresh temporary folder and data/demo ingested into tenant "demo" (as above).
+#   2. In a subprocess, `--turns` questions of evals/sets/demo.jsonl, spread evenly over it
+#      (answered, refused and follow-up alike), asked one after another as the Ask page asks
+#      them (each with the question before it, origin "benchmark"), kept as one saved chat
+#      of tenant demo the way the page saves it (ui.conversations.save).
+#   3. The console and Chromium as above. Two ways of reopening the chat, each timed until
+#      the page is ready (h1 visible, script run over, see wait_ready), all 2 x turns chat
+#      messages are on the page and the browser has painted twice more (two animation frames):
+#      - reload: a full navigation to /?tenant=demo (a new session: the latest chat is back);
+#        the first is cold (the server's first Ask page run), then --rounds more, median;
+#      - saved chats: in one session, "New chat", then "Saved chats (1)" and the chat's own
+#        button, timed from that click; --rounds times, median.
+#      The floor beside them: "New chat" (the empty Ask page, same session), timed alike.
+#   4. What the reopened page holds: chat messages, tabs, expanders, forms, buttons and DOM
+#      elements under the main area, and its height (not its images: the browser mounts an
+#      image of a collapsed expander only when it opens, so their count varies); a
+#      full-page screenshot (at most 16,000 px tall) with --screenshot.
+
+CHAT_TURNS = 26
+CHAT_SET = ROOT / "evals" / "sets" / "demo.jsonl"
+PAGE_COUNTS_JS = """() => {
+  const main = document.querySelector('[data-testid="stAppScrollToBottomContainer"]') || document.body;
+  const n = (sel) => main.querySelectorAll(sel).length;
+  return {messages: n('[data-testid="stChatMessage"]'), tabs: n('[role="tab"]'), expanders: n('[data-testid="stExpander"]'),
+          forms: n('[data-testid="stForm"]'), buttons: n('button'), elements: n('*'), height: main.scrollHeight};
+}"""
+PAINTED_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+
+
+def chat_questions(turns: int, path: Path = CHAT_SET) -> list[str]:
+    """`turns` questions of the set, spread evenly over it (its rows mix kinds and sources)."""
+    import json
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not 0 < turns <= len(rows):
+        raise ValueError(f"--turns must be between 1 and {len(rows)}.")
+    return [rows[i * len(rows) // turns]["question"] for i in range(turns)]
+
+
+def build_chat(turns: int, tenant: str = "demo") -> None:
+    """In this process (GROUNDWORK_DATA set): ask the questions as the Ask page does and save
+    them as one conversation; prints what the turns are (statuses, citations, PDF pages)."""
+    from core.config import load_settings
+    from core.pipeline import ask
+    from core.trace import ORIGIN_BENCHMARK
+    from ui import conversations, services
+
+    settings = load_settings()
+    history: list[dict[str, Any]] = []
+    for question in chat_questions(turns):
+        previous = services.previous_question(history)
+        result = ask(settings, tenant, question, previous=previous, origin=ORIGIN_BENCHMARK).to_dict()
+        result["unplaced_followup"] = services.unplaced_followup(question, previous, result)
+        history.append(result)
+    conversations.save(settings, tenant, conversations.new_id(), history)
+    statuses: dict[str, int] = {}
+    for turn in history:
+        statuses[turn.get("status", "?")] = statuses.get(turn.get("status", "?"), 0) + 1
+    cited = sum(len(t.get("citations") or []) for t in history)
+    paged = sum(1 for t in history for c in [*(t.get("citations") or []), *(t.get("closest") or [])]
+                if c.get("rects") and c.get("page") not in (None, -1))
+    print(f"chat of {len(history)} turns: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
+          + f"; {cited} citations; {paged} passages on a PDF page with their quote's boxes", flush=True)
+
+
+def _chat_shown(tab: Any, messages: int, timeout: float = 120) -> None:
+    tab.wait_for_function(f"() => document.querySelectorAll('[data-testid=\"stChatMessage\"]').length >= {messages}",
+                          timeout=timeout * 1000)
+    tab.wait_for_function(IDLE_JS, timeout=timeout * 1000)
+    tab.evaluate(PAINTED_JS)
+
+
+def _build_chat_in_subprocess(data: Path, turns: int) -> None:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", "import sys; from evals.bench_ui import build_chat; "
+                           "build_chat(int(sys.argv[1]))", str(turns)],
+                          cwd=ROOT, env=clean_env(data), capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(f"building the chat failed: {(proc.stderr or proc.stdout).strip()[-1500:]}")
+    print(proc.stdout.strip().splitlines()[-1], f"(asked in {time.perf_counter() - t:.1f} s)", flush=True)
+
+
+def bench_chat(turns: int = CHAT_TURNS, rounds: int = WARM_VISITS, keep: bool = False,
+               screenshot: Path | None = None, data: Path | None = None) -> dict[str, Any]:
+    """With `data`, a data folder a --keep run left (tenant demo and its saved chat of
+    `turns` turns): steps 1 and 2 are skipped, so before and after compare the same chat."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(f"{CHROMIUM} is not installed.")
+    if rounds < 1:
+        raise ValueError("--rounds must be at least 1.")
+    chat_questions(turns)  # a bad --turns fails before anything starts
+    from playwright.sync_api import Error as PlaywrightError
+
+    reuse = data is not None
+    if reuse and not (data / "conversations").is_dir():
+        raise ValueError(f"{data} holds no saved chat (a data/ folder kept by --keep is expected).")
+    folder = Path(tempfile.mkdtemp(prefix="groundwork-bench-chat-"))
+    log = folder / "streamlit.log"
+    data = data if reuse else folder / "data"
+    out: dict[str, Any] = {"turns": turns}
+    messages = 2 * turns
+    with contextlib.ExitStack() as stack:
+        if keep:
+            stack.callback(print, f"kept {folder} (data/ and streamlit.log)")
+        else:
+            stack.callback(shutil.rmtree, folder, True)
+        if reuse:
+            print(f"the chat and tenant of {data}", flush=True)
+        else:
+            data.mkdir()
+            _ingest(data)
+            _build_chat_in_subprocess(data, turns)
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        with log.open("w") as sink:
+            server = subprocess.Popen(console_command(port), cwd=ROOT, env=clean_env(data), stdout=sink,
+                                      stderr=subprocess.STDOUT)
+        stack.callback(stop, server)
+        wait_healthy(base, server, log)
+        try:
+            from playwright.sync_api import sync_playwright
+
+            pw = stack.enter_context(sync_playwright())
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            stack.callback(browser.close)
+            tab = browser.new_context(viewport=VIEWPORT).new_page()
+            tab.set_default_timeout(120_000)
+            errors: list[str] = []
+            tab.on("pageerror", lambda exc: errors.append(str(exc)))
+
+            reloads = []
+            for n in range(1 + rounds):
+                started = time.perf_counter()
+                tab.goto(f"{base}/?tenant=demo")
+                wait_ready(tab, "Ask")
+                _chat_shown(tab, messages)
+                reloads.append(time.perf_counter() - started)
+                print(f"  reload {'cold' if n == 0 else n:>4}: {reloads[-1]:6.2f} s", flush=True)
+            out["counts"] = tab.evaluate(PAGE_COUNTS_JS)
+
+            opened, emptied = [], []
+            for n in range(rounds):
+                started = time.perf_counter()
+                tab.get_by_role("button", name="New chat").click()
+                tab.wait_for_function("() => !document.querySelector('[data-testid=\"stChatMessage\"]')")
+                tab.wait_for_function(IDLE_JS)
+                tab.evaluate(PAINTED_JS)
+                emptied.append(time.perf_counter() - started)
+                tab.get_by_role("button", name=re.compile(r"Saved chats \(1\)")).click()
+                item = tab.get_by_role("button", name=re.compile(rf" · {turns} · "))
+                item.wait_for()
+                started = time.perf_counter()
+                item.click()
+                _chat_shown(tab, messages)
+                opened.append(time.perf_counter() - started)
+                print(f"  saved chats {n + 1}: {opened[-1]:6.2f} s", flush=True)
+            if screenshot is not None:
+                screenshot.parent.mkdir(parents=True, exist_ok=True)
+                height = tab.evaluate(PAGE_COUNTS_JS)["height"]  # Streamlit scrolls inside its main area
+                tab.set_viewport_size({"width": VIEWPORT["width"], "height": min(int(height) + 40, 16000)})
+                tab.wait_for_timeout(800)
+                tab.screenshot(path=str(screenshot), full_page=True)
+                tab.set_viewport_size(VIEWPORT)
+                print(f"  screenshot: {screenshot}", flush=True)
+            out.update(reload_cold_s=reloads[0], reload_runs_s=reloads[1:],
+                       reload_s=statistics.median(reloads[1:]), open_runs_s=opened,
+                       open_s=statistics.median(opened), new_chat_s=statistics.median(emptied),
+                       page_errors=errors)
+        except PlaywrightError as exc:
+            raise RuntimeError(f"browser step failed: {exc}\n--- streamlit log ---\n{_tail(log)}") from exc
+        stack.pop_all().close()
+
+    c = out["counts"]
+    print()
+    print(f"reopening a saved chat of {turns} turns ({messages} chat messages), seconds until every message "
+          "is shown and the run is over")
+    print(f"  reload (new session)   cold {out['reload_cold_s']:6.2f}   warm median {out['reload_s']:6.2f}"
+          f"   ({' '.join(f'{v:.2f}' for v in out['reload_runs_s'])})")
+    print(f"  Saved chats → open                  warm median {out['open_s']:6.2f}"
+          f"   ({' '.join(f'{v:.2f}' for v in out['open_runs_s'])})")
+    print(f"  (the floor: \"New chat\", the empty Ask page in the same session, median {out['new_chat_s']:.2f})")
+    print(f"  on the page: {c['messages']} messages, {c['tabs']} tabs, "
+          f"{c['expanders']} expanders, {c['forms']} forms, {c['buttons']} buttons, {c['elements']} DOM elements; "
+          f"{c['height']:,} px tall")
+    print(f"  browser page errors: {len(out['page_errors'])}")
+    return out
