@@ -74,8 +74,10 @@ for number, answer in enumerate(history, start=1):
             st.caption("Asked on its own: it reads like a follow-up, but what it changes in the question "
                        "before could not be told. Ask it as a whole question if the answer is off.")
     with st.chat_message("assistant"):
-        components.render_answer(settings, tenant, answer, key=f"turn{number}",
-                                 open_first=number == len(history))
+        # the latest answer in full; an older one compact, its sources one click away (a
+        # conversation's own expander keys: another chat's open turns stay closed)
+        components.render_answer(settings, tenant, answer, key=f"turn{number}", fold=None if number == len(history)
+                                 else f"turn{number}_more_{current[tenant]}")
         st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 

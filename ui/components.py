@@ -486,10 +486,36 @@ def answer_md_plain(text: str) -> str:
 
 
 def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: str, *,
-                  open_first: bool = True, feedback: bool = True) -> None:
-    """Header, text with pills, then Sources / Claims / Feedback tabs."""
+                  open_first: bool = True, feedback: bool = True, fold: str | None = None) -> None:
+    """Header, text with pills, then Sources / Claims / Feedback tabs.
+
+    With `fold` (an older turn of a chat), only the header, the text with its markers (each
+    shows its quote on hover) and a stale-source warning are drawn; the suggestions and the
+    tabs wait in a collapsed expander keyed `fold`, whose content runs only once it is opened
+    (the first citation then opens with its page). A reopened chat of 26 turns drew every
+    turn's tabs, passages and feedback form, and took seconds to show."""
     answer_header(answer)
     answer_body(answer, key)
+    if fold is None:
+        answer_suggestions(answer, key, feedback)
+    citations = answer.get("citations") or []
+    gone = services.gone_sources(settings, tenant, citations)
+    if gone:  # an answer kept in the chat outlives the documents it quoted
+        st.warning(f"Since this answer, {', '.join(escape_md(g, inline=True) for g in gone)} "
+                   f"{plural(len(gone), 'was', 'were')} replaced or deleted: ask again for an answer from "
+                   "the current documents.", icon=":material/history:")
+    names = answer_tab_names(answer, feedback)
+    if fold is None:
+        answer_tabs(settings, tenant, answer, key, names, open_first=open_first, feedback=feedback)
+        return
+    folded = st.expander(" · ".join(names), key=fold, on_change="rerun", icon=":material/menu_book:")
+    if folded.open:  # lazy: a closed expander's content is neither computed nor sent
+        with folded:
+            answer_suggestions(answer, key, feedback)
+            answer_tabs(settings, tenant, answer, key, names, open_first=True, feedback=feedback)
+
+
+def answer_suggestions(answer: dict[str, Any], key: str, feedback: bool) -> None:
     if feedback and answer.get("suggestions"):  # the Ask page: a click asks it next
         st.caption("You could also ask (the passages above answer these):")
         row = st.container(horizontal=True)
@@ -497,17 +523,20 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
             row.button(escape_md(clean(suggestion), limit=200, inline=True), key=f"{key}_suggest{n}",
                        icon=":material/subdirectory_arrow_right:",
                        on_click=lambda q=suggestion: st.session_state.__setitem__("ask_next", q))
+
+
+def answer_tab_names(answer: dict[str, Any], feedback: bool = True) -> list[str]:
+    """The tabs of an answer: "Sources (2)" (one per marker, as the pills show them) or "Closest
+    passages", then "Claims (3)" and, on the Ask page, "Feedback"."""
     citations = answer.get("citations") or []
-    gone = services.gone_sources(settings, tenant, citations)
-    if gone:  # an answer kept in the chat outlives the documents it quoted
-        st.warning(f"Since this answer, {', '.join(escape_md(g, inline=True) for g in gone)} "
-                   f"{plural(len(gone), 'was', 'were')} replaced or deleted: ask again for an answer from "
-                   "the current documents.", icon=":material/history:")
-    claims = answer.get("claims") or []
-    sources = len(merge_by_index(citations))  # one per marker, as the pills show them
-    names = [f"Sources ({sources})" if citations else "Closest passages", f"Claims ({len(claims)})"]
-    if feedback:
-        names.append("Feedback")
+    names = [f"Sources ({len(merge_by_index(citations))})" if citations else "Closest passages",
+             f"Claims ({len(answer.get('claims') or [])})"]
+    return [*names, "Feedback"] if feedback else names
+
+
+def answer_tabs(settings: Settings, tenant: str, answer: dict[str, Any], key: str, names: list[str], *,
+                open_first: bool, feedback: bool) -> None:
+    citations = answer.get("citations") or []
     tabs = st.tabs(names)
     with tabs[0]:
         if citations:

@@ -492,3 +492,65 @@ def test_the_first_question_on_a_fresh_console_is_answered(fresh_server, page, t
     expect()(answer).to_contain_text(re.compile(r"(answered|refused) · answers the question"))
     expect()(answer).to_contain_text("2 business days")
     assert not page.errors, page.errors
+
+
+def test_a_long_saved_chat_reopens_compact_and_an_older_turn_opens_with_its_page(fresh_server, page, shot,
+                                                                                   tmp_path):
+    """A saved chat of 26 turns took about 6 s to reopen: every older turn drew its tabs,
+    closest passages and page images. Reopened, older turns show their question, status and
+    answer with its markers, the rest folded; one click opens a turn's sources, PDF page and all."""
+    from core.config import load_settings
+    from core.documents import ingest_file
+    from core.pipeline import ask
+    from tests.conftest import ANSWERING_THRESHOLD
+    from ui import conversations, services
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)})
+    (tmp_path / "shipping.md").write_text(SHIPPING_MD)
+    for source in (make_pdf(tmp_path / "warranty.pdf"), tmp_path / "shipping.md"):
+        assert ingest_file(settings, "acme", source, uploaded_by="test").status == "ready"
+    history: list[dict] = []
+    for question in ("How long does the warranty cover manufacturing defects?",
+                     "How long are the batteries of a Mars rover covered?",
+                     "How long does standard delivery to Germany take?",
+                     "How much does express delivery cost?",
+                     "How long are batteries and chargers covered?",
+                     "How long does standard delivery to Austria take?"):
+        answer = ask(settings, "acme", question, previous=services.previous_question(history)).to_dict()
+        history.append(answer)
+    assert history[0]["status"] == "answered" and history[0]["citations"][0]["rects"], history[0]
+    conversations.save(settings, "acme", conversations.new_id(), history)
+    url = fresh_server(data)
+
+    page.goto(f"{url}/?tenant=acme")  # a new session: the latest chat is back
+    messages = page.locator('[data-testid="stChatMessage"]')
+    expect()(messages).to_have_count(12, timeout=60_000)
+    wait_idle(page)
+    # the latest turn in full: the page's only tabs are its own
+    expect()(page.get_by_role("tab")).to_have_count(3)
+    expect()(messages.nth(11).get_by_role("tab", name="Feedback")).to_be_visible()
+    # an older one compact: status, answer, one folded line, no page image
+    first = messages.nth(1)
+    expect()(first).to_contain_text("answered")
+    expect()(first).to_contain_text("24 months")
+    expect()(first.locator('a[title*="24 months"]').first).to_be_visible()  # the marker's quote on hover
+    folded = first.get_by_text(re.compile(r"Sources \(1\) · Claims \(\d+\) · Feedback"))
+    expect()(folded).to_be_visible()
+    expect()(first.locator('[data-testid="stImage"]')).to_have_count(0)
+    expect()(first.get_by_role("tab")).to_have_count(0)
+    messages.nth(0).scroll_into_view_if_needed()
+    shot(page, "04g-ask-long-chat-reopened")
+
+    # opened: the first citation with its PDF page, the quote boxed, the original to download
+    folded.click()
+    expect()(first.get_by_text("Page 1 — quote highlighted")).to_be_visible(timeout=60_000)
+    image = first.locator('[data-testid="stImage"] img').first
+    expect()(image).to_be_visible()
+    assert image.evaluate("img => img.naturalWidth") > 500
+    expect()(first.get_by_role("button", name=re.compile("Open the original"))).to_be_visible()
+    expect()(first.get_by_role("tab", name="Feedback")).to_be_visible()
+    wait_idle(page)
+    first.scroll_into_view_if_needed()
+    shot(page, "04h-ask-older-turn-opened", full_page=False)
+    assert not page.errors, page.errors

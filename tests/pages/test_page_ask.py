@@ -416,3 +416,89 @@ def test_a_closest_passage_further_down_in_another_language_is_named():
     assert other_language_note(question, [russian, english]).startswith(
         "The closest passage is in Russian. Questions in one language")
     assert other_language_note(question, [english]) is None
+
+
+def open_turn(at, number):
+    """Open an older turn's folded sources, as a click on its expander does (AppTest cannot
+    click an expander: its state is set by key, then the page runs again)."""
+    at.session_state[f"turn{number}_more_{at.session_state['conversation']['acme']}"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(message):
+    """Every Markdown string drawn inside one chat message (text, captions, labels)."""
+    found = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if child.type in ("markdown", "caption"):
+                found.append(child.value)
+            elif child.type in ("expander", "tab"):
+                found.append(child.label)
+            walk(child)
+
+    walk(message)
+    return found
+
+
+def test_older_turns_are_compact_and_their_sources_open_on_demand(answering_env, app):
+    """A reopened chat of 26 turns took about 6 s in the browser: every older turn drew its
+    tabs, closest passages and PDF page images. Older turns show the question, the status,
+    the answer with its markers (each quote on hover) and one folded line naming the tabs;
+    the latest turn is drawn in full; an older turn's sources open on demand, page and all."""
+    ask(app, "How long are the batteries of a Mars rover covered?")  # refused, closest passage in the PDF
+    ask(app, "How long does the warranty cover manufacturing defects?")  # answered from the PDF
+    ask(app, "What is the engine oil capacity?")  # answered from Markdown: the latest
+    history = app.session_state["history"]["acme"]
+    assert [t["status"] for t in history][0] == "refused" and history[1]["citations"][0]["rects"], history
+    refusal, pdf_answer, latest = app.chat_message[1], app.chat_message[3], app.chat_message[5]
+
+    # the older turns: status, text with markers, and their tabs folded into one closed line
+    assert any(":red-badge[:material/block: refused]" in b for b in texts(refusal))
+    assert any("24 months" in b and "(#gw-sources-turn2 " in b for b in texts(pdf_answer)), texts(pdf_answer)
+    assert [e.label for e in app.expander if e.label.endswith("Feedback")] == [
+        "Closest passages · Claims (0) · Feedback", f"Sources (1) · Claims ({len(history[1]['claims'])}) · Feedback"]
+    assert not any("Closest passages in the knowledge base" in b for b in texts(refusal))
+    assert not app.image, "no page is rendered for an older turn until it is opened"
+    assert app.text_input(key="turn3_comment") and not any(
+        t.key in ("turn1_comment", "turn2_comment") for t in app.text_input)
+    # the latest in full: its tabs (the page's only ones), the first citation open, its feedback form
+    assert [t.label for t in app.tabs] == ["Sources (1)", f"Claims ({len(history[2]['claims'])})", "Feedback"]
+    assert any(":orange-background[The engine oil capacity is 4\\.5 litres\\." in b for b in texts(latest))
+
+    # opened, an older answer shows its first citation with the PDF page, quote boxed
+    open_turn(app, 2)
+    assert [i.captions for i in app.image] == [["Page 1 — quote highlighted"], ["Whole page 1, quote highlighted"]]
+    assert any("warranty\\.pdf" in b for b in texts(app.chat_message[3]))
+    assert len(app.tabs) == 6 and app.text_input(key="turn2_comment")
+    # and an older refusal its closest passages, the nearest sentence's page a click further
+    open_turn(app, 1)
+    assert any("Closest passages in the knowledge base" in b for b in texts(app.chat_message[1]))
+    assert any(e.label.startswith("Page 1, the nearest sentence marked") for e in app.expander)
+    assert any(i.captions == ["Page 1 — quote highlighted"] for i in app.image)
+    # a new answer folds the one that was the latest
+    ask(app, "Within how many days can monthly plans be refunded?")
+    newest = app.session_state["history"]["acme"][-1]
+    assert [e.label for e in app.chat_message[5].expander] == [
+        f"Sources (1) · Claims ({len(history[2]['claims'])}) · Feedback"]
+    assert [t.label for t in app.tabs][-3:] == ["Sources (1)", f"Claims ({len(newest['claims'])})", "Feedback"]
+
+
+def test_a_reopened_chat_folds_its_older_turns_whatever_was_open_in_another(answering_env, app, settings):
+    from ui import conversations
+
+    ask(app, "What is the engine oil capacity?")
+    ask(app, "How long does the warranty cover manufacturing defects?")
+    first = app.session_state["conversation"]["acme"]
+    next(b for b in app.button if b.label == "New chat").click().run()
+    ask(app, "Within how many days can monthly plans be refunded?")
+    ask(app, "What is the tyre pressure at the front?")
+    open_turn(app, 1)  # turn 1 of this chat is open ...
+    assert len(app.tabs) == 6
+    next(b for b in app.button if b.key == f"open_{first}").click().run()  # ... and the first chat reopened
+    assert not app.exception, [e.value for e in app.exception]
+    assert [a["question"] for a in app.session_state["history"]["acme"]][0] == "What is the engine oil capacity?"
+    assert len(app.tabs) == 3 and app.image, "its turn 1 folded, its latest in full with the PDF page"
+    assert [c["turns"] for c in conversations.listed(settings, "acme")] == [2, 2]
