@@ -11,6 +11,8 @@ import fcntl
 import functools
 import json
 import math
+import shutil
+import sqlite3
 import threading
 import time
 import uuid
@@ -205,6 +207,7 @@ def _finish_rebuild(settings: Settings, client: Any, name: str) -> None:
         return
     if _existing(client, name) is not None:
         client.delete_collection(name + REBUILD_SUFFIX)
+        sweep_segment_folders(settings)
     else:
         copy.modify(name=name)
         note_write(settings)
@@ -282,11 +285,49 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str, keep_answer_v
                                f"{total - len(doomed)} vectors; the index was left as it was.")
     except BaseException:
         client.delete_collection(name + REBUILD_SUFFIX)
+        sweep_segment_folders(settings)
         raise
     client.delete_collection(name)
     copy.modify(name=name)
     note_write(settings)
+    sweep_segment_folders(settings)
     return len(doomed)
+
+
+def sweep_segment_folders(settings: Settings) -> int:
+    """Remove the embedded store's vector-segment folders that no collection uses; how many.
+
+    Chroma (1.5) drops a collection's rows but leaves its HNSW folder on disk, and a delete
+    drops the tenant's collection for a fresh copy, so every delete left a whole copy of the
+    tenant's vector index behind (three deletes in a clinic tenant: four folders for one
+    collection). The folders are listed before the live segments are read: a collection
+    created meanwhile, by any process, has its segment row before its folder, so its folder
+    is never taken for a leftover. Reading Chroma's own table is best effort: if its layout
+    changes, nothing is removed."""
+    if settings.chroma_url:
+        return 0  # a server keeps its own disk
+    root = Path(settings.data_dir) / "chroma"
+    try:
+        folders = [p for p in root.iterdir() if p.is_dir() and _is_uuid(p.name)]
+        if not folders:
+            return 0
+        with sqlite3.connect(f"file:{root / 'chroma.sqlite3'}?mode=ro", uri=True) as conn:
+            live = {str(row[0]) for row in conn.execute("SELECT id FROM segments")}
+    except (OSError, sqlite3.Error):
+        return 0
+    if not live:
+        return 0  # no segment at all reads as a layout we do not know: leave everything
+    gone = [p for p in folders if p.name not in live]
+    for folder in gone:
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(gone)
+
+
+def _is_uuid(name: str) -> bool:
+    try:
+        return str(uuid.UUID(name)) == name
+    except ValueError:
+        return False
 
 
 def vectors_of_texts(settings: Settings, tenant: str, texts: list[str]) -> dict[str, np.ndarray]:

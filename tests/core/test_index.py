@@ -45,6 +45,29 @@ def test_every_vector_stays_searchable_after_documents_are_deleted_and_indexed_a
     assert names == [collection_name("t")]  # no copy left behind
 
 
+def _segment_folders(settings) -> set[str]:
+    root = settings.data_dir / "chroma"
+    return {p.name for p in root.iterdir() if p.is_dir()}
+
+
+def test_deletes_leave_no_vector_index_folder_behind(settings):
+    # Chroma drops a collection's rows but not its HNSW folder, and every delete drops the
+    # tenant's collection for a fresh copy: three deletes left three dead copies on disk
+    rng = np.random.default_rng(3)
+    for tenant in ("t", "other"):
+        for d in range(4):
+            vectors = rng.normal(size=(5, 384))
+            index.add_vectors(settings, tenant, synthetic_chunks(tenant, d, 5),
+                              vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+    before = _segment_folders(settings)
+    for d in range(3):
+        assert index.delete_vectors(settings, "t", f"doc{d}") == 5
+    assert len(_segment_folders(settings)) == len(before) == 2  # one vector index per tenant
+    assert _segment_folders(settings) & before  # the other tenant's folder was kept
+    assert index.collection(settings, "t").count() == 5 and index.collection(settings, "other").count() == 20
+    assert unreachable(settings, "t") == 0 and unreachable(settings, "other") == 0
+
+
 def test_a_rebuild_a_crash_interrupted_is_settled_by_the_next_delete(settings):
     client = index.chroma_client(settings)
     name = collection_name("t")
