@@ -65,6 +65,7 @@ if not history:
         if st.button(escape_md(example, inline=True), key=f"example{n}", icon=":material/chat:"):
             picked_example = example
 
+components.forget_feedback_inputs(f"{tenant}/{current[tenant]}")
 for number, answer in enumerate(history, start=1):
     with st.chat_message("user"):
         st.markdown(escape_md(answer.get("question", "")))

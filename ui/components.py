@@ -424,6 +424,21 @@ def claims_frame(claims: list[dict[str, Any]]) -> pd.DataFrame:
 # ---- feedback ------------------------------------------------------------------------------
 
 
+FEEDBACK_INPUTS = ("_thumbs", "_comment")
+
+
+def forget_feedback_inputs(chat: str) -> None:
+    """The feedback widgets are keyed by turn number ("turn1_comment"): when another chat
+    (or tenant) is drawn, drop what was typed or clicked under this one, or a half-typed
+    comment stood under the same turn of the next chat."""
+    if st.session_state.get("feedback_inputs_of") == chat:
+        return
+    for k in [k for k in st.session_state if isinstance(k, str) and k.startswith("turn")
+              and k.endswith(FEEDBACK_INPUTS)]:
+        del st.session_state[k]
+    st.session_state["feedback_inputs_of"] = chat
+
+
 def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: str) -> None:
     """Thumbs + comment (stored with the trace), and "add to eval set"."""
     trace_id = answer.get("trace_id", "")

@@ -502,3 +502,19 @@ def test_a_reopened_chat_folds_its_older_turns_whatever_was_open_in_another(answ
     assert [a["question"] for a in app.session_state["history"]["acme"]][0] == "What is the engine oil capacity?"
     assert len(app.tabs) == 3 and app.image, "its turn 1 folded, its latest in full with the PDF page"
     assert [c["turns"] for c in conversations.listed(settings, "acme")] == [2, 2]
+
+
+def test_a_comment_typed_in_one_chat_does_not_show_in_another(app):
+    """Seen in the console QA pass: the feedback widgets are keyed by turn number, so a
+    comment typed (not sent) under turn 1 of one chat stood under turn 1 of the next chat
+    opened from Saved chats."""
+    ask(app, "What is the engine oil capacity?")
+    first = app.session_state["conversation"]["acme"]
+    app.button(key="turn1_send")  # the first chat's feedback form is drawn
+    next(b for b in app.button if b.label == "New chat").click().run()
+    ask(app, "How long is the warranty?")
+    app.text_input(key="turn1_comment").set_value("half typed, about the warranty").run()
+    app.button(key=f"open_{first}").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.session_state["conversation"]["acme"] == first
+    assert app.text_input(key="turn1_comment").value == ""
