@@ -15,16 +15,15 @@ of one tenant take turns (`preparing`), so a second finds the first's vectors st
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from core import locks
 from core.config import Settings
 from core.tenants import tenant_dir
 
@@ -45,13 +44,9 @@ def as_stored(vectors: np.ndarray) -> np.ndarray:
     return np.asarray(vectors, dtype=np.float16).astype(np.float32)
 
 
-_prepare_locks: dict[str, threading.Lock] = {}
-_prepare_locks_guard = threading.Lock()
-
-
 @contextmanager
 def preparing(settings: Settings, tenant: str, on_wait: Callable[[], None] | None = None) -> Iterator[None]:
-    """Hold the tenant's preparation lock (thread lock + `flock`, across processes); a second
+    """Hold the tenant's preparation lock (across threads and processes); a second
     preparation waits here and then embeds only what the first left undone, instead of
     everything alongside it. `on_wait()` is called once when another holds the lock.
 
@@ -59,27 +54,8 @@ def preparing(settings: Settings, tenant: str, on_wait: Callable[[], None] | Non
     hold up uploads and deletes, and the vectors are derived data that needs no settling."""
     folder = tenant_dir(settings, tenant)
     folder.mkdir(parents=True, exist_ok=True)
-    with _prepare_locks_guard:
-        tlock = _prepare_locks.setdefault(str(folder), threading.Lock())
-    waited = not tlock.acquire(blocking=False)
-    if waited:
-        if on_wait:
-            on_wait()
-        tlock.acquire()
-    try:
-        with open(folder / LOCK_NAME, "w") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if on_wait and not waited:
-                    on_wait()
-                fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-    finally:
-        tlock.release()
+    with locks.held(folder / LOCK_NAME, on_wait):
+        yield
 
 
 class AnswerVectors:

@@ -7,7 +7,6 @@ Every read takes a tenant; there is no "all tenants" variant.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import math
@@ -24,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from core import store
+from core import locks, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings
 from core.lexical import TOKENIZER_VERSION, LexicalIndex, fingerprint
@@ -538,9 +537,6 @@ def lexical_search(settings: Settings, tenant: str, query: str, k: int) -> list[
 # ---- locking -----------------------------------------------------------------------------
 
 
-_thread_locks: dict[str, threading.Lock] = {}
-
-
 @contextmanager
 def try_tenant_lock(settings: Settings, tenant: str) -> Iterator[bool]:
     """The tenant's writer lock if nobody holds it now: yields True when taken, else False."""
@@ -548,24 +544,8 @@ def try_tenant_lock(settings: Settings, tenant: str) -> Iterator[bool]:
     if not folder.is_dir():
         yield False
         return
-    with _cache_lock:
-        tlock = _thread_locks.setdefault(str(folder), threading.Lock())
-    if not tlock.acquire(blocking=False):
-        yield False
-        return
-    try:
-        with open(folder / ".lock", "w") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-    finally:
-        tlock.release()
+    with locks.held_if_free(folder / ".lock") as taken:
+        yield taken
 
 
 @contextmanager
@@ -573,11 +553,5 @@ def tenant_lock(settings: Settings, tenant: str) -> Iterator[None]:
     """Serialise writers of one tenant across threads and processes (concurrent uploads)."""
     folder = tenant_dir(settings, tenant)
     folder.mkdir(parents=True, exist_ok=True)
-    with _cache_lock:
-        tlock = _thread_locks.setdefault(str(folder), threading.Lock())
-    with tlock, open(folder / ".lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with locks.held(folder / ".lock"):
+        yield
