@@ -3,7 +3,6 @@
 import logging
 
 import streamlit as st
-from streamlit.components.v1 import html as components_html
 
 from ui import auth, components, conversations, services
 from ui.format import fmt_time
@@ -83,10 +82,10 @@ for number, answer in enumerate(history, start=1):
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 
 if st.session_state.pop("scroll_to_newest", False):
-    # a constant script in a zero-height frame of the page's origin, no user text in it: bring
+    # a constant script run in the page itself (st.html; no user text in it): bring
     # the newest answer's top into view (the page otherwise stays scrolled to its bottom,
     # past a long answer's first lines)
-    components_html(NEWEST_ANSWER_TOP, height=0)
+    st.html(NEWEST_ANSWER_TOP, unsafe_allow_javascript=True)
 
 question = (st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
             or st.session_state.pop("ask_next", None))  # a suggested follow-up clicked under an answer

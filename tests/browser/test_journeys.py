@@ -239,6 +239,9 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     russian = page.locator('[data-testid="stChatMessage"]').nth(5)
     expect()(russian).to_contain_text("refused", timeout=120_000)
     expect()(russian.get_by_text(re.compile("closest passage.* is in English.*try asking in English"))).to_be_visible()
+    # the third answer of a long chat is brought into view at its top, not left below the fold
+    page.wait_for_timeout(1800)
+    assert -2 <= russian.bounding_box()["y"] < page.viewport_size["height"] / 2, russian.bounding_box()
     wait_idle(page)
     russian.scroll_into_view_if_needed()
     shot(page, "04e-ask-refusal-other-language")
