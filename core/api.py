@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, field_validator
 from core import eval_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
 from core.eval_rows import EVAL_SPLITS
+from core.schema import SUPPORTED_FORMATS
 
 MAX_JSON_BYTES = 64 * 1024
 MAX_VERIFY_PAIRS = 100
@@ -201,7 +202,7 @@ def create_app(settings: Settings) -> FastAPI:
                                        "size", "uploaded_at", "uploaded_by", "error")}
                 for d in list_documents(settings, tenant)]
 
-    @app.post("/v1/documents", summary="Upload one file (multipart field `file`) and index it")
+    @app.post("/v1/documents", summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`) and index it")
     def upload(file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of)) -> JSONResponse:
         from core.answer.prepare import prepare_in_background
         from core.documents import ingest_bytes

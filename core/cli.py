@@ -304,6 +304,7 @@ def _progress_printer(name: str) -> Any:
 
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     from core.documents import ensure_tenant, exclusions_note, ingest_files, iter_files
+    from core.schema import SUPPORTED_FORMATS
 
     missing = [str(p) for p in args.paths if not Path(p).exists()]
     if missing:
@@ -312,7 +313,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     ensure_tenant(settings, args.tenant)
     files = iter_files(args.paths)
     if not files:
-        raise UserError("No supported files found (PDF, DOCX, Markdown, HTML, text).")
+        raise UserError(f"No supported files found ({SUPPORTED_FORMATS}).")
     failed = 0
     ready: list[str] = []  # documents indexed now: their answer vectors are prepared after
     for path, result in ingest_files(settings, args.tenant, files, uploaded_by=args.by,

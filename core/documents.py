@@ -35,10 +35,13 @@ from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, val
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 
-SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text")
+SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".csv", ".tsv",
+                      ".xlsx", ".xlsm")
 # The kept original is named by what its bytes are (see detect_format), so the console never
 # serves a text file named .pdf as a PDF, and a re-index detects the same format again.
-KEPT_SUFFIXES = {"pdf": ".pdf", "docx": ".docx", "markdown": ".md", "html": ".html", "text": ".txt"}
+# (A TSV is kept as .csv: its delimiter is found in its text again, not in its name.)
+KEPT_SUFFIXES = {"pdf": ".pdf", "docx": ".docx", "markdown": ".md", "html": ".html", "text": ".txt",
+                 "csv": ".csv", "xlsx": ".xlsx"}
 
 
 @dataclass

@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from core.config import Settings
+from core.schema import SUPPORTED_FORMATS
 from ui import auth, services
 from ui.format import count_of, fmt_time, plural
 from ui.safe import clean, clip, escape_md
@@ -245,7 +246,7 @@ def upload_panel(settings: Settings, tenant: str) -> None:
     files = st.file_uploader(
         # no `type=` filter: the browser would mark another type with a bare red icon, while
         # the ingest says in a sentence what is wrong ("Unsupported file type '.exe'; ...")
-        "Upload documents (PDF, DOCX, Markdown, HTML, text)", accept_multiple_files=True, key=uploader_key(tenant),
+        f"Upload documents ({SUPPORTED_FORMATS})", accept_multiple_files=True, key=uploader_key(tenant),
         help=f"Up to {settings.max_file_mb} MB a file. Re-uploading identical bytes is a no-op; "
              "a new version of a file name replaces the old one.",
     )

@@ -18,14 +18,16 @@ import zipfile
 from pathlib import Path
 
 from core.config import Settings
-from core.ingest.base import NOT_DOCX, NOT_PDF, SUPPORTED_HINT, IngestError, PageProgress, Parser
+from core.ingest.base import NOT_DOCX, NOT_PDF, NOT_XLSX, SUPPORTED_HINT, IngestError, PageProgress, Parser
 from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
 from core.ingest.html import HtmlParser
 from core.ingest.markdown import MarkdownParser
 from core.ingest.pdf import PdfParser
+from core.ingest.sheet import CsvParser
 from core.ingest.text import TextParser
+from core.ingest.xlsx import XlsxParser
 from core.schema import ParsedDocument
 
 __all__ = [
@@ -39,20 +41,26 @@ PARSERS: dict[str, Parser] = {
     "markdown": MarkdownParser(),
     "html": HtmlParser(),
     "text": TextParser(),
+    "csv": CsvParser(),  # CSV and TSV: the delimiter is found in the text, not the name
+    "xlsx": XlsxParser(),
 }
 FORMAT_NAMES = {"pdf": "PDF", "docx": "DOCX", "markdown": "Markdown", "html": "HTML",
-                "text": "text"}
+                "text": "text", "csv": "CSV", "xlsx": "XLSX"}
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
-_TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES
+SHEET_SUFFIXES = {".csv", ".tsv"}
+XLSX_SUFFIXES = {".xlsx", ".xlsm"}
+_TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES | SHEET_SUFFIXES
 _SNIFF_BYTES = 65536
 # Said with what to do: "The file is empty." alone left the user guessing whether to retry.
 EMPTY = "The file is empty (0 bytes); check that you picked the right file and upload it again."
 NO_TEXT = "The file contains no text; check that it is the document you meant and upload it again."
 # A name that promises a binary format: when the bytes are read as text instead and fail,
 # the file is a damaged PDF/DOCX, and "not text" would only confuse the user.
-_NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX)}
+_NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX), ".xlsx": ("xlsx", NOT_XLSX),
+                 ".xlsm": ("xlsx", NOT_XLSX)}
+_NAMED_ZIP = {".docx": NOT_DOCX, ".xlsx": NOT_XLSX, ".xlsm": NOT_XLSX}  # Office names that promise a zip
 _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
@@ -61,11 +69,13 @@ _HTML_START = re.compile(
 
 
 def detect_format(path: Path) -> str:
-    """Format of the file by its content: "pdf", "docx", "markdown", "html" or "text".
+    """Format of the file by its content: "pdf", "docx", "xlsx", "markdown", "html", "csv"
+    or "text".
 
     Magic bytes win over the file name (a PDF named .txt is a PDF; a .pdf holding plain
-    text is text). Markdown is told from text by the extension only. Raises IngestError
-    for empty, binary or unsupported files.
+    text is text; DOCX and XLSX, both zips, by the part they hold). Markdown and CSV/TSV
+    are told from text by the extension only. Raises IngestError for empty, binary or
+    unsupported files.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -86,16 +96,21 @@ def detect_format(path: Path) -> str:
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return _sniff_zip(path, suffix)
-    if head.startswith(_OLE2_MAGIC):
+    if head.startswith(_OLE2_MAGIC):  # also what Office makes of a password-protected file
+        if suffix in XLSX_SUFFIXES | {".xls"}:
+            raise IngestError(
+                "This is a legacy Excel file (.xls) or a password-protected workbook; save it as "
+                "an unprotected XLSX (or CSV) and upload it again."
+            )
         raise IngestError(
             "This is a legacy Office file (.doc/.xls) or a password-protected document; "
             "save it as an unprotected DOCX and upload it again."
         )
     if looks_binary(head):
-        if suffix == ".pdf":
-            raise IngestError(NOT_PDF)
-        if suffix == ".docx":
-            raise IngestError(NOT_DOCX)
+        if suffix in _NAMED_BINARY:
+            raise IngestError(_NAMED_BINARY[suffix][1])
+        if suffix in SHEET_SUFFIXES and not looks_binary(head.replace(b"\x00", b"")):
+            return "csv"  # text with a stray NUL: the parser says on which line
         if suffix in _TEXT_SUFFIXES and suffix:
             raise IngestError(
                 f"The file is named '{suffix}' but contains binary data; {SUPPORTED_HINT}."
@@ -112,6 +127,8 @@ def detect_format(path: Path) -> str:
         return "html"
     if suffix in MARKDOWN_SUFFIXES:
         return "markdown"
+    if suffix in SHEET_SUFFIXES:
+        return "csv"
     return "text"
 
 
@@ -159,13 +176,15 @@ def _sniff_zip(path: Path, suffix: str) -> str:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError):
-        if suffix == ".docx":
-            raise IngestError(NOT_DOCX) from None
+        if suffix in _NAMED_ZIP:
+            raise IngestError(_NAMED_ZIP[suffix]) from None
         return _unsupported(suffix or ".zip")
     if "word/document.xml" in names:
         return "docx"
-    if suffix == ".docx":
-        raise IngestError(NOT_DOCX)
+    if "xl/workbook.xml" in names:
+        return "xlsx"
+    if suffix in _NAMED_ZIP:
+        raise IngestError(_NAMED_ZIP[suffix])
     return _unsupported(suffix or ".zip")
 
 

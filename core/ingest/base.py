@@ -9,11 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from core.schema import ParsedDocument
+from core.schema import SUPPORTED_FORMATS, ParsedDocument
 
-SUPPORTED_HINT = "upload PDF, DOCX, Markdown, HTML or text"
+SUPPORTED_HINT = f"upload {SUPPORTED_FORMATS}"
 NOT_PDF = "The file is not a valid PDF (it may be corrupt)."
 NOT_DOCX = ("The file is not a valid Word document (DOCX); it may be damaged, so open it in Word, "
+            "save it again and upload it.")
+NOT_XLSX = ("The file is not a valid Excel workbook (XLSX); it may be damaged, so open it in Excel, "
             "save it again and upload it.")
 
 

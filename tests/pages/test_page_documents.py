@@ -499,3 +499,14 @@ def test_the_count_of_passages_kept_out_agrees_with_its_verb(app, goto, settings
     assert f"1 of {len(chunks)} passages is kept out of answers." in [c.value for c in app.caption]
     app.toggle(key=f"chunk_use_{chunks[1]['chunk_id']}").set_value(False).run()
     assert f"2 of {len(chunks)} passages are kept out of answers." in [c.value for c in app.caption]
+
+
+def test_a_spreadsheet_upload_is_indexed_and_shown_as_its_table(app, goto):
+    goto(app, "pages/documents.py")
+    assert "CSV, TSV or XLSX" in app.file_uploader[0].proto.label  # the box says which files it takes
+    upload(app, [("plans.csv", b"Plan,Monthly premium\nGold,120 EUR\nSilver,100 EUR\n", "text/csv")])
+    assert app.session_state["upload_results::acme"][0]["status"] == "ready"
+    assert any("**plans\\.csv**: indexed" in s.value for s in app.success)
+    app.text_input(key="doc_search").input("plans").run()
+    table = next(d.value for d in app.dataframe if "Monthly premium" in d.value.columns)
+    assert list(table["Plan"]) == ["Gold", "Silver"] and list(table["Monthly premium"]) == ["120 EUR", "100 EUR"]

@@ -9,6 +9,7 @@ import zipfile
 from collections.abc import Callable
 
 import docx
+import openpyxl
 import pymupdf
 
 Kind = tuple[str, bytes, str, str | None]
@@ -85,6 +86,17 @@ def _table_rows(n: int) -> bytes:
     return f"# Codes\n\n| Code | Value |\n|---|---|\n{rows}\n".encode()
 
 
+def _far_cell_xlsx() -> bytes:
+    """A sheet whose stray cell in the last row and column makes it declare A1:XFD1048576."""
+    book = openpyxl.Workbook()
+    book.active.append(["Dock", "Opens"])
+    book.active.append(["North", "06:30"])
+    book.active["XFD1048576"] = "stray"
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
 def kinds() -> list[Kind]:
     text_pdf = _pdf(["Valves are checked every Monday by the duty engineer."])
     laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(10))
@@ -132,6 +144,11 @@ def kinds() -> list[Kind]:
         ("bom.md", lambda: "\ufeff# Title\n\nThe lift holds 8 people.\n".encode(), "ready", "holds 8 people"),
         ("cp1251-meta.html", lambda: ('<html><head><meta charset="windows-1251"></head><body><p>Погрузчик едет 5 км/ч.</p>'
                                       "</body></html>").encode("cp1251"), "ready", "5 км/ч"),
+        ("formulas.csv", lambda: b'Dock,Link\nNorth,"=HYPERLINK(""http://x.test"",""x"")"\nSouth,=1+1\n', "ready",
+         '=HYPERLINK("http://x.test","x")'),
+        ("nul-cell.csv", lambda: b"Dock,Opens\nNorth,06:\x0030\n", "failed", None),
+        ("encrypted.xlsx", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096, "failed", None),
+        ("far-cell.xlsx", _far_cell_xlsx, "ready", "| North | 06:30 |"),
     ]
     return [(name, make(), outcome, text) for name, make, outcome, text in made]
 

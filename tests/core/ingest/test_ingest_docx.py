@@ -78,11 +78,15 @@ def test_zip_bomb_is_refused(handbook_docx, monkeypatch):
         parse_file(handbook_docx)
 
 
-def test_zip_that_is_not_docx(tmp_path):
+def test_zip_that_is_neither_docx_nor_xlsx(tmp_path):
     import zipfile
 
-    path = tmp_path / "sheet.xlsx"
+    path = tmp_path / "bundle.zip"
     with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("xl/workbook.xml", "<workbook/>")
-    with pytest.raises(IngestError, match=r"Unsupported file type '\.xlsx'; upload PDF, DOCX"):
+        archive.writestr("notes.txt", "Not an Office document.")
+    with pytest.raises(IngestError, match=r"Unsupported file type '\.zip'; upload PDF, DOCX"):
         parse_file(path)
+    # named .docx, it is a damaged Word document, not an unknown type
+    named = path.rename(tmp_path / "bundle.docx")
+    with pytest.raises(IngestError, match=r"not a valid Word document"):
+        parse_file(named)

@@ -219,7 +219,7 @@ def test_utf16_text_with_bom(write_file):
         ("policy.txt", TEXT_EN, "Monthly plans can be refunded within 14 days"),
         ("policy_ru.txt", TEXT_RU, "Ежемесячные планы можно вернуть в течение 14 дней"),
         ("hello.md", "# Привет\r\n\r\nСмена начинается в 07:00.\r\n", "Смена начинается в 07:00."),
-        ("rates.csv", "name,rate\r\nExpress,12.50\r\nЭконом,4.90\r\n", "Эконом,4.90"),
+        ("rates.txt", "name,rate\r\nExpress,12.50\r\nЭконом,4.90\r\n", "Эконом,4.90"),
     ],
 )
 def test_utf16_text_without_bom_is_decoded(write_file, encoding, name, text, expected):

@@ -1,0 +1,158 @@
+"""XLSX via openpyxl, read-only: every worksheet as a section (its name a heading) holding
+its table (see core/ingest/sheet.py for how rows become a table).
+
+Cells are read with `data_only=True`: a formula gives the value Excel last computed and
+saved, and is never evaluated here (a formula never calculated reads as an empty cell).
+Numbers keep what their format shows of a percentage, a currency sign and decimals
+("15%", "$9.99"); dates read as ISO dates. Bounded like the DOCX parser: an archive that
+unpacks to an absurd size, or a sheet of absurdly many cells, is refused before or while
+it is read, never loaded whole.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import warnings
+import zipfile
+from pathlib import Path
+
+from core.ingest.base import NOT_XLSX, IngestError, PageProgress
+from core.ingest.blocks import finish
+from core.ingest.sheet import HEADER_ONLY, MAX_CELL_CHARS, NO_CELLS, shape, wide_rows_warning
+from core.schema import Block, ParsedDocument
+
+# A workbook is a zip: refuse archives that would unpack to absurd sizes (zip bombs), and
+# sheets whose cells would not fit the chunk limit many times over.
+MAX_UNPACKED_BYTES = 300 * 1024 * 1024
+MAX_CELLS = 2_000_000
+_CURRENCY = "$€£¥₽"
+_CONTROL = {c: None for c in range(32) if chr(c) not in "\t\n\r"}
+
+
+class XlsxParser:
+    def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
+        import openpyxl  # here, not at the top: 0.2 s of every CLI start-up otherwise
+
+        path = Path(path)
+        check_archive(path)
+        with path.open("rb") as handle, warnings.catch_warnings():
+            # openpyxl warns about every extension it drops (data validation, slicers, ...)
+            warnings.simplefilter("ignore")
+            try:
+                # a file object, not the path: openpyxl refuses names not ending .xlsx/.xlsm
+                book = openpyxl.load_workbook(handle, read_only=True, data_only=True, keep_links=False)
+            except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds on bad input
+                raise IngestError(NOT_XLSX) from exc
+            try:
+                blocks, notes = _workbook_blocks(book)
+                title = (book.properties.title or "").strip() if book.properties else ""
+            finally:
+                book.close()
+        if not any(b.kind == "table" for b in blocks):
+            raise IngestError(HEADER_ONLY if notes else NO_CELLS)
+        return finish(blocks, pages=None, title=title or path.stem, warnings=notes)
+
+
+def check_archive(path: Path) -> None:
+    """Reject corrupt zips and zip bombs before openpyxl unpacks anything."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise IngestError(NOT_XLSX) from None
+    if not any(i.filename == "xl/workbook.xml" for i in infos):
+        raise IngestError(NOT_XLSX)
+    total = sum(info.file_size for info in infos)
+    if total > MAX_UNPACKED_BYTES:
+        raise IngestError(
+            f"The XLSX unpacks to {total // (1024 * 1024)} MB (a zip bomb?); it was not processed."
+        )
+
+
+def _workbook_blocks(book) -> tuple[list[Block], list[str]]:
+    blocks: list[Block] = []
+    notes: list[str] = []
+    cells = 0
+    for ws in book.worksheets:
+        # the <dimension> a file declares can claim a million rows: read only what is there
+        ws.reset_dimensions()
+        numbered = []
+        for number, row in enumerate(ws.iter_rows(), start=1):  # a missing row comes as ()
+            cells += max(len(row), 1)
+            if cells > MAX_CELLS:
+                raise IngestError(
+                    f"The workbook holds more than {MAX_CELLS:,} cells (a zip bomb?); it was not "
+                    "processed — split it into smaller workbooks if it is genuine."
+                )
+            if row:
+                numbered.append((number, [_cell_text(c, ws.title) for c in row]))
+        sheet = shape(numbered)
+        where = f"Sheet '{ws.title}': "
+        if not sheet.header:
+            continue  # an empty sheet: nothing to say
+        if sheet.header_only:
+            notes.append(f"{where}it has a header row but no rows under it, so it was not indexed.")
+            continue
+        blocks.append(Block(kind="heading", text=ws.title, level=1))
+        blocks += sheet.blocks(heading_level=2)
+        if sheet.wide_rows:
+            notes.append(wide_rows_warning(sheet.wide_rows, where))
+    return blocks, notes
+
+
+def _cell_text(cell, sheet: str) -> str:
+    value = getattr(cell, "value", None)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time():
+            return value.date().isoformat()
+        return value.isoformat(sep=" ", timespec="minutes" if not value.second else "seconds")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (int, float)):
+        return formatted_number(value, getattr(cell, "number_format", "") or "")
+    text = str(value).translate(_CONTROL)
+    if len(text) > MAX_CELL_CHARS:
+        raise IngestError(
+            f"Cell {cell.coordinate} of sheet '{sheet}' holds more than {MAX_CELL_CHARS:,} "
+            "characters, more than Excel itself allows; the file was not made by a spreadsheet "
+            "program, so save it again from one and upload it."
+        )
+    return text
+
+
+def formatted_number(value: float, number_format: str) -> str:
+    """What the cell's format shows of a number: percent, currency, fixed decimals
+    ("0.00%", "[$€-407]#,##0.00", '"$"#,##0', '#,##0 "EUR"'); thousands separators are left
+    out, as documents and questions write a number either way."""
+    fmt = number_format.split(";")[0]  # the positive section; a sign stays on the number
+    if "%" in fmt:
+        value *= 100
+    if "0." in fmt:
+        after = fmt.split("0.", 1)[1]
+        text = f"{value:.{len(after) - len(after.lstrip('0'))}f}"
+    elif float(value).is_integer() and abs(value) < 1e15:
+        text = str(int(value))
+    else:
+        text = f"{value:.12g}"
+    symbol, at = _currency(fmt)
+    if symbol:
+        first_digit = min((fmt.index(c) for c in "0#" if c in fmt), default=len(fmt))
+        text = symbol + text if at < first_digit else f"{text} {symbol}"
+    return text + "%" if "%" in fmt else text
+
+
+def _currency(fmt: str) -> tuple[str, int]:
+    """The currency a number format shows and where: "[$€-407]", a quoted "EUR", or a bare
+    sign; ("", -1) when it shows none."""
+    if "[$" in fmt:
+        at = fmt.index("[$")
+        return fmt[at + 2:].split("]")[0].split("-")[0], at
+    if fmt.count('"') >= 2:
+        at = fmt.index('"')
+        return fmt[at + 1:].split('"')[0].strip(), at
+    at = next((i for i, c in enumerate(fmt) if c in _CURRENCY), -1)
+    return (fmt[at], at) if at >= 0 else ("", -1)

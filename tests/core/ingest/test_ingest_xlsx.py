@@ -1,0 +1,187 @@
+"""XLSX: each sheet a section holding its table, cached values only, and bounded reading."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import docx
+import openpyxl
+import pytest
+
+from core.answer.units import units
+from core.ingest import IngestError, chunk_document, detect_format, parse_file
+from core.ingest import xlsx as xlsx_parser
+from core.ingest.xlsx import formatted_number
+
+
+def _save(book: openpyxl.Workbook, path: Path) -> Path:
+    book.save(path)
+    return path
+
+
+def _rewritten(path: Path, part: str, change) -> Path:
+    """The workbook with one part's XML changed by `change(text)`: what Excel writes
+    (cached formula values, a declared dimension) and openpyxl does not."""
+    src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            out.writestr(item.filename, change(data.decode()).encode() if item.filename == part else data)
+    return path
+
+
+@pytest.fixture
+def rates_xlsx(tmp_path: Path) -> Path:
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Rates"
+    ws.append(["Rate table 2024"])
+    ws.append([])
+    ws.append(["Service", "Rate", "Discount", "Valid from"])
+    ws.append(["Express", 12.5, 0.05, dt.date(2024, 3, 1)])
+    ws.append(["Economy", 4.9, 0.125, dt.datetime(2024, 4, 1, 9, 30)])
+    ws["B4"].number_format = '"$"#,##0.00'
+    ws["B5"].number_format = "#,##0.00 [$€-407]"
+    ws["C4"].number_format = "0%"
+    ws["C5"].number_format = "0.0%"
+    staff = book.create_sheet("Staff")
+    staff.append([None, None, "Name", "Role"])  # a table that starts in column C
+    staff.append([None, None, "Ann", "Lead", "on call"])
+    book.create_sheet("Empty")
+    template = book.create_sheet("Template")
+    template.append(["Name", "Role"])
+    return _save(book, tmp_path / "rates.xlsx")
+
+
+def test_each_sheet_is_a_section_holding_its_table(rates_xlsx):
+    assert detect_format(rates_xlsx) == "xlsx"
+    parsed = parse_file(rates_xlsx)
+    assert [(b.kind, b.text, b.section_path) for b in parsed.blocks if b.kind != "table"] == [
+        ("heading", "Rates", ["Rates"]),
+        ("heading", "Rate table 2024", ["Rates", "Rate table 2024"]),
+        ("heading", "Staff", ["Staff"]),
+    ]
+    tables = [b.rows for b in parsed.blocks if b.kind == "table"]
+    assert tables == [
+        [["Service", "Rate", "Discount", "Valid from"],
+         ["Express", "$12.50", "5%", "2024-03-01"],
+         ["Economy", "4.90 €", "12.5%", "2024-04-01 09:30"]],
+        [["Name", "Role", ""], ["Ann", "Lead", "on call"]],
+    ]
+    assert parsed.title == "rates"
+    assert parsed.warnings == [
+        "Sheet 'Staff': Row 2 has more cells than the header row; the extra cells were kept without a column "
+        "name — name those columns and upload the file again for clearer answers.",
+        "Sheet 'Template': it has a header row but no rows under it, so it was not indexed.",
+    ]
+    chunks = chunk_document(parsed, doc_id="d", tenant="t", source=rates_xlsx.name)
+    assert [c.section for c in chunks] == ["Rates > Rate table 2024", "Staff"]
+    rows = [u.text for c in chunks for u in units(c.text, c.section.split(" > ")[-1]) if u.kind == "row"]
+    assert rows[0] == "Service: Express; Rate: $12.50; Discount: 5%; Valid from: 2024-03-01"
+
+
+def test_formulas_give_their_cached_value_and_are_never_evaluated(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Item", "Total", "Link", "Fresh"])
+    ws.append(["Gold", "=1+1", '=HYPERLINK("http://evil.test","site")', "=2*3"])
+    path = _save(book, tmp_path / "formulas.xlsx")
+    # as Excel saves them: the last computed value beside each formula (3, deliberately not
+    # 1+1, shows the formula was not run here); "=2*3" was never calculated, so has none
+    _rewritten(path, "xl/worksheets/sheet1.xml", lambda xml: xml
+               .replace("<f>1+1</f><v></v>", "<f>1+1</f><v>3</v>")
+               .replace('<c r="C2">', '<c r="C2" t="str">')
+               .replace('</f><v></v></c><c r="D2">', '</f><v>site</v></c><c r="D2">'))
+    rows = next(b.rows for b in parse_file(path).blocks if b.kind == "table")
+    assert rows == [["Item", "Total", "Link", "Fresh"], ["Gold", "3", "site", ""]]
+
+
+def test_a_declared_million_rows_and_a_stray_far_cell_read_fast(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Plan", "Premium"])
+    ws.append(["Gold", 120])
+    ws["XFD1048576"] = "stray"  # the file now declares the dimension A1:XFD1048576
+    path = _save(book, tmp_path / "far.xlsx")
+    start = time.perf_counter()
+    parsed = parse_file(path)
+    assert time.perf_counter() - start < 10
+    assert parsed.blocks[1].rows == [["Plan", "Premium", ""], ["Gold", "120", ""], ["", "", "stray"]]
+
+
+def test_zip_bomb_and_cell_bomb_are_refused(rates_xlsx, monkeypatch):
+    monkeypatch.setattr(xlsx_parser, "MAX_UNPACKED_BYTES", 1000)
+    with pytest.raises(IngestError, match=r"^The XLSX unpacks to 0 MB \(a zip bomb\?\); it was not processed\.$"):
+        parse_file(rates_xlsx)
+    monkeypatch.undo()
+    monkeypatch.setattr(xlsx_parser, "MAX_CELLS", 10)
+    with pytest.raises(IngestError, match=r"^The workbook holds more than 10 cells \(a zip bomb\?\); it was not "
+                                          r"processed — split it into smaller workbooks if it is genuine\.$"):
+        parse_file(rates_xlsx)
+
+
+def test_xlsx_and_docx_are_told_apart_by_content(rates_xlsx, tmp_path):
+    document = docx.Document()
+    document.add_paragraph("A Word document.")
+    word = tmp_path / "letter.docx"
+    document.save(str(word))
+    assert detect_format(word) == "docx"
+    named_docx = tmp_path / "sheet.docx"
+    named_docx.write_bytes(rates_xlsx.read_bytes())
+    assert detect_format(named_docx) == "xlsx"
+    assert parse_file(named_docx).warnings[-1] == "The file is named '.docx' but holds XLSX; it was read as XLSX."
+    named_xlsx = tmp_path / "letter.xlsx"
+    named_xlsx.write_bytes(word.read_bytes())
+    assert detect_format(named_xlsx) == "docx"
+    other = tmp_path / "export.bin"  # openpyxl alone would refuse the name; the bytes decide
+    other.write_bytes(rates_xlsx.read_bytes())
+    assert parse_file(other).blocks[0].text == "Rates"
+
+
+def test_an_overlong_cell_is_refused(tmp_path):
+    book = openpyxl.Workbook()
+    book.active.append(["Plan", "Notes"])
+    book.active.append(["Gold", "placeholder"])
+    path = _rewritten(_save(book, tmp_path / "long.xlsx"), "xl/worksheets/sheet1.xml",
+                      lambda xml: xml.replace("placeholder", "x" * 40_000))
+    with pytest.raises(IngestError, match=r"^Cell B2 of sheet 'Sheet' holds more than 32,767 characters"):
+        parse_file(path)
+
+
+def _encrypted(path: Path) -> None:  # what Office writes for a password-protected workbook: an OLE2 file
+    path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 1024)
+
+
+BAD = [
+    ("encrypted.xlsx", _encrypted, r"^This is a legacy Excel file \(\.xls\) or a password-protected workbook; "
+                                   r"save it as an unprotected XLSX \(or CSV\) and upload it again\.$"),
+    ("truncated.xlsx", lambda p: p.write_bytes(p.read_bytes()[:600]), r"^The file is not a valid Excel workbook"),
+    ("noise.xlsx", lambda p: p.write_bytes(bytes(range(256)) * 16), r"^The file is not a valid Excel workbook"),
+    ("no-workbook.xlsx", lambda p: _rewritten(p, "xl/workbook.xml", lambda xml: "<broken"),
+     r"^The file is not a valid Excel workbook \(XLSX\); it may be damaged, so open it in Excel"),
+    ("empty.xlsx", lambda p: _save(openpyxl.Workbook(), p), r"^The spreadsheet has no filled cells"),
+]
+
+
+@pytest.mark.parametrize(("name", "spoil", "message"), BAD, ids=[b[0] for b in BAD])
+def test_bad_workbooks_get_one_sentence(rates_xlsx, tmp_path, name, spoil, message):
+    path = tmp_path / name
+    path.write_bytes(rates_xlsx.read_bytes())
+    spoil(path)
+    with pytest.raises(IngestError, match=message) as info:
+        parse_file(path)
+    text = str(info.value)
+    assert text.endswith(".") and "\n" not in text
+
+
+@pytest.mark.parametrize(("value", "fmt", "shown"), [
+    (120, "General", "120"), (120.0, "General", "120"), (0.1 + 0.2, "General", "0.3"),
+    (1234.5, "#,##0.00", "1234.50"), (0.075, "0.0%", "7.5%"), (9.99, '"$"#,##0.00', "$9.99"),
+    (5, '#,##0 "EUR"', "5 EUR"), (12, "[$£-809]#,##0", "£12"), (-3, "0;(0)", "-3"),
+])
+def test_numbers_read_as_their_format_shows_them(value, fmt, shown):
+    assert formatted_number(value, fmt) == shown
