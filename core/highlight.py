@@ -15,13 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from core.answer.units import row_cells
+
 Rect = list[float]
 
 
 def _needles(quote: str) -> tuple[list[str], bool]:
     text = quote.strip()
     if text.startswith("|"):
-        cells = sorted((c.strip() for c in text.strip("|").split("|") if c.strip()), key=len, reverse=True)
+        cells = sorted((c for c in row_cells(text) if c), key=len, reverse=True)
         return cells, True
     return ([text, text[:120]] if len(text) > 120 else [text]), False
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from core.answer.facts import Reading, identifiers, numbers
 from core.answer.question import Question
-from core.answer.units import Unit, units
+from core.answer.units import Unit, row_cells, units
 from core.lang import language_of
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
@@ -105,7 +105,7 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
 
 
 def _first_cell(unit: Unit) -> str:
-    return next((c.strip() for c in unit.quote.strip().strip("|").split("|") if c.strip()), "")
+    return next((c for c in row_cells(unit.quote) if c), "")
 
 
 def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[set[str]]]:

@@ -20,8 +20,26 @@ class Unit:
     kind: str  # sentence | row | heading
 
 
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+def row_cells(line: str) -> list[str]:
+    """A Markdown table row's cells. A pipe inside a cell is written `\\|` by the parsers
+    (blocks.markdown_table): it stays in its cell, shown as a plain pipe."""
+    body = line.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    cells, cell, i = [], [], 0
+    while i < len(body):
+        if body.startswith("\\|", i):
+            cell.append("|")
+            i += 2
+            continue
+        if body[i] == "|":
+            cells.append("".join(cell).strip())
+            cell = []
+        else:
+            cell.append(body[i])
+        i += 1
+    cells.append("".join(cell).strip())
+    return cells
 
 
 def units(chunk_text: str, heading: str = "") -> list[Unit]:
@@ -38,7 +56,7 @@ def units(chunk_text: str, heading: str = "") -> list[Unit]:
             continue
         lead = line_start + (len(line) - len(line.lstrip()))
         if stripped.startswith("|") and stripped.endswith("|"):
-            cells = _cells(stripped)
+            cells = row_cells(stripped)
             if all(set(c) <= set(":-") and c.count("-") >= 2 for c in cells if c):
                 continue
             if header is None:

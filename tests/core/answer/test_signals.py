@@ -117,3 +117,17 @@ def test_a_unit_about_another_row_than_the_question_picks_is_vetoed() -> None:
     assert any(t.startswith("For a Monthly plan") for t in vetoed)
     assert any(s.unit.text.startswith("Plan: Annual") for s in kept)
     assert any(s.unit.text.startswith("Approved refunds") for s in kept)
+
+
+def test_a_pipe_inside_a_table_cell_stays_in_its_cell():
+    # the parsers write a cell's own pipe as `\|` (blocks.markdown_table); splitting on it
+    # shifted every later value under the wrong column name
+    from core.answer.units import row_cells, units
+    from core.ingest.blocks import markdown_table
+
+    table = markdown_table([["Plan", "Route", "Price"], ["Gold", "A | B", "120 EUR"]])
+    row = [u for u in units(table) if u.kind == "row"][0]
+    assert row.text == "Plan: Gold; Route: A | B; Price: 120 EUR"
+    assert row.quote in table
+    assert row_cells("| a \\| b | c |") == ["a | b", "c"]
+    assert row_cells("| x | y \\|") == ["x", "y |"]
