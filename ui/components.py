@@ -37,7 +37,7 @@ from ui.format import (
     verdict_badge_md,
 )
 from ui.pdf import render_page_png
-from ui.safe import clean, clip, escape_md, highlight_md
+from ui.safe import clean, clip, escape_md, highlight_md, highlight_spans_md
 
 # ---- answer header and text ----------------------------------------------------------------
 
@@ -170,12 +170,14 @@ def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | 
 def merge_by_index(citations: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """One entry per marker [n]: an answer may quote several sentences of one passage, all
     marked [n]; opening [n] highlights every one of them (all their rectangles on the PDF
-    page, and the passage text from the first quote to the last)."""
+    page; in the passage text each quote, kept in `parts` with its offsets, and not the
+    sentences between them)."""
     merged: dict[int, dict[str, Any]] = {}
     for c in citations:
         first = merged.get(c["index"])
+        part = (c.get("char_start", -1), c.get("char_end", -1), c.get("quote") or "")
         if first is None:
-            merged[c["index"]] = dict(c)
+            merged[c["index"]] = {**c, "parts": [part]}
             continue
         first["quote"] = f"{first.get('quote', '')} … {c.get('quote', '')}"
         first["rects"] = [*(first.get("rects") or []), *(c.get("rects") or [])]
@@ -184,7 +186,27 @@ def merge_by_index(citations: list[dict[str, Any]]) -> dict[int, dict[str, Any]]
         if min(starts) >= 0 and c.get("chunk_id") == first.get("chunk_id"):
             first["char_start"] = min(starts)
             first["span"] = (min(starts), max(ends))
+            first["parts"].append(part)
     return merged
+
+
+def quote_spans(chunk_text: str, citation: dict[str, Any]) -> list[tuple[int, int]]:
+    """Where each quote of a (merged) citation stands in its passage: the sentences an
+    answer quoted, not the ones between them; [] when they cannot be placed."""
+    spans = []
+    for start, end, quote in citation.get("parts") or []:
+        if quote and 0 <= start < end <= len(chunk_text) and chunk_text[start:end] == quote:
+            spans.append((start, end))
+        elif quote and chunk_text.find(quote) >= 0:
+            found = chunk_text.find(quote)
+            spans.append((found, found + len(quote)))
+        else:
+            spans = []
+            break
+    if spans:
+        return spans
+    whole = _quote_span(chunk_text, citation)
+    return [whole] if whole else []
 
 
 def citation_pills(answer: dict[str, Any], key: str, default_first: bool) -> dict[str, Any] | None:
@@ -222,14 +244,14 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
                 st.markdown(highlight_md(citation.get("quote", ""), 0, len(citation.get("quote", ""))))
             else:
                 text = chunk.get("text", "")
-                span = _quote_span(text, citation)
+                spans = quote_spans(text, citation)
                 if chunk.get("kind") == "table" and quoted_table(text, citation.get("quote", "")):
                     pass
-                elif span is None:
+                elif not spans:
                     st.markdown(escape_md(text))
                     st.caption("Quote: " + escape_md(citation.get("quote", ""), inline=True))
                 else:
-                    st.markdown(highlight_md(text, *span))
+                    st.markdown(highlight_spans_md(text, spans))
         if path is not None:
             st.download_button(
                 f"Open the original ({escape_md(clip(clean(source), 60), inline=True)})",

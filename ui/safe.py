@@ -77,10 +77,26 @@ def highlight_md(text: object, start: int, end: int, *, color: str = "orange",
     directive early. When the text is longer than `limit`, a window around the quote is
     shown instead of the start.
     """
+    return highlight_spans_md(text, [(start, end)], color=color, limit=limit)
+
+
+def highlight_spans_md(text: object, spans: list[tuple[int, int]], *, color: str = "orange",
+                       limit: int = MAX_RENDER_CHARS) -> str:
+    """`highlight_md` with several quotes of one text marked, and only them: two sentences
+    quoted under one marker had the sentences between them highlighted too, as if quoted
+    (QA pass). The window of a long text is taken around the first to the last."""
     value = clean(text)
-    start, end = max(0, min(start, len(value))), max(0, min(end, len(value)))
-    if end <= start:
+    marks = sorted((max(0, min(s, len(value))), max(0, min(e, len(value)))) for s, e in spans)
+    marks = [(s, e) for s, e in marks if s < e]
+    if not marks:
         return escape_md(value, limit=limit)
+    merged: list[tuple[int, int]] = []
+    for s, e in marks:  # overlapping or touching quotes are one mark
+        if merged and s <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(e, merged[-1][1]))
+        else:
+            merged.append((s, e))
+    start, end = merged[0][0], merged[-1][1]
     prefix_note = suffix_note = ""
     if len(value) > limit:
         room = max(limit - (end - start), 0)
@@ -90,7 +106,8 @@ def highlight_md(text: object, start: int, end: int, *, color: str = "orange",
             prefix_note = f"[… {lo:,} characters before] "
         if hi < len(value):
             suffix_note = f" [… {len(value) - hi:,} more characters]"
-        value, start, end = value[lo:hi], start - lo, min(end, hi) - lo
+        value = value[lo:hi]
+        merged = [(s - lo, min(e, hi) - lo) for s, e in merged if s < hi]
 
     paragraphs: list[str] = []
     lines_out: list[str] = []
@@ -103,22 +120,33 @@ def highlight_md(text: object, start: int, end: int, *, color: str = "orange",
                 paragraphs.append("  \n".join(lines_out))
                 lines_out = []
             continue
-        lo, hi = max(start, line_start) - line_start, min(end, line_end) - line_start
-        if lo < hi:
-            before, mark, after = line[:lo], line[lo:hi], line[hi:]
-            piece = _escape_line(before)
-            mark_md = _PUNCT.sub(r"\\\1", mark) if before.strip() else _escape_line(mark)
-            if mark_md.strip():
-                piece += f":{color}-background[{mark_md}]"
-            piece += _PUNCT.sub(r"\\\1", after) if (before + mark).strip() else _escape_line(after)
-        else:
-            piece = _escape_line(line)
+        in_line = [(max(s, line_start) - line_start, min(e, line_end) - line_start) for s, e in merged
+                   if max(s, line_start) < min(e, line_end)]
+        piece = _marked_line(line, in_line, color)
         if piece.strip():
             lines_out.append(piece)
     if lines_out:
         paragraphs.append("  \n".join(lines_out))
     body = "\n\n".join(paragraphs)
     return escape_md(prefix_note) + body + escape_md(suffix_note)
+
+
+def _marked_line(line: str, marks: list[tuple[int, int]], color: str) -> str:
+    """One line, escaped, with each (lo, hi) of `marks` (sorted, apart) on a coloured
+    background; what opens the line is escaped as a line start (no indentation kept)."""
+    piece, pos, started = "", 0, False
+    for lo, hi in [*marks, (len(line), len(line))]:
+        plain = line[pos:lo]
+        piece += _PUNCT.sub(r"\\\1", plain) if started else _escape_line(plain)
+        started = started or bool(plain.strip())
+        if lo < hi:
+            mark = line[lo:hi]
+            mark_md = _PUNCT.sub(r"\\\1", mark) if started else _escape_line(mark)
+            if mark_md.strip():
+                piece += f":{color}-background[{mark_md}]"
+            started = started or bool(mark.strip())
+        pos = max(pos, hi)
+    return piece
 
 
 def escape_html(text: object, limit: int = 300) -> str:

@@ -80,3 +80,56 @@ def test_a_closest_passage_of_a_table_shows_its_table_not_raw_pipes(settings):
     assert len(at.dataframe) == 1
     shown = [t.value for t in at.text] + [m.value for m in at.markdown] + [c.value for c in at.caption]
     assert not any("|---|" in s or "| Front |" in s for s in shown), shown
+
+
+def test_only_the_quoted_sentences_of_a_marker_are_highlighted_not_those_between():
+    """An answer quoting the first and third sentences of a passage under [1]: opening [1]
+    highlighted from the first quote to the last, so the unquoted sentence between them read
+    as part of the answer (QA pass: "Your leave increases on the first full pay period…"
+    stood highlighted between two quoted accrual lines and the carry-over rule)."""
+    from ui.components import quote_spans
+    from ui.safe import highlight_spans_md
+
+    text = "E20 means a drain problem. Check the drain filter. Then check the hose."
+    cites = [
+        {"index": 1, "chunk_id": "d:1", "quote": "E20 means a drain problem.", "char_start": 0, "char_end": 26},
+        {"index": 1, "chunk_id": "d:1", "quote": "Then check the hose.", "char_start": 51, "char_end": 71},
+    ]
+    merged = merge_by_index(cites)[1]
+    assert quote_spans(text, merged) == [(0, 26), (51, 71)]
+    out = highlight_spans_md(text, quote_spans(text, merged))
+    assert out.count("-background[") == 2, out
+    between = out.split("-background[")[1].split("]", 1)[1]  # after the first highlight closes
+    assert "Check the drain filter" in between and between.index("Check") < between.index(":orange")
+
+
+def test_quotes_that_cannot_be_placed_fall_back_to_the_whole_quote():
+    from ui.components import quote_spans
+
+    text = "E20 means a drain problem. Check the drain filter."
+    one = merge_by_index([{"index": 1, "chunk_id": "d:1", "quote": "Check the drain filter."}])[1]
+    assert quote_spans(text, one) == [(27, 50)]
+    gone = merge_by_index([{"index": 1, "chunk_id": "d:1", "quote": "Not in it."}])[1]
+    assert quote_spans(text, gone) == []
+
+
+def test_citation_panel_highlights_two_quotes_of_one_passage_apart(settings):
+    """The page itself: the cited passage's Markdown marks the two quotes and leaves the
+    words between them plain."""
+    from streamlit.testing.v1 import AppTest
+
+    from core import store
+
+    chunk = next(c for c in store.chunk_rows(settings, "acme") if "Monthly plans" in c["text"])
+    text = chunk["text"]
+    quotes = ["Monthly plans can be refunded within 14 days of purchase.", "30 days of purchase."]
+    cites = [{"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "refunds.md",
+              "quote": q, "char_start": text.index(q), "char_end": text.index(q) + len(q)} for q in quotes]
+    at = AppTest.from_function(_show_citation, default_timeout=30)
+    at.session_state["citation"] = merge_by_index(cites)[1]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = next(m.value for m in at.markdown if "-background[" in m.value)
+    marked = [seg.split("]", 1)[0] for seg in shown.split("-background[")[1:]]
+    assert len(marked) == 2, shown
+    assert not any("Annual" in m for m in marked), shown  # between the quotes: not quoted
