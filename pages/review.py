@@ -7,7 +7,6 @@ import streamlit as st
 
 from ui import review as rv
 from ui import services
-from ui.format import status_badge_md
 from ui.safe import clean, escape_md
 from ui.state import ensure_navigation, require_tenant
 
@@ -35,8 +34,7 @@ answer = trace.get("answer") or {}
 st.divider()
 st.caption("Question" + ("" if clicked is not None else " (the newest; click a row to open another)"))
 st.markdown("**" + escape_md(clean(item.question), limit=400, inline=True) + "**")
-st.markdown(status_badge_md(item.status) + " " + escape_md(", ".join(item.reasons), inline=True)
-            + (f" · confidence {item.confidence:.2f}" if item.confidence is not None else ""))
+st.markdown(rv.status_line(item))
 if answer.get("status") == "refused" and answer.get("refusal_reason"):
     st.caption("Why it was refused: " + escape_md(clean(answer["refusal_reason"]), limit=300, inline=True))
 elif answer.get("answer"):

@@ -15,7 +15,7 @@ from core.config import Settings
 from core.review import QueueItem
 from ui import services
 from ui.feedback import trace_link
-from ui.format import fmt_time
+from ui.format import fmt_time, status_badge_md
 from ui.safe import clean, clip, escape_md
 
 TABLE_COLUMNS = ["asked", "waiting", "why", "status", "confidence", "question", "decision", "trace"]
@@ -39,6 +39,17 @@ def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -
         "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
+
+
+def status_line(item: QueueItem) -> str:
+    """Markdown of an ask's status badge, why it waits and its confidence: "refused ·
+    routed to a person · confidence 0.30". A reason the badge already says is not said
+    again (it read "refused refused · confidence 0.00": QA pass)."""
+    reasons = [r for r in item.reasons if r != item.status]
+    bits = [escape_md(", ".join(reasons), inline=True)] if reasons else []
+    if item.confidence is not None:
+        bits.append(f"confidence {item.confidence:.2f}")
+    return status_badge_md(item.status) + (" " + " · ".join(bits) if bits else "")
 
 
 def queue_cards(summary: dict[str, Any]) -> None:

@@ -99,3 +99,17 @@ def test_a_long_section_path_keeps_its_end_in_the_passage_label():
     assert label.startswith("general-conditions-of-carriage.pdf, p. 2 · § … > ")
     assert "not shown" not in label and len(label) <= LABEL_CHARS
     assert passage_label({"source": "engine.md", "section": "Engine manual > Tyres"}) == "engine.md · § Engine manual > Tyres"
+
+
+def test_a_refused_ask_says_refused_once_beside_its_badge(app, goto, settings):
+    """The opened ask's line read "(refused badge) refused · confidence 0.00": the badge's
+    word said again as the reason (QA pass)."""
+    from core.pipeline import ask
+    from ui.format import status_badge_md
+
+    assert ask(settings, "acme", "Who is the CEO of Microsoft?").status == "refused"
+    goto(app, "pages/review.py")
+    badge = status_badge_md("refused")
+    line = next(m.value for m in app.markdown if m.value.startswith(badge))
+    assert not line[len(badge):].strip().startswith("refused"), line
+    assert "confidence" in line
