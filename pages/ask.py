@@ -43,8 +43,7 @@ if saved:
         for conv in saved[:30]:
             opened, dropped = st.columns([5, 1])
             # a button label is Markdown: the user's question is escaped like any shown text
-            title = escape_md(conv["title"], inline=True) if conv["title"] else "(no question)"
-            label = f"{title} · {conv['turns']} · {fmt_time(conv['updated_at'])}"
+            label = escape_md(conversations.saved_label(conv, fmt_time(conv["updated_at"])), inline=True)
             if opened.button(label, key=f"open_{conv['id']}", disabled=conv["id"] == current[tenant]):
                 history[:] = conversations.load(settings, tenant, conv["id"], owner)
                 current[tenant] = conv["id"]

@@ -101,3 +101,18 @@ def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = No
     _meta_path(path).unlink(missing_ok=True)  # off the list first
     path.unlink()
     return True
+
+
+LABEL_TITLE_CHARS = 40
+
+
+def saved_label(conv: dict[str, Any], when: str) -> str:
+    """A Saved chats entry as plain text: its first question (cut short, so what follows
+    stays in view), how many questions it holds and when it was last used (`when`). It read
+    "How many hours of annual leave can I carry over to next year? · 5 · 2026-1…": a bare
+    number, and the time cut off (QA pass)."""
+    title = " ".join(str(conv.get("title") or "").split()) or "(no question)"
+    if len(title) > LABEL_TITLE_CHARS:
+        title = title[:LABEL_TITLE_CHARS - 1].rstrip() + "…"
+    turns = int(conv.get("turns") or 0)
+    return f"{title} · {turns:,} question{'' if turns == 1 else 's'} · {when}"

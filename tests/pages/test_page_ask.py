@@ -518,3 +518,20 @@ def test_a_comment_typed_in_one_chat_does_not_show_in_another(app):
     assert not app.exception, [e.value for e in app.exception]
     assert app.session_state["conversation"]["acme"] == first
     assert app.text_input(key="turn1_comment").value == ""
+
+
+def test_a_saved_chat_says_how_many_questions_and_when_in_view(answering_env, app, settings):
+    """A Saved chats entry read "How many hours of annual leave can I carry over to next
+    year? · 5 · 2026-1…": a bare count and, for a long first question, the time cut off by
+    the popover (QA pass). It says "N questions", and a long question is cut instead."""
+    from ui import conversations
+
+    long_q = "What is the engine oil capacity of the engine described in the engine manual, in litres?"
+    ask(app, long_q)
+    ask(app, "What is the tyre pressure at the front?")
+    next(b for b in app.button if b.label == "New chat").click().run()
+    saved = conversations.listed(settings, "acme")
+    label = next(b for b in app.button if b.key == f"open_{saved[0]['id']}").label
+    assert "2 questions" in label, label
+    assert len(label.replace("\\", "")) <= 75, label  # the time at its end stays in view
+    assert label.replace("\\", "").startswith("What is the engine oil capacity"), label
