@@ -13,7 +13,7 @@ from core.config import Settings
 from core.targets import Target
 from ui import auth, charts, services
 from ui.feedback import trace_link
-from ui.format import fmt_time
+from ui.format import count_of, fmt_time
 from ui.safe import clean, clip, escape_md
 
 LIVE_CARDS = (
@@ -56,6 +56,9 @@ def cards(summary: dict[str, Any], targets: dict[str, Target]) -> None:
         box = row.container(border=True, width=190)
         box.metric(label, fmt_live(key, summary.get(key)),
                    help=help_text + (f" Target {target.text()} (set on the Settings page)." if target else ""))
+        if key == "share_up" and summary.get("rated") is not None:
+            # a share of one or two ratings read as a verdict on the tenant: say how many (QA pass)
+            box.caption(f"of {count_of(summary['rated'], 'rated answer')}")
         badge = target_badge_md(target, summary.get(key))
         if badge:
             box.markdown(badge)

@@ -112,3 +112,25 @@ def test_history_draws_each_runs_interval_as_an_error_bar_and_none_where_a_run_k
     assert two.data[0].x[1] < 1 < two.data[1].x[1] and abs(two.data[1].x[1] - two.data[0].x[1]) < 0.5
     latency = charts.history_lines(q.history_rows(runs, ["latency_p50_ms"]))
     assert latency.data[0].error_y.array is None  # no interval for a latency: no bars
+
+
+def _live_cards():
+    import streamlit as st
+
+    from core.targets import Target
+    from ui import live
+
+    live.cards(st.session_state["summary"], {"share_up": Target("share_up", 0.8, True)})
+
+
+def test_the_thumbs_up_card_says_how_many_answers_were_rated():
+    """"Thumbs up 0% · off target ≥ 80%" stood on one rating, beside "Asks 20": a manager
+    could not tell a share of one answer from a verdict on the tenant (QA pass)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_live_cards, default_timeout=30)
+    at.session_state["summary"] = {"asks": 20, "answer_rate": 0.5, "refusal_rate": 0.5, "corrected_rate": 0.0,
+                                   "latency_p50_ms": 125.0, "rated": 1, "share_up": 0.0}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "of 1 rated answer" in [c.value for c in at.caption]
