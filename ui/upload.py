@@ -74,6 +74,13 @@ def _interrupted(name: str, started: bool) -> dict[str, Any]:
             "error": f"Not indexed: {why} — upload it again."}
 
 
+def current_text(done: int, total: int, name: str, stage: str) -> str:
+    """The whole upload's bar while a file is indexed: "3 of 20 files · now leave.md: embedding"
+    (Markdown; the name escaped)."""
+    return (f"{done:,} of {total:,} files · now **{escape_md(clip(clean(name), 80), inline=True)}**: "
+            f"{STAGES.get(stage, 'working')}")
+
+
 def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: str) -> list[dict[str, Any]]:
     """Index each uploaded file with its own progress bar; returns the results as dicts.
 
@@ -101,8 +108,11 @@ def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: 
             box.markdown(f"**{escape_md(upload.name, inline=True)}** · {upload.size / 1024:,.0f} KB")
             bar = box.progress(0.0, text="waiting")
 
-            def report(stage: str, fraction: float, bar: Any = bar) -> None:
+            def report(stage: str, fraction: float, bar: Any = bar, name: str = upload.name, done: int = n - 1) -> None:
                 bar.progress(min(max(float(fraction), 0.0), 1.0), text=STAGES.get(stage, "working"))
+                # the file's own box is soon below the fold (boxes of the files done pile up
+                # above it): the bar at the top names the file and its stage too (QA pass)
+                overall.progress(done / len(files), text=current_text(done, len(files), name, stage))
 
             try:
                 result = services.ingest_upload(settings, tenant, upload.name, upload.getvalue(),

@@ -510,3 +510,28 @@ def test_a_spreadsheet_upload_is_indexed_and_shown_as_its_table(app, goto):
     app.text_input(key="doc_search").input("plans").run()
     table = next(d.value for d in app.dataframe if "Monthly premium" in d.value.columns)
     assert list(table["Plan"]) == ["Gold", "Silver"] and list(table["Monthly premium"]) == ["120 EUR", "100 EUR"]
+
+
+def test_the_whole_uploads_bar_names_the_file_being_indexed(app, goto, monkeypatch):
+    """Each file gets a bordered box with its own bar, one under the other: with 20 files
+    the file being indexed was far below the fold, and the bar in view said only "6 of 20
+    files" (QA pass). The bar at the top names the file and its stage while it runs."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import services
+
+    real = services.ingest_upload
+
+    def stop_on_second(settings_, tenant, name, data, uploaded_by, progress=None):
+        if name == "second.md":
+            progress("embed", 0.5)
+            raise StopException()  # the tree as it stood while second.md was embedding
+        return real(settings_, tenant, name, data, uploaded_by, progress=progress)
+
+    monkeypatch.setattr(services, "ingest_upload", stop_on_second)
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value([("first.md", b"# First\n\nThe first file.\n", "text/markdown"),
+                                    ("second.md", b"# Second\n\nThe second file.\n", "text/markdown")]).run()
+    next(b for b in app.button if b.label.startswith("Index ")).click().run()
+    bars = [e.proto.text for e in app.get("progress")]
+    assert bars and bars[0] == "1 of 2 files · now **second\\.md**: embedding", bars
