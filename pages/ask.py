@@ -5,7 +5,6 @@ import logging
 import streamlit as st
 
 from ui import auth, components, conversations, services
-from ui.format import fmt_time
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
 
@@ -43,7 +42,7 @@ if saved:
         for conv in saved[:30]:
             opened, dropped = st.columns([5, 1])
             # a button label is Markdown: the user's question is escaped like any shown text
-            label = escape_md(conversations.saved_label(conv, fmt_time(conv["updated_at"])), inline=True)
+            label = escape_md(conversations.saved_label(conv), inline=True)
             if opened.button(label, key=f"open_{conv['id']}", disabled=conv["id"] == current[tenant]):
                 history[:] = conversations.load(settings, tenant, conv["id"], owner)
                 current[tenant] = conv["id"]

@@ -103,16 +103,30 @@ def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = No
     return True
 
 
-LABEL_TITLE_CHARS = 40
+LABEL_TITLE_CHARS = 30  # with "· 12 questions · Nov 29 03:48" about 60 characters: what the popover shows
 
 
-def saved_label(conv: dict[str, Any], when: str) -> str:
+def short_when(ts: float | None, now: float | None = None) -> str:
+    """When a chat was last used, short: "today 03:48", "Nov 29 03:48", "2025-11-29"."""
+    if not ts:
+        return ""
+    import datetime as dt
+
+    at = dt.datetime.fromtimestamp(ts)
+    today = dt.datetime.fromtimestamp(now if now is not None else time.time()).date()
+    if at.date() == today:
+        return at.strftime("today %H:%M")
+    return at.strftime("%b %d %H:%M") if at.year == today.year else at.strftime("%Y-%m-%d")
+
+
+def saved_label(conv: dict[str, Any], now: float | None = None) -> str:
     """A Saved chats entry as plain text: its first question (cut short, so what follows
-    stays in view), how many questions it holds and when it was last used (`when`). It read
-    "How many hours of annual leave can I carry over to next year? · 5 · 2026-1…": a bare
-    number, and the time cut off (QA pass)."""
+    stays in view), how many questions it holds and when it was last used. It read "How
+    many hours of annual leave can I carry over to next year? · 5 · 2026-1…": a bare
+    number, and the time cut off by the popover (QA pass)."""
     title = " ".join(str(conv.get("title") or "").split()) or "(no question)"
     if len(title) > LABEL_TITLE_CHARS:
         title = title[:LABEL_TITLE_CHARS - 1].rstrip() + "…"
     turns = int(conv.get("turns") or 0)
-    return f"{title} · {turns:,} question{'' if turns == 1 else 's'} · {when}"
+    when = short_when(conv.get("updated_at"), now)
+    return f"{title} · {turns:,} question{'' if turns == 1 else 's'}" + (f" · {when}" if when else "")

@@ -533,5 +533,19 @@ def test_a_saved_chat_says_how_many_questions_and_when_in_view(answering_env, ap
     saved = conversations.listed(settings, "acme")
     label = next(b for b in app.button if b.key == f"open_{saved[0]['id']}").label
     assert "2 questions" in label, label
-    assert len(label.replace("\\", "")) <= 75, label  # the time at its end stays in view
-    assert label.replace("\\", "").startswith("What is the engine oil capacity"), label
+    assert len(label.replace("\\", "")) <= 62, label  # the time at its end stays in view
+    assert "today" in label, label
+    assert label.replace("\\", "").startswith("What is the engine oil capaci"), label
+
+
+def test_a_saved_chat_from_another_day_says_its_day_briefly():
+    import datetime as dt
+
+    from ui.conversations import saved_label
+
+    now = dt.datetime(2026, 11, 29, 12, 0).timestamp()
+    earlier = dt.datetime(2026, 3, 4, 9, 5).timestamp()
+    last_year = dt.datetime(2025, 3, 4, 9, 5).timestamp()
+    assert saved_label({"title": "Oil?", "turns": 1, "updated_at": earlier}, now) == "Oil? · 1 question · Mar 04 09:05"
+    assert saved_label({"title": "Oil?", "turns": 3, "updated_at": last_year}, now) == "Oil? · 3 questions · 2025-03-04"
+    assert saved_label({"title": "", "turns": 0}, now) == "(no question) · 0 questions"
