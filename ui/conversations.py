@@ -103,7 +103,7 @@ def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = No
     return True
 
 
-LABEL_TITLE_CHARS = 30  # with "· 12 questions · Nov 29 03:48" about 60 characters: what the popover shows
+LABEL_TITLE_CHARS = 60  # the rest of a long first question: the popover cuts the label's end anyway
 
 
 def short_when(ts: float | None, now: float | None = None) -> str:
@@ -120,13 +120,13 @@ def short_when(ts: float | None, now: float | None = None) -> str:
 
 
 def saved_label(conv: dict[str, Any], now: float | None = None) -> str:
-    """A Saved chats entry as plain text: its first question (cut short, so what follows
-    stays in view), how many questions it holds and when it was last used. It read "How
-    many hours of annual leave can I carry over to next year? · 5 · 2026-1…": a bare
-    number, and the time cut off by the popover (QA pass)."""
+    """A Saved chats entry as plain text: when it was last used, how many questions it holds,
+    then its first question. It read "How many hours of annual leave can I carry over to next
+    year? · 5 · 2026-1…": a bare number, and the time cut off, as the popover cuts a label's
+    end at its own width (QA pass); the question goes last, where a cut loses least."""
     title = " ".join(str(conv.get("title") or "").split()) or "(no question)"
     if len(title) > LABEL_TITLE_CHARS:
         title = title[:LABEL_TITLE_CHARS - 1].rstrip() + "…"
     turns = int(conv.get("turns") or 0)
     when = short_when(conv.get("updated_at"), now)
-    return f"{title} · {turns:,} question{'' if turns == 1 else 's'}" + (f" · {when}" if when else "")
+    return (f"{when} · " if when else "") + f"{turns:,} question{'' if turns == 1 else 's'} · {title}"
