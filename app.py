@@ -50,5 +50,5 @@ else:
 if shown is not None:  # the other pages' addresses say whose they are (a bookmark, a shared link)
     nav.setdefault("", []).extend(auth.not_for_role_page(stem, title, user.role_in(tenant), tenant, home)
                                   for specs in PAGES.values() for stem, title, _ in specs if stem not in shown)
-page = st.navigation(nav)
+page = st.navigation(nav, position=auth.nav_position())
 page.run()

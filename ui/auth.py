@@ -23,6 +23,7 @@ from ui.safe import escape_md
 _USER = "_signed_in"
 _TOKEN = "_session_token"
 _ENDED = "_session_ended"
+_AT_ROOT = "_signed_in_at_root"  # the next run opens `/`, i.e. switches to the first page (nav_position)
 PARAM = "session"  # the query parameter carrying the session token
 
 
@@ -42,7 +43,9 @@ def _oidc_configured() -> bool:
         return False
 
 
-def _sign_in_form(settings: Settings) -> None:
+def _sign_in_form(settings: Settings, at_root: bool = False) -> None:
+    """The sign-in form; `at_root`: the form at `/` (the run after signing in there opens
+    the first page by a page switch, see nav_position), else at a page's own address."""
     from core import users
 
     st.title("Sign in")
@@ -63,6 +66,7 @@ def _sign_in_form(settings: Settings) -> None:
                 user = User(" ".join(name.split()).lower(), roles)
                 token = users.start_session(settings, user.name)
                 st.session_state[_USER], st.session_state[_TOKEN] = user, token
+                st.session_state[_AT_ROOT] = at_root
                 st.query_params[PARAM] = token  # a reload of this URL finds the sign-in again
                 st.rerun()
 
@@ -123,7 +127,8 @@ def sign_in_pages(settings: Settings, stems: list[str]) -> list:
     """The one page a signed-out visitor may open, also at every page's own address: a
     bookmark of /documents shows the sign-in form (not "Page not found") and, signed in,
     the page it names."""
-    form = st.Page(lambda: _sign_in_form(settings), title="Sign in", icon=":material/login:", url_path="sign-in")
+    form = st.Page(lambda: _sign_in_form(settings, at_root=True), title="Sign in", icon=":material/login:",
+                   url_path="sign-in")
     return [form] + [st.Page(lambda: _sign_in_form(settings), title="Sign in", url_path=stem, visibility="hidden")
                      for stem in stems]
 
@@ -151,6 +156,20 @@ def sidebar_note(settings: Settings, user: User | None, tenant: str | None) -> N
 
 
 ROOT_PATH = "home"  # the hidden default page's own name; Streamlit serves it at /
+
+
+def nav_position() -> str:
+    """Where this run's navigation goes: "hidden" on the run right after a sign-in at `/`,
+    which only switches to the first page (root_page), else "sidebar".
+
+    A page link clicked in a run that ends in `st.switch_page` (or `st.rerun`) can be lost:
+    Streamlit (1.67, runner.fastReruns) stops that run's ScriptRunner and starts a new one
+    for the click, but the stopped runner still begins the switch's run it had taken, and
+    that sets the page to run in the session's one PagesManager, over the click's page, so
+    the click's run opens the switched-to page (seen: Documents clicked as the sidebar
+    appeared after signing in; Ask opened). A run without links offers nothing to lose;
+    the first page's run draws them."""
+    return "hidden" if st.session_state.pop(_AT_ROOT, False) else "sidebar"
 
 
 def root_page(first):

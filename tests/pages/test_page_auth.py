@@ -311,6 +311,41 @@ def test_signed_out_an_address_shows_the_sign_in_then_its_page(settings, data_di
         assert at.query_params["tenant"] in ("acme", ["acme"])
 
 
+def test_the_run_that_switches_from_the_root_after_a_sign_in_offers_no_page_link(settings, data_dir, address,
+                                                                               monkeypatch):
+    """A page link clicked during a run that ends in a page switch can be lost (Streamlit's
+    stopped runner starts the switch's run anyway and its page wins over the click's; seen
+    in a browser: Documents clicked as the sidebar appeared after signing in at /, Ask
+    opened; tests/browser/test_session_reload.py). Signed in at /, the run that opens the
+    first page keeps the navigation hidden; the first page's run shows it, and so does the
+    run right after a sign-in at a page's own address (it switches nowhere)."""
+    import streamlit as st
+
+    runs: list[tuple[str, str]] = []  # (navigation position, address of the page it runs)
+    real = st.navigation
+
+    def navigation(pages, **kwargs):
+        page = real(pages, **kwargs)
+        runs.append((kwargs.get("position", "sidebar"), page.url_path or "/"))  # a default page's is ""
+        return page
+
+    monkeypatch.setattr(st, "navigation", navigation)
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    at, _ = address("", tenant="acme")
+    runs.clear()
+    sign_in(at, "ann")
+    assert [t.value for t in at.title] == ["Ask"]
+    assert runs == [("hidden", "/"), ("hidden", "/"), ("sidebar", "ask")], runs  # form, switch, first page
+    at.run()  # and every later run shows it
+    assert runs[-1] == ("sidebar", "ask")
+
+    at, _ = address("documents", tenant="acme")
+    runs.clear()
+    sign_in(at, "ann")
+    assert [t.value for t in at.title] == ["Documents"]
+    assert runs == [("hidden", "documents"), ("sidebar", "documents")], runs
+
+
 def test_an_admin_who_creates_a_tenant_becomes_its_admin_and_cannot_take_another(settings, data_dir, goto):
     """Seen in the QA pass: a signed-in admin's new tenant read "Created tenant 'handbook'."
     but their picker never offered it (no role in it), and naming an existing tenant of
