@@ -71,14 +71,35 @@ def outside_conditions(text: str) -> str:
     return ", ".join(kept)
 
 
-def says_no(text: str) -> bool:
+# how many words after a negation it reaches: "are not ABLE to DELETE", «не может ИЗМЕНИТЬ»
+NEGATION_SCOPE = 4
+
+
+def says_no(text: str, about: frozenset[str] | None = None) -> bool:
     """Does the text say no, outside its conditional clauses and its bounds? "Follow these
     steps if your name does not match" names a case; "paid as overtime, but not less than 2
-    hours" («не менее 2 часов») bounds an amount; neither denies anything."""
+    hours" («не менее 2 часов») bounds an amount; neither denies anything. With `about`
+    (stems, as the index makes them), only a no about one of them counts: one of them stands
+    within NEGATION_SCOPE words after the negation ("non-refundable" for "refundable"). «Как
+    передать данные дочернему компоненту?» is not denied by «дочерний компонент не может
+    изменить привязку»: that no is about changing, not passing."""
     said = " " + " ".join(tokens(expand_contractions(outside_conditions(text)))) + " "
     for phrase in _words("bounds"):
         said = said.replace(f" {phrase} ", " ")
-    return _negated(said.split())
+    toks = said.split()
+    if about is None:
+        return _negated(toks)
+    negations = _words("negations")
+    for i, t in enumerate(toks):
+        if t in negations:
+            reach = toks[i + 1:i + 1 + NEGATION_SCOPE]
+        elif t.startswith("non-"):
+            reach = [t[4:]]
+        else:
+            continue
+        if any(about.intersection(tokenize(word)) for word in reach):
+            return True
+    return False
 
 
 def has_negation(text: str) -> bool:

@@ -13,8 +13,9 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
    room 5 seat?" or "What does bed 7 grow?" the number names what is asked about, and
    "Room 13 seats 20 people" is another room, not another value;
 2. a negation: a yes/no, why or how question asserts (it is not negated) and a unit that
-   holds most of the question's topic says the opposite (it is negated: "You aren't able
-   to delete a message", "non-transferable"), in a passage that names every topic word of
+   holds most of the question's topic says the opposite about one of its topic words (a
+   negation within a few words before it: "You aren't able to delete a message",
+   "non-transferable"), in a passage that names every topic word of
    the asking sentence: "Badges are not issued to visitors", in a passage that never
    mentions contractors, denies nothing about contractors;
 3. a negated word: the unit holds a word of the question with a negating prefix of its
@@ -62,9 +63,16 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
 
 def denies(question: Question, text: str) -> bool:
     """Check 2 without its topic condition: an asserting question, not negated, against a
-    text that says no (facts.says_no: a case it names, "if your name does not match", or a
-    bound, "no later than", is no denial)."""
-    return question.answer_type in ASSERTING and not question.negated and says_no(text)
+    text that says no about a topic word of the asking sentence (facts.says_no: a case it
+    names, "if your name does not match", or a bound, "no later than", is no denial; nor is
+    a no about something the question does not ask)."""
+    return question.answer_type in ASSERTING and not question.negated and says_no(text, _topic(question))
+
+
+def _topic(question: Question) -> frozenset[str]:
+    """The asking sentence's topic stems: no numbers, no words of asking."""
+    asking = _asking_stems(question.lang.code)
+    return frozenset(t for t in question.asking_terms if not t[0].isdigit() and t not in asking)
 
 
 @cache

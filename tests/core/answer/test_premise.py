@@ -82,7 +82,7 @@ def test_a_negation_inside_a_conditional_clause_states_a_case_and_denies_nothing
     steps = "Follow these steps if your name in GSA systems does not match your name on your ID card:"
     assert conflict(q, _scored(steps), "Changing your name. " + steps) is None
     # a negation in the main clause still denies, after the condition's comma
-    denial = "If you change your name in GSA systems, you cannot keep the old badge name."
+    denial = "If you are a contractor, you cannot change your name in GSA systems."
     assert conflict(q, _scored(denial), denial) == "the documents say the opposite"
     ru = Question.parse("Как изменить имя в системе учёта?")
     case = "Если имя в системе учёта не совпадает с паспортом, подайте заявление."
@@ -99,3 +99,20 @@ def test_a_bound_on_an_amount_is_no_denial() -> None:
                      "An on-call hour at home is paid no later than the next payday.") is None
     assert conflict(en, _scored("An on-call hour at home is not paid."),
                      "An on-call hour at home is not paid.") == "the documents say the opposite"
+
+
+def test_a_no_about_another_action_denies_nothing_the_question_asks() -> None:
+    # the QA pass: «Как передать данные дочернему компоненту?» (no premise at all) was
+    # "corrected" with a sentence whose no is about changing the prop, not passing data
+    q = Question.parse("Как передать данные дочернему компоненту?")
+    other = ("Когда объекты и массивы передаются как входные параметры, дочерний компонент не может "
+             "изменить привязку входного параметра, но он сможет изменить вложенные свойства объекта.")
+    passage = "Входные параметры передают данные дочернему компоненту. " + other
+    assert conflict(q, _scored(other), passage) is None
+    en = Question.parse("How do I change my name in GSA systems?")
+    keep = "If you change your name in GSA systems, you cannot keep the old badge name."
+    assert conflict(en, _scored(keep), keep) is None
+    # the same question denied about what it asks still is
+    denied = "Дочерний компонент не может получать данные от родителя напрямую."
+    asked = Question.parse("Как дочернему компоненту получать данные от родителя?")
+    assert conflict(asked, _scored(denied), denied) == "the documents say the opposite"
