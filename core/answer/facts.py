@@ -80,7 +80,7 @@ def says_no(text: str, about: frozenset[str] | None = None) -> bool:
     steps if your name does not match" names a case; "paid as overtime, but not less than 2
     hours" («не менее 2 часов») bounds an amount; neither denies anything. With `about`
     (stems, as the index makes them), only a no about one of them counts: one of them stands
-    within NEGATION_SCOPE words after the negation ("non-refundable" for "refundable"). «Как
+    within NEGATION_SCOPE words after the negation ("non-transferable" for "transferable"). «Как
     передать данные дочернему компоненту?» is not denied by «дочерний компонент не может
     изменить привязку»: that no is about changing, not passing."""
     said = " " + " ".join(tokens(expand_contractions(outside_conditions(text)))) + " "
