@@ -8,15 +8,6 @@ from ui import auth, components, conversations, services
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
 
-NEWEST_ANSWER_TOP = """<script>
-for (const wait of [150, 600, 1500]) {
-  setTimeout(() => {
-    const messages = window.parent.document.querySelectorAll('[data-testid="stChatMessage"]');
-    if (messages.length) messages[messages.length - 1].scrollIntoView({block: "start"});
-  }, wait);
-}
-</script>"""
-
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
@@ -83,7 +74,7 @@ if st.session_state.pop("scroll_to_newest", False):
     # a constant script run in the page itself (st.html; no user text in it): bring
     # the newest answer's top into view (the page otherwise stays scrolled to its bottom,
     # past a long answer's first lines)
-    st.html(NEWEST_ANSWER_TOP, unsafe_allow_javascript=True)
+    st.html(components.NEWEST_ANSWER_TOP, unsafe_allow_javascript=True)
 
 question = (st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
             or st.session_state.pop("ask_next", None))  # a suggested follow-up clicked under an answer

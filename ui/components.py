@@ -323,6 +323,18 @@ def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> boo
     return quoted_table(chunk.get("text", ""), quote, label="Nearest sentence")
 
 
+# The Ask page brings the newest answer's top into view with this script (st.html runs it in
+# the page itself); a constant, no user text in it, and the one thing st.html may render
+# (tests/pages/test_page_safety.py)
+NEWEST_ANSWER_TOP = """<script>
+for (const wait of [150, 600, 1500]) {
+  setTimeout(() => {
+    const messages = window.parent.document.querySelectorAll('[data-testid="stChatMessage"]');
+    if (messages.length) messages[messages.length - 1].scrollIntoView({block: "start"});
+  }, wait);
+}
+</script>"""
+
 ORDINALS = ("", "second ", "third ", "fourth ", "fifth ")
 
 
