@@ -5,6 +5,7 @@ Kept apart from `core/ingest/__init__.py` so parser modules can import it withou
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -33,3 +34,21 @@ class Parser(Protocol):
     paged files calls `on_page` after each page; the others may ignore it."""
 
     def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument: ...
+
+
+def check_office_zip(path: Path, *, part: str, invalid: str, label: str, max_unpacked: int,
+                     max_part: int | None = None) -> None:
+    """An Office file is a zip: refuse a corrupt one, one without its main `part`
+    (`invalid`), and a zip bomb (unpacking past `max_unpacked` bytes, or its part past
+    `max_part`) before the format's library unpacks anything."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise IngestError(invalid) from None
+    main = next((i for i in infos if i.filename == part), None)
+    if main is None:
+        raise IngestError(invalid)
+    total = sum(info.file_size for info in infos)
+    if total > max_unpacked or (max_part is not None and main.file_size > max_part):
+        raise IngestError(f"The {label} unpacks to {total // (1024 * 1024)} MB (a zip bomb?); it was not processed.")

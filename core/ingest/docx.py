@@ -10,7 +10,6 @@ Headers, footers, comments and text boxes are not read. DOCX has no fixed pages,
 from __future__ import annotations
 
 import re
-import zipfile
 from pathlib import Path
 
 import docx
@@ -19,7 +18,7 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from core.ingest.base import NOT_DOCX, IngestError, PageProgress
+from core.ingest.base import NOT_DOCX, IngestError, PageProgress, check_office_zip
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.schema import Block, ParsedDocument
 
@@ -45,20 +44,8 @@ class DocxParser:
 
 def check_archive(path: Path) -> None:
     """Reject corrupt zips and zip bombs before python-docx unpacks anything."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError):
-        raise IngestError(NOT_DOCX) from None
-    total = sum(info.file_size for info in infos)
-    document_xml = next((i for i in infos if i.filename == "word/document.xml"), None)
-    if document_xml is None:
-        raise IngestError(NOT_DOCX)
-    if total > MAX_UNPACKED_BYTES or document_xml.file_size > MAX_DOCUMENT_XML_BYTES:
-        raise IngestError(
-            f"The DOCX unpacks to {total // (1024 * 1024)} MB (a zip bomb?); "
-            "it was not processed."
-        )
+    check_office_zip(path, part="word/document.xml", invalid=NOT_DOCX, label="DOCX",
+                     max_unpacked=MAX_UNPACKED_BYTES, max_part=MAX_DOCUMENT_XML_BYTES)
 
 
 def _body_blocks(document: DocxDocument):

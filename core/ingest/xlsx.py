@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import warnings
-import zipfile
 from pathlib import Path
 
-from core.ingest.base import NOT_XLSX, IngestError, PageProgress
+from core.ingest.base import NOT_XLSX, IngestError, PageProgress, check_office_zip
 from core.ingest.blocks import finish
 from core.ingest.sheet import HEADER_ONLY, MAX_CELL_CHARS, NO_CELLS, shape, wide_rows_warning
 from core.schema import Block, ParsedDocument
@@ -55,18 +54,8 @@ class XlsxParser:
 
 def check_archive(path: Path) -> None:
     """Reject corrupt zips and zip bombs before openpyxl unpacks anything."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError):
-        raise IngestError(NOT_XLSX) from None
-    if not any(i.filename == "xl/workbook.xml" for i in infos):
-        raise IngestError(NOT_XLSX)
-    total = sum(info.file_size for info in infos)
-    if total > MAX_UNPACKED_BYTES:
-        raise IngestError(
-            f"The XLSX unpacks to {total // (1024 * 1024)} MB (a zip bomb?); it was not processed."
-        )
+    check_office_zip(path, part="xl/workbook.xml", invalid=NOT_XLSX, label="XLSX",
+                     max_unpacked=MAX_UNPACKED_BYTES)
 
 
 def _workbook_blocks(book) -> tuple[list[Block], list[str]]:
