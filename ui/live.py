@@ -58,7 +58,8 @@ def cards(summary: dict[str, Any], targets: dict[str, Target]) -> None:
                    help=help_text + (f" Target {target.text()} (set on the Settings page)." if target else ""))
         if key == "share_up" and summary.get("rated") is not None:
             # a share of one or two ratings read as a verdict on the tenant: say how many (QA pass)
-            box.caption(f"of {count_of(summary['rated'], 'rated answer')}")
+            rated = summary["rated"]
+            box.caption(f"of {count_of(rated, 'rated answer')}" if rated else "no answer rated yet")
         badge = target_badge_md(target, summary.get(key))
         if badge:
             box.markdown(badge)

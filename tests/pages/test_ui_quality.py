@@ -134,3 +134,8 @@ def test_the_thumbs_up_card_says_how_many_answers_were_rated():
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert "of 1 rated answer" in [c.value for c in at.caption]
+    # none rated: the card's "—" is said in words, not "of 0 rated answers"
+    at.session_state["summary"] = {**at.session_state["summary"], "rated": 0, "share_up": None}
+    at.run()
+    captions = [c.value for c in at.caption]
+    assert "no answer rated yet" in captions and not any("of 0" in c for c in captions)
