@@ -49,6 +49,25 @@ def _reset_uploader(tenant: str) -> None:
     st.session_state[f"uploader_n::{tenant}"] = st.session_state.get(f"uploader_n::{tenant}", 0) + 1
 
 
+def _indexing_key(tenant: str) -> str:
+    return f"indexing::{tenant}"
+
+
+def _ask_to_index(tenant: str) -> None:
+    """The index button's callback: runs before the script, so the run that indexes draws the
+    button and the uploader disabled before its long loop starts (QA pass: both stayed live)."""
+    st.session_state[_indexing_key(tenant)] = uploader_key(tenant)
+
+
+def _indexing_this_run(tenant: str) -> bool:
+    """Whether this run is the one the click started, with the files still picked. The flag is
+    taken as it is read, before the loop: a failure, a stop or leaving the page mid-run can
+    never leave it behind, and a flag from a run cut off before this panel (the files of that
+    uploader gone since, or the uploader reset) draws nothing disabled."""
+    asked = st.session_state.pop(_indexing_key(tenant), None)
+    return asked == uploader_key(tenant) and bool(st.session_state.get(asked))
+
+
 def duplicate_names(files: list[Any]) -> dict[str, int]:
     """File names that appear more than once in one upload, with how often."""
     counts: dict[str, int] = {}
@@ -253,12 +272,13 @@ def upload_panel(settings: Settings, tenant: str) -> None:
     """Notes of uploads interrupted earlier, the uploader, the index button, and the last
     batch's results."""
     interrupted_notice(settings, tenant)
+    indexing = _indexing_this_run(tenant)  # the button and the uploader stay disabled until the run ends
     files = st.file_uploader(
         # no `type=` filter: the browser would mark another type with a bare red icon, while
         # the ingest says in a sentence what is wrong ("Unsupported file type '.exe'; ...")
         f"Upload documents ({SUPPORTED_FORMATS})", accept_multiple_files=True, key=uploader_key(tenant),
         help=f"Up to {settings.max_file_mb} MB a file. Re-uploading identical bytes is a no-op; "
-             "a new version of a file name replaces the old one.",
+             "a new version of a file name replaces the old one.", disabled=indexing,
     )
     for name, count in duplicate_names(files or []).items():  # said before indexing, once per name
         st.warning(f"**{escape_md(name, inline=True)}** appears {_times(count)} in this upload; only the first will "
@@ -271,10 +291,13 @@ def upload_panel(settings: Settings, tenant: str) -> None:
                           help="Documents you upload are recorded under your account.")
         uploaded_by = signed_in
     else:
-        uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80)
-    go = button_col.button(f"Index {count_of(to_index, 'file')}" if files else "Index files",
-                           type="primary", disabled=not files, key="index_files", width="stretch")
-    if go and files:
+        uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80,
+                                        disabled=indexing)
+    # keyed widgets: a new label or `disabled` keeps their id, so the picked files stay picked
+    label = "Indexing…" if indexing else f"Index {count_of(to_index, 'file')}" if files else "Index files"
+    button_col.button(label, type="primary", disabled=indexing or not files, key="index_files", width="stretch",
+                      on_click=_ask_to_index, args=(tenant,))
+    if indexing and files:
         results = index_files(settings, tenant, list(files), uploaded_by.strip() or "console")
         st.session_state[_results_key(tenant)] = results
         _reset_uploader(tenant)

@@ -535,3 +535,95 @@ def test_the_whole_uploads_bar_names_the_file_being_indexed(app, goto, monkeypat
     next(b for b in app.button if b.label.startswith("Index ")).click().run()
     bars = [e.proto.text for e in app.get("progress")]
     assert bars and bars[0] == "1 of 2 files · now **second\\.md**: embedding", bars
+
+
+def _index_button(at):
+    return at.button(key="index_files")
+
+
+def test_the_index_button_and_the_uploader_are_disabled_while_the_files_are_indexed(app, goto, monkeypatch):
+    """QA pass: during a run of minutes the button still looked clickable and the uploader
+    took changes (either would stop the run). The run that indexes draws them disabled,
+    "Indexing…"; once it ends they are back, and a stop mid-run leaves nothing disabled."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import services
+
+    real, seen = services.ingest_upload, []
+
+    def stop_on_second(settings_, tenant, name, data, uploaded_by, progress=None):
+        if name == "second.md" and not seen:
+            seen.append(name)
+            progress("embed", 0.5)
+            raise StopException()  # the tree as it stood while second.md was embedding
+        return real(settings_, tenant, name, data, uploaded_by, progress=progress)
+
+    monkeypatch.setattr(services, "ingest_upload", stop_on_second)
+    files = [("first.md", b"# First\n\nThe first file.\n", "text/markdown"),
+             ("second.md", b"# Second\n\nThe second file.\n", "text/markdown")]
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value(files).run()
+    assert _index_button(app).label == "Index 2 files" and not _index_button(app).disabled
+    _index_button(app).click().run()
+    assert _index_button(app).label == "Indexing…" and _index_button(app).disabled  # mid-run
+    assert app.file_uploader[0].proto.disabled
+    assert app.text_input(key="uploaded_by").disabled
+
+    app.run()  # the next run after the stop: nothing left disabled, the files still picked
+    assert not app.exception, [e.value for e in app.exception]
+    assert _index_button(app).label == "Index 2 files" and not _index_button(app).disabled
+    assert not app.file_uploader[0].proto.disabled and not app.text_input(key="uploaded_by").disabled
+
+    _index_button(app).click().run()  # indexed to the end this time: back, with the results
+    assert not app.exception, [e.value for e in app.exception]
+    assert [r["status"] for r in app.session_state["upload_results::acme"]] == ["unchanged", "ready"]
+    assert _index_button(app).label == "Index files" and _index_button(app).disabled  # no files picked
+    assert not app.file_uploader[0].proto.disabled
+    upload(app, [("third.md", b"# Third\n\nThe third file.\n", "text/markdown")])  # and it indexes again
+    assert app.session_state["upload_results::acme"][0]["status"] == "ready"
+
+
+def test_a_failed_or_abandoned_indexing_run_leaves_the_button_enabled(app, goto, monkeypatch):
+    """An error out of the loop, or leaving the page mid-run: the next run, and the next visit,
+    show the button as usual, never "Indexing…" for good."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import upload as upload_ui
+
+    files = [("first.md", b"# First\n\nThe first file.\n", "text/markdown")]
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(upload_ui, "index_files", broken)
+    goto(app, "pages/documents.py")
+    app.file_uploader[0].set_value(files).run()
+    _index_button(app).click().run()
+    assert app.exception  # the error is shown ...
+    app.run()  # ... and the next run has the button back
+    assert not app.exception, [e.value for e in app.exception]
+    assert _index_button(app).label == "Index 1 file" and not _index_button(app).disabled
+    assert not app.file_uploader[0].proto.disabled
+
+    def left(*args, **kwargs):
+        raise StopException()  # the user went to another page while the files were indexed
+
+    monkeypatch.setattr(upload_ui, "index_files", left)
+    _index_button(app).click().run()
+    assert _index_button(app).disabled and _index_button(app).label == "Indexing…"
+    goto(app, "pages/ask.py")
+    goto(app, "pages/documents.py")
+    assert _index_button(app).label == "Index files" and not app.file_uploader[0].proto.disabled
+    app.file_uploader[0].set_value(files).run()
+    assert _index_button(app).label == "Index 1 file" and not _index_button(app).disabled
+
+
+def test_a_stale_indexing_flag_draws_nothing_disabled(app, goto):
+    """The click's flag with no run to index (that run was cut off before the panel, and the
+    page left): the page draws the button and the uploader as usual."""
+    goto(app, "pages/documents.py")
+    app.session_state["indexing::acme"] = "uploader::acme::0"
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert _index_button(app).label == "Index files" and not app.file_uploader[0].proto.disabled
+    assert "indexing::acme" not in app.session_state
