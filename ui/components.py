@@ -156,15 +156,17 @@ def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | 
     merged = citation.get("span")  # several quotes of one passage: from the first to the last
     if merged and 0 <= merged[0] < merged[1] <= len(chunk_text):
         return merged[0], merged[1]
-    quote = citation.get("quote") or ""
-    start, end = citation.get("char_start", -1), citation.get("char_end", -1)
+    return _placed(chunk_text, citation.get("char_start", -1), citation.get("char_end", -1),
+                   citation.get("quote") or "")
+
+
+def _placed(chunk_text: str, start: int, end: int, quote: str) -> tuple[int, int] | None:
+    """Where a quote stands in its passage: at its offsets when they hold it, else where it
+    is first found; None when it is not there."""
     if quote and 0 <= start < end <= len(chunk_text) and chunk_text[start:end] == quote:
         return start, end
-    if quote:
-        found = chunk_text.find(quote)
-        if found >= 0:
-            return found, found + len(quote)
-    return None
+    found = chunk_text.find(quote) if quote else -1
+    return (found, found + len(quote)) if found >= 0 else None
 
 
 def merge_by_index(citations: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -193,17 +195,8 @@ def merge_by_index(citations: list[dict[str, Any]]) -> dict[int, dict[str, Any]]
 def quote_spans(chunk_text: str, citation: dict[str, Any]) -> list[tuple[int, int]]:
     """Where each quote of a (merged) citation stands in its passage: the sentences an
     answer quoted, not the ones between them; [] when they cannot be placed."""
-    spans = []
-    for start, end, quote in citation.get("parts") or []:
-        if quote and 0 <= start < end <= len(chunk_text) and chunk_text[start:end] == quote:
-            spans.append((start, end))
-        elif quote and chunk_text.find(quote) >= 0:
-            found = chunk_text.find(quote)
-            spans.append((found, found + len(quote)))
-        else:
-            spans = []
-            break
-    if spans:
+    spans = [_placed(chunk_text, *part) for part in citation.get("parts") or []]
+    if spans and all(spans):
         return spans
     whole = _quote_span(chunk_text, citation)
     return [whole] if whole else []

@@ -24,6 +24,7 @@ from core import records
 from core.config import Settings
 from core.records import record_path
 from core.tenants import tenant_key
+from ui.format import count_of, fmt_time_short
 
 TITLE_CHARS = 80
 
@@ -106,19 +107,6 @@ def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = No
 LABEL_TITLE_CHARS = 60  # the rest of a long first question: the popover cuts the label's end anyway
 
 
-def short_when(ts: float | None, now: float | None = None) -> str:
-    """When a chat was last used, short: "today 03:48", "Nov 29 03:48", "2025-11-29"."""
-    if not ts:
-        return ""
-    import datetime as dt
-
-    at = dt.datetime.fromtimestamp(ts)
-    today = dt.datetime.fromtimestamp(now if now is not None else time.time()).date()
-    if at.date() == today:
-        return at.strftime("today %H:%M")
-    return at.strftime("%b %d %H:%M") if at.year == today.year else at.strftime("%Y-%m-%d")
-
-
 def saved_label(conv: dict[str, Any], now: float | None = None) -> str:
     """A Saved chats entry as plain text: when it was last used, how many questions it holds,
     then its first question. It read "How many hours of annual leave can I carry over to next
@@ -127,6 +115,5 @@ def saved_label(conv: dict[str, Any], now: float | None = None) -> str:
     title = " ".join(str(conv.get("title") or "").split()) or "(no question)"
     if len(title) > LABEL_TITLE_CHARS:
         title = title[:LABEL_TITLE_CHARS - 1].rstrip() + "…"
-    turns = int(conv.get("turns") or 0)
-    when = short_when(conv.get("updated_at"), now)
-    return (f"{when} · " if when else "") + f"{turns:,} question{'' if turns == 1 else 's'} · {title}"
+    when = fmt_time_short(conv.get("updated_at"), now)
+    return (f"{when} · " if when else "") + f"{count_of(int(conv.get('turns') or 0), 'question')} · {title}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 from typing import Any
 
 from ui.safe import clean, escape_md
@@ -113,6 +114,17 @@ def fmt_time(ts: float | None) -> str:
     if not ts:
         return ""
     return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
+def fmt_time_short(ts: float | None, now: float | None = None) -> str:
+    """`fmt_time` where room is short: "today 03:48", "Nov 29 03:48", "2025-11-29"."""
+    if not ts:
+        return ""
+    at = dt.datetime.fromtimestamp(ts)
+    today = dt.datetime.fromtimestamp(now if now is not None else time.time()).date()
+    if at.date() == today:
+        return at.strftime("today %H:%M")
+    return at.strftime("%b %d %H:%M") if at.year == today.year else at.strftime("%Y-%m-%d")
 
 
 def fmt_pct(value: float | None) -> str:
