@@ -36,6 +36,13 @@ class Settings:
     max_file_mb: int = 50
     # embedding costs ~0.25 s a chunk on 2 cores: 1500 chunks is ~6 minutes for one file
     max_chunks_per_doc: int = 1500
+    # scanned PDF pages read by OCR (core/ingest/ocr.py): on unless GROUNDWORK_OCR=0; the
+    # Tesseract language data is looked for in `tessdata` (GROUNDWORK_TESSDATA, else the
+    # standard TESSDATA_PREFIX), then where Debian installs it
+    ocr: bool = True
+    ocr_dpi: int = 300
+    ocr_max_pages: int = 200  # a few seconds a page on 2 cores: a larger scan is refused in part, said so
+    tessdata: str | None = None
     # console: how long a sign-in lasts, reloads included (GROUNDWORK_SESSION_HOURS; core/users.py)
     session_hours: float = 12.0
     # retrieval
@@ -120,6 +127,8 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         if f.name in ("data_dir", "synonyms") or key not in env or env[key] == "":
             continue
         kwargs[f.name] = _coerce(f.type, env[key])
+    if "tessdata" not in kwargs and env.get("TESSDATA_PREFIX", "").strip():
+        kwargs["tessdata"] = env["TESSDATA_PREFIX"].strip()
     if env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip():
         kwargs["otel_endpoint"] = env["OTEL_EXPORTER_OTLP_ENDPOINT"].strip()
     if "llm_api_key" not in kwargs and env.get("OPENAI_API_KEY"):

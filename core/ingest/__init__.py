@@ -24,6 +24,7 @@ from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
 from core.ingest.html import HtmlParser
 from core.ingest.markdown import MarkdownParser
+from core.ingest.ocr import page_reader, why_no_reader
 from core.ingest.pdf import PdfParser
 from core.ingest.sheet import CsvParser
 from core.ingest.text import TextParser
@@ -147,8 +148,10 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
             f"File is {_megabytes(size)} MB; the limit is {settings.max_file_mb} MB."
         )
     fmt = detect_format(path)
+    # the PDF parser reads scanned pages with the OCR the settings allow; the others need no settings
+    parser = PdfParser(page_reader(settings), why_no_reader(settings)) if fmt == "pdf" else PARSERS[fmt]
     try:
-        parsed = PARSERS[fmt].parse(path, on_page)
+        parsed = parser.parse(path, on_page)
     except IngestError:
         named, damaged = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))
         if named != fmt:

@@ -18,6 +18,9 @@
    clearly bigger font are headings (levels by size rank); short all-bold blocks at body
    size are the lowest heading level. Numbered paragraphs ("7-2 ...") stay paragraphs.
    Lines starting with a bullet or a number ("•", "-", "1.", "a)") are list items.
+5. A scanned page (no text layer, mostly image) is read by OCR when a `PageReader` is given
+   (core/ingest/ocr.py) and then goes through steps 1-4 like any page; the pages read, and
+   those that could not be, are named in the document's warnings.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
 from core.ingest.base import NOT_PDF, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.ocr import NO_OCR_DATA, PageReader, needs_ocr, page_list
 from core.ingest.text import LIST_MARKER, join_lines
 from core.schema import Block, ParsedDocument
 
@@ -75,10 +80,15 @@ class _Item:
 
 
 class PdfParser:
+    def __init__(self, reader: PageReader | None = None, unavailable: str = NO_OCR_DATA) -> None:
+        self.reader = reader  # reads scanned pages; None: they are named as unread,
+        self.unavailable = unavailable  # for this reason
+
     def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         path = Path(path)
         doc = _open(path)
         warnings: list[str] = []
+        scans = _Scans()
         try:
             items: list[_Item] = []
             heights: dict[int, float] = {}
@@ -87,7 +97,7 @@ class PdfParser:
                 try:
                     page = doc.load_page(index)
                     heights[index + 1] = page.rect.height
-                    items.extend(_page_items(page, index + 1, warnings))
+                    items.extend(_page_items(page, index + 1, warnings, self._scanned_text(page, index + 1, scans)))
                 except Exception:  # noqa: BLE001 - one broken page must not lose the rest
                     skipped += 1
                     warnings.append(f"Page {index + 1} could not be read and was skipped.")
@@ -101,25 +111,88 @@ class PdfParser:
         finally:
             doc.close()
         if not any(item.rows or item.lines for item in items):
-            raise _no_text(damaged)
+            raise _no_text(damaged, scans, self.unavailable)
         items = _drop_running_text(items, heights, pages)
         blocks = _classify(items)
         if not blocks:
-            raise _no_text(damaged)
+            raise _no_text(damaged, scans, self.unavailable)
         if damaged:
             # said to the user beside "indexed": what happened and what to do, no library names
             warnings.append("This PDF is damaged and was repaired to read it; some of its text may be missing, "
                             "so upload an intact copy if you have one.")
+        warnings.extend(scans.warnings(self.reader, self.unavailable))
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         return finish(blocks, pages=pages, title=title, warnings=warnings)
 
+    def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> Any:
+        """The OCR text page of a scanned page, or None (a digital page, or one not read)."""
+        if not needs_ocr(page):
+            return None
+        if self.reader is None:
+            scans.unread.append(number)
+        elif len(scans.read) >= self.reader.max_pages:
+            scans.over.append(number)
+        else:
+            try:
+                textpage = self.reader.read(page, flags=_TEXT_FLAGS)
+            except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
+                scans.failed.append(number)
+                return None
+            scans.read.append(number)
+            return textpage
+        return None
 
-def _no_text(damaged: bool) -> IngestError:
+
+@dataclass
+class _Scans:
+    """Page numbers of the scanned pages: read by OCR, not read (no OCR here, over the
+    limit), or failed."""
+
+    read: list[int] = field(default_factory=list)
+    unread: list[int] = field(default_factory=list)
+    over: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+    def warnings(self, reader: PageReader | None, unavailable: str) -> list[str]:
+        out = []
+        if self.read:
+            out.append(f"{_pages(self.read)} had no text layer and {_were(self.read)} read by OCR; recognised "
+                       f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
+        if self.unread:
+            out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}.")
+        if self.over and reader:
+            out.append(f"{_pages(self.over)} {_were(self.over)} not read: OCR reads at most {reader.max_pages} "
+                       "scanned pages of one file, so split it and upload the rest.")
+        if self.failed:
+            out.append(f"OCR could not read {_pages(self.failed).lower()}; scan {_it(self.failed)} again "
+                       "and upload the file again.")
+        return out
+
+
+def _pages(numbers: list[int]) -> str:
+    return f"Page{'s' if len(numbers) > 1 else ''} {page_list(numbers)}"
+
+
+def _were(numbers: list[int]) -> str:
+    return "were" if len(numbers) > 1 else "was"
+
+
+def _it(numbers: list[int]) -> str:
+    return "them" if len(numbers) > 1 else "it"
+
+
+def _no_text(damaged: bool, scans: _Scans, unavailable: str) -> IngestError:
     if damaged:
         return IngestError(
             "This PDF is damaged (truncated or corrupt) and no text could be read from it; "
             "get an intact copy of the file and upload it again."
         )
+    if scans.unread:
+        return IngestError(f"This PDF is scanned (it has no text layer) and {unavailable}, "
+                           "or run OCR on it first and upload the result.")
+    if scans.read or scans.failed:
+        return IngestError("This PDF is scanned and OCR found no text in it (a blank or faint scan?); "
+                           "scan it again at a higher resolution and upload it.")
     return IngestError(
         "This PDF has no text layer (scanned?); run OCR on it first and upload the result."
     )
@@ -144,11 +217,12 @@ def _open(path: Path) -> pymupdf.Document:
 # --- one page -------------------------------------------------------------------------
 
 
-def _page_items(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]:
-    tables = _tables(page, number, warnings) if looks_tabular(page) else []
+def _page_items(page: pymupdf.Page, number: int, warnings: list[str], scanned: Any = None) -> list[_Item]:
+    """A page's text blocks and tables in reading order; `scanned`: its OCR text page."""
+    tables = _tables(page, number, warnings) if scanned is None and looks_tabular(page) else []
     table_zones = [_inflate(t.bbox, 2.0) for t in tables]
     texts: list[_Item] = []
-    for raw in page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]:
+    for raw in page.get_text("dict", flags=_TEXT_FLAGS, textpage=scanned)["blocks"]:
         if raw.get("type") != 0:
             continue
         lines = [ln for ln in (_line(raw_line) for raw_line in raw["lines"]) if ln

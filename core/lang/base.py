@@ -56,6 +56,8 @@ class Language:
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
+    # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
+    ocr_code: str = ""
 
     @cached_property
     def asking_words(self) -> frozenset[str]:

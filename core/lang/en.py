@@ -7,6 +7,7 @@ LANGUAGE = Language(
     name="English",
     letters=frozenset("abcdefghijklmnopqrstuvwxyz"),
     stemmer="english",
+    ocr_code="eng",
     stopwords=frozenset(
         """a an the of to in on at for by with from and or but is are was were be been being it
         its this that these those what which who whom whose when where why how do does did can

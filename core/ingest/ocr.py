@@ -1,0 +1,104 @@
+"""OCR of scanned PDF pages: the Tesseract engine built into MuPDF reads a page that has no
+text layer, so a scanned contract or a photographed procedure answers like a digital one.
+
+MuPDF carries the engine; only Tesseract's language data must be on the machine (Debian's
+`tesseract-ocr-eng` and `tesseract-ocr-rus`, which `scripts/test.sh` installs, or a folder
+named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
+
+1. A page needs OCR when it has no extractable text and images cover at least a fifth of
+   it: a blank page, or a chart without words, costs nothing.
+2. The page is rendered at `ocr_dpi` and read whole, in every registered language whose
+   data is installed (`Language.ocr_code`: "eng+rus"). The text page MuPDF returns holds
+   words with positions and sizes in the page's own coordinates, so the PDF parser reads
+   it exactly as a digital page (headings by size, lists, paragraphs).
+3. At most `ocr_max_pages` pages of one file are read (seconds a page on 2 cores); the
+   rest are named in a warning, as are the pages read, because recognised text can hold
+   errors a reader should check against the page.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.config import Settings
+from core.lang import LANGUAGES
+
+MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
+# where Debian (tesseract-ocr-*) and a hand-built Tesseract put the language data
+_STANDARD_DIRS = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata", "/usr/local/share/tessdata")
+NO_OCR_DATA = ("OCR is not installed on this server: install Tesseract's language data "
+               "(Debian: apt install tesseract-ocr-eng tesseract-ocr-rus)")
+OCR_OFF = "OCR is turned off on this server (GROUNDWORK_OCR=0)"
+
+
+@dataclass(frozen=True)
+class PageReader:
+    """Reads scanned pages: where the language data is, which languages, how finely."""
+
+    tessdata: str
+    languages: str  # Tesseract's form: "eng+rus"
+    dpi: int = 300
+    max_pages: int = 200
+
+    def read(self, page: Any, flags: int = 0) -> Any:
+        """The page's text as MuPDF's OCR recognised it: a `TextPage` in page coordinates."""
+        return page.get_textpage_ocr(flags=flags, language=self.languages, dpi=self.dpi, full=True,
+                                     tessdata=self.tessdata)
+
+
+def page_reader(settings: Settings) -> PageReader | None:
+    """The reader the settings ask for, or None when OCR is off or no language data is installed."""
+    if not settings.ocr:
+        return None
+    folder = tessdata_folder(settings.tessdata)
+    if folder is None:
+        return None
+    codes = [lang.ocr_code for lang in LANGUAGES.values()
+             if lang.ocr_code and (folder / f"{lang.ocr_code}.traineddata").is_file()]
+    if not codes:
+        return None
+    return PageReader(tessdata=str(folder), languages="+".join(codes), dpi=settings.ocr_dpi,
+                      max_pages=settings.ocr_max_pages)
+
+
+def why_no_reader(settings: Settings) -> str:
+    """Why `page_reader` gives None, said so an admin can act on it."""
+    return OCR_OFF if not settings.ocr else NO_OCR_DATA
+
+
+def tessdata_folder(explicit: str | None) -> Path | None:
+    """The first folder holding `*.traineddata`: the configured one, else the standard places."""
+    candidates = [explicit] if explicit else sorted(
+        (d for pattern in _STANDARD_DIRS for d in glob.glob(pattern)), reverse=True)  # the newest version first
+    for candidate in candidates:
+        folder = Path(candidate)
+        if folder.is_dir() and any(name.endswith(".traineddata") for name in os.listdir(folder)):
+            return folder
+    return None
+
+
+def needs_ocr(page: Any) -> bool:
+    """No text to extract, and images covering enough of the page to hold some."""
+    if page.get_text("text").strip():
+        return False
+    area = abs(page.rect) or 1.0
+    covered = 0.0
+    for info in page.get_image_info():
+        box = page.rect & info["bbox"]  # the part of the image on the page
+        covered += abs(box) if not box.is_empty else 0.0
+    return covered >= MIN_IMAGE_SHARE * area
+
+
+def page_list(numbers: list[int]) -> str:
+    """1-based page numbers as a reader writes them: "3", "1-4, 7"."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)

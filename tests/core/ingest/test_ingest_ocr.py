@@ -1,0 +1,150 @@
+"""Scanned PDFs: pages without a text layer read by the OCR built into MuPDF, with
+Tesseract's language data from Debian (scripts/test.sh installs it); pages that cannot be
+read are named, and a scan with no OCR here is refused in one sentence that says what to do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from core.config import Settings
+from core.documents import ingest_file
+from core.ingest import IngestError, parse_file
+from core.ingest.ocr import OCR_OFF, page_list, page_reader, tessdata_folder
+from core.pipeline import ask
+from tests.conftest import ANSWERING_THRESHOLD
+
+FONT = next((p for p in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",) if Path(p).exists()), None)
+needs_ocr_data = pytest.mark.skipif(page_reader(Settings()) is None,
+                                    reason="Tesseract language data is not installed (scripts/test.sh installs it)")
+
+
+def _page_image(lines: list[tuple[str, float]]) -> pymupdf.Pixmap:
+    """A page of text (line, font size) rendered to an image, as a scanner would give it."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    font = "dv" if FONT else "helv"
+    if FONT:
+        page.insert_font(fontname="dv", fontfile=FONT)
+    y = 90.0
+    for text, size in lines:
+        page.insert_text((72, y), text, fontsize=size, fontname=font)
+        y += size * 2
+    return page.get_pixmap(dpi=150)
+
+
+def _scan(path: Path, pages: list[list[tuple[str, float]] | str]) -> Path:
+    """A PDF whose pages are images of text; a str page is a digital page of that text."""
+    doc = pymupdf.open()
+    for content in pages:
+        page = doc.new_page()
+        if isinstance(content, str):
+            page.insert_text((72, 90), content, fontsize=11, fontname="helv")
+        else:
+            page.insert_image(page.rect, pixmap=_page_image(content))
+    doc.save(path)
+    return path
+
+
+POLICY = [("Travel expenses", 20), ("Employees may claim a daily allowance of 45 EUR for each full day away.", 11),
+          ("Receipts must be submitted within 30 days after the trip ends.", 11)]
+
+
+@needs_ocr_data
+def test_a_scanned_page_is_read_like_a_digital_one(tmp_path):
+    parsed = parse_file(_scan(tmp_path / "scan.pdf", [POLICY]), Settings())
+    kinds = [(b.kind, b.text, b.page) for b in parsed.blocks]
+    assert kinds[0] == ("heading", "Travel expenses", 1)  # its size made it a heading, as on a digital page
+    assert ("paragraph", "Receipts must be submitted within 30 days after the trip ends.", 1) in kinds
+    assert parsed.title == "Travel expenses"
+    assert parsed.warnings == ["Page 1 had no text layer and was read by OCR; recognised text can hold errors, "
+                               "so check quotes from it against the page."]
+
+
+@needs_ocr_data
+def test_russian_scans_are_read_in_russian(tmp_path):
+    if FONT is None:
+        pytest.skip("no Cyrillic font to draw the scan with")
+    text = "Сотрудник может взять до 5 дней отпуска без сохранения зарплаты."
+    parsed = parse_file(_scan(tmp_path / "ru.pdf", [[(text, 11)]]), Settings())
+    assert [b.text for b in parsed.blocks] == [text]
+
+
+@needs_ocr_data
+def test_only_pages_without_text_are_read_by_ocr(tmp_path):
+    path = _scan(tmp_path / "mixed.pdf", ["Digital page: the office opens at 8:00.", POLICY, ""])
+    parsed = parse_file(path, Settings())
+    pages = {b.page for b in parsed.blocks}
+    assert pages == {1, 2}  # the blank third page holds no image, so nothing is read there
+    assert any(b.text == "Digital page: the office opens at 8:00." for b in parsed.blocks)
+    assert parsed.warnings[0].startswith("Page 2 had no text layer")
+
+
+@needs_ocr_data
+def test_pages_past_the_limit_are_named_not_read(tmp_path):
+    path = _scan(tmp_path / "long.pdf", [POLICY, [("Second page of the scan.", 11)], [("Third page.", 11)]])
+    parsed = parse_file(path, replace(Settings(), ocr_max_pages=1))
+    assert {b.page for b in parsed.blocks} == {1}
+    assert "Pages 2-3 were not read: OCR reads at most 1 scanned pages of one file, so split it and upload " \
+           "the rest." in parsed.warnings
+
+
+def test_a_scan_without_ocr_is_refused_with_what_to_do(tmp_path):
+    path = _scan(tmp_path / "scan.pdf", [POLICY, POLICY])
+    with pytest.raises(IngestError) as err:
+        parse_file(path, replace(Settings(), ocr=False))
+    assert str(err.value) == (f"This PDF is scanned (it has no text layer) and {OCR_OFF}, "
+                              "or run OCR on it first and upload the result.")
+    with pytest.raises(IngestError) as err:
+        parse_file(path, replace(Settings(), tessdata=str(tmp_path)))  # a folder without language data
+    assert "install Tesseract's language data (Debian: apt install tesseract-ocr-eng" in str(err.value)
+
+
+def test_a_partly_scanned_pdf_without_ocr_keeps_its_text_and_names_the_rest(tmp_path):
+    path = _scan(tmp_path / "mixed.pdf", ["The office opens at 8:00.", POLICY, POLICY])
+    parsed = parse_file(path, replace(Settings(), ocr=False))
+    assert [b.text for b in parsed.blocks] == ["The office opens at 8:00."]
+    assert parsed.warnings == [f"Pages 2-3 were scanned and not read: {OCR_OFF}."]
+
+
+def test_the_language_data_is_found_only_where_it_is(tmp_path):
+    assert tessdata_folder(str(tmp_path)) is None
+    (tmp_path / "eng.traineddata").write_bytes(b"x")
+    assert tessdata_folder(str(tmp_path)) == tmp_path
+    reader = page_reader(replace(Settings(), tessdata=str(tmp_path)))
+    assert reader is not None and reader.languages == "eng"  # Russian data is not in this folder
+    assert page_reader(replace(Settings(), tessdata=str(tmp_path), ocr=False)) is None
+
+
+def test_page_lists_read_as_a_person_writes_them():
+    assert page_list([3]) == "3"
+    assert page_list([7, 1, 2, 3, 4, 9, 10]) == "1-4, 7, 9-10"
+
+
+@needs_ocr_data
+def test_a_scanned_policy_answers_with_a_quote_from_the_scan(settings, tmp_path):
+    answering = replace(settings, gate_threshold=ANSWERING_THRESHOLD)
+    result = ingest_file(answering, "t", _scan(tmp_path / "travel-scan.pdf", [POLICY]))
+    assert result.status == "ready", result.error
+    assert result.warnings and "read by OCR" in result.warnings[0]
+    answer = ask(answering, "t", "Within how many days must receipts be submitted after a trip?")
+    assert answer.status == "answered", answer.answer
+    assert answer.citations[0].source == "travel-scan.pdf" and answer.citations[0].page == 1
+    assert answer.citations[0].quote == "Receipts must be submitted within 30 days after the trip ends."
+
+
+@needs_ocr_data
+def test_a_blank_scan_is_refused_as_one(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 80), False)
+    pix.clear_with(235)  # a grey sheet: an image over the whole page, no letters on it
+    page.insert_image(page.rect, pixmap=pix)
+    doc.save(tmp_path / "blank.pdf")
+    with pytest.raises(IngestError) as err:
+        parse_file(tmp_path / "blank.pdf", Settings())
+    assert str(err.value) == ("This PDF is scanned and OCR found no text in it (a blank or faint scan?); "
+                              "scan it again at a higher resolution and upload it.")
