@@ -7,10 +7,12 @@ named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
 
 1. A page needs OCR when it has no extractable text and images cover at least a fifth of
    it: a blank page, or a chart without words, costs nothing.
-2. The page is rendered at `ocr_dpi` and read whole, in every registered language whose
-   data is installed (`Language.ocr_code`: "eng+rus"). The text page MuPDF returns holds
-   words with positions and sizes in the page's own coordinates, so the PDF parser reads
-   it exactly as a digital page (headings by size, lists, paragraphs).
+2. The page is rendered in grey at `ocr_dpi`, its ruled lines are found and whitened
+   (core/ingest/scan_rules.py: Tesseract drops ruled table cells otherwise), and the image
+   is read whole, in every registered language whose data is installed
+   (`Language.ocr_code`: "eng+rus"). The text page MuPDF returns holds words with positions
+   and sizes in the page's own coordinates, so the PDF parser reads it as a digital page
+   (headings by size, lists, paragraphs), and the rules give its tables' cells.
 3. At most `ocr_max_pages` pages of one file are read (seconds a page on 2 cores); the
    rest are named in a warning, as are the pages read, because recognised text can hold
    errors a reader should check against the page.
@@ -24,7 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from core.config import Settings
+from core.ingest.scan_rules import find_rules, table_grids
 from core.lang import LANGUAGES
 
 MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
@@ -32,6 +37,8 @@ MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page with
 _STANDARD_DIRS = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata", "/usr/local/share/tessdata")
 NO_OCR_DATA = ("OCR is not installed on this server: install Tesseract's language data "
                "(Debian: apt install tesseract-ocr-eng tesseract-ocr-rus)")
+# what Tesseract reads a list bullet as, seen on rendered pages: ". Item", "¢ Item", "e Item"
+OCR_BULLET_MISREADS = frozenset(".¢°«©®eo*+")
 OCR_OFF = "OCR is turned off on this server (GROUNDWORK_OCR=0)"
 
 
@@ -44,10 +51,38 @@ class PageReader:
     dpi: int = 300
     max_pages: int = 200
 
-    def read(self, page: Any, flags: int = 0) -> Any:
-        """The page's text as MuPDF's OCR recognised it: a `TextPage` in page coordinates."""
-        return page.get_textpage_ocr(flags=flags, language=self.languages, dpi=self.dpi, full=True,
-                                     tessdata=self.tessdata)
+    def read(self, page: Any, flags: int = 0) -> ScannedPage:
+        """The page's text as MuPDF's OCR recognised it, and the grids of its ruled tables."""
+        import weakref
+
+        import pymupdf
+
+        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY)
+        gray = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width)
+        rules, mask = find_rules(gray, self.dpi)
+        clean = gray.copy()
+        clean[mask] = 255
+        # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
+        image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False))
+        image.set_dpi(self.dpi, self.dpi)
+        # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
+        recognised = pymupdf.Document(stream=image.pdfocr_tobytes(compress=False, language=self.languages,
+                                                                   tessdata=self.tessdata)).load_page(0)
+        unzoom = page.rect.width / recognised.rect.width
+        textpage = recognised.get_textpage(flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix)
+        textpage.parent = weakref.proxy(page)
+        # the rules are in the rendered page's units: a turned page's tables are not built
+        return ScannedPage(textpage, table_grids(rules) if page.rotation == 0 else [], recognised)
+
+
+@dataclass(frozen=True)
+class ScannedPage:
+    """What OCR made of a page: its text page, and (column edges, row edges) of each
+    ruled table on it, in page units."""
+
+    textpage: Any
+    grids: list[tuple[list[float], list[float]]]
+    source: Any = None  # the recognised page the text page was read from, kept alive with it
 
 
 def page_reader(settings: Settings) -> PageReader | None:

@@ -30,13 +30,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pymupdf
 
 from core.ingest.base import NOT_PDF, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
-from core.ingest.ocr import NO_OCR_DATA, PageReader, needs_ocr, page_list
+from core.ingest.ocr import NO_OCR_DATA, OCR_BULLET_MISREADS, PageReader, ScannedPage, needs_ocr, page_list
 from core.ingest.text import LIST_MARKER, join_lines
 from core.schema import Block, ParsedDocument
 
@@ -73,6 +72,7 @@ class _Item:
     bbox: tuple[float, float, float, float]
     lines: list[_Line] = field(default_factory=list)
     rows: list[list[str]] | None = None
+    scanned: bool = False  # read by OCR: sizes are estimates, bold unknown
 
     @property
     def text(self) -> str:
@@ -112,7 +112,7 @@ class PdfParser:
             doc.close()
         if not any(item.rows or item.lines for item in items):
             raise _no_text(damaged, scans, self.unavailable)
-        items = _drop_running_text(items, heights, pages)
+        items = _drop_running_text(_steady_scans(items), heights, pages)
         blocks = _classify(items)
         if not blocks:
             raise _no_text(damaged, scans, self.unavailable)
@@ -124,8 +124,8 @@ class PdfParser:
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         return finish(blocks, pages=pages, title=title, warnings=warnings)
 
-    def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> Any:
-        """The OCR text page of a scanned page, or None (a digital page, or one not read)."""
+    def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> ScannedPage | None:
+        """What OCR read of a scanned page, or None (a digital page, or one not read)."""
         if not needs_ocr(page):
             return None
         if self.reader is None:
@@ -217,17 +217,24 @@ def _open(path: Path) -> pymupdf.Document:
 # --- one page -------------------------------------------------------------------------
 
 
-def _page_items(page: pymupdf.Page, number: int, warnings: list[str], scanned: Any = None) -> list[_Item]:
-    """A page's text blocks and tables in reading order; `scanned`: its OCR text page."""
-    tables = _tables(page, number, warnings) if scanned is None and looks_tabular(page) else []
+def _page_items(page: pymupdf.Page, number: int, warnings: list[str],
+                scanned: ScannedPage | None = None) -> list[_Item]:
+    """A page's text blocks and tables in reading order; `scanned`: what OCR read of it."""
+    if scanned is not None:
+        tables = _scanned_tables(page, number, scanned)
+    else:
+        tables = _tables(page, number, warnings) if looks_tabular(page) else []
     table_zones = [_inflate(t.bbox, 2.0) for t in tables]
     texts: list[_Item] = []
-    for raw in page.get_text("dict", flags=_TEXT_FLAGS, textpage=scanned)["blocks"]:
-        if raw.get("type") != 0:
-            continue
-        lines = [ln for ln in (_line(raw_line) for raw_line in raw["lines"]) if ln
-                 and not any(_center_inside(ln.bbox, zone) for zone in table_zones)]
-        texts.extend(_Item(page=number, bbox=_union(run), lines=run)
+    blocks = [[ln for ln in (_line(raw_line) for raw_line in raw["lines"]) if ln
+               and not any(_center_inside(ln.bbox, zone) for zone in table_zones)]
+              for raw in page.get_text("dict", flags=_TEXT_FLAGS,
+                                       textpage=scanned.textpage if scanned else None)["blocks"]
+              if raw.get("type") == 0]
+    if scanned is not None:
+        _steady_scan_lines(blocks)
+    for lines in blocks:
+        texts.extend(_Item(page=number, bbox=_union(run), lines=run, scanned=scanned is not None)
                      for run in _split_on_style(lines))
     # Put each table where it sits: at the place in reading order with the fewest blocks
     # out of place (above it but after, or below it but before). PyMuPDF lists text in
@@ -239,6 +246,55 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str], scanned: A
         misplaced = [sum(below[:i]) + sum(above[i:]) for i in range(len(texts) + 1)]
         texts.insert(misplaced.index(min(misplaced)), table)
     return texts
+
+
+def _steady_scan_lines(blocks: list[list[_Line]]) -> None:
+    """OCR guesses a line's font size from its height in pixels, which ascenders, descenders
+    and the scan move by 10-20%: a paragraph would split where its lines' sizes differ. Every
+    block of a scanned page takes its lines' median size (`_steady_scans` then evens out the
+    blocks across the document). A bullet read as another mark (". Item", "¢ Item") is a
+    bullet again."""
+    for lines in blocks:
+        if lines:
+            size = sorted(line.size for line in lines)[len(lines) // 2]
+            for line in lines:
+                line.size = size
+                if line.text in OCR_BULLET_MISREADS:  # a bullet on its own, left of its item
+                    line.text = "•"
+                elif line.text[:1] in OCR_BULLET_MISREADS and line.text[1:2] == " " and line.text[2:3].isupper():
+                    line.text = "• " + line.text[2:]
+
+
+def _steady_scans(items: list[_Item]) -> list[_Item]:
+    """Scanned pages' blocks as a reader sees them: a block within a quarter of the
+    scanned body size takes it (noise, not a bigger font: else body text passes for
+    headings), and a block that goes on a sentence the block above left open (no final
+    stop above, a lowercase start) joins it, as OCR cuts paragraphs where the layout
+    does not."""
+    sizes: Counter[float] = Counter()
+    for item in items:
+        if item.scanned:
+            for line in item.lines:
+                sizes[round(line.size)] += line.chars
+    if not sizes:
+        return items
+    body = sizes.most_common(1)[0][0]
+    out: list[_Item] = []
+    for item in items:
+        if item.scanned and item.lines and abs(item.lines[0].size - body) <= 0.25 * body:
+            for line in item.lines:
+                line.size = body
+        last = out[-1] if out else None
+        if (last is not None and item.scanned and last.scanned and last.page == item.page
+                and last.rows is None and item.rows is None and item.lines and last.lines
+                and last.lines[-1].size == item.lines[0].size
+                and not last.text.rstrip().endswith((".", "!", "?", ":", ";"))
+                and item.text[:1].islower()):
+            last.lines.extend(item.lines)
+            last.bbox = _union(last.lines)
+            continue
+        out.append(item)
+    return out
 
 
 def _line(raw_line: dict) -> _Line | None:
@@ -356,6 +412,23 @@ def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]
         rows = normalize_rows(rows)
         if len(rows) >= 2 and len(rows[0]) >= 2:
             items.append(_Item(page=number, bbox=bbox, rows=rows))
+    return items
+
+
+def _scanned_tables(page: pymupdf.Page, number: int, scanned: ScannedPage) -> list[_Item]:
+    """The ruled tables of a scanned page: the grid its rules draw, each cell holding the
+    OCR words whose centre lies in it."""
+    if not scanned.grids:
+        return []
+    words = page.get_text("words", textpage=scanned.textpage, sort=False)
+    items = []
+    for columns, rows in scanned.grids:
+        cells = [[_cell_text(words, (x0, y0, x1, y1)) for x0, x1 in zip(columns, columns[1:])]
+                 for y0, y1 in zip(rows, rows[1:])]
+        cells = normalize_rows(cells)
+        if len(cells) >= 2 and len(cells[0]) >= 2:
+            items.append(_Item(page=number, bbox=(columns[0], rows[0], columns[-1], rows[-1]), rows=cells,
+                               scanned=True))
     return items
 
 

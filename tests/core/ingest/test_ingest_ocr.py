@@ -49,6 +49,17 @@ def _scan(path: Path, pages: list[list[tuple[str, float]] | str]) -> Path:
     return path
 
 
+def _copier_scan(path: Path, page: int = 3) -> Path:
+    """A page of the demo handbook as an office copier scans it: grey, JPEG, 200 dpi."""
+    original = pymupdf.open(Path(__file__).parents[3] / "data" / "demo" / "employee-handbook.pdf")
+    scan = pymupdf.open()
+    pix = original[page - 1].get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+    rect = original[page - 1].rect
+    scan.new_page(width=rect.width, height=rect.height).insert_image(rect, stream=pix.tobytes("jpeg", jpg_quality=80))
+    scan.save(path)
+    return path
+
+
 POLICY = [("Travel expenses", 20), ("Employees may claim a daily allowance of 45 EUR for each full day away.", 11),
           ("Receipts must be submitted within 30 days after the trip ends.", 11)]
 
@@ -148,3 +159,52 @@ def test_a_blank_scan_is_refused_as_one(tmp_path):
         parse_file(tmp_path / "blank.pdf", Settings())
     assert str(err.value) == ("This PDF is scanned and OCR found no text in it (a blank or faint scan?); "
                               "scan it again at a higher resolution and upload it.")
+
+
+@needs_ocr_data
+def test_a_sentence_ocr_cuts_into_two_blocks_is_one_paragraph(tmp_path):
+    page = [("Benefits", 18), ("Northwind adds 20% to every euro that an employee converts from salary, up to a", 10),
+            ("limit of 4% of the salary, and pays it into the pension fund.", 10),
+            ("• A training budget of 1,200 EUR per calendar year.", 10),
+            ("• Bicycle leasing for up to 2 bicycles per employee.", 10)]
+    parsed = parse_file(_scan(tmp_path / "benefits.pdf", [page]), Settings())
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "Benefits"),
+        ("paragraph", "Northwind adds 20% to every euro that an employee converts from salary, up to a limit of 4% "
+                      "of the salary, and pays it into the pension fund."),
+        ("list_item", "A training budget of 1,200 EUR per calendar year."),
+        ("list_item", "Bicycle leasing for up to 2 bicycles per employee."),
+    ]
+
+
+@needs_ocr_data
+def test_a_photocopied_handbook_page_keeps_its_headings_and_list(tmp_path):
+    """Page 3 of the demo handbook as an office copier scans it: grey, JPEG, 200 dpi. OCR reads
+    its bullets as ". " or "¢ ", guesses font sizes 10-20% apart line by line, and its ruled
+    table is read cell by cell from the rules in the image."""
+    blocks = parse_file(_copier_scan(tmp_path / "copy.pdf"), Settings()).blocks
+    # its ruled table, whose header and right column Tesseract dropped while the rules were on the image
+    tables = [b.text for b in blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].splitlines()[:3] == ["| Occasion | Paid days off |", "|---|---|",
+                                          "| Own wedding or registered partnership | 2 days |"]
+    assert "| Moving house (once per calendar year) | 1 day |" in tables[0].splitlines()
+    # the six benefits, then the one-page scan's footer ("- HR-HB-001 Rev 6 - Page 3 of 4"): no
+    # running text is told on one page
+    items = [b.text for b in blocks if b.kind == "list_item"][:6]
+    assert items[0] == "Salaries are paid on the last business day of each month."
+    assert items[3] == "Bicycle leasing through salary conversion for up to 2 bicycles per employee."
+    assert items[5] == "A public-transport job ticket, subsidised with €30 per month."
+    headings = [b.text for b in blocks if b.kind == "heading"]
+    assert "6. Pay and benefits" in headings
+    # body text at a size OCR misjudged is still body text, not a heading
+    assert all(len(h) < 40 for h in headings), headings
+
+
+@needs_ocr_data
+def test_a_row_of_a_scanned_table_is_quoted_as_the_answer(settings, tmp_path):
+    answering = replace(settings, gate_threshold=ANSWERING_THRESHOLD)
+    assert ingest_file(answering, "t", _copier_scan(tmp_path / "leave-scan.pdf")).status == "ready"
+    answer = ask(answering, "t", "How many paid days off do I get when I move house?")
+    assert answer.status == "answered", answer.answer
+    assert answer.citations[0].quote == "| Moving house (once per calendar year) | 1 day |"
