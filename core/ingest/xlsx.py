@@ -1,5 +1,9 @@
-"""XLSX via openpyxl, read-only: every worksheet as a section (its name a heading) holding
-its table (see core/ingest/sheet.py for how rows become a table).
+"""XLSX via openpyxl, read-only: every visible worksheet as a section (its name a heading)
+holding its table (see core/ingest/sheet.py for how rows become a table).
+
+A hidden sheet ("hidden" or "veryHidden") is skipped and named in a warning: it holds lookup
+lists, drafts or old versions nobody reading the workbook in Excel sees, and answers quoting
+them would contradict the visible sheets.
 
 Cells are read with `data_only=True`: a formula gives the value Excel last computed and
 saved, and is never evaluated here (a formula never calculated reads as an empty cell).
@@ -25,6 +29,7 @@ from core.schema import Block, ParsedDocument
 MAX_UNPACKED_BYTES = 300 * 1024 * 1024
 MAX_CELLS = 2_000_000
 _CURRENCY = "$€£¥₽"
+_HIDDEN = ("hidden", "veryHidden")  # openpyxl's sheet_state values besides "visible"
 _CONTROL = {c: None for c in range(32) if chr(c) not in "\t\n\r"}
 
 
@@ -43,12 +48,21 @@ class XlsxParser:
             except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds on bad input
                 raise IngestError(NOT_XLSX) from exc
             try:
-                blocks, notes = _workbook_blocks(book)
+                blocks, notes, hidden = _workbook_blocks(book)
                 title = (book.properties.title or "").strip() if book.properties else ""
             finally:
                 book.close()
         if not any(b.kind == "table" for b in blocks):
+            if hidden:
+                raise IngestError(
+                    f"The workbook has nothing to index outside its hidden sheets ({_names(hidden)}); "
+                    "unhide the ones meant to be read in Excel and upload it again."
+                )
             raise IngestError(HEADER_ONLY if notes else NO_CELLS)
+        if hidden:  # first: the upload panel shows the first three notes
+            them = "it" if len(hidden) == 1 else "them"
+            notes.insert(0, f"Skipped {len(hidden)} hidden sheet{'s' if len(hidden) > 1 else ''} "
+                            f"({_names(hidden)}); unhide {them} in Excel to have {them} indexed.")
         return finish(blocks, pages=None, title=title or path.stem, warnings=notes)
 
 
@@ -58,21 +72,23 @@ def check_archive(path: Path) -> None:
                      max_unpacked=MAX_UNPACKED_BYTES)
 
 
-def _workbook_blocks(book) -> tuple[list[Block], list[str]]:
+def _workbook_blocks(book) -> tuple[list[Block], list[str], list[str]]:
+    """The visible sheets' blocks, the notes on them, and the names of the hidden sheets
+    that hold cells (a hidden empty sheet is not worth a warning)."""
     blocks: list[Block] = []
     notes: list[str] = []
-    cells = 0
+    hidden: list[str] = []
+    cells = [0]  # read so far, in every sheet: the bound is the workbook's
     for ws in book.worksheets:
         # the <dimension> a file declares can claim a million rows: read only what is there
         ws.reset_dimensions()
+        if ws.sheet_state in _HIDDEN:
+            # read only up to its first filled cell, to know whether to name it
+            if any(any(_filled(c) for c in row) for row in _counted_rows(ws, cells)):
+                hidden.append(ws.title)
+            continue
         numbered = []
-        for number, row in enumerate(ws.iter_rows(), start=1):  # a missing row comes as ()
-            cells += max(len(row), 1)
-            if cells > MAX_CELLS:
-                raise IngestError(
-                    f"The workbook holds more than {MAX_CELLS:,} cells (a zip bomb?); it was not "
-                    "processed — split it into smaller workbooks if it is genuine."
-                )
+        for number, row in enumerate(_counted_rows(ws, cells), start=1):  # a missing row comes as ()
             if row:
                 numbered.append((number, [_cell_text(c, ws.title) for c in row]))
         sheet = shape(numbered)
@@ -86,7 +102,30 @@ def _workbook_blocks(book) -> tuple[list[Block], list[str]]:
         blocks += sheet.blocks(heading_level=2)
         if sheet.wide_rows:
             notes.append(wide_rows_warning(sheet.wide_rows, where))
-    return blocks, notes
+    return blocks, notes, hidden
+
+
+def _counted_rows(ws, cells: list[int]):
+    """The sheet's rows, each counted into `cells[0]`; past MAX_CELLS the workbook is refused."""
+    for row in ws.iter_rows():
+        cells[0] += max(len(row), 1)
+        if cells[0] > MAX_CELLS:
+            raise IngestError(
+                f"The workbook holds more than {MAX_CELLS:,} cells (a zip bomb?); it was not "
+                "processed — split it into smaller workbooks if it is genuine."
+            )
+        yield row
+
+
+def _filled(cell) -> bool:
+    value = getattr(cell, "value", None)
+    return value is not None and str(value).strip() != ""
+
+
+def _names(sheets: list[str]) -> str:
+    """Sheet names as the warnings quote them, five at most."""
+    shown = ", ".join(f"'{name}'" for name in sheets[:5])
+    return shown + (f" and {len(sheets) - 5} more" if len(sheets) > 5 else "")
 
 
 def _cell_text(cell, sheet: str) -> str:

@@ -185,3 +185,38 @@ def test_bad_workbooks_get_one_sentence(rates_xlsx, tmp_path, name, spoil, messa
 ])
 def test_numbers_read_as_their_format_shows_them(value, fmt, shown):
     assert formatted_number(value, fmt) == shown
+
+
+def test_hidden_sheets_are_skipped_and_named_in_a_warning(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Rates"
+    ws.append(["Service", "Rate"])
+    ws.append(["Express", "12.50"])
+    old = book.create_sheet("Old rates")  # an old version, kept out of sight
+    old.append(["Service", "Rate"])
+    old.append(["Express", "9.99"])
+    old.sheet_state = "hidden"
+    lookup = book.create_sheet("Lookup")  # only a macro or the file's XML can unhide it
+    lookup.append(["Code", "Meaning"])
+    lookup.append(["X7", "internal"])
+    lookup.sheet_state = "veryHidden"
+    book.create_sheet("Spare").sheet_state = "hidden"  # hidden and empty: nothing to say
+    parsed = parse_file(_save(book, tmp_path / "rates.xlsx"))
+    assert [b.text for b in parsed.blocks if b.kind == "heading"] == ["Rates"]
+    assert "9.99" not in parsed.text and "X7" not in parsed.text
+    assert parsed.warnings == ["Skipped 2 hidden sheets ('Old rates', 'Lookup'); unhide them in Excel to have "
+                               "them indexed."]
+
+
+def test_a_workbook_whose_filled_sheets_are_all_hidden_is_refused(tmp_path):
+    book = openpyxl.Workbook()
+    book.active.title = "Cover"  # visible, empty
+    data = book.create_sheet("Data")
+    data.append(["Plan", "Premium"])
+    data.append(["Gold", 120])
+    data.sheet_state = "hidden"
+    with pytest.raises(IngestError, match=r"^The workbook has nothing to index outside its hidden sheets "
+                                          r"\('Data'\); unhide the ones meant to be read in Excel and upload "
+                                          r"it again\.$"):
+        parse_file(_save(book, tmp_path / "hidden.xlsx"))

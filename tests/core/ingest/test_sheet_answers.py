@@ -32,6 +32,18 @@ def _rates(path: Path) -> Path:
     return path
 
 
+def _hidden_only(path: Path) -> Path:
+    """A workbook whose only filled sheet is hidden (a visible cover sheet left empty)."""
+    book = openpyxl.Workbook()
+    book.active.title = "Cover"
+    data = book.create_sheet("Old rates")
+    data.append(["Service", "Price per parcel"])
+    data.append(["Express", 9.5])
+    data.sheet_state = "hidden"
+    book.save(path)
+    return path
+
+
 @pytest.fixture
 def answering(settings: Settings) -> Settings:
     # whether the shipped threshold answers these is the eval sets' business (tests/conftest.py)
@@ -108,6 +120,28 @@ def test_a_ragged_sheet_and_formulas_are_indexed_with_a_warning(settings, tmp_pa
     text = " ".join(r["text"] for r in store.chunk_rows(settings, "t"))
     assert '=HYPERLINK("http://x.test","x")' in text  # kept as the text it is
     assert store.list_documents(settings, "t")[0]["format"] == "csv"
+    assert doctor.check(settings, "t").consistent
+
+
+def test_a_hidden_sheet_is_not_indexed_and_the_upload_says_so(settings, tmp_path):
+    path = _rates(tmp_path / "courier.xlsx")
+    book = openpyxl.load_workbook(path)
+    old = book.create_sheet("Old rates")
+    old.append(["Service", "Price per parcel"])
+    old.append(["Express", "9.99 USD"])
+    old.sheet_state = "hidden"
+    book.save(path)
+    result = ingest_file(settings, "t", path)
+    assert result.status == "ready"
+    assert result.warnings == ["Skipped 1 hidden sheet ('Old rates'); unhide it in Excel to have it indexed."]
+    kept = [r["text"] for r in store.chunk_rows(settings, "t")]
+    assert "$12.50" in " ".join(kept) and "9.99" not in " ".join(kept) and "Old rates" not in " ".join(kept)
+
+    result = ingest_file(settings, "t", _hidden_only(tmp_path / "hidden.xlsx"))
+    assert result.status == "failed"
+    assert result.error == ("The workbook has nothing to index outside its hidden sheets ('Old rates'); unhide the "
+                            "ones meant to be read in Excel and upload it again.")
+    assert [r["text"] for r in store.chunk_rows(settings, "t")] == kept
     assert doctor.check(settings, "t").consistent
 
 
