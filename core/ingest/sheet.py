@@ -13,6 +13,15 @@ repeat the header, and the answer step reads each row as a unit ("Plan: Gold; Pr
   date, an amount): then the columns are named "Column 1", "Column 2", ... A row with one
   word in it is read as names, as sheets carry a header by convention and year columns
   ("Plan, 2023, 2024") are common;
+- a header name given twice is numbered ("Price", "Price (2)"), so each column stays
+  distinguishable in a row read alone;
+- merged cells (XLSX): a header cell merged across columns names each of them (so "Price"
+  over two columns gives "Price" and "Price (2)"); in the rows under it only a short value
+  merged down a column (a region, a category) is filled into each row it spans. A value
+  merged across a row is left in its first cell: such a row is mostly a label between
+  groups, and repeated in every column it would read as that label's value everywhere.
+  A merge that only widens a cell over a column holding nothing adds no column, and a
+  merged title line stays a title;
 - a row wider than the header keeps its extra cells, without a column name, and the upload
   says which rows (a ragged file loses nothing);
 - a row too long for a passage (prose in cells) is read as a paragraph "Header: value; ...".
@@ -24,10 +33,12 @@ cells read as text: a formula such as =HYPERLINK(...) stays the text it is, neve
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import csv
 import io
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +56,10 @@ LONG_ROW_CHARS = 1200
 DELIMITERS = ",;\t|"
 _SNIFF_CHARS = 65536
 _VALUE_CHARS = set("0123456789 .,:/-+%$€£¥₽'()")
+# Merged cells are filled only with a short value (a label, a key): a long text merged down
+# many rows would be repeated in every one of them. The fill as a whole is bounded too.
+FILL_CHARS = 100
+MAX_FILLED = 100_000
 NO_CELLS = ("The spreadsheet has no filled cells; check that it is the file you meant and "
             "upload it again.")
 HEADER_ONLY = ("The spreadsheet has a header row but no rows under it; add the rows and "
@@ -93,8 +108,14 @@ class Sheet:
         return out
 
 
-def shape(numbered: list[tuple[int, list[str]]]) -> Sheet:
-    """Shape a sheet's rows, each with the row (or line) number a person would look for."""
+# A merged range: (first row, first column, last row, last column); rows numbered as the
+# rows given to `shape`, columns 0-based
+Merge = tuple[int, int, int, int]
+
+
+def shape(numbered: list[tuple[int, list[str]]], merges: Sequence[Merge] = ()) -> Sheet:
+    """Shape a sheet's rows, each with the row (or line) number a person would look for;
+    `merges` are the sheet's merged ranges (XLSX), filled as the module docstring says."""
     rows = [(n, _trimmed([clean_inline(c) for c in cells])) for n, cells in numbered]
     rows = [(n, cells) for n, cells in rows if cells]
     if not rows:
@@ -112,14 +133,68 @@ def shape(numbered: list[tuple[int, list[str]]]) -> Sheet:
         while len(rows) > 2 and len(rows[-1][1]) == 1 and rows[-1][1][0].count(" ") >= 3:
             sheet.notes.insert(0, rows.pop()[1][0])
     first = rows[0][1]
-    if not all(is_value(cell) for cell in first if cell):
-        sheet.header, rows = first, rows[1:]
+    named = not all(is_value(cell) for cell in first if cell)
+    if merges:
+        _fill_merges(rows, used, merges, header=rows[0][0] if named else None)
+    if named:
+        sheet.header, rows = _distinct(first), rows[1:]
         sheet.wide_rows = [n for n, cells in rows if len(cells) > len(first)]
     else:
         sheet.named_header = False
         sheet.header = [f"Column {i + 1}" for i in range(max(len(c) for _, c in rows))]
     sheet.body = [cells for _, cells in rows]
     return sheet
+
+
+def _fill_merges(rows: list[tuple[int, list[str]]], used: list[int], merges: Sequence[Merge],
+                 header: int | None) -> None:
+    """Fill merged cells in place: a header cell across the columns it spans, a short body
+    value down the rows it spans (see the module docstring). `rows` are the table's rows
+    (title lines and notes taken off, so a merged title stays one cell), their columns the
+    `used` ones, renumbered from 0."""
+    numbers = [n for n, _ in rows]
+    budget = MAX_FILLED
+    for top, left, bottom, right in merges:
+        i = bisect.bisect_left(numbers, top)
+        if i == len(numbers) or numbers[i] != top:
+            continue  # a title line, a note, or an empty row
+        if top == header:
+            bottom = top  # a header cell merged down spans a second header row, not data
+        elif left != right or bottom == top:
+            continue
+        # only columns holding something somewhere: a merge widening a cell adds no column
+        first, last = bisect.bisect_left(used, left), bisect.bisect_right(used, right)
+        if first == last or used[first] != left:
+            continue
+        value = rows[i][1][first] if first < len(rows[i][1]) else ""
+        if not value or (top != header and len(value) > FILL_CHARS):
+            continue
+        for _, cells in rows[i:bisect.bisect_right(numbers, bottom)]:
+            if len(cells) < last:
+                cells.extend([""] * (last - len(cells)))
+            for k in range(first, last):
+                if not cells[k]:
+                    cells[k] = value
+                    budget -= 1
+            if budget <= 0:
+                return
+
+
+def _distinct(names: list[str]) -> list[str]:
+    """Header names with a repeated one numbered ("Price", "Price (2)"); blanks stay blank."""
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name and name in seen:
+            n = 2
+            while f"{name} ({n})" in taken:
+                n += 1
+            name = f"{name} ({n})"
+            taken.add(name)
+        seen.add(name)
+        out.append(name)
+    return out
 
 
 def is_value(cell: str) -> bool:

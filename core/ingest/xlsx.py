@@ -5,6 +5,10 @@ A hidden sheet ("hidden" or "veryHidden") is skipped and named in a warning: it 
 lists, drafts or old versions nobody reading the workbook in Excel sees, and answers quoting
 them would contradict the visible sheets.
 
+Merged cells: openpyxl's read-only sheets do not expose them, so the sheet's <mergeCells>
+element is read from the zip here (`merged_ranges`) and sheet.py fills a merged header cell
+across the columns it spans and a short value merged down a column into each of its rows.
+
 Cells are read with `data_only=True`: a formula gives the value Excel last computed and
 saved, and is never evaluated here (a formula never calculated reads as an empty cell).
 Numbers keep what their format shows of a percentage, a currency sign and decimals
@@ -17,11 +21,14 @@ from __future__ import annotations
 
 import datetime as dt
 import warnings
+import zipfile
 from pathlib import Path
+from typing import IO
+from xml.etree import ElementTree
 
 from core.ingest.base import NOT_XLSX, IngestError, PageProgress, check_office_zip
 from core.ingest.blocks import finish
-from core.ingest.sheet import HEADER_ONLY, MAX_CELL_CHARS, NO_CELLS, shape, wide_rows_warning
+from core.ingest.sheet import HEADER_ONLY, MAX_CELL_CHARS, NO_CELLS, Merge, shape, wide_rows_warning
 from core.schema import Block, ParsedDocument
 
 # A workbook is a zip: refuse archives that would unpack to absurd sizes (zip bombs), and
@@ -30,6 +37,11 @@ MAX_UNPACKED_BYTES = 300 * 1024 * 1024
 MAX_CELLS = 2_000_000
 _CURRENCY = "$€£¥₽"
 _HIDDEN = ("hidden", "veryHidden")  # openpyxl's sheet_state values besides "visible"
+# <mergeCells> follows every row of a sheet's XML: the rows are read past in pieces of this
+# size, unparsed, and at most this many ranges are taken
+_PIECE = 1 << 20
+MAX_MERGES = 100_000
+_TAG_END = (b" ", b">", b"/", b"\t", b"\n", b"\r")
 _CONTROL = {c: None for c in range(32) if chr(c) not in "\t\n\r"}
 
 
@@ -39,7 +51,7 @@ class XlsxParser:
 
         path = Path(path)
         check_archive(path)
-        with path.open("rb") as handle, warnings.catch_warnings():
+        with path.open("rb") as handle, zipfile.ZipFile(path) as archive, warnings.catch_warnings():
             # openpyxl warns about every extension it drops (data validation, slicers, ...)
             warnings.simplefilter("ignore")
             try:
@@ -48,7 +60,7 @@ class XlsxParser:
             except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds on bad input
                 raise IngestError(NOT_XLSX) from exc
             try:
-                blocks, notes, hidden = _workbook_blocks(book)
+                blocks, notes, hidden = _workbook_blocks(book, archive)
                 title = (book.properties.title or "").strip() if book.properties else ""
             finally:
                 book.close()
@@ -72,7 +84,7 @@ def check_archive(path: Path) -> None:
                      max_unpacked=MAX_UNPACKED_BYTES)
 
 
-def _workbook_blocks(book) -> tuple[list[Block], list[str], list[str]]:
+def _workbook_blocks(book, archive: zipfile.ZipFile) -> tuple[list[Block], list[str], list[str]]:
     """The visible sheets' blocks, the notes on them, and the names of the hidden sheets
     that hold cells (a hidden empty sheet is not worth a warning)."""
     blocks: list[Block] = []
@@ -91,7 +103,7 @@ def _workbook_blocks(book) -> tuple[list[Block], list[str], list[str]]:
         for number, row in enumerate(_counted_rows(ws, cells), start=1):  # a missing row comes as ()
             if row:
                 numbered.append((number, [_cell_text(c, ws.title) for c in row]))
-        sheet = shape(numbered)
+        sheet = shape(numbered, _sheet_merges(archive, ws) if numbered else [])
         where = f"Sheet '{ws.title}': "
         if not sheet.header:
             continue  # an empty sheet: nothing to say
@@ -115,6 +127,86 @@ def _counted_rows(ws, cells: list[int]):
                 "processed — split it into smaller workbooks if it is genuine."
             )
         yield row
+
+
+def _sheet_merges(archive: zipfile.ZipFile, ws) -> list[Merge]:
+    # openpyxl 3.1.5 (pinned) keeps the sheet's part name here, e.g. "xl/worksheets/sheet1.xml"
+    part = getattr(ws, "_worksheet_path", "")
+    try:
+        with archive.open(part) as stream:
+            return merged_ranges(stream)
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return []  # merges only add to what is read: without them the sheet reads as before
+
+
+def merged_ranges(stream: IO[bytes], read: int = _PIECE) -> list[Merge]:
+    """The merged ranges a sheet's XML declares, as (first row, first column, last row, last
+    column): rows numbered as Excel does, columns from 0. Only the <mergeCells> element is
+    parsed, element by element and none kept, so memory stays bounded whatever the sheet's
+    size; a malformed element gives none."""
+    from openpyxl.utils.cell import range_boundaries
+
+    out: list[Merge] = []
+    for ref in _merge_refs(stream, read):
+        try:
+            left, top, right, bottom = range_boundaries(ref)
+        except (TypeError, ValueError):
+            continue
+        if None not in (left, top, right, bottom):  # "A:A", a whole column, is no cell range
+            out.append((top, left - 1, bottom, right - 1))
+    return out
+
+
+def _merge_refs(stream: IO[bytes], read: int) -> list[str]:
+    tail = b""
+    parser: ElementTree.XMLPullParser | None = None
+    open_elements: list[ElementTree.Element] = []
+    refs: list[str] = []
+    try:
+        while piece := stream.read(read):
+            if parser is None:
+                data = tail + piece
+                found = _merge_start(data)
+                if found is None:
+                    tail = data[-64:]  # a start tag cut at the piece's end is found next time
+                    continue
+                at, prefix = found
+                parser = ElementTree.XMLPullParser(events=("start", "end"))
+                # the fragment parses alone once its prefix is bound (to any namespace)
+                parser.feed(b'<w xmlns:' + prefix + b'="urn:w">' if prefix else b"<w>")
+                piece = data[at:]
+            parser.feed(piece)
+            for event, element in parser.read_events():
+                if event == "start":
+                    open_elements.append(element)
+                    continue
+                open_elements.pop()
+                if open_elements:
+                    open_elements[-1].remove(element)  # nothing kept once read
+                name = element.tag.rpartition("}")[2]
+                if name == "mergeCell":
+                    refs.append(element.get("ref") or "")
+                if name == "mergeCells" or len(refs) >= MAX_MERGES:
+                    return refs
+    except ElementTree.ParseError:
+        return []
+    return []  # no <mergeCells>, or one never closed
+
+
+def _merge_start(data: bytes) -> tuple[int, bytes] | None:
+    """Where the <mergeCells> start tag opens in `data`, and its namespace prefix (b"" for
+    none). Text and attribute values hold "<" only escaped, so "<mergeCells" (or
+    "<x:mergeCells") followed by a space, ">" or "/" is the tag itself."""
+    at = data.find(b"mergeCells")
+    while at >= 0:
+        lt = data.rfind(b"<", max(at - 32, 0), at)
+        name = data[lt + 1:at] if lt >= 0 else b"/"
+        prefix = name[:-1]
+        plain = name == b"" or (name.endswith(b":") and prefix.replace(b"_", b"").replace(b"-", b"").isalnum())
+        if plain and data[at + 10:at + 11] in _TAG_END:
+            return lt, prefix
+        at = data.find(b"mergeCells", at + 1)
+    return None
 
 
 def _filled(cell) -> bool:

@@ -163,3 +163,8 @@ def test_bad_files_get_one_sentence(write_file, name, data, message):
         parse_file(write_file(name, data))
     text = str(info.value)
     assert text.endswith(".") and "\n" not in text and len(text) < 300
+
+
+def test_a_header_name_given_twice_is_numbered(write_file):
+    assert _rows(write_file("contacts.csv", "Name,Phone,Phone\nAnn,555 0101,555 0102\n")) == [
+        "Name: Ann; Phone: 555 0101; Phone (2): 555 0102"]

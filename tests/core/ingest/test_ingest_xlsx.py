@@ -220,3 +220,74 @@ def test_a_workbook_whose_filled_sheets_are_all_hidden_is_refused(tmp_path):
                                           r"\('Data'\); unhide the ones meant to be read in Excel and upload "
                                           r"it again\.$"):
         parse_file(_save(book, tmp_path / "hidden.xlsx"))
+
+
+def test_a_merged_header_names_every_column_it_spans(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Price list 2024"])
+    ws.append(["Plan", "Price", None, "Cover", None])
+    ws.append(["Gold", "10 EUR", "100 EUR", "Full", None])
+    ws.append(["Silver", "8 EUR", "80 EUR", "Partial", None])
+    ws.merge_cells("A1:E1")  # a title centred over the table stays a title
+    ws.merge_cells("B2:C2")  # "Price" over two columns of values
+    ws.merge_cells("D2:E2")  # "Cover" widened over a column that holds nothing: no column is added
+    ws.merge_cells("D3:E3")
+    parsed = parse_file(_save(book, tmp_path / "prices.xlsx"))
+    assert [(b.kind, b.text) for b in parsed.blocks if b.kind == "heading"] == [
+        ("heading", "Sheet"), ("heading", "Price list 2024")]
+    table = next(b.rows for b in parsed.blocks if b.kind == "table")
+    assert table == [["Plan", "Price", "Price (2)", "Cover"],
+                     ["Gold", "10 EUR", "100 EUR", "Full"],
+                     ["Silver", "8 EUR", "80 EUR", "Partial"]]
+    chunks = chunk_document(parsed, doc_id="d", tenant="t", source="prices.xlsx")
+    rows = [u.text for c in chunks for u in units(c.text) if u.kind == "row"]
+    assert rows[0] == "Plan: Gold; Price: 10 EUR; Price (2): 100 EUR; Cover: Full"
+
+
+def test_a_label_merged_down_the_rows_is_read_in_each_row(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Region", "Plan", "Price"])
+    ws.append(["North", "Gold", 10])
+    ws.append([None, "Silver", 8])
+    ws.append(["Summary of the southern offices, " * 5, "Gold", 12])  # long text: stays in its own row
+    ws.append([None, "Silver", 9])
+    ws.append(["Islands", None, None])  # a label merged across the row: a row of its own, not repeated
+    ws.append(["Ferry", "Gold", 15])
+    ws.merge_cells("A2:A3")
+    ws.merge_cells("A4:A5")
+    ws.merge_cells("A6:C6")
+    rows = next(b.rows for b in parse_file(_save(book, tmp_path / "regions.xlsx")).blocks if b.kind == "table")
+    assert [r[:2] for r in rows[1:3]] == [["North", "Gold"], ["North", "Silver"]]
+    assert rows[4][:2] == ["", "Silver"]
+    assert rows[5] == ["Islands", "", ""]
+
+
+def test_merged_ranges_are_read_from_the_xml_in_pieces():
+    xml = (b'<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>'
+           b'<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>mergeCells &lt;mergeCells</x:t></x:is></x:c>'
+           b'</x:row></x:sheetData><x:mergeCells count="3"><x:mergeCell ref="B1:C1"/><x:mergeCell ref="A2:A9"/>'
+           b'<x:mergeCell ref="junk"/></x:mergeCells><x:hyperlinks><x:hyperlink ref="D1"/></x:hyperlinks>'
+           b'</x:worksheet>')
+    for size in (7, 64, 1 << 20):  # the start tag cut at every place a piece can end
+        assert xlsx_parser.merged_ranges(io.BytesIO(xml), read=size) == [(1, 1, 1, 2), (2, 0, 9, 0)]
+    assert xlsx_parser.merged_ranges(io.BytesIO(xml.replace(b"x:", b"").replace(b"xmlns:x", b"xmlns"))) == [
+        (1, 1, 1, 2), (2, 0, 9, 0)]
+    assert xlsx_parser.merged_ranges(io.BytesIO(b"<worksheet><sheetData/></worksheet>")) == []
+    assert xlsx_parser.merged_ranges(io.BytesIO(b'<worksheet><mergeCells><mergeCell ref="A1:B1"')) == []
+
+
+def test_a_merge_over_the_whole_sheet_fills_only_what_is_there(tmp_path):
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.append(["Plan", "Price"])
+    ws.append(["Gold", 10])
+    ws.append([None, 8])
+    ws.merge_cells("A2:A3")
+    path = _rewritten(_save(book, tmp_path / "far.xlsx"), "xl/worksheets/sheet1.xml",
+                      lambda xml: xml.replace('ref="A2:A3"/>', 'ref="A2:A1048576"/><mergeCell ref="A1:XFD1"/>'))
+    start = time.perf_counter()
+    rows = next(b.rows for b in parse_file(path).blocks if b.kind == "table")
+    assert time.perf_counter() - start < 5
+    assert rows == [["Plan", "Price"], ["Gold", "10"], ["Gold", "8"]]
