@@ -34,6 +34,9 @@ class Block:
     char_end: int = 0
     level: int = 0  # heading level (1 = top); 0 for non-headings
     rows: list[list[str]] | None = None  # tables: header row first
+    # a spreadsheet row read as a paragraph: its key cell ("Case: A-1"), which the chunker
+    # puts before every later piece of the block, so a piece cut from the row stays its own
+    row_key: str = ""
 
 
 @dataclass

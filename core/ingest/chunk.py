@@ -22,10 +22,15 @@ How a document is cut, in order:
    items and code are not repeated.
 5. Every chunk that does not contain its section's heading starts with that heading line
    ("Leave policy\\n\\n..."), so a list item or a table piece keeps its heading.
+6. A chunk that starts inside a block with a `row_key` (a spreadsheet row too long for one
+   passage, core/ingest/sheet.py) starts with that key on the same line ("Case: A-1; ..."):
+   the piece stays attributable to its row, and the answer step, which reads a sentence
+   with its line, reads every sentence of it with the key.
 
 `char_start/char_end` are the offsets in `parsed.text` of the first and last unit the chunk
-covers. Because of the heading prefix (and a table piece's repeated header row) the chunk
-text is not always equal to `parsed.text[char_start:char_end]`; without them it is.
+covers. Because of the heading prefix (and a table piece's repeated header row, a row
+piece's key) the chunk text is not always equal to `parsed.text[char_start:char_end]`;
+without them it is.
 """
 
 from __future__ import annotations
@@ -121,6 +126,7 @@ class _Chunker:
         self.limit = max(min(settings.chunk_tokens, MAX_CHUNK_TOKENS), self.overhead + 20)
         self.overlap = max(settings.chunk_overlap, 0)
         self.drafts: list[tuple[list[_Unit], _Section, str]] = []
+        self.key_tokens: dict[int, int] = {}  # block index -> tokens of its repeated row key
 
     def fitted(self):
         """The drafts rendered and counted exactly. Packing uses additive estimates; should
@@ -287,7 +293,8 @@ class _Chunker:
         heading_text = section.path[-1] if section.path else ""
         prefix_tokens = count_content_tokens(heading_text) + 2 if heading_text else 0
         budget = self.limit - self.overhead - prefix_tokens  # what a chunk's body may hold
-        units = [u for i in section.blocks for u in self.units(i, budget)]
+        # a piece of a long row may be preceded by the row's key: room is kept for it
+        units = [u for i in section.blocks for u in self.units(i, budget - self.key_cost(i))]
         current: list[_Unit] = list(lead)
         for unit in units:
             body = [u for u in current if u.kind != "heading"]
@@ -308,7 +315,23 @@ class _Chunker:
         tokens = sum(u.tokens + 1 for u in units)
         if self.prefix(units, section):
             tokens += count_content_tokens(section.path[-1]) + 2
+        if self.row_key(units):
+            tokens += self.key_cost(units[0].block)
         return tokens
+
+    def row_key(self, units: list[_Unit]) -> str:
+        """The row key to start the chunk with ("Case: A-1; "): its first unit is a later
+        piece of a block that has one."""
+        if not units:
+            return ""
+        block = self.blocks[units[0].block]
+        return f"{block.row_key}; " if block.row_key and units[0].start > block.char_start else ""
+
+    def key_cost(self, index: int) -> int:
+        if index not in self.key_tokens:
+            key = self.blocks[index].row_key
+            self.key_tokens[index] = count_content_tokens(f"{key};") + 1 if key else 0
+        return self.key_tokens[index]
 
     def carry(self, body: list[_Unit], unit: _Unit) -> list[_Unit]:
         """Trailing prose of the previous chunk to repeat before `unit` (the overlap)."""
@@ -321,7 +344,8 @@ class _Chunker:
                 break
             carried.insert(0, prev)
             tokens += prev.tokens
-        while carried and tokens + unit.tokens + 2 > self.limit - self.overhead - 12:
+        while carried and tokens + unit.tokens + 2 + self.key_cost(carried[0].block) > \
+                self.limit - self.overhead - 12:
             tokens -= carried.pop(0).tokens
         return carried
 
@@ -345,7 +369,7 @@ class _Chunker:
             gap = self.parsed.text[prev.end:unit.start]
             parts.append(gap if gap and not gap.strip() else BLOCK_SEP)
             parts.append(unit.text)
-        body = "".join(parts)
+        body = self.row_key(units) + "".join(parts)
         return f"{prefix}{BLOCK_SEP}{body}" if prefix else body
 
 

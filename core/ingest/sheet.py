@@ -24,7 +24,9 @@ repeat the header, and the answer step reads each row as a unit ("Plan: Gold; Pr
   merged title line stays a title;
 - a row wider than the header keeps its extra cells, without a column name, and the upload
   says which rows (a ragged file loses nothing);
-- a row too long for a passage (prose in cells) is read as a paragraph "Header: value; ...".
+- a row too long for a passage (prose in cells) is read as a paragraph "Header: value; ...",
+  its first filled cell the block's `row_key`: the chunker starts every later piece of it
+  with that cell ("Case: A-1; ..."), so a piece cut from the row still names the row.
 
 CSV/TSV: bytes decoded as every text format is (core/ingest/decode.py), delimiter found by
 csv.Sniffer among , ; tab | (else the one that splits the first lines most consistently),
@@ -53,6 +55,9 @@ MAX_CELL_CHARS = 32767
 # A row longer than this (about 400 tokens) would fill a chunk alone, past the embedder's
 # reach: it is read as a paragraph instead (see Sheet.blocks).
 LONG_ROW_CHARS = 1200
+# A long row's key is repeated before each later piece of it: a longer first cell (prose,
+# not a key) is shortened to this many characters
+ROW_KEY_CHARS = 150
 DELIMITERS = ",;\t|"
 _SNIFF_CHARS = 65536
 _VALUE_CHARS = set("0123456789 .,:/-+%$€£¥₽'()")
@@ -100,8 +105,8 @@ class Sheet:
                 if run:
                     out.append(table_block([header, *run]))
                     run = []
-                out.append(Block(kind="paragraph", text="; ".join(
-                    f"{h}: {v}" if h else v for h, v in zip(header, row + [""] * (width - len(row))) if v)))
+                cells = [f"{h}: {v}" if h else v for h, v in zip(header, row + [""] * (width - len(row))) if v]
+                out.append(Block(kind="paragraph", text="; ".join(cells), row_key=_shortened(cells[0])))
             if run or not self.body:
                 out.append(table_block([header, *run]))
         out += [Block(kind="paragraph", text=note) for note in self.notes]
@@ -210,6 +215,14 @@ def wide_rows_warning(rows: list[int], where: str = "", unit: str = "Row") -> st
     return (f"{where}{label} {shown} {verb} more cells than the header row; the extra cells were "
             "kept without a column name — name those columns and upload the file again for "
             "clearer answers.")
+
+
+def _shortened(text: str) -> str:
+    """`text` cut at a word to at most ROW_KEY_CHARS characters ("…" marking the cut)."""
+    if len(text) <= ROW_KEY_CHARS:
+        return text
+    cut = text[:ROW_KEY_CHARS - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ;:,") + "…"
 
 
 def _trimmed(cells: list[str]) -> list[str]:

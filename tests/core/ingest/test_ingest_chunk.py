@@ -238,3 +238,18 @@ def test_safety_net_keeps_table_headers(write_file, monkeypatch):
         assert parsed.text[chunk.char_start:chunk.char_end].endswith(body)
     for n in range(150):
         assert sum(f"| Plan {n} | {n}.99 |" in c.text for c in chunks) == 1
+
+
+def test_a_cut_row_repeats_its_key_even_when_the_safety_net_halves(monkeypatch):
+    import core.ingest.chunk as chunk_module
+
+    text = "Case: A-1; Summary: " + " ".join(EN_SENTENCES * 8)
+    blocks = [Block(kind="paragraph", text=text, row_key="Case: A-1")]
+    parsed = ParsedDocument(blocks=blocks, text=join_blocks(blocks), title="cases")
+    monkeypatch.setattr(chunk_module, "count_content_tokens", lambda text: 1)  # all in one chunk, then halved
+    chunks = _chunks(parsed, Settings(chunk_tokens=480))
+    assert len(chunks) > 2
+    assert all(c.text.startswith("Case: A-1; ") and c.tokens <= MAX_CHUNK_TOKENS for c in chunks)
+    assert sum(c.text.startswith("Case: A-1; Summary: ") for c in chunks) == 1
+    for sentence in EN_SENTENCES:
+        assert any(sentence in c.text for c in chunks), sentence

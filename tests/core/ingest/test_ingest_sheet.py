@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from core.answer.signals import paragraph_of
 from core.answer.units import units
 from core.config import Settings
 from core.ingest import IngestError, chunk_document, detect_format, parse_file
@@ -168,3 +169,34 @@ def test_bad_files_get_one_sentence(write_file, name, data, message):
 def test_a_header_name_given_twice_is_numbered(write_file):
     assert _rows(write_file("contacts.csv", "Name,Phone,Phone\nAnn,555 0101,555 0102\n")) == [
         "Name: Ann; Phone: 555 0101; Phone (2): 555 0102"]
+
+
+@pytest.mark.parametrize("chunk_tokens", [60, 220, 480])
+def test_each_piece_of_a_long_row_starts_with_the_row_key(write_file, chunk_tokens):
+    findings = " ".join(f"Finding {i} of the court was that clause {i} was void for uncertainty." for i in range(60))
+    path = write_file("cases.csv", f"Case register,,\nCase,Summary,Outcome\nA-1,{findings},Appeal dismissed\n"
+                                   "A-2,Settled.,Closed\n")
+    parsed = parse_file(path)
+    assert parsed.blocks[1].row_key == "Case: A-1"
+    settings = Settings(chunk_tokens=chunk_tokens)
+    chunks = chunk_document(parsed, doc_id="d", tenant="t", source=path.name, settings=settings)
+    pieces = [c for c in chunks if "Finding" in c.text or "Appeal dismissed" in c.text]
+    assert len(pieces) >= 2
+    for chunk in pieces:
+        assert chunk.text.startswith("Case register\n\nCase: A-1; "), chunk.text[:80]
+        assert chunk.tokens <= min(chunk_tokens, MAX_CHUNK_TOKENS)
+        # the answer step reads a sentence with its line: every sentence of a later piece
+        # is read with the row's key
+        sentences = [u for u in units(chunk.text, "Case register") if u.kind == "sentence"]
+        assert sentences[0].text.startswith("Case: A-1; ")
+        assert all("Case: A-1" in paragraph_of(chunk.text, u) for u in sentences)
+    assert all(any(f"Finding {i} of" in c.text for c in pieces) for i in range(60))  # nothing lost
+    assert sum(c.text.count("Case: A-1; Summary: Finding 0 ") for c in chunks) == 1  # the row itself once
+    assert "Case: A-2; Summary: Settled.; Outcome: Closed" in _rows(path)
+
+
+def test_a_long_key_cell_is_shortened_before_it_is_repeated(write_file):
+    key = "Whether a clause that names no period " * 8
+    parsed = parse_file(write_file("questions.csv", f"Question,Answer\n{key},{'It is void. ' * 150}\n"))
+    row_key = parsed.blocks[0].row_key
+    assert row_key.startswith("Question: Whether a clause") and row_key.endswith("…") and len(row_key) <= 151
