@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core import disk, index, journal, store
+from core import disk, index, journal, scan_words, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import IngestError, detect_format, parse_file
@@ -248,6 +248,8 @@ def _index_new(
     # the new version takes over the old one's answer vectors: unchanged sentences are not
     # embedded again, and its preparation drops what it no longer uses
     AnswerVectors.of(settings, tenant).hand_over([d["doc_id"] for d in before.documents], doc_id)
+    scan_words.save(settings, tenant, doc_id, parsed.scanned_words)  # derived: lost, it costs a box
+    scan_words.drop(settings, tenant, [d["doc_id"] for d in before.documents if d["doc_id"] != doc_id])
     for old in before.documents:  # the new version is live; now drop what only the old one used
         if old["doc_id"] != doc_id:
             index.delete_vectors(settings, tenant, old["doc_id"])
@@ -552,6 +554,7 @@ def delete_documents(settings: Settings, tenant: str, doc_ids: Iterable[str]) ->
         for doc in docs:
             if doc.get("path"):
                 kept_file(settings, tenant, doc["path"]).unlink(missing_ok=True)
+        scan_words.drop(settings, tenant, ids)
         journal.end(settings, tenant)
     return len(docs)
 

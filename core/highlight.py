@@ -8,10 +8,13 @@
    boxed on the first page that happened to hold the words.
 3. A table row is boxed whole: the cells found on the same line as the longest cell are
    joined into one rectangle (boxing only the longest cell marked one cell of the row).
+4. A scanned page has no text to search: its OCR words, kept at ingest (core/scan_words.py),
+   are searched instead, the same way (case and spacing ignored, a rectangle a line).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +54,12 @@ def _after(hits: list[tuple[int, Any]], context: list[tuple[int, Any]]) -> tuple
     return later[0] if later else hits[0]
 
 
-def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "") -> tuple[int | None, list[Rect]]:
+def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "",
+                scanned: Callable[[], dict[int, list[Any]]] | None = None) -> tuple[int | None, list[Rect]]:
     """(page, [x0, y0, x1, y1] per line) of the quote among `pages`; `before` is the text
-    that precedes it in its passage (its last words locate the right occurrence)."""
+    that precedes it in its passage (its last words locate the right occurrence);
+    `scanned()` gives the OCR words of the document's scanned pages, asked only when one of
+    `pages` has no text of its own."""
     import pymupdf
 
     needles, is_row = _needles(quote)
@@ -63,16 +69,17 @@ def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "") 
         return None, []
     try:
         valid = [p for p in pages if 1 <= p <= doc.page_count]
+        searched = _searchable(doc, valid, scanned)
         if is_row:
             for page_no in valid:
-                rects = _row(doc[page_no - 1], needles)
+                rects = _row(searched[page_no], needles)
                 if rects:
                     return page_no, rects
             return None, []
         lead = " ".join(before.split()[-6:])
-        context = [(p, r) for p in valid for r in doc[p - 1].search_for(lead)] if lead else []
+        context = [(p, r) for p in valid for r in searched[p].search_for(lead)] if lead else []
         for needle in needles:
-            hits = [(p, r) for p in valid for r in doc[p - 1].search_for(needle)]
+            hits = [(p, r) for p in valid for r in searched[p].search_for(needle)]
             if not hits:
                 continue
             page_no, first = _after(hits, context)
@@ -82,6 +89,51 @@ def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "") 
     finally:
         doc.close()
     return None, []
+
+
+def _searchable(doc: Any, pages: list[int], scanned: Callable[[], dict[int, list[Any]]] | None) -> dict[int, Any]:
+    """Each page as something to `search_for` in: the PDF page, or its OCR words when it has
+    no text (a scan) and they were kept."""
+    out = {p: doc[p - 1] for p in pages}
+    bare = [p for p in pages if not out[p].get_text("text").strip()]
+    words = scanned() if bare and scanned else {}
+    for p in bare:
+        if words.get(p):
+            out[p] = ScannedWords(words[p])
+    return out
+
+
+class ScannedWords:
+    """A scanned page's OCR words (x0, y0, x1, y1, word, block, line), searched as PyMuPDF's
+    `Page.search_for` searches a page's text: case and spacing ignored, one rectangle per
+    line a match runs over, every match."""
+
+    def __init__(self, words: list[Any]) -> None:
+        self.words = words
+        self.starts: list[int] = []
+        at = 0
+        for word in words:
+            self.starts.append(at)
+            at += len(word[4]) + 1
+        self.text = " ".join(w[4] for w in words).lower()
+
+    def search_for(self, needle: str) -> list[Any]:
+        import pymupdf
+
+        needle = " ".join(needle.lower().split())
+        found: list[Any] = []
+        at = self.text.find(needle) if needle else -1
+        while at >= 0:
+            end = at + len(needle)
+            lines: dict[tuple[int, int], Any] = {}
+            for word, start in zip(self.words, self.starts, strict=True):
+                if start < end and start + len(word[4]) > at:
+                    key = (word[5], word[6])
+                    box = pymupdf.Rect(word[:4])
+                    lines[key] = lines[key] | box if key in lines else box
+            found.extend(lines.values())
+            at = self.text.find(needle, end)
+        return found
 
 
 def _lines_of(hits: list[Any], first: Any) -> list[Any]:

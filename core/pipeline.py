@@ -8,7 +8,7 @@ import time
 import unicodedata
 from dataclasses import dataclass, replace
 
-from core import index, journal, store
+from core import index, journal, scan_words, store
 from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
@@ -383,7 +383,8 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
         return p.page_start, []
     at = p.text.find(quote)
     found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote,
-                               before=p.text[:at] if at > 0 else "")
+                               before=p.text[:at] if at > 0 else "",
+                               scanned=lambda: scan_words.load(settings, tenant, p.doc_id))
     return found or p.page_start, rects
 
 

@@ -122,7 +122,9 @@ class PdfParser:
                             "so upload an intact copy if you have one.")
         warnings.extend(scans.warnings(self.reader, self.unavailable))
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
-        return finish(blocks, pages=pages, title=title, warnings=warnings)
+        parsed = finish(blocks, pages=pages, title=title, warnings=warnings)
+        parsed.scanned_words = scans.words
+        return parsed
 
     def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> ScannedPage | None:
         """What OCR read of a scanned page, or None (a digital page, or one not read)."""
@@ -134,12 +136,13 @@ class PdfParser:
             scans.over.append(number)
         else:
             try:
-                textpage = self.reader.read(page, flags=_TEXT_FLAGS)
+                scanned = self.reader.read(page, flags=_TEXT_FLAGS)
             except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
                 scans.failed.append(number)
                 return None
             scans.read.append(number)
-            return textpage
+            scans.words[number] = [w[:7] for w in page.get_text("words", textpage=scanned.textpage, sort=False)]
+            return scanned
         return None
 
 
@@ -152,6 +155,7 @@ class _Scans:
     unread: list[int] = field(default_factory=list)
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
 
     def warnings(self, reader: PageReader | None, unavailable: str) -> list[str]:
         out = []
@@ -266,11 +270,11 @@ def _steady_scan_lines(blocks: list[list[_Line]]) -> None:
 
 
 def _steady_scans(items: list[_Item]) -> list[_Item]:
-    """Scanned pages' blocks as a reader sees them: a block within a quarter of the
+    """Scanned pages' blocks as a reader sees them: a block within a fifth of the
     scanned body size takes it (noise, not a bigger font: else body text passes for
-    headings), and a block that goes on a sentence the block above left open (no final
-    stop above, a lowercase start) joins it, as OCR cuts paragraphs where the layout
-    does not."""
+    headings), larger sizes within 15% of each other are one (one heading level), and a
+    block that goes on a sentence the block above left open (no final stop above, a
+    lowercase start) joins it, as OCR cuts paragraphs where the layout does not."""
     sizes: Counter[float] = Counter()
     for item in items:
         if item.scanned:
@@ -279,11 +283,20 @@ def _steady_scans(items: list[_Item]) -> list[_Item]:
     if not sizes:
         return items
     body = sizes.most_common(1)[0][0]
+    # sizes of one heading level come out 10-20% apart too: each size larger than the body
+    # takes the largest one within 15% above it, so one level stays one level
+    larger = sorted({item.lines[0].size for item in items if item.scanned and item.lines
+                     and item.lines[0].size > 1.2 * body}, reverse=True)
+    level_of: dict[float, float] = {}
+    for size in larger:
+        level_of[size] = next((head for head in level_of.values() if size >= head / 1.15), size)
     out: list[_Item] = []
     for item in items:
-        if item.scanned and item.lines and abs(item.lines[0].size - body) <= 0.25 * body:
+        if item.scanned and item.lines:
+            size = item.lines[0].size
+            size = body if abs(size - body) <= 0.2 * body else level_of.get(size, size)
             for line in item.lines:
-                line.size = body
+                line.size = size
         last = out[-1] if out else None
         if (last is not None and item.scanned and last.scanned and last.page == item.page
                 and last.rows is None and item.rows is None and item.lines and last.lines
@@ -517,12 +530,22 @@ def _classify(items: list[_Item]) -> list[Block]:
             blocks.append(table_block(item.rows, page=item.page, bbox=bbox))
             continue
         level = _heading_level(item, body, heading_sizes)
+        if level and item.scanned:
+            level = _numbered_level(item.text) or level
         if level:
             blocks.append(Block(kind="heading", text=item.text, page=item.page, bbox=bbox,
                                 level=level))
         else:
             blocks.extend(_body_blocks(item))
     return blocks
+
+
+def _numbered_level(text: str) -> int:
+    """The level a section number gives a heading ("4." 2, "4.2" 3: under the title), 0 for
+    none. On a scan the font sizes OCR guesses put one level's headings 20% apart, while
+    their numbers do not change."""
+    parts = text.split()[0].rstrip(".").split(".") if text.split() else []
+    return min(len(parts) + 1, 6) if parts and all(p.isdigit() and len(p) <= 3 for p in parts) else 0
 
 
 def _item_size(item: _Item) -> float:

@@ -55,3 +55,41 @@ def test_a_quote_over_two_lines_gets_a_rectangle_per_line(tmp_path: Path) -> Non
     doc.save(path)
     found, rects = quote_rects(path, [1], "manufacturing defects for twenty-four months from the date of delivery")
     assert found == 1 and len(rects) >= 2 and rects[1][1] > rects[0][1]
+
+
+def _blank_pdf(tmp_path: Path, pages: int = 1) -> Path:
+    doc = pymupdf.open()
+    for _ in range(pages):
+        doc.new_page()  # no text: a scan, as far as searching goes
+    doc.save(tmp_path / "scan.pdf")
+    return tmp_path / "scan.pdf"
+
+
+# OCR words of a scanned page: (x0, y0, x1, y1, word, block, line)
+SCANNED = [(72, 100, 110, 112, "Receipts", 0, 0), (112, 100, 140, 112, "must", 0, 0), (142, 100, 160, 112, "be", 0, 0),
+           (72, 114, 120, 126, "submitted", 0, 1), (122, 114, 160, 126, "within", 0, 1), (162, 114, 175, 126, "30", 0, 1),
+           (177, 114, 200, 126, "days.", 0, 1),
+           (72, 200, 110, 212, "Occasion", 1, 0), (300, 200, 360, 212, "Paid", 2, 0),
+           (72, 220, 110, 232, "Moving", 3, 0), (112, 220, 140, 232, "house", 3, 0), (300, 220, 310, 232, "1", 4, 0),
+           (312, 220, 330, 232, "day", 4, 0)]
+
+
+def test_a_quote_on_a_scanned_page_is_boxed_from_its_ocr_words(tmp_path: Path) -> None:
+    path = _blank_pdf(tmp_path, pages=2)
+
+    def words() -> dict:
+        return {2: SCANNED}
+
+    found, rects = quote_rects(path, [1, 2], "Receipts must be  SUBMITTED within 30 days.", scanned=words)
+    assert found == 2 and rects == [[72, 100, 160, 112], [72, 114, 200, 126]]  # a rectangle a line
+    found, rects = quote_rects(path, [2], "| Moving house | 1 day |", scanned=words)
+    assert found == 2 and rects == [[72.0, 220.0, 330.0, 232.0]]  # the row whole, across its cells
+    assert quote_rects(path, [2], "Receipts are never refunded.", scanned=words) == (None, [])
+    assert quote_rects(path, [2], "Receipts must be submitted")[1] == []  # no words kept: no box
+
+
+def test_the_scanned_words_are_not_read_for_a_digital_page(tmp_path: Path) -> None:
+    path = _two_codes(tmp_path)
+    asked: list[int] = []
+    quote_rects(path, [1, 2], STEP, scanned=lambda: asked.append(1) or {})
+    assert asked == []

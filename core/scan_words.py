@@ -1,0 +1,54 @@
+"""The words OCR read on a document's scanned pages, with their boxes, kept so that a quote
+from a scan is boxed on its page like a quote from a digital page: the kept original has
+no text there for `search_for` to find (core/highlight.py).
+
+Derived data, one gzip'd JSON file per document under the tenant's folder
+(`scans/<doc_id>.json.gz`): written after the document is indexed, dropped with it. A
+missing file only costs the box (the page is still shown); a re-index writes it again.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from core.config import Settings
+from core.tenants import tenant_dir
+
+# (x0, y0, x1, y1, word, block, line): PyMuPDF's "words" of a page, in page units
+Word = tuple[float, float, float, float, str, int, int]
+
+
+def _file(settings: Settings, tenant: str, doc_id: str) -> Path:
+    return tenant_dir(settings, tenant) / "scans" / f"{doc_id}.json.gz"
+
+
+def save(settings: Settings, tenant: str, doc_id: str, pages: dict[int, list[Word]]) -> None:
+    """Keep the words of a document's scanned pages (page number -> words); none: drop them."""
+    if not pages:
+        drop(settings, tenant, [doc_id])
+        return
+    path = _file(settings, tenant, doc_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    rows = {str(page): [[round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1), w[4], w[5], w[6]]
+                        for w in words] for page, words in pages.items()}
+    tmp.write_bytes(gzip.compress(json.dumps(rows, ensure_ascii=False).encode("utf-8"), mtime=0))
+    os.replace(tmp, path)  # a reader sees the old file or the new one, never half of one
+
+
+def load(settings: Settings, tenant: str, doc_id: str) -> dict[int, list[Word]]:
+    """The kept words of a document's scanned pages; {} when it has none (or they are lost)."""
+    try:
+        rows = json.loads(gzip.decompress(_file(settings, tenant, doc_id).read_bytes()))
+    except (OSError, ValueError, EOFError):
+        return {}
+    return {int(page): [tuple(w) for w in words] for page, words in rows.items()}
+
+
+def drop(settings: Settings, tenant: str, doc_ids: Iterable[str]) -> None:
+    for doc_id in doc_ids:
+        _file(settings, tenant, doc_id).unlink(missing_ok=True)
