@@ -32,6 +32,9 @@ from core.config import Settings
 from core.ingest.scan_rules import find_rules, table_grids
 from core.lang import LANGUAGES
 
+# an A4 page at 300 dpi is 8.7 million pixels; a larger page is read at a lower resolution
+MAX_PIXELS = 40_000_000
+MIN_DPI = 30
 MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
 # where Debian (tesseract-ocr-*) and a hand-built Tesseract put the language data
 _STANDARD_DIRS = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata", "/usr/local/share/tessdata")
@@ -57,14 +60,15 @@ class PageReader:
 
         import pymupdf
 
-        pix = page.get_pixmap(dpi=self.dpi, colorspace=pymupdf.csGRAY)
+        dpi = self.dpi_for(page.rect.width, page.rect.height)
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
         gray = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width)
-        rules, mask = find_rules(gray, self.dpi)
+        rules, mask = find_rules(gray, dpi)
         clean = gray.copy()
         clean[mask] = 255
         # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
         image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False))
-        image.set_dpi(self.dpi, self.dpi)
+        image.set_dpi(dpi, dpi)
         # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
         recognised = pymupdf.Document(stream=image.pdfocr_tobytes(compress=False, language=self.languages,
                                                                    tessdata=self.tessdata)).load_page(0)
@@ -73,6 +77,14 @@ class PageReader:
         textpage.parent = weakref.proxy(page)
         # the rules are in the rendered page's units: a turned page's tables are not built
         return ScannedPage(textpage, table_grids(rules) if page.rotation == 0 else [], recognised)
+
+
+    def dpi_for(self, width: float, height: float) -> int:
+        """The resolution a page of this size (page units) is read at: `dpi`, lower for a page
+        so large that its image would pass MAX_PIXELS (a PDF may declare a page of 200 by
+        200 inches: 3.6 billion pixels at 300 dpi)."""
+        inches = max(width, 1.0) * max(height, 1.0) / (72.0 * 72.0)
+        return max(MIN_DPI, min(self.dpi, int((MAX_PIXELS / inches) ** 0.5)))
 
 
 @dataclass(frozen=True)

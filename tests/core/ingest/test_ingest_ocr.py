@@ -14,7 +14,7 @@ from core import scan_words
 from core.config import Settings
 from core.documents import delete_document, ingest_file
 from core.ingest import IngestError, parse_file
-from core.ingest.ocr import OCR_OFF, page_list, page_reader, tessdata_folder
+from core.ingest.ocr import OCR_OFF, PageReader, page_list, page_reader, tessdata_folder
 from core.pipeline import ask
 from tests.conftest import ANSWERING_THRESHOLD
 
@@ -217,3 +217,10 @@ def test_a_row_of_a_scanned_table_is_quoted_as_the_answer(settings, tmp_path):
     assert answer.citations[0].quote == "| Moving house (once per calendar year) | 1 day |"
     (x0, _, x1, _), = answer.citations[0].rects  # the row boxed whole, from its first cell to its last
     assert x0 < 100 and x1 > 400
+
+
+def test_a_page_of_absurd_size_is_read_at_a_bounded_resolution():
+    reader = PageReader(tessdata="", languages="eng")
+    assert reader.dpi_for(595, 842) == 300  # A4 as asked
+    dpi = reader.dpi_for(14400, 14400)  # 200 x 200 inches, the largest page PDF allows
+    assert (200 * dpi) ** 2 <= 40_000_000 and dpi >= 30
