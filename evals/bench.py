@@ -1,4 +1,4 @@
-"""`python -m evals.bench ingest|ask|ui|ui-chat|scale|vectors` — speed benchmarks on a fresh temporary data folder.
+"""`python -m evals.bench ingest|ask|ui|ui-chat|scale|vectors|ocr` — speed benchmarks on a fresh temporary data folder.
 
 ingest [--path data/demo] [--keep] [--no-ahead]
   1. Point GROUNDWORK_DATA at a new temporary folder; load the embedder (timed apart).
@@ -32,6 +32,10 @@ scale [--sizes 1000 10000 100000] [--n 40] [--source-data DIR --source-tenant T]
 vectors [--docs 16] [--chunks 16] [--rounds 5]
   Vectors never returned again after documents are deleted and indexed again, Chroma's
   in-place delete against the rebuild core.index uses; algorithm in evals/bench_vectors.py.
+
+ocr [PDF ...] [--scan-dpi 200]
+  Scanned PDFs: seconds a page and the words and table rows OCR keeps of the digital
+  original (default: the demo corpus's PDFs, scanned as a copier would); evals/bench_ocr.py.
 """
 
 from __future__ import annotations
@@ -208,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     vec.add_argument("--docs", type=int, default=16)
     vec.add_argument("--chunks", type=int, default=16)
     vec.add_argument("--rounds", type=int, default=5)
+    ocr = sub.add_parser("ocr", help="scanned PDFs: seconds a page, words and table rows kept")
+    ocr.add_argument("pdfs", type=Path, nargs="*", help="digital PDFs to scan (default: the demo corpus's)")
+    ocr.add_argument("--scan-dpi", type=int, default=200)
     args = p.parse_args(argv)
     try:
         if args.what == "ingest":
@@ -225,6 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if min(args.docs, args.chunks, args.rounds) < 1:
                 raise ValueError("--docs, --chunks and --rounds must be at least 1.")
             bench_vectors(args.docs, args.chunks, args.rounds)
+        elif args.what == "ocr":
+            from evals.bench_ocr import DEMO_PDFS, bench_ocr, print_ocr
+
+            print_ocr(bench_ocr(args.pdfs or DEMO_PDFS, args.scan_dpi), args.scan_dpi)
         elif args.what == "ui-chat":
             from evals.bench_ui import bench_chat
 

@@ -8,7 +8,8 @@ table's cells are, which OCR alone cannot say.
 
 1. A rule is a run of dark pixels far longer than any stroke of a letter: at least 0.6
    inch across, or 0.35 inch down (a capital of 40 points is about 0.4 inch tall, so
-   titles set that large could lose a stem; body text never does).
+   titles set that large could lose a stem; body text never does), and at most 0.04 inch
+   thick (a dark banner or a filled box is a band, and keeps the text printed on it).
 2. Runs on neighbouring pixel rows (columns) at about the same place are one rule, drawn
    as a segment in page units (72 a inch).
 3. A table is a group of vertical rules whose spans overlap, with the horizontal rules
@@ -28,6 +29,9 @@ DARK = 160  # grey level under which a pixel is ink
 MIN_ACROSS_INCH = 0.6
 MIN_DOWN_INCH = 0.35
 MERGE_PX = 6  # runs this close at both ends, on neighbouring rows, are one rule
+# a rule is a line, not a band: a dark banner or a filled box is as long, but thick (and
+# whitening it would erase the light text printed on it)
+MAX_THICK_INCH = 0.04
 
 
 @dataclass(frozen=True)
@@ -48,8 +52,9 @@ class Rules:
 def find_rules(gray: np.ndarray, dpi: int) -> tuple[Rules, np.ndarray]:
     """The page's rules (page units) and a mask of their pixels, from a grey image."""
     dark = gray < DARK
-    across_mask = _long_runs(dark, int(MIN_ACROSS_INCH * dpi))
-    down_mask = _long_runs(dark.T, int(MIN_DOWN_INCH * dpi)).T
+    thick = max(int(MAX_THICK_INCH * dpi), 2)
+    across_mask = _thin(_long_runs(dark, int(MIN_ACROSS_INCH * dpi)), thick)
+    down_mask = _thin(_long_runs(dark.T, int(MIN_DOWN_INCH * dpi)), thick).T
     scale = 72.0 / dpi
     rules = Rules(across=_segments(across_mask, scale), down=_segments(down_mask.T, scale))
     return rules, across_mask | down_mask
@@ -63,6 +68,18 @@ def _long_runs(dark: np.ndarray, min_len: int) -> np.ndarray:
         for s, e in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
             if e - s >= min_len:
                 out[i, s:e] = True
+    return out
+
+
+def _thin(runs: np.ndarray, max_thick: int) -> np.ndarray:
+    """`runs` (long runs along each row) without the stacks of more than `max_thick` rows
+    of them: looked at along each column, a rule is a few pixels thick, a band is not."""
+    out = runs.copy()
+    for j in np.flatnonzero(runs.sum(axis=0) > max_thick):
+        edges = np.diff(np.concatenate(([0], runs[:, j].astype(np.int8), [0])))
+        for s, e in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True):
+            if e - s > max_thick:
+                out[s:e, j] = False
     return out
 
 

@@ -55,3 +55,13 @@ def test_a_box_around_a_paragraph_is_no_table():
     img = _page()
     _grid(img, xs=[100, 700], ys=[200, 400])  # one cell: a framed note
     assert table_grids(find_rules(img, DPI)[0]) == []
+
+
+def test_a_dark_banner_is_no_rule_and_keeps_its_text():
+    img = _page()
+    img[0:150, :] = 40  # a dark title banner across the page
+    img[60:80, 100:300] = 250  # light text printed on it
+    _grid(img, xs=[100, 400, 600], ys=[300, 340, 380])
+    rules, mask = find_rules(img, DPI)
+    assert not mask[:150].any()  # nothing of the banner is whitened
+    assert [len(rows) for _, rows in table_grids(rules)] == [3]
