@@ -260,14 +260,19 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
 
     if page_col is not None and path is not None:
         with page_col:
-            page_image(path, int(citation["page"]), citation.get("rects") or [])
+            page = int(citation["page"])
+            page_image(path, page, citation.get("rects") or [],
+                       scanned=services.scanned_page(settings, tenant, citation.get("doc_id", ""), page))
 
 
-def page_image(path: Path, page: int, rects: list[list[float]]) -> None:
-    """The quote zoomed on its PDF page (readable at a glance), and the whole page below."""
+def page_image(path: Path, page: int, rects: list[list[float]], scanned: bool = False) -> None:
+    """The quote zoomed on its PDF page (readable at a glance), and the whole page below;
+    a scanned page says its text was read by OCR, so the quote is checked against the image."""
     boxes = tuple(tuple(float(v) for v in r) for r in rects if len(r) == 4)
     mtime = path.stat().st_mtime
     try:
+        if scanned:
+            st.caption(f"Page {page} is a scan: its text was read by OCR, so compare the quote with the image.")
         if boxes:
             with st.container(border=True):
                 st.image(_page_png(str(path), mtime, page, boxes, 150, True), width="stretch", output_format="PNG",
@@ -382,7 +387,8 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                 path = services.original_path(settings, tenant, item.get("doc_id", ""))
                 if path is not None:
                     with st.expander(f"Page {int(item['page'])}, the nearest sentence marked"):
-                        page_image(path, int(item["page"]), item["rects"])
+                        page_image(path, int(item["page"]), item["rects"], scanned=services.scanned_page(
+                            settings, tenant, item.get("doc_id", ""), int(item["page"])))
 
 
 # ---- claims --------------------------------------------------------------------------------

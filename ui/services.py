@@ -93,6 +93,13 @@ def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     return kept(settings, tenant, doc_id)
 
 
+def scanned_page(settings: Settings, tenant: str, doc_id: str, page: int) -> bool:
+    """Whether a page of a document was a scan, its text read by OCR (core/scan_words.py)."""
+    from core import scan_words
+
+    return page in scan_words.load(settings, tenant, doc_id)
+
+
 def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str:
     """The answer's one rating: "saved" the first time, "updated" when it replaced an earlier one."""
     return store.add_feedback(settings, tenant, trace_id, 1 if up else -1, comment.strip())

@@ -133,3 +133,31 @@ def test_citation_panel_highlights_two_quotes_of_one_passage_apart(settings):
     marked = [seg.split("]", 1)[0] for seg in shown.split("-background[")[1:]]
     assert len(marked) == 2, shown
     assert not any("Annual" in m for m in marked), shown  # between the quotes: not quoted
+
+
+def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(settings, tmp_path):
+    """A scan's text is OCR's reading: the citation says so, beside the page image it is
+    checked against; a digital page's citation does not."""
+    import pymupdf
+    from streamlit.testing.v1 import AppTest
+
+    from core import scan_words, store
+    from core.documents import ingest_file
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 100), "Receipts must be submitted within 30 days.", fontsize=11)
+    doc.save(tmp_path / "expenses.pdf")
+    result = ingest_file(settings, "acme", tmp_path / "expenses.pdf")
+    chunk = next(c for c in store.chunk_rows(settings, "acme", result.doc_id))
+    citation = {"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": result.doc_id, "source": "expenses.pdf",
+                "page": 1, "quote": "Receipts must be submitted within 30 days.", "rects": [[72, 90, 300, 102]]}
+    at = AppTest.from_function(_show_citation, default_timeout=30)
+    at.session_state["citation"] = citation
+    at.run()
+    assert not any("read by OCR" in c.value for c in at.caption)
+
+    scan_words.save(settings, "acme", result.doc_id, {1: [(72, 90, 120, 102, "Receipts", 0, 0)]})  # as a scan leaves
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image." in \
+        [c.value for c in at.caption]
