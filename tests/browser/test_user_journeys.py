@@ -6,7 +6,8 @@
 3. reviewer: the refusal waits on Review; keeping the words of a passage it saw turns it
    into an answerable eval row with that quote;
 4. manager: the Quality page shows the live figures of those asks with their targets.
-Screenshots: artifacts/screenshots/2*.png.
+5. admin and expert: a scanned policy uploaded, read by OCR, answered with the row boxed on the scan.
+Screenshots: artifacts/screenshots/2*.png, 3*.png.
 """
 
 from __future__ import annotations
@@ -200,4 +201,36 @@ def test_a_signed_in_expert_opens_ask_at_its_own_address(fresh_server, page, sho
     expect()(page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Ask")).to_have_attribute(
         "aria-current", "page")
     shot(page, "30-expert-ask-by-url", full_page=False)
+    assert not page.errors, page.errors
+
+
+def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fresh_server, page, shot, tmp_path):
+    """A photocopied policy page (no text layer) goes in through Documents, is read by OCR
+    (said beside "indexed"), and answers from its ruled table with the row boxed on the scan."""
+    from core.config import load_settings
+    from core.documents import ensure_tenant
+    from core.ingest.ocr import page_reader
+    from evals.bench_ocr import copier_scan
+
+    if page_reader(load_settings()) is None:
+        pytest.skip("Tesseract language data is not installed (scripts/test.sh installs it)")
+    data = tmp_path / "data"
+    ensure_tenant(load_settings({"GROUNDWORK_DATA": str(data)}), "acme")
+    scan = copier_scan(Path(__file__).parents[2] / "data" / "demo" / "employee-handbook.pdf", tmp_path / "leave-scan.pdf")
+    url = fresh_server(data)
+    page.goto(url + "/documents?tenant=acme")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(scan))
+    page.get_by_role("button", name="Index 1 file").click()
+    expect()(page.get_by_text(re.compile(r"Pages 1-4 had no text layer and were read by OCR"))).to_be_visible(
+        timeout=240_000)
+    wait_idle(page)
+    shot(page, "31-admin-scan-read-by-ocr")
+
+    nav(page, "Ask")
+    answer = ask(page, "How many paid days off do I get when I move house?", 1)
+    expect()(answer).to_contain_text("1 day")
+    expect()(answer.get_by_text("Page 3 is a scan: its text was read by OCR", exact=False)).to_be_visible()
+    expect()(answer.get_by_text("Page 3 — quote highlighted")).to_be_visible()  # boxed on the scan itself
+    wait_idle(page)
+    shot(page, "32-expert-answer-from-a-scan")
     assert not page.errors, page.errors
