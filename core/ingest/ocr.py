@@ -6,7 +6,9 @@ MuPDF carries the engine; only Tesseract's language data must be on the machine 
 named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
 
 1. A page needs OCR when it has no extractable text and images cover at least a fifth of
-   it: a blank page, or a chart without words, costs nothing.
+   it (a blank page, or a chart without words, costs nothing), or when an image covers
+   nearly all of it and its only text is a stamp of a line or two (a Bates number, "Page 3
+   of 40"): the page is read whole, the stamp with it.
 2. The page is rendered in grey at `ocr_dpi`, its ruled lines are found and whitened
    (core/ingest/scan_rules.py: Tesseract drops ruled table cells otherwise), and the image
    is read whole, in every registered language whose data is installed
@@ -36,6 +38,9 @@ from core.lang import LANGUAGES
 MAX_PIXELS = 40_000_000
 MIN_DPI = 30
 MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
+# a page with a little text is a scan when an image covers nearly all of it
+MAX_STAMP_CHARS = 80
+MIN_STAMPED_IMAGE_SHARE = 0.8
 # where Debian (tesseract-ocr-*) and a hand-built Tesseract put the language data
 _STANDARD_DIRS = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata", "/usr/local/share/tessdata")
 NO_OCR_DATA = ("OCR is not installed on this server: install Tesseract's language data "
@@ -129,15 +134,18 @@ def tessdata_folder(explicit: str | None) -> Path | None:
 
 
 def needs_ocr(page: Any) -> bool:
-    """No text to extract, and images covering enough of the page to hold some."""
-    if page.get_text("text").strip():
+    """No text to extract and images covering enough of the page to hold some; or a page
+    that is nearly all image under a line of text stamped on it (a Bates number, "Page 3 of
+    40", CONFIDENTIAL: what legal and records systems print over a scan)."""
+    text = len(page.get_text("text").strip())
+    if text > MAX_STAMP_CHARS:
         return False
     area = abs(page.rect) or 1.0
     covered = 0.0
     for info in page.get_image_info():
         box = page.rect & info["bbox"]  # the part of the image on the page
         covered += abs(box) if not box.is_empty else 0.0
-    return covered >= MIN_IMAGE_SHARE * area
+    return covered >= (MIN_STAMPED_IMAGE_SHARE if text else MIN_IMAGE_SHARE) * area
 
 
 def page_list(numbers: list[int]) -> str:

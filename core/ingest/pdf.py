@@ -160,7 +160,7 @@ class _Scans:
     def warnings(self, reader: PageReader | None, unavailable: str) -> list[str]:
         out = []
         if self.read:
-            out.append(f"{_pages(self.read)} had no text layer and {_were(self.read)} read by OCR; recognised "
+            out.append(f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
         if self.unread:
             out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}.")
@@ -177,8 +177,8 @@ def _pages(numbers: list[int]) -> str:
     return f"Page{'s' if len(numbers) > 1 else ''} {page_list(numbers)}"
 
 
-def _were(numbers: list[int]) -> str:
-    return "were" if len(numbers) > 1 else "was"
+def _were(numbers: list[int], many: str = "were", one: str = "was") -> str:
+    return many if len(numbers) > 1 else one
 
 
 def _it(numbers: list[int]) -> str:

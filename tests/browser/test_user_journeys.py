@@ -221,7 +221,7 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     page.goto(url + "/documents?tenant=acme")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(scan))
     page.get_by_role("button", name="Index 1 file").click()
-    expect()(page.get_by_text(re.compile(r"Pages 1-4 had no text layer and were read by OCR"))).to_be_visible(
+    expect()(page.get_by_text(re.compile(r"Pages 1-4 are scans and were read by OCR"))).to_be_visible(
         timeout=240_000)
     wait_idle(page)
     shot(page, "31-admin-scan-read-by-ocr")

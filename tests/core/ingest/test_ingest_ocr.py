@@ -72,7 +72,7 @@ def test_a_scanned_page_is_read_like_a_digital_one(tmp_path):
     assert kinds[0] == ("heading", "Travel expenses", 1)  # its size made it a heading, as on a digital page
     assert ("paragraph", "Receipts must be submitted within 30 days after the trip ends.", 1) in kinds
     assert parsed.title == "Travel expenses"
-    assert parsed.warnings == ["Page 1 had no text layer and was read by OCR; recognised text can hold errors, "
+    assert parsed.warnings == ["Page 1 is a scan and was read by OCR; recognised text can hold errors, "
                                "so check quotes from it against the page."]
 
 
@@ -92,7 +92,7 @@ def test_only_pages_without_text_are_read_by_ocr(tmp_path):
     pages = {b.page for b in parsed.blocks}
     assert pages == {1, 2}  # the blank third page holds no image, so nothing is read there
     assert any(b.text == "Digital page: the office opens at 8:00." for b in parsed.blocks)
-    assert parsed.warnings[0].startswith("Page 2 had no text layer")
+    assert parsed.warnings[0].startswith("Page 2 is a scan and was read by OCR")
 
 
 @needs_ocr_data
@@ -224,3 +224,23 @@ def test_a_page_of_absurd_size_is_read_at_a_bounded_resolution():
     assert reader.dpi_for(595, 842) == 300  # A4 as asked
     dpi = reader.dpi_for(14400, 14400)  # 200 x 200 inches, the largest page PDF allows
     assert (200 * dpi) ** 2 <= 40_000_000 and dpi >= 30
+
+
+@needs_ocr_data
+def test_a_scan_with_a_number_stamped_on_it_is_still_read(tmp_path):
+    """Legal and records systems print a Bates number or "Page 3 of 40" over each scanned
+    page: that line of text must not pass the page off as digital."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_image(page.rect, pixmap=_page_image(POLICY))
+    page.insert_text((400, 820), "ACME-000123", fontsize=9, fontname="helv")
+    caption = doc.new_page()  # a digital page: a photo under a caption stays as it is
+    caption.insert_image(caption.rect, pixmap=_page_image([("Team photo", 11)]))
+    caption.insert_text((72, 820), "Our team at the 2024 summer meeting in the head office, with guests from "
+                                   "the regional branches.", fontsize=9, fontname="helv")
+    doc.save(tmp_path / "stamped.pdf")
+    parsed = parse_file(tmp_path / "stamped.pdf", Settings())
+    texts = [b.text for b in parsed.blocks]
+    assert "Receipts must be submitted within 30 days after the trip ends." in texts
+    assert parsed.warnings[0].startswith("Page 1 is a scan and was read by OCR")
+    assert not any("Team photo" in t for t in texts)  # page 2 was not read by OCR
