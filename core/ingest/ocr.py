@@ -15,7 +15,12 @@ named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
    (`Language.ocr_code`: "eng+rus"). The text page MuPDF returns holds words with positions
    and sizes in the page's own coordinates, so the PDF parser reads it as a digital page
    (headings by size, lists, paragraphs), and the rules give its tables' cells.
-3. At most `ocr_max_pages` pages of one file are read (seconds a page on 2 cores); the
+3. A document's first scanned page is read in all those languages; the rest of it (and
+   that page again, if they narrowed) only in those whose letters make a tenth of that
+   page's: one language's glyphs read as another's are worst in short cells ("lb-ft" as
+   "6-Н"). A document that changes language after its first scanned page is read in the
+   first one's.
+4. At most `ocr_max_pages` pages of one file are read (seconds a page on 2 cores); the
    rest are named in a warning, as are the pages read, because recognised text can hold
    errors a reader should check against the page.
 """
@@ -37,6 +42,8 @@ from core.lang import LANGUAGES
 # an A4 page at 300 dpi is 8.7 million pixels; a larger page is read at a lower resolution
 MAX_PIXELS = 40_000_000
 MIN_DPI = 30
+MIN_LANGUAGE_SHARE = 0.1  # of a first scanned page's letters, for its language to be read in
+MIN_LETTERS_TO_TELL = 200
 MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
 # a page with a little text is a scan when an image covers nearly all of it
 MAX_STAMP_CHARS = 80
@@ -59,8 +66,28 @@ class PageReader:
     dpi: int = 300
     max_pages: int = 200
 
-    def read(self, page: Any, flags: int = 0) -> ScannedPage:
-        """The page's text as MuPDF's OCR recognised it, and the grids of its ruled tables."""
+    def languages_of(self, text: str) -> str:
+        """The languages to read the rest of a document in, from what its first scanned page
+        read in all of them: those whose letters make at least MIN_LANGUAGE_SHARE of the
+        page's, the most used first, with the data they need besides (`Language.ocr_with`:
+        Russian keeps English, for codes and names). "eng" alone for English: read with
+        Russian too, "22 lb-ft" in a table cell came out "22 6-Н". All of them while the page
+        holds too few letters to tell."""
+        mine = self.languages.split("+")
+        langs = [lang for lang in LANGUAGES.values() if lang.ocr_code in mine]
+        counts = {lang.ocr_code: sum(ch in lang.letters for ch in text.lower()) for lang in langs}
+        total = sum(counts.values())
+        if total < MIN_LETTERS_TO_TELL:
+            return self.languages
+        kept = sorted((lang for lang in langs if counts[lang.ocr_code] >= MIN_LANGUAGE_SHARE * total),
+                      key=lambda lang: -counts[lang.ocr_code])
+        codes = [lang.ocr_code for lang in kept]
+        codes += [c for lang in kept for c in lang.ocr_with if c in mine and c not in codes]  # its companions
+        return "+".join(codes)
+
+    def read(self, page: Any, flags: int = 0, languages: str | None = None) -> ScannedPage:
+        """The page's text as MuPDF's OCR recognised it (in `languages`, else all the
+        reader's), and the grids of its ruled tables."""
         import weakref
 
         import pymupdf
@@ -75,7 +102,7 @@ class PageReader:
         image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False))
         image.set_dpi(dpi, dpi)
         # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
-        recognised = pymupdf.Document(stream=image.pdfocr_tobytes(compress=False, language=self.languages,
+        recognised = pymupdf.Document(stream=image.pdfocr_tobytes(compress=False, language=languages or self.languages,
                                                                    tessdata=self.tessdata)).load_page(0)
         unzoom = page.rect.width / recognised.rect.width
         textpage = recognised.get_textpage(flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix)

@@ -136,7 +136,11 @@ class PdfParser:
             scans.over.append(number)
         else:
             try:
-                scanned = self.reader.read(page, flags=_TEXT_FLAGS)
+                scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
+                if scans.languages is None:  # the document's first scanned page decides its languages
+                    scans.languages = self.reader.languages_of(page.get_text("text", textpage=scanned.textpage))
+                    if scans.languages != self.reader.languages:
+                        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
             except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
                 scans.failed.append(number)
                 return None
@@ -156,6 +160,7 @@ class _Scans:
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
+    languages: str | None = None  # what the document is read in, once its first scan is read
 
     def warnings(self, reader: PageReader | None, unavailable: str) -> list[str]:
         out = []

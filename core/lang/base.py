@@ -58,6 +58,9 @@ class Language:
     acronyms: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""
+    # OCR data its documents need besides their own (Russian technical text writes codes and
+    # names in Latin letters: "E10", "Wi-Fi")
+    ocr_with: tuple[str, ...] = ()
 
     @cached_property
     def asking_words(self) -> frozenset[str]:

@@ -244,3 +244,13 @@ def test_a_scan_with_a_number_stamped_on_it_is_still_read(tmp_path):
     assert "Receipts must be submitted within 30 days after the trip ends." in texts
     assert parsed.warnings[0].startswith("Page 1 is a scan and was read by OCR")
     assert not any("Team photo" in t for t in texts)  # page 2 was not read by OCR
+
+
+def test_a_document_is_read_in_the_languages_its_first_scan_shows():
+    reader = PageReader(tessdata="", languages="eng+rus")
+    english = "Tighten the oil drain plug to 30 N-m. " * 8 + "ЗВ"  # a glyph or two misread as Cyrillic
+    assert reader.languages_of(english) == "eng"
+    russian = "Код E10 появляется, если машина не начала набирать воду в течение 4 минут; см. Wi-Fi. " * 4
+    assert reader.languages_of(russian) == "rus+eng"  # Russian keeps Latin, for its codes and names
+    assert PageReader(tessdata="", languages="rus").languages_of(russian) == "rus"  # no English data here
+    assert reader.languages_of("Page 1") == "eng+rus"  # too few letters to tell: all of them
