@@ -14,7 +14,7 @@ ANSWER_STATUSES = ("answered", "narrowed", "refused", "fallback")
 VERDICTS = ("supported", "unsupported", "contradicted")
 # The formats ingest reads, said by its errors, the uploader, the CLI and the API; here, not in
 # core/ingest/, so the console and the API can name them without importing every parser.
-SUPPORTED_FORMATS = "PDF, DOCX, Markdown, HTML, text, CSV, TSV or XLSX"
+SUPPORTED_FORMATS = "PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV or XLSX"
 
 
 @dataclass

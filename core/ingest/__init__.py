@@ -18,7 +18,16 @@ import zipfile
 from pathlib import Path
 
 from core.config import Settings
-from core.ingest.base import NOT_DOCX, NOT_PDF, NOT_XLSX, SUPPORTED_HINT, IngestError, PageProgress, Parser
+from core.ingest.base import (
+    NOT_DOCX,
+    NOT_PDF,
+    NOT_PPTX,
+    NOT_XLSX,
+    SUPPORTED_HINT,
+    IngestError,
+    PageProgress,
+    Parser,
+)
 from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
@@ -26,6 +35,7 @@ from core.ingest.html import HtmlParser
 from core.ingest.markdown import MarkdownParser
 from core.ingest.ocr import page_reader, why_no_reader
 from core.ingest.pdf import PdfParser
+from core.ingest.pptx import PptxParser
 from core.ingest.sheet import CsvParser
 from core.ingest.text import TextParser
 from core.ingest.xlsx import XlsxParser
@@ -44,14 +54,16 @@ PARSERS: dict[str, Parser] = {
     "text": TextParser(),
     "csv": CsvParser(),  # CSV and TSV: the delimiter is found in the text, not the name
     "xlsx": XlsxParser(),
+    "pptx": PptxParser(),
 }
 FORMAT_NAMES = {"pdf": "PDF", "docx": "DOCX", "markdown": "Markdown", "html": "HTML",
-                "text": "text", "csv": "CSV", "xlsx": "XLSX"}
+                "text": "text", "csv": "CSV", "xlsx": "XLSX", "pptx": "PPTX"}
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 SHEET_SUFFIXES = {".csv", ".tsv"}
 XLSX_SUFFIXES = {".xlsx", ".xlsm"}
+PPTX_SUFFIXES = {".pptx", ".pptm"}
 _TEXT_SUFFIXES = {".txt", ".text", ""} | MARKDOWN_SUFFIXES | HTML_SUFFIXES | SHEET_SUFFIXES
 _SNIFF_BYTES = 65536
 # Said with what to do: "The file is empty." alone left the user guessing whether to retry.
@@ -60,8 +72,9 @@ NO_TEXT = "The file contains no text; check that it is the document you meant an
 # A name that promises a binary format: when the bytes are read as text instead and fail,
 # the file is a damaged PDF/DOCX, and "not text" would only confuse the user.
 _NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX), ".xlsx": ("xlsx", NOT_XLSX),
-                 ".xlsm": ("xlsx", NOT_XLSX)}
-_NAMED_ZIP = {".docx": NOT_DOCX, ".xlsx": NOT_XLSX, ".xlsm": NOT_XLSX}  # Office names that promise a zip
+                 ".xlsm": ("xlsx", NOT_XLSX), ".pptx": ("pptx", NOT_PPTX), ".pptm": ("pptx", NOT_PPTX)}
+# Office names that promise a zip
+_NAMED_ZIP = {".docx": NOT_DOCX, ".xlsx": NOT_XLSX, ".xlsm": NOT_XLSX, ".pptx": NOT_PPTX, ".pptm": NOT_PPTX}
 _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
@@ -70,11 +83,11 @@ _HTML_START = re.compile(
 
 
 def detect_format(path: Path) -> str:
-    """Format of the file by its content: "pdf", "docx", "xlsx", "markdown", "html", "csv"
-    or "text".
+    """Format of the file by its content: "pdf", "docx", "xlsx", "pptx", "markdown", "html",
+    "csv" or "text".
 
     Magic bytes win over the file name (a PDF named .txt is a PDF; a .pdf holding plain
-    text is text; DOCX and XLSX, both zips, by the part they hold). Markdown and CSV/TSV
+    text is text; DOCX, XLSX and PPTX, all zips, by the part they hold). Markdown and CSV/TSV
     are told from text by the extension only. Raises IngestError for empty, binary or
     unsupported files.
     """
@@ -102,6 +115,11 @@ def detect_format(path: Path) -> str:
             raise IngestError(
                 "This is a legacy Excel file (.xls) or a password-protected workbook; save it as "
                 "an unprotected XLSX (or CSV) and upload it again."
+            )
+        if suffix in PPTX_SUFFIXES | {".ppt", ".pps", ".ppsx"}:
+            raise IngestError(
+                "This is a legacy PowerPoint file (.ppt) or a password-protected presentation; save it as "
+                "an unprotected PPTX and upload it again."
             )
         raise IngestError(
             "This is a legacy Office file (.doc/.xls) or a password-protected document; "
@@ -186,6 +204,8 @@ def _sniff_zip(path: Path, suffix: str) -> str:
         return "docx"
     if "xl/workbook.xml" in names:
         return "xlsx"
+    if "ppt/presentation.xml" in names:
+        return "pptx"
     if suffix in _NAMED_ZIP:
         raise IngestError(_NAMED_ZIP[suffix])
     return _unsupported(suffix or ".zip")

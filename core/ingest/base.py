@@ -16,6 +16,8 @@ SUPPORTED_HINT = f"upload {SUPPORTED_FORMATS}"
 NOT_PDF = "The file is not a valid PDF (it may be corrupt)."
 NOT_DOCX = ("The file is not a valid Word document (DOCX); it may be damaged, so open it in Word, "
             "save it again and upload it.")
+NOT_PPTX = ("The file is not a valid PowerPoint presentation (PPTX); it may be damaged, so open it in "
+            "PowerPoint, save it again and upload it.")
 NOT_XLSX = ("The file is not a valid Excel workbook (XLSX); it may be damaged, so open it in Excel, "
             "save it again and upload it.")
 

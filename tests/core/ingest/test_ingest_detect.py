@@ -18,7 +18,7 @@ def _pdf_bytes(text: str) -> bytes:
 
 
 def test_registry_has_every_format():
-    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx"}
+    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx", "pptx"}
     assert all(callable(getattr(p, "parse", None)) for p in PARSERS.values())
 
 
@@ -61,7 +61,7 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
         ("empty.txt", b"", r"^The file is empty \(0 bytes\); check that you picked the right file"),
         ("blank.md", b" \n\n \t\n", r"^The file contains no text; check that it is the document you meant"),
         ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(range(256)) * 4,
-         r"^Unsupported file type '\.exe'; upload PDF, DOCX, Markdown, HTML, text, CSV, TSV or XLSX\.$"),
+         r"^Unsupported file type '\.exe'; upload PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV or XLSX\.$"),
         ("blob", os.urandom(4096) + b"\x00",
          r"^Unsupported file type \(binary content\); upload PDF"),
         ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64,
