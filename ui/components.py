@@ -140,9 +140,10 @@ def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
 # ---- citations -----------------------------------------------------------------------------
 
 
-def page_bits(page: Any) -> list[str]:
-    """`["p. 3"]` for paged formats; nothing for Markdown, HTML, text."""
-    return [] if page in (None, -1, "") else [escape_md(page_label(page), inline=True)]
+def page_bits(page: Any, source: str = "") -> list[str]:
+    """`["p. 3"]` for paged formats (`["slide 3"]` for a deck, `source` its file name); nothing for
+    Markdown, HTML, text."""
+    return [] if page in (None, -1, "") else [escape_md(page_label(page, source), inline=True)]
 
 
 
@@ -220,7 +221,7 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
     """Where the quote comes from: source, page, section, the chunk with the quote
     highlighted, the PDF page image with the quote's rectangles, and the original file."""
     source = citation.get("source", "")
-    where = [f"**{escape_md(source, inline=True)}**"] + page_bits(citation.get("page"))
+    where = [f"**{escape_md(source, inline=True)}**"] + page_bits(citation.get("page"), source)
     if citation.get("section"):
         where.append("§ " + escape_md(citation["section"], inline=True))
     st.markdown(f":blue-badge[{int(citation.get('index', 0))}] " + " · ".join(where))
@@ -368,7 +369,8 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                "nearest the question is highlighted: it was not confirmed as an answer, so read it yourself.")
     for item in closest:
         with st.container(border=True):
-            where = [f"**{escape_md(item.get('source', ''), inline=True)}**"] + page_bits(item.get("page"))
+            where = [f"**{escape_md(item.get('source', ''), inline=True)}**"] + page_bits(item.get("page"),
+                                                                                          item.get("source", ""))
             if item.get("section"):
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
@@ -652,7 +654,8 @@ def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
         pages = chunk.get("page_start")
         if pages not in (None, -1) and chunk.get("page_end") not in (None, -1, pages):
             pages = f"{pages}–{chunk['page_end']}"
-        meta = [kind_badge_md(chunk.get("kind", "")), escape_md(f"#{number}", inline=True)] + page_bits(pages)
+        meta = [kind_badge_md(chunk.get("kind", "")), escape_md(f"#{number}", inline=True)] + page_bits(
+            pages, chunk.get("source", ""))
         if chunk.get("section"):
             meta.append("§ " + escape_md(chunk["section"], inline=True))
         meta.append(escape_md(f"{chunk.get('lang', '')} · {chunk.get('tokens', 0)} tokens", inline=True))

@@ -85,17 +85,29 @@ def marker_numbers(text: str) -> list[int]:
     return seen
 
 
-def page_label(page: Any) -> str:
-    return f"p. {page}" if page not in (None, -1, "") else "no page"
+# a slide deck's `page` is its slide number (core/ingest/pptx.py): "p. 3" would send a reader
+# looking for a page the deck does not have
+DECK_SUFFIXES = (".pptx", ".pptm")
+
+
+def page_label(page: Any, source: str = "") -> str:
+    """"p. 3", or "slide 3" when `source` (the file name) is a slide deck."""
+    if page in (None, -1, ""):
+        return "no page"
+    return f"slide {page}" if is_deck(source) else f"p. {page}"
+
+
+def is_deck(source: Any) -> bool:
+    return str(source or "").lower().endswith(DECK_SUFFIXES)
 
 
 def citation_label(citation: dict[str, Any], limit: int = 40) -> str:
-    """Plain-text label of a citation pill: `[1] refunds.pdf · p. 3`."""
+    """Plain-text label of a citation pill: `[1] refunds.pdf · p. 3` (`· slide 3` for a deck)."""
     source = clean(citation.get("source", ""))
+    page = citation.get("page")
+    where = f" · {page_label(page, source)}" if page not in (None, -1, "") else ""
     if len(source) > limit:
         source = source[: limit - 1] + "…"
-    page = citation.get("page")
-    where = f" · p. {page}" if page not in (None, -1) else ""
     return f"[{citation.get('index')}] {source}{where}"
 
 

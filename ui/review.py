@@ -15,7 +15,7 @@ from core.config import Settings
 from core.review import QueueItem
 from ui import services
 from ui.feedback import trace_link
-from ui.format import fmt_time, status_badge_md
+from ui.format import fmt_time, page_label, status_badge_md
 from ui.safe import clean, clip, escape_md
 
 TABLE_COLUMNS = ["asked", "waiting", "why", "status", "confidence", "question", "decision", "trace"]
@@ -107,10 +107,10 @@ LABEL_CHARS = 120
 
 
 def passage_label(p: dict[str, Any]) -> str:
-    """"source, p. N · § section" of a passage, at most about LABEL_CHARS long. A long section path drops
-    its outer headings, not its end: cut at the end, every passage of a PDF read "§ GENERAL
-    CONDITIONS ... > Article 6 — Check … [16 more characters not shown]" (QA pass)."""
-    head = clean(p.get("source", "")) + (f", p. {p['page']}" if p.get("page") else "")
+    """"source, p. N · § section" of a passage ("slide N" for a deck), at most about LABEL_CHARS long.
+    A long section path drops its outer headings, not its end: cut at the end, every passage of a
+    PDF read "§ GENERAL CONDITIONS ... > Article 6 — Check … [16 more characters not shown]" (QA pass)."""
+    head = clean(p.get("source", "")) + (f", {page_label(p['page'], p.get('source', ''))}" if p.get("page") else "")
     parts = [part.strip() for part in clean(p.get("section") or "").split(" > ") if part.strip()]
     while len(parts) > 1 and len(head) + len(" · § … > " + " > ".join(parts)) > LABEL_CHARS:
         parts = parts[1:]

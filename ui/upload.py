@@ -18,7 +18,7 @@ import streamlit as st
 from core.config import Settings
 from core.schema import SUPPORTED_FORMATS
 from ui import auth, services
-from ui.format import count_of, fmt_time, plural
+from ui.format import count_of, fmt_time, is_deck, plural
 from ui.safe import clean, clip, escape_md
 
 STAGES = {"parse": "parsing", "chunk": "chunking", "embed": "embedding", "index": "indexing", "done": "done"}
@@ -229,7 +229,8 @@ def interrupted_rows(files: list[Any], done: int, dupes: dict[str, int],
 def _result_line(where: Any, r: dict[str, Any]) -> None:
     name = escape_md(r.get("file_name", ""), inline=True)
     if r["status"] == "ready":
-        pages = f"{count_of(r['pages'], 'page')}, " if r.get("pages") else ""
+        unit = "slide" if is_deck(r.get("file_name")) else "page"
+        pages = f"{count_of(r['pages'], unit)}, " if r.get("pages") else ""
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
         where.success(f"**{name}**: indexed {pages}{count_of(r.get('chunks', 0), 'chunk')} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")

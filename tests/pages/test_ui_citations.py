@@ -161,3 +161,33 @@ def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(settings, tmp_path)
     assert not at.exception, [e.value for e in at.exception]
     assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image." in \
         [c.value for c in at.caption]
+
+
+def test_a_quote_from_a_deck_is_cited_by_its_slide(settings, tmp_path):
+    """A deck's `page` is its slide number: the citation says "slide 2", never "p. 2", and no
+    page image is offered (a deck has no pages to draw)."""
+    from pptx import Presentation
+    from streamlit.testing.v1 import AppTest
+
+    from core import store
+    from core.documents import ingest_file
+
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[0]).shapes.title.text = "Onboarding"
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Badges"
+    slide.placeholders[1].text = "Visitor badges are returned at the front desk."
+    deck.save(str(tmp_path / "onboarding.pptx"))
+    result = ingest_file(settings, "acme", tmp_path / "onboarding.pptx")
+    chunk = next(c for c in store.chunk_rows(settings, "acme", result.doc_id) if "Visitor" in c["text"])
+    quote = "Visitor badges are returned at the front desk."
+    at = AppTest.from_function(_show_citation, default_timeout=30)
+    at.session_state["citation"] = {"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": result.doc_id,
+                                    "source": "onboarding.pptx", "page": chunk["page_start"], "section": "Badges",
+                                    "quote": quote, "char_start": chunk["text"].index(quote),
+                                    "char_end": chunk["text"].index(quote) + len(quote)}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    head = at.markdown[0].value
+    assert "onboarding\\.pptx" in head and "slide 2" in head and "p. 2" not in head, head
+    assert not at.image and not at.toggle

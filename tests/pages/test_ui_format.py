@@ -36,3 +36,32 @@ def test_the_settings_table_counts_synonyms(tmp_path):
     assert synonyms({"boss": "oil capacity"})["tenant override"] == "1 synonym"
     assert synonyms({"boss": "oil", "gizmo": "hub"})["tenant override"] == "2 synonyms"
     assert synonyms({})["tenant override"] == "none"
+
+
+def test_a_deck_is_cited_by_slide_and_every_other_paged_file_by_page():
+    """A deck's `page` is its slide number (core/ingest/pptx.py): "p. 3" sent readers looking for
+    a page the deck does not have."""
+    from ui.components import page_bits
+    from ui.format import citation_label, page_label
+    from ui.review import passage_label
+    from ui.upload import _result_line
+
+    assert [page_label(3, name) for name in ("plans.pptx", "Plans.PPTM", "plans.pdf", "")] == [
+        "slide 3", "slide 3", "p. 3", "p. 3"]
+    assert page_label(None, "plans.pptx") == "no page"
+    assert citation_label({"index": 2, "source": "plans.pptx", "page": 4}) == "[2] plans.pptx · slide 4"
+    assert citation_label({"index": 1, "source": "manual.pdf", "page": 4}) == "[1] manual.pdf · p. 4"
+    assert citation_label({"index": 1, "source": "notes.md", "page": None}) == "[1] notes.md"
+    assert page_bits(5, "plans.pptx") == ["slide 5"] and page_bits(-1, "plans.pptx") == []
+    assert passage_label({"source": "plans.pptx", "page": 2, "section": "Rates"}) == "plans.pptx, slide 2 · § Rates"
+
+    said: list[str] = []
+
+    class Where:
+        def success(self, text: str, icon: str = "") -> None:
+            said.append(text)
+
+    for name, pages in (("plans.pptx", 12), ("manual.pdf", 1)):
+        _result_line(Where(), {"file_name": name, "status": "ready", "pages": pages, "chunks": 30, "seconds": 2.0})
+    assert said == ["**plans\\.pptx**: indexed 12 slides, 30 chunks in 2.0 s.",
+                    "**manual\\.pdf**: indexed 1 page, 30 chunks in 2.0 s."]
