@@ -11,6 +11,9 @@ from collections.abc import Callable
 import docx
 import openpyxl
 import pymupdf
+from PIL import Image
+from pptx import Presentation
+from pptx.util import Inches
 
 Kind = tuple[str, bytes, str, str | None]
 
@@ -97,6 +100,51 @@ def _far_cell_xlsx() -> bytes:
     return buf.getvalue()
 
 
+def _deck_bytes(with_text: bool = True) -> bytes:
+    """A real deck: a title, a bullet, a table and speaker notes; or a picture alone."""
+    deck = Presentation()
+    if with_text:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = "Loading bays"
+        slide.placeholders[1].text = "Bay 4 takes trucks over 12 tonnes."
+        table = slide.shapes.add_table(2, 2, Inches(1), Inches(5), Inches(8), Inches(1)).table
+        for c, (head, value) in enumerate((("Bay", "4"), ("Opens", "05:45"))):
+            table.cell(0, c).text, table.cell(1, c).text = head, value
+        slide.notes_slide.notes_text_frame.text = "placeholder"
+    else:
+        image = io.BytesIO()
+        Image.new("RGB", (60, 40), (20, 90, 160)).save(image, format="PNG")
+        deck.slides.add_slide(deck.slide_layouts[6]).shapes.add_picture(image, Inches(1), Inches(1))
+    buf = io.BytesIO()
+    deck.save(buf)
+    return buf.getvalue()
+
+
+def _deck_rewritten(changes: dict[str, Callable[[bytes], bytes]], extra: dict[str, bytes] | None = None) -> bytes:
+    """A real deck with some parts' bytes changed and others added."""
+    src = zipfile.ZipFile(io.BytesIO(_deck_bytes()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            z.writestr(item.filename, changes[item.filename](data) if item.filename in changes else data)
+        for name, data in (extra or {}).items():
+            z.writestr(name, data)
+    return out.getvalue()
+
+
+def _macro_deck() -> bytes:
+    """A macro-enabled deck (.pptm) with a VBA project beside its slides."""
+    return _deck_rewritten({"[Content_Types].xml": lambda x: x.replace(
+        b"application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
+        b"application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml")},
+        {"ppt/vbaProject.bin": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"Sub AutoOpen() Shell(\"calc\") End Sub"})
+
+
+_SLIDE = "ppt/slides/slide1.xml"
+_PROLOG = b"<?xml version='1.0' encoding='UTF-8' standalone='yes'?>"
+
+
 def kinds() -> list[Kind]:
     text_pdf = _pdf(["Valves are checked every Monday by the duty engineer."])
     laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(10))
@@ -149,6 +197,18 @@ def kinds() -> list[Kind]:
         ("nul-cell.csv", lambda: b"Dock,Opens\nNorth,06:\x0030\n", "failed", None),
         ("encrypted.xlsx", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096, "failed", None),
         ("far-cell.xlsx", _far_cell_xlsx, "ready", "| North | 06:30 |"),
+        ("notes-and-table.pptx", lambda: _deck_rewritten({"ppt/notesSlides/notesSlide1.xml": lambda x: x.replace(
+            b"placeholder", b"Bay 4 is swept at noon.")}), "ready", "Bay 4 is swept at noon."),
+        ("macro.pptm", _macro_deck, "ready", "| 4 | 05:45 |"),
+        ("encrypted.pptx", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096, "failed", None),
+        ("legacy.ppt", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096, "failed", None),
+        ("not-a-pptx.pptx", lambda: b"PK\x03\x04" + b"\x00" * 200, "failed", None),
+        ("zip-bomb.pptx", lambda: _deck_rewritten({_SLIDE: lambda x: x.replace(
+            b"Loading bays", b"Loading bays" + b" " * 400_000_000)}), "failed", None),
+        ("xxe.pptx", lambda: _deck_rewritten({_SLIDE: lambda x: x.replace(
+            _PROLOG, b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>').replace(
+            b"Loading bays", b"Loading &xxe; bays")}), "either", None),
+        ("pictures-only.pptx", lambda: _deck_bytes(with_text=False), "failed", None),
     ]
     return [(name, make(), outcome, text) for name, make, outcome, text in made]
 
