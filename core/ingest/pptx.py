@@ -88,7 +88,7 @@ class PptxParser:
         title = clean_inline(deck.core_properties.title or "")
         if title.lower() in _GENERIC_TITLES:
             title = ""
-        first = blocks[0].text if blocks[0].kind == "heading" and blocks[0].text != "Slide 1" else ""
+        first = blocks[0].text if blocks[0].text != f"Slide {blocks[0].page}" else ""  # an untitled slide names nothing
         return finish(blocks, pages=len(slides), title=title or first or path.stem, warnings=warnings)
 
 

@@ -323,3 +323,15 @@ def test_slides_with_charts_or_diagrams_are_named_in_a_warning(tmp_path):
     assert [b.text for b in parsed.blocks] == ["Sales", "Outlook", "Team", "Targets"]
     assert parsed.warnings == ["Slides 1-2, 4 hold charts or SmartArt diagrams, whose text is not read; if "
                                "questions need it, save the deck as PDF from PowerPoint and upload that instead."]
+
+
+def test_a_deck_is_titled_by_its_properties_its_first_slide_title_or_its_name(tmp_path):
+    deck = Presentation()
+    deck.slides.add_slide(deck.slide_layouts[BLANK])  # empty: skipped
+    slide = deck.slides.add_slide(deck.slide_layouts[BLANK])
+    slide.shapes.add_textbox(Inches(1), Inches(1), Inches(4), Inches(1)).text_frame.text = "No title here."
+    deck.core_properties.title = "PowerPoint Presentation"  # what PowerPoint writes when nobody named it
+    parsed = parse_file(_saved(deck, tmp_path / "untitled-deck.pptx"))
+    assert parsed.title == "untitled-deck" and parsed.blocks[0].text == "Slide 2"
+    deck.core_properties.title = "Quarterly review"
+    assert parse_file(_saved(deck, tmp_path / "named.pptx")).title == "Quarterly review"
