@@ -18,6 +18,7 @@ from typing import Any
 from core.config import Settings, load_settings
 from core.disk import DiskFull, full_sentence, is_full
 from core.index import VectorStoreUnavailable
+from core.schema import page_label
 from core.tenants import TenantError
 
 
@@ -595,10 +596,10 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     if answer.refusal_reason:
         print(f"  why: {_shown(answer.refusal_reason)}")
     for c in answer.citations:
-        page = f" p.{c.page}" if c.page else ""
+        page = f" {page_label(c.page, c.source)}" if c.page else ""
         print(f"  [{c.index}] {_shown(c.source)}{page} § {_shown(c.section)}: “{_shown(c.quote)}”")
     for c in answer.closest:
-        page = f" p.{c.get('page')}" if c.get("page") else ""
+        page = f" {page_label(c.get('page'), c.get('source') or '')}" if c.get("page") else ""
         near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")
         never = " (never quoted: it holds text addressed to an AI model)" if c.get("left_out") else ""
         print(f"  closest: {_shown(c.get('source'))}{page}{never}: {_shown(near)}")

@@ -14,6 +14,23 @@ ANSWER_STATUSES = ("answered", "narrowed", "refused", "fallback")
 VERDICTS = ("supported", "unsupported", "contradicted")
 # The formats ingest reads, said by its errors, the uploader, the CLI and the API; here, not in
 # core/ingest/, so the console and the API can name them without importing every parser.
+# a slide deck's `page` is its slide number (core/ingest/pptx.py): "p. 3" would send a reader
+# looking for a page the deck does not have
+DECK_SUFFIXES = (".pptx", ".pptm")
+
+
+def is_deck(source: Any) -> bool:
+    return str(source or "").lower().endswith(DECK_SUFFIXES)
+
+
+def page_label(page: Any, source: str = "") -> str:
+    """"p. 3", or "slide 3" when `source` (the file name) is a slide deck; the console and
+    the CLI say it alike."""
+    if page in (None, -1, ""):
+        return "no page"
+    return f"slide {page}" if is_deck(source) else f"p. {page}"
+
+
 SUPPORTED_FORMATS = "PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV or XLSX"
 
 

@@ -7,6 +7,7 @@ import re
 import time
 from typing import Any
 
+from core.schema import is_deck, page_label  # noqa: F401 - the console's names for them
 from ui.safe import clean, escape_md
 
 # status -> (badge colour, Material icon, what it means for the reader)
@@ -83,22 +84,6 @@ def marker_numbers(text: str) -> list[int]:
         if n not in seen:
             seen.append(n)
     return seen
-
-
-# a slide deck's `page` is its slide number (core/ingest/pptx.py): "p. 3" would send a reader
-# looking for a page the deck does not have
-DECK_SUFFIXES = (".pptx", ".pptm")
-
-
-def page_label(page: Any, source: str = "") -> str:
-    """"p. 3", or "slide 3" when `source` (the file name) is a slide deck."""
-    if page in (None, -1, ""):
-        return "no page"
-    return f"slide {page}" if is_deck(source) else f"p. {page}"
-
-
-def is_deck(source: Any) -> bool:
-    return str(source or "").lower().endswith(DECK_SUFFIXES)
 
 
 def citation_label(citation: dict[str, Any], limit: int = 40) -> str:

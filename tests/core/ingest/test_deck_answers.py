@@ -110,3 +110,13 @@ def test_a_folder_ingest_picks_up_decks(tmp_path):
     for name in ("deck.pptx", "macro.PPTM", "old.ppt", "notes.md"):
         (folder / name).write_bytes(b"x")
     assert sorted(p.name for p in iter_files([folder])) == ["deck.pptx", "macro.PPTM", "notes.md"]
+
+
+def test_the_command_line_cites_a_deck_by_slide(answering, tmp_path, monkeypatch, capsys):
+    from core.cli import main
+
+    monkeypatch.setenv("GROUNDWORK_GATE_THRESHOLD", str(ANSWERING_THRESHOLD))
+    assert main(["ingest", "--tenant", "t", str(_courier_deck(tmp_path / "courier.pptx"))]) == 0
+    assert main(["ask", "--tenant", "t", "What does an Express parcel cost?"]) == 0
+    cited = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  [1]")]
+    assert cited and cited[0].startswith("  [1] courier.pptx slide 3 § Courier rates"), cited
