@@ -35,7 +35,7 @@ from core.llm_steps import (
 from core.models import get_embedder
 from core.retrieve import Candidate, retrieve
 from core.route import route_of
-from core.schema import Answer, Citation, Claim
+from core.schema import Answer, Citation, Claim, is_paged
 from core.telemetry import cost_usd, emit_ask
 from core.tenants import kept_file, validate_tenant
 from core.trace import new_trace_id, record
@@ -373,13 +373,14 @@ def _quotes_only(generation: Generation) -> str:
 
 
 def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> tuple[int | None, list[list[float]]]:
-    """(page, rectangles) of a quote of a PDF passage on its kept original, for the console's
-    highlight; the passage's first page and no rectangles otherwise."""
-    if p.page_start is None or not p.source.lower().endswith(".pdf"):
+    """(page, rectangles) of a quote of a PDF (or page image) passage on its kept original,
+    for the console's highlight; the passage's first page and no rectangles otherwise."""
+    if p.page_start is None:
         return p.page_start, []
     doc = store.get_document(settings, tenant, p.doc_id)
     original = kept_file(settings, tenant, doc["path"]) if doc and doc.get("path") else None
-    if original is None or not original.exists():
+    # a PDF, or an image of a page: named by what its bytes are, whatever the upload was called
+    if original is None or not is_paged(original.name) or not original.exists():
         return p.page_start, []
     at = p.text.find(quote)
     found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote,

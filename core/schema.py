@@ -31,7 +31,13 @@ def page_label(page: Any, source: str = "") -> str:
     return f"slide {page}" if is_deck(source) else f"p. {page}"
 
 
-SUPPORTED_FORMATS = "PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV or XLSX"
+SUPPORTED_FORMATS = "PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image"
+# kept originals the console shows page by page, and boxes quotes on (an image is a page)
+PAGED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
+
+
+def is_paged(name: Any) -> bool:
+    return str(name or "").lower().endswith(PAGED_SUFFIXES)
 
 
 @dataclass

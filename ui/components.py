@@ -19,6 +19,7 @@ import streamlit as st
 from core.closest import first_in_other_language
 from core.config import Settings
 from core.lang import LANGUAGES
+from core.schema import is_paged
 from core.trace import unknown_word_of
 from ui import services
 from ui.format import (
@@ -228,7 +229,7 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
 
     chunk = services.chunk(settings, tenant, citation.get("chunk_id", ""))
     path = services.original_path(settings, tenant, citation.get("doc_id", ""))
-    is_pdf = path is not None and path.suffix.lower() == ".pdf" and citation.get("page") not in (None, -1)
+    is_pdf = path is not None and is_paged(path.name) and citation.get("page") not in (None, -1)
     text_col, page_col = st.columns([1, 1]) if is_pdf else (st.container(), None)
 
     with text_col:

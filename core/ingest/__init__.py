@@ -32,6 +32,7 @@ from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
 from core.ingest.html import HtmlParser
+from core.ingest.image import ImageParser
 from core.ingest.markdown import MarkdownParser
 from core.ingest.ocr import page_reader, why_no_reader
 from core.ingest.pdf import PdfParser
@@ -55,9 +56,13 @@ PARSERS: dict[str, Parser] = {
     "csv": CsvParser(),  # CSV and TSV: the delimiter is found in the text, not the name
     "xlsx": XlsxParser(),
     "pptx": PptxParser(),
+    # photos and scans of pages: read by OCR only, so parse_file gives them the settings' reader
+    "png": ImageParser(),
+    "jpeg": ImageParser(),
+    "tiff": ImageParser(),
 }
 FORMAT_NAMES = {"pdf": "PDF", "docx": "DOCX", "markdown": "Markdown", "html": "HTML",
-                "text": "text", "csv": "CSV", "xlsx": "XLSX", "pptx": "PPTX"}
+                "text": "text", "csv": "CSV", "xlsx": "XLSX", "pptx": "PPTX", "png": "PNG image", "jpeg": "JPEG image", "tiff": "TIFF image"}
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
@@ -76,6 +81,10 @@ _NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX), ".xlsx":
 # Office names that promise a zip
 _NAMED_ZIP = {".docx": NOT_DOCX, ".xlsx": NOT_XLSX, ".xlsm": NOT_XLSX, ".pptx": NOT_PPTX, ".pptm": NOT_PPTX}
 _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
+# photos and scans of pages, by their first bytes (JPEG, PNG, TIFF in both byte orders)
+_IMAGE_MAGIC = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"), (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"))
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff"}
+IMAGE_FORMATS = {"png", "jpeg", "tiff"}
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
     rb"^(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL
@@ -83,8 +92,8 @@ _HTML_START = re.compile(
 
 
 def detect_format(path: Path) -> str:
-    """Format of the file by its content: "pdf", "docx", "xlsx", "pptx", "markdown", "html",
-    "csv" or "text".
+    """Format of the file by its content: "pdf", "docx", "xlsx", "pptx", "png", "jpeg",
+    "tiff", "markdown", "html", "csv" or "text".
 
     Magic bytes win over the file name (a PDF named .txt is a PDF; a .pdf holding plain
     text is text; DOCX, XLSX and PPTX, all zips, by the part they hold). Markdown and CSV/TSV
@@ -110,6 +119,9 @@ def detect_format(path: Path) -> str:
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return _sniff_zip(path, suffix)
+    for magic, fmt in _IMAGE_MAGIC:
+        if head.startswith(magic):
+            return fmt
     if head.startswith(_OLE2_MAGIC):  # also what Office makes of a password-protected file
         if suffix in XLSX_SUFFIXES | {".xls"}:
             raise IngestError(
@@ -166,8 +178,10 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
             f"File is {_megabytes(size)} MB; the limit is {settings.max_file_mb} MB."
         )
     fmt = detect_format(path)
-    # the PDF parser reads scanned pages with the OCR the settings allow; the others need no settings
-    parser = PdfParser(page_reader(settings), why_no_reader(settings)) if fmt == "pdf" else PARSERS[fmt]
+    # the PDF and image parsers read scans with the OCR the settings allow; the others need no settings
+    parser = (PdfParser(page_reader(settings), why_no_reader(settings)) if fmt == "pdf"
+              else ImageParser(page_reader(settings), why_no_reader(settings)) if fmt in IMAGE_FORMATS
+              else PARSERS[fmt])
     try:
         parsed = parser.parse(path, on_page)
     except IngestError:

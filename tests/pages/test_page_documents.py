@@ -503,7 +503,7 @@ def test_the_count_of_passages_kept_out_agrees_with_its_verb(app, goto, settings
 
 def test_a_spreadsheet_upload_is_indexed_and_shown_as_its_table(app, goto):
     goto(app, "pages/documents.py")
-    assert "CSV, TSV or XLSX" in app.file_uploader[0].proto.label  # the box says which files it takes
+    assert "CSV, TSV, XLSX or a PNG, JPEG or TIFF image" in app.file_uploader[0].proto.label  # the box says which files it takes
     upload(app, [("plans.csv", b"Plan,Monthly premium\nGold,120 EUR\nSilver,100 EUR\n", "text/csv")])
     assert app.session_state["upload_results::acme"][0]["status"] == "ready"
     assert any("**plans\\.csv**: indexed" in s.value for s in app.success)

@@ -18,7 +18,7 @@ def _pdf_bytes(text: str) -> bytes:
 
 
 def test_registry_has_every_format():
-    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx", "pptx"}
+    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx", "pptx", "png", "jpeg", "tiff"}
     assert all(callable(getattr(p, "parse", None)) for p in PARSERS.values())
 
 
@@ -34,6 +34,10 @@ def test_registry_has_every_format():
         ("notes", b"No extension at all.", "text"),
         ("about.md", b"Mentions <html> later, but starts as Markdown.", "markdown"),
         ("spec.txt", b"A PDF file starts with %PDF-1.7 and a binary comment.", "text"),
+        ("scan.bin", b"\xff\xd8\xff\xe0\x00\x10JFIF" + b"\x00" * 32, "jpeg"),  # images by their first bytes
+        ("photo.txt", b"\x89PNG\r\n\x1a\n" + b"\x00" * 32, "png"),
+        ("fax", b"II*\x00" + b"\x00" * 32, "tiff"),
+        ("fax.tif", b"MM\x00*" + b"\x00" * 32, "tiff"),
     ],
 )
 def test_detect_format_by_content(write_file, name, content, expected):
@@ -61,11 +65,11 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
         ("empty.txt", b"", r"^The file is empty \(0 bytes\); check that you picked the right file"),
         ("blank.md", b" \n\n \t\n", r"^The file contains no text; check that it is the document you meant"),
         ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(range(256)) * 4,
-         r"^Unsupported file type '\.exe'; upload PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV or XLSX\.$"),
+         r"^Unsupported file type '\.exe'; upload PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image\.$"),
         ("blob", os.urandom(4096) + b"\x00",
          r"^Unsupported file type \(binary content\); upload PDF"),
-        ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64,
-         r"^Unsupported file type '\.png'"),
+        ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64,  # a PNG cut off in its header
+         r"^The file is not a readable image \(it may be damaged\)"),
         ("notes.txt", b"Hello\x00world, a NUL byte", r"named '\.txt' but contains binary data"),
         ("garbage.pdf", b"\x01\x02\x03\x00garbage", r"^The file is not a valid PDF"),
         ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512, r"legacy Office file"),
