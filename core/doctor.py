@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core import index, store
+from core import index, scan_words, store
 from core.config import Settings
 from core.lexical import stale_versions
 from core.models import EMBED_BATCH
@@ -38,6 +38,7 @@ class Findings:
     bm25_missing: int = 0  # registry chunks BM25 does not hold
     bm25_extra: int = 0  # BM25 entries the registry does not hold
     orphan_files: list[str] = field(default_factory=list)
+    orphan_scans: list[str] = field(default_factory=list)  # doc_ids whose kept OCR words outlived them
     missing_files: list[str] = field(default_factory=list)  # file names of ready documents
     leftovers: list[str] = field(default_factory=list)
 
@@ -45,7 +46,7 @@ class Findings:
     def consistent(self) -> bool:
         """The stores agree (a missing original is reported but is no disagreement of indexes)."""
         return not (self.orphan_vectors or self.missing_vectors or self.bm25_missing or self.bm25_extra
-                    or self.orphan_files or self.leftovers)
+                    or self.orphan_files or self.orphan_scans or self.leftovers)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "consistent": self.consistent}
@@ -57,6 +58,7 @@ class Findings:
         if self.bm25_missing or self.bm25_extra:
             out.append(f"the BM25 index lacks {self.bm25_missing} chunk(s) and holds {self.bm25_extra} it should not")
         out += [f"kept file {name} belongs to no document" for name in self.orphan_files]
+        out += [f"OCR words of document {d}, which the registry does not hold" for d in self.orphan_scans]
         out += [f"leftover of an interrupted write: {name}" for name in self.leftovers]
         return out
 
@@ -117,6 +119,7 @@ def check(settings: Settings, tenant: str, doc_ids: list[str] | None = None) -> 
     for path in sorted(files.iterdir()) if files.is_dir() else []:
         if path.name not in kept:
             found.orphan_files.append(path.name)
+    found.orphan_scans = [d for d in scan_words.kept_for(settings, tenant) if d not in ready]
     found.missing_files = sorted(d["file_name"] for d in docs
                                  if d.get("path") and not (files / Path(d["path"]).name).exists())
     found.leftovers = [p.name for p in stale_versions(index.lexical_dir(settings, tenant))]
@@ -149,6 +152,7 @@ def repair(settings: Settings, tenant: str, doc_ids: list[str] | None = None) ->
         index.rebuild_lexical(settings, tenant)
     for name in found.orphan_files:
         (folder / "files" / name).unlink(missing_ok=True)
+    scan_words.drop(settings, tenant, found.orphan_scans)
     return found
 
 

@@ -52,3 +52,9 @@ def load(settings: Settings, tenant: str, doc_id: str) -> dict[int, list[Word]]:
 def drop(settings: Settings, tenant: str, doc_ids: Iterable[str]) -> None:
     for doc_id in doc_ids:
         _file(settings, tenant, doc_id).unlink(missing_ok=True)
+
+
+def kept_for(settings: Settings, tenant: str) -> list[str]:
+    """The doc_ids whose OCR words are kept (for the doctor: words a crash left behind)."""
+    folder = tenant_dir(settings, tenant) / "scans"
+    return sorted(p.name.removesuffix(".json.gz") for p in folder.glob("*.json.gz")) if folder.is_dir() else []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import index, journal, store
+from core import index, journal, scan_words, store
 from core.cli import main
 from core.config import Settings
 from core.documents import ingest_file
@@ -22,6 +22,7 @@ def test_doctor_reports_and_repairs_what_disagrees(settings: Settings, write_fil
     # damage three stores behind the registry's back
     files = tenant_dir(settings, "t") / "files"
     (files / "dstray000000000.md").write_text("left by a crash", encoding="utf-8")
+    scan_words.save(settings, "t", "dgone0000000000", {1: [(72, 90, 120, 102, "Receipts", 0, 0)]})  # of no document
     b = next(d for d in store.list_documents(settings, "t") if d["file_name"] == "b.md")
     with index.tenant_lock(settings, "t"):
         index.delete_vectors(settings, "t", b["doc_id"])
@@ -34,10 +35,12 @@ def test_doctor_reports_and_repairs_what_disagrees(settings: Settings, write_fil
     assert "dstray000000000.md belongs to no document" in out
     assert f"chunk(s) of document {b['doc_id']} have no vector" in out
     assert "the BM25 index lacks 1 chunk(s)" in out
+    assert "OCR words of document dgone0000000000, which the registry does not hold" in out
 
     assert main(["doctor", "--tenant", "t", "--repair"]) == 0
     assert "repaired:" in capsys.readouterr().out
     assert not (files / "dstray000000000.md").exists()
+    assert scan_words.kept_for(settings, "t") == []
     assert index.vector_count(settings, "t", b["doc_id"]) == 1
     assert main(["doctor", "--tenant", "t"]) == 0
     assert journal.pending(settings, "t") is None
