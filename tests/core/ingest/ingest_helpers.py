@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pymupdf
 
+from core import doctor, store
+from core.documents import ingest_file
 from core.schema import ParsedDocument
 
 TABLE_ROWS = [
@@ -35,3 +43,34 @@ def draw_table(page: pymupdf.Page, top: float, rows: list[list[str]]) -> float:
     for x in cols:
         page.draw_line((x, top), (x, bottom))
     return bottom
+
+
+def rewritten(path: Path, part: str, change: Callable[[str], str]) -> Path:
+    """The Office file (a zip) with one part's XML changed by `change(text)`: what Office
+    writes and the Python libraries that build test files do not."""
+    src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            out.writestr(item.filename, change(data.decode()).encode() if item.filename == part else data)
+    return path
+
+
+def assert_bad_files_fail_cleanly(settings: Any, tenant: str, folder: Path,
+                                  bad: list[tuple[str, Any, str]]) -> list[dict[str, Any]]:
+    """Each (name, bytes or writer(path), first words of its sentence) fails in one
+    sentence and leaves the tenant's passages as they were; returns the tenant's documents."""
+    kept = [r["text"] for r in store.chunk_rows(settings, tenant)]
+    for name, data, sentence in bad:
+        path = folder / "upload" / name
+        path.parent.mkdir(exist_ok=True)
+        data(path) if callable(data) else path.write_bytes(data)
+        result = ingest_file(settings, tenant, path)
+        assert result.status == "failed", name
+        assert result.error.startswith(sentence), (name, result.error)
+        assert result.error.endswith(".") and "\n" not in result.error and "Traceback" not in result.error
+        assert [r["text"] for r in store.chunk_rows(settings, tenant)] == kept, name
+    docs = store.list_documents(settings, tenant)
+    assert sorted(d["file_name"] for d in docs if d["status"] == "failed") == sorted(b[0] for b in bad)
+    assert doctor.check(settings, tenant).consistent
+    return docs

@@ -89,3 +89,11 @@ def test_an_answer_from_a_photo_is_boxed_on_the_kept_image(settings, tmp_path):
     (x0, y0, x1, y1), = cited.rects  # on the image as PyMuPDF lays it out, where the console draws it
     page = pymupdf.open(next((settings.data_dir / "tenants").rglob("*.png")))[0]
     assert 0 <= x0 < x1 <= page.rect.width and 0 <= y0 < y1 <= page.rect.height and x1 - x0 > 200
+
+
+def test_a_folder_ingest_picks_up_images(tmp_path):
+    from core.documents import iter_files
+
+    for name in ("scan.png", "photo.JPG", "fax.tiff", "page.jpeg", "clip.mp4", "icon.gif"):
+        (tmp_path / name).write_bytes(b"x")
+    assert sorted(p.name for p in iter_files([tmp_path])) == ["fax.tiff", "page.jpeg", "photo.JPG", "scan.png"]

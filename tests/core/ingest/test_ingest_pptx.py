@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import io
 import time
-import zipfile
 from pathlib import Path
 
 import docx
 import pytest
-from ingest_helpers import TABLE_ROWS, assert_offsets
+from ingest_helpers import TABLE_ROWS, assert_offsets, rewritten
 from PIL import Image
 from pptx import Presentation
 from pptx.oxml.ns import qn
@@ -33,16 +32,6 @@ def _bullet(paragraph, tag: str, **attrs: str) -> None:
 
 def _hide(shape) -> None:
     shape._element[0].find(qn("p:cNvPr")).set("hidden", "1")
-
-
-def _rewritten(path: Path, part: str, change) -> Path:
-    """The deck with one part's XML changed by `change(text)`."""
-    src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            out.writestr(item.filename, change(data.decode()).encode() if item.filename == part else data)
-    return path
 
 
 @pytest.fixture
@@ -217,7 +206,7 @@ def test_decks_are_told_apart_from_documents_and_workbooks_by_content(handbook_p
     # a macro-enabled deck: read like any other, its macros never run
     macro = tmp_path / "macro.pptm"
     macro.write_bytes(handbook_pptx.read_bytes())
-    _rewritten(macro, "[Content_Types].xml", lambda xml: xml.replace(
+    rewritten(macro, "[Content_Types].xml", lambda xml: xml.replace(
         "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
         "application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml"))
     assert detect_format(macro) == "pptx" and parse_file(macro).blocks[0].text == "Customer Handbook"
@@ -241,7 +230,7 @@ def _ole2(path: Path) -> None:  # what Office writes for a password-protected de
 
 
 def _show(path: Path) -> None:
-    _rewritten(path, "[Content_Types].xml", lambda xml: xml.replace(
+    rewritten(path, "[Content_Types].xml", lambda xml: xml.replace(
         "presentationml.presentation.main+xml", "presentationml.slideshow.main+xml"))
 
 
@@ -254,7 +243,7 @@ BAD = [
     ("old.ppt", _ole2, LEGACY),
     ("truncated.pptx", lambda p: p.write_bytes(p.read_bytes()[:600]), NOT_PPTX),
     ("noise.pptx", lambda p: p.write_bytes(bytes(range(256)) * 16), NOT_PPTX),
-    ("no-presentation.pptx", lambda p: _rewritten(p, "ppt/presentation.xml", lambda xml: "<broken"), NOT_PPTX),
+    ("no-presentation.pptx", lambda p: rewritten(p, "ppt/presentation.xml", lambda xml: "<broken"), NOT_PPTX),
     ("show.ppsx", _show, r"^This is a PowerPoint show \(\.ppsx\) or template \(\.potx\); open it in PowerPoint, "
                          r"save it as a presentation \(\.pptx\) and upload that\.$"),
     ("pictures.pptx", _picture_only, r"^The presentation has no text on its slides or in their speaker notes "
@@ -282,7 +271,7 @@ def test_a_zip_bomb_is_refused_before_it_is_unpacked(handbook_pptx, monkeypatch)
 
 def test_a_slide_with_an_entity_bomb_is_refused_unexpanded(handbook_pptx):
     laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10 if i else "lol"}">' for i in range(10))
-    _rewritten(handbook_pptx, "ppt/slides/slide2.xml",
+    rewritten(handbook_pptx, "ppt/slides/slide2.xml",
                lambda xml: xml.replace("<?xml version='1.0' encoding='UTF-8' standalone='yes'?>",
                                        f'<?xml version="1.0"?><!DOCTYPE d [{laughs}]>')
                .replace("Gift cards are final.", "&l9;"))

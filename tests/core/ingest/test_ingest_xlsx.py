@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import io
 import time
-import zipfile
 from pathlib import Path
 
 import docx
 import openpyxl
 import pytest
+from ingest_helpers import rewritten
 
 from core.answer.units import units
 from core.ingest import IngestError, chunk_document, detect_format, parse_file
@@ -20,17 +20,6 @@ from core.ingest.xlsx import formatted_number
 
 def _save(book: openpyxl.Workbook, path: Path) -> Path:
     book.save(path)
-    return path
-
-
-def _rewritten(path: Path, part: str, change) -> Path:
-    """The workbook with one part's XML changed by `change(text)`: what Excel writes
-    (cached formula values, a declared dimension) and openpyxl does not."""
-    src = zipfile.ZipFile(io.BytesIO(path.read_bytes()))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-        for item in src.infolist():
-            data = src.read(item.filename)
-            out.writestr(item.filename, change(data.decode()).encode() if item.filename == part else data)
     return path
 
 
@@ -92,7 +81,7 @@ def test_formulas_give_their_cached_value_and_are_never_evaluated(tmp_path):
     path = _save(book, tmp_path / "formulas.xlsx")
     # as Excel saves them: the last computed value beside each formula (3, deliberately not
     # 1+1, shows the formula was not run here); "=2*3" was never calculated, so has none
-    _rewritten(path, "xl/worksheets/sheet1.xml", lambda xml: xml
+    rewritten(path, "xl/worksheets/sheet1.xml", lambda xml: xml
                .replace("<f>1+1</f><v></v>", "<f>1+1</f><v>3</v>")
                .replace('<c r="C2">', '<c r="C2" t="str">')
                .replace('</f><v></v></c><c r="D2">', '</f><v>site</v></c><c r="D2">'))
@@ -146,7 +135,7 @@ def test_an_overlong_cell_is_refused(tmp_path):
     book = openpyxl.Workbook()
     book.active.append(["Plan", "Notes"])
     book.active.append(["Gold", "placeholder"])
-    path = _rewritten(_save(book, tmp_path / "long.xlsx"), "xl/worksheets/sheet1.xml",
+    path = rewritten(_save(book, tmp_path / "long.xlsx"), "xl/worksheets/sheet1.xml",
                       lambda xml: xml.replace("placeholder", "x" * 40_000))
     with pytest.raises(IngestError, match=r"^Cell B2 of sheet 'Sheet' holds more than 32,767 characters"):
         parse_file(path)
@@ -161,7 +150,7 @@ BAD = [
                                    r"save it as an unprotected XLSX \(or CSV\) and upload it again\.$"),
     ("truncated.xlsx", lambda p: p.write_bytes(p.read_bytes()[:600]), r"^The file is not a valid Excel workbook"),
     ("noise.xlsx", lambda p: p.write_bytes(bytes(range(256)) * 16), r"^The file is not a valid Excel workbook"),
-    ("no-workbook.xlsx", lambda p: _rewritten(p, "xl/workbook.xml", lambda xml: "<broken"),
+    ("no-workbook.xlsx", lambda p: rewritten(p, "xl/workbook.xml", lambda xml: "<broken"),
      r"^The file is not a valid Excel workbook \(XLSX\); it may be damaged, so open it in Excel"),
     ("empty.xlsx", lambda p: _save(openpyxl.Workbook(), p), r"^The spreadsheet has no filled cells"),
 ]
@@ -285,7 +274,7 @@ def test_a_merge_over_the_whole_sheet_fills_only_what_is_there(tmp_path):
     ws.append(["Gold", 10])
     ws.append([None, 8])
     ws.merge_cells("A2:A3")
-    path = _rewritten(_save(book, tmp_path / "far.xlsx"), "xl/worksheets/sheet1.xml",
+    path = rewritten(_save(book, tmp_path / "far.xlsx"), "xl/worksheets/sheet1.xml",
                       lambda xml: xml.replace('ref="A2:A3"/>', 'ref="A2:A1048576"/><mergeCell ref="A1:XFD1"/>'))
     start = time.perf_counter()
     rows = next(b.rows for b in parse_file(path).blocks if b.kind == "table")
