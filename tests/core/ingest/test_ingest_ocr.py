@@ -202,10 +202,12 @@ def test_a_photocopied_handbook_page_keeps_its_headings_and_list(tmp_path):
     assert items[0] == "Salaries are paid on the last business day of each month."
     assert items[3] == "Bicycle leasing through salary conversion for up to 2 bicycles per employee."
     assert items[5] == "A public-transport job ticket, subsidised with €30 per month."
-    # body text at a size OCR misjudged is no heading, and the section numbers give the levels
-    # the sizes OCR guessed (12.5 to 16.5 points for two levels) cannot
+    # the digital page's headings: body text at a size OCR misjudged is no heading, bold ones at
+    # body size are told by their ink, and the section numbers give the levels the sizes OCR
+    # guessed (12.5 to 16.5 points for two levels) cannot
     assert [(b.level, b.text) for b in blocks if b.kind == "heading"] == [
-        (3, "4.2 Special leave"), (2, "5. Probation and notice"), (2, "6. Pay and benefits")]
+        (3, "4.2 Special leave"), (3, "4.3 Sickness"), (3, "4.4 Parental leave"), (2, "5. Probation and notice"),
+        (2, "6. Pay and benefits")]
 
 
 @needs_ocr_data
