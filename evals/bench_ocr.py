@@ -5,7 +5,10 @@
    new PDF of images only: no text layer.
 2. Each scan is parsed as an upload is (`core.ingest.parse_file`, OCR at the settings'
    `ocr_dpi`), timed per page; its digital original is parsed too.
-3. Per document: seconds a page, and how close the scan's text is to the original's:
+3. Per document: seconds a page; the longest pause of another thread while the scan was
+   read (a thread waking every 10 ms: what the console's other sessions wait, since OCR
+   runs in a worker process and the parse here holds the interpreter lock only between
+   pages); and how close the scan's text is to the original's:
    the share of the original's words (lowercased, in order) that the scan's text keeps
    (difflib's matching blocks over the two word lists), and its tables (blocks of kind
    "table") and their rows against the original's.
@@ -13,9 +16,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +55,28 @@ def _table_rows(parsed: object) -> int:
     return sum(max(b.text.count("\n") - 1, 0) for b in parsed.blocks if b.kind == "table")  # type: ignore[attr-defined]
 
 
+@contextlib.contextmanager
+def _pauses() -> Iterator[list[float]]:
+    """The gaps a thread that wakes every 10 ms sees while the block runs."""
+    gaps: list[float] = []
+    done = threading.Event()
+
+    def tick() -> None:
+        last = time.perf_counter()
+        while not done.wait(0.01):
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield gaps
+    finally:
+        done.set()
+        thread.join()
+
+
 def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | int]]:
     from core.config import load_settings
     from core.ingest import parse_file
@@ -62,11 +90,13 @@ def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | 
         for path in paths:
             scan = copier_scan(path, Path(folder) / f"scan-{path.name}", scan_dpi)
             started = time.perf_counter()
-            scanned = parse_file(scan, settings)
+            with _pauses() as pauses:
+                scanned = parse_file(scan, settings)
             seconds = time.perf_counter() - started
             digital = parse_file(path, settings)
             pages = scanned.pages or 1
             rows.append({"document": path.name, "pages": pages, "s_per_page": round(seconds / pages, 2),
+                         "longest_pause_s": round(max(pauses, default=0.0), 2),
                          "words_kept": round(words_kept(digital.text, scanned.text), 3),
                          "tables": f"{sum(b.kind == 'table' for b in scanned.blocks)} of "
                                    f"{sum(b.kind == 'table' for b in digital.blocks)}",
@@ -76,7 +106,8 @@ def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | 
 
 def print_ocr(rows: list[dict[str, float | str | int]], scan_dpi: int) -> None:
     print(f"scans: grey JPEG at {scan_dpi} dpi, read by OCR as an upload is")
-    print(f"{'document':45} {'pages':>5} {'s/page':>7} {'words kept':>11} {'tables':>8} {'table rows':>11}")
+    print(f"{'document':45} {'pages':>5} {'s/page':>7} {'pause s':>8} {'words kept':>11} {'tables':>8} "
+          f"{'table rows':>11}")
     for r in rows:
-        print(f"{r['document']:45} {r['pages']:>5} {r['s_per_page']:>7} {r['words_kept']:>11} "
-              f"{r['tables']:>8} {r['table_rows']:>11}")
+        print(f"{r['document']:45} {r['pages']:>5} {r['s_per_page']:>7} {r['longest_pause_s']:>8} "
+              f"{r['words_kept']:>11} {r['tables']:>8} {r['table_rows']:>11}")

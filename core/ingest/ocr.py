@@ -27,8 +27,12 @@ named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
 
 from __future__ import annotations
 
+import functools
 import glob
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,12 +103,10 @@ class PageReader:
         rules, mask = find_rules(gray, dpi)
         clean = gray.copy()
         clean[mask] = 255
-        # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
-        image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False))
-        image.set_dpi(dpi, dpi)
+        image = pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False)
         # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
-        recognised = pymupdf.Document(stream=image.pdfocr_tobytes(compress=False, language=languages or self.languages,
-                                                                   tessdata=self.tessdata)).load_page(0)
+        _, pdf = recognise_elsewhere(image.tobytes("png"), languages or self.languages, self.tessdata)
+        recognised = pymupdf.Document(stream=pdf).load_page(0)
         unzoom = page.rect.width / recognised.rect.width
         textpage = recognised.get_textpage(flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix)
         textpage.parent = weakref.proxy(page)
@@ -141,6 +143,31 @@ class ScannedPage:
         x0, y0, x1, y1 = (max(int(v * scale), 0) for v in bbox)
         box = self.ink[y0:y1, x0:x1]
         return float((box < INK).mean()) if box.size else None
+
+
+def recognise_elsewhere(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:
+    """(the worker's process id, the one-page PDF OCR made of a page image), read in a
+    worker process: Tesseract holds the interpreter lock for the seconds a page takes (2.8 s
+    a page measured), which froze every other session of the console during an upload."""
+    try:
+        return _worker().submit(_recognise, png, languages, tessdata).result()
+    except BrokenProcessPool:
+        _worker.cache_clear()  # the engine crashed on this image: the next page gets a new worker
+        raise
+
+
+@functools.cache
+def _worker() -> ProcessPoolExecutor:
+    # spawned, not forked: the console's process runs threads a fork would copy mid-step
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _recognise(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:
+    import pymupdf
+
+    # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
+    image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(png))
+    return os.getpid(), image.pdfocr_tobytes(compress=False, language=languages, tessdata=tessdata)
 
 
 def page_reader(settings: Settings) -> PageReader | None:
