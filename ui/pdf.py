@@ -21,7 +21,7 @@ def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None
     """
     import pymupdf
 
-    with pymupdf.open(path) as doc:
+    with _as_pdf(pymupdf.open(path)) as doc:
         if not 1 <= page <= doc.page_count:
             raise ValueError(f"The file has {doc.page_count} pages; page {page} does not exist.")
         pdf_page = doc[page - 1]
@@ -65,3 +65,14 @@ def page_count(path: Path | str) -> int:
 
     with pymupdf.open(path) as doc:
         return doc.page_count
+
+
+def _as_pdf(doc: Any) -> Any:
+    """A PDF of the document: an image (a photo or scan of a page) opens as a document that
+    takes no annotations, so it is converted first, every frame a page of its own size."""
+    import pymupdf
+
+    if doc.is_pdf:
+        return doc
+    with doc:
+        return pymupdf.open("pdf", doc.convert_to_pdf())

@@ -61,3 +61,21 @@ def test_the_zoomed_quote_keeps_the_start_of_its_line(pdf):
     line_start_to_quote_end = (rects[0][2] - 72) * scale
     assert pix.width >= line_start_to_quote_end  # the line's first words are in the picture
     assert pix.height < 200 * scale  # still a band around the quote, not the whole page
+
+
+def test_a_page_image_upload_is_drawn_with_its_quote_boxed(tmp_path):
+    """A photo or scan uploaded as PNG/JPEG/TIFF is the cited page itself: PyMuPDF opens it as a
+    document that takes no highlight ("is no PDF", QA pass), so it is drawn as a PDF page."""
+    from PIL import Image
+
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 600, 800), False)
+    pix.clear_with(255)
+    pix.set_dpi(72, 72)  # a page unit a pixel
+    pix.save(tmp_path / "scan.png")
+    png = render_page_png(tmp_path / "scan.png", 1, [[100, 100, 300, 120]], dpi=72)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == (600, 800)
+    assert image.getpixel((200, 110)) != (255, 255, 255)  # the highlight is drawn where the box says
+    assert image.getpixel((500, 700)) == (255, 255, 255)
+    with pytest.raises(ValueError, match="page 2 does not exist"):
+        render_page_png(tmp_path / "scan.png", 2)
