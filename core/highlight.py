@@ -99,7 +99,8 @@ def _searchable(doc: Any, pages: list[int], scanned: Callable[[], dict[int, list
     words = scanned() if bare and scanned else {}
     for p in bare:
         if words.get(p):
-            out[p] = ScannedWords(words[p])
+            # read upright (core/ingest/pdf.py `_upright`): the words stand where the page is shown
+            out[p] = ScannedWords(words[p], out[p].derotation_matrix if out[p].rotation else None)
     return out
 
 
@@ -108,8 +109,9 @@ class ScannedWords:
     `Page.search_for` searches a page's text: case and spacing ignored, one rectangle per
     line a match runs over, every match."""
 
-    def __init__(self, words: list[Any]) -> None:
+    def __init__(self, words: list[Any], to_page: Any = None) -> None:
         self.words = words
+        self.to_page = to_page  # shown -> the page's own coordinates, for a page turned by /Rotate
         self.starts: list[int] = []
         at = 0
         for word in words:
@@ -131,7 +133,7 @@ class ScannedWords:
                     key = (word[5], word[6])
                     box = pymupdf.Rect(word[:4])
                     lines[key] = lines[key] | box if key in lines else box
-            found.extend(lines.values())
+            found.extend(box * self.to_page if self.to_page is not None else box for box in lines.values())
             at = self.text.find(needle, end)
         return found
 

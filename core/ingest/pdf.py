@@ -99,6 +99,7 @@ class PdfParser:
             for index in range(doc.page_count):
                 try:
                     page = doc.load_page(index)
+                    _upright(page)
                     heights[index + 1] = page.rect.height
                     items.extend(_page_items(page, index + 1, warnings, self._scanned_text(page, index + 1, scans)))
                 except Exception:  # noqa: BLE001 - one broken page must not lose the rest
@@ -152,6 +153,18 @@ class PdfParser:
             scans.words[number] = [w[:7] for w in page.get_text("words", textpage=scanned.textpage, sort=False)]
             return scanned
         return None
+
+
+def _upright(page: pymupdf.Page) -> None:
+    """A page turned by /Rotate (a scan fed sideways, a landscape table) is read as it is
+    shown: its text otherwise runs vertically in the page's own coordinates, and vertical
+    lines are dropped as margin notes, which lost every turned page (QA pass). Only this
+    open copy changes; the kept original keeps its rotation."""
+    if page.rotation:
+        try:
+            page.remove_rotation()
+        except Exception:  # noqa: BLE001 - a page MuPDF cannot turn is read as it is
+            pass
 
 
 @dataclass

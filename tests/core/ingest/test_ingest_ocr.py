@@ -271,3 +271,25 @@ def test_ocr_runs_in_a_worker_process_so_the_console_keeps_serving(tmp_path):
     pid, pdf = recognise_elsewhere(png, "eng", reader.tessdata)
     assert pid != os.getpid()
     assert "Receipts must be submitted within 30 days" in pymupdf.open(stream=pdf)[0].get_text()
+
+
+@needs_ocr_data
+def test_a_scan_turned_by_rotate_is_read_as_shown_and_boxed_on_it(settings, tmp_path):
+    """A page fed sideways and turned upright by /Rotate 90 (or 180, 270): its text ran
+    vertically in the page's own coordinates and every such page was lost (QA pass)."""
+    from core.highlight import quote_rects
+
+    for turn in (90, 180, 270):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        page.insert_image(page.rect, pixmap=_page_image(POLICY), rotate=turn)  # drawn turned, shown upright
+        page.set_rotation(turn)
+        doc.save(tmp_path / f"turned{turn}.pdf")
+        parsed = parse_file(tmp_path / f"turned{turn}.pdf", Settings())
+        assert "Receipts must be submitted within 30 days after the trip ends." in [b.text for b in parsed.blocks], turn
+        found, rects = quote_rects(tmp_path / f"turned{turn}.pdf", [1], "Receipts must be submitted within 30 days",
+                                   scanned=lambda p=parsed: p.scanned_words)
+        original = pymupdf.open(tmp_path / f"turned{turn}.pdf")[0]
+        assert found == 1 and len(rects) == 1, turn
+        # in the page's own (unturned) coordinates, where the console draws it
+        assert pymupdf.Rect(rects[0]) in original.mediabox, (turn, rects)
