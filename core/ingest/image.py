@@ -49,7 +49,7 @@ class ImageParser:
             try:
                 parsed = PdfParser(self.reader, self.unavailable).parse(as_pdf, on_page)
             except IngestError as exc:
-                raise IngestError(str(exc).replace("This PDF is scanned", "This image")) from None
+                raise IngestError(str(exc).replace("This PDF is scanned and", "This image is a scan and")) from None
         parsed.warnings = [w.replace("are scans and were read", "were read").replace("is a scan and was read",
                                                                                        "was read")
                            for w in parsed.warnings]
@@ -76,10 +76,25 @@ def check_image(path: Path, max_frames: int | None) -> int:
         raise IngestError(NOT_IMAGE) from None
     if any(w * h > MAX_IMAGE_PIXELS for w, h in sizes):
         raise IngestError(_too_large())
+    _check_whole(path)
     if max_frames is not None and frames > max_frames:
         raise IngestError(f"The image holds {frames} pages; OCR reads at most {max_frames} pages of one file, "
                           "so split it and upload the parts.")
     return frames
+
+
+def _check_whole(path: Path) -> None:
+    """Decode the image once, now that its size is known to be sane: a JPEG cut off halfway
+    decodes to its top half and was indexed as the page (QA pass)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            for index in range(getattr(image, "n_frames", 1)):
+                image.seek(index)
+                image.load()
+    except Exception:  # noqa: BLE001 - "image file is truncated", and every other decoding error
+        raise IngestError(NOT_IMAGE) from None
 
 
 def _too_large() -> str:

@@ -46,6 +46,8 @@ from core.lang import LANGUAGES
 # an A4 page at 300 dpi is 8.7 million pixels; a larger page is read at a lower resolution
 MAX_PIXELS = 40_000_000
 MIN_DPI = 30
+MIN_WORDS_TO_JUDGE = 8
+MIN_LEGIBLE_SHARE = 0.4  # of a page's words known to general text, for OCR to have read words
 INK = 128  # grey level under which a pixel is ink, for how bold a line is
 MIN_LANGUAGE_SHARE = 0.1  # of a first scanned page's letters, for its language to be read in
 MIN_LETTERS_TO_TELL = 200
@@ -214,6 +216,23 @@ def needs_ocr(page: Any) -> bool:
         box = page.rect & info["bbox"]  # the part of the image on the page
         covered += abs(box) if not box.is_empty else 0.0
     return covered >= (MIN_STAMPED_IMAGE_SHARE if text else MIN_IMAGE_SHARE) * area
+
+
+def legible(text: str) -> bool:
+    """Whether OCR read words, not noise: an upside-down or sideways page, white type on
+    black, or a photo with no text reads as strings like "*spua dij ay} aye sAep" (QA pass:
+    indexed as passages and offered as closest passages). Words of at least three letters
+    are looked up in the general-text stems of the registered languages (core/lang/
+    frequency.py): a page of text has 65-100% of them (a technical guide with code names
+    the least), OCR noise 10-20%. A page of fewer such words is not judged."""
+    from core.lang.frequency import stem_frequencies
+    from core.lexical import tokenize
+
+    known = stem_frequencies()
+    stems = [s for word in text.split() if sum(c.isalpha() for c in word) >= 3 for s in tokenize(word)[:1]]
+    if len(stems) < MIN_WORDS_TO_JUDGE or not known:
+        return True
+    return sum(s in known for s in stems) >= MIN_LEGIBLE_SHARE * len(stems)
 
 
 def page_list(numbers: list[int]) -> str:

@@ -35,7 +35,15 @@ import pymupdf
 
 from core.ingest.base import NOT_PDF, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
-from core.ingest.ocr import NO_OCR_DATA, OCR_BULLET_MISREADS, PageReader, ScannedPage, needs_ocr, page_list
+from core.ingest.ocr import (
+    NO_OCR_DATA,
+    OCR_BULLET_MISREADS,
+    PageReader,
+    ScannedPage,
+    legible,
+    needs_ocr,
+    page_list,
+)
 from core.ingest.text import LIST_MARKER, join_lines
 from core.schema import Block, ParsedDocument
 
@@ -149,6 +157,9 @@ class PdfParser:
             except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
                 scans.failed.append(number)
                 return None
+            if not legible(page.get_text("text", textpage=scanned.textpage)):
+                scans.illegible.append(number)
+                return None
             scans.read.append(number)
             scans.words[number] = [w[:7] for w in page.get_text("words", textpage=scanned.textpage, sort=False)]
             return scanned
@@ -176,6 +187,7 @@ class _Scans:
     unread: list[int] = field(default_factory=list)
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    illegible: list[int] = field(default_factory=list)  # OCR read noise, not words
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
 
@@ -189,6 +201,10 @@ class _Scans:
         if self.over and reader:
             out.append(f"{_pages(self.over)} {_were(self.over)} not read: OCR reads at most {reader.max_pages} "
                        "scanned pages of one file, so split it and upload the rest.")
+        if self.illegible:
+            out.append(f"{_pages(self.illegible)} {_were(self.illegible)} left out: OCR read no legible text on "
+                       f"{_it(self.illegible)} (upside down, sideways, too faint, or no text?); turn or scan "
+                       f"{_it(self.illegible)} again and upload the file again.")
         if self.failed:
             out.append(f"OCR could not read {_pages(self.failed).lower()}; scan {_it(self.failed)} again "
                        "and upload the file again.")
@@ -216,6 +232,9 @@ def _no_text(damaged: bool, scans: _Scans, unavailable: str) -> IngestError:
     if scans.unread:
         return IngestError(f"This PDF is scanned (it has no text layer) and {unavailable}, "
                            "or run OCR on it first and upload the result.")
+    if scans.illegible and not scans.read:
+        return IngestError("This PDF is scanned and OCR read no legible text in it (upside down, sideways, too "
+                           "faint, or no text?); turn or scan it again and upload it.")
     if scans.read or scans.failed:
         return IngestError("This PDF is scanned and OCR found no text in it (a blank or faint scan?); "
                            "scan it again at a higher resolution and upload it.")

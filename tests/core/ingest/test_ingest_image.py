@@ -97,3 +97,19 @@ def test_a_folder_ingest_picks_up_images(tmp_path):
     for name in ("scan.png", "photo.JPG", "fax.tiff", "page.jpeg", "clip.mp4", "icon.gif"):
         (tmp_path / name).write_bytes(b"x")
     assert sorted(p.name for p in iter_files([tmp_path])) == ["fax.tiff", "page.jpeg", "photo.JPG", "scan.png"]
+
+
+def test_a_jpeg_cut_off_halfway_is_refused_not_half_read(tmp_path):
+    whole = _photo(tmp_path / "leave.jpg", dpi=100).read_bytes()
+    (tmp_path / "half.jpg").write_bytes(whole[: len(whole) // 2])  # its header is whole, its pixels not
+    with pytest.raises(IngestError, match=r"^The file is not a readable image \(it may be damaged\)"):
+        parse_file(tmp_path / "half.jpg", Settings())
+
+
+@needs_ocr_data
+def test_an_upside_down_photo_is_refused_not_indexed_as_noise(tmp_path):
+    Image.open(_photo(tmp_path / "leave.png")).rotate(180).save(tmp_path / "upside-down.png", dpi=(200, 200))
+    with pytest.raises(IngestError) as err:
+        parse_file(tmp_path / "upside-down.png", Settings())
+    assert str(err.value) == ("This image is a scan and OCR read no legible text in it (upside down, sideways, too "
+                              "faint, or no text?); turn or scan it again and upload it.")

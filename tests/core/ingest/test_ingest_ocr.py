@@ -293,3 +293,26 @@ def test_a_scan_turned_by_rotate_is_read_as_shown_and_boxed_on_it(settings, tmp_
         assert found == 1 and len(rects) == 1, turn
         # in the page's own (unturned) coordinates, where the console draws it
         assert pymupdf.Rect(rects[0]) in original.mediabox, (turn, rects)
+
+
+@needs_ocr_data
+def test_an_upside_down_page_of_a_scan_is_left_out_and_named(tmp_path):
+    doc = pymupdf.open()
+    right_way = doc.new_page()
+    right_way.insert_image(right_way.rect, pixmap=_page_image(POLICY))
+    upside_down = doc.new_page()
+    upside_down.insert_image(upside_down.rect, pixmap=_page_image(POLICY), rotate=180)  # fed the wrong way round
+    doc.save(tmp_path / "fed.pdf")
+    parsed = parse_file(tmp_path / "fed.pdf", Settings())
+    assert {b.page for b in parsed.blocks} == {1}
+    assert "Page 2 was left out: OCR read no legible text on it (upside down, sideways, too faint, or no text?); " \
+           "turn or scan it again and upload the file again." in parsed.warnings
+
+
+def test_legible_tells_words_from_ocr_noise():
+    from core.ingest.ocr import legible
+
+    assert legible("Receipts must be submitted within 30 days after the trip ends, and claims are paid monthly.")
+    assert legible("Код E10 появляется, если машина не начала набирать воду в течение 4 минут после запуска.")
+    assert not legible('*spua dij ay} aye sAep O€ UUM payiwans aq 35пщ sjdiaday "Аеме Aep ||п;} ч)еэ 40; YN')
+    assert legible("ЕЗ1 $$ ®")  # too few words to judge: kept
