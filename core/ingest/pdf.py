@@ -161,7 +161,7 @@ class PdfParser:
                 scans.illegible.append(number)
                 return None
             scans.read.append(number)
-            scans.words[number] = [w[:7] for w in page.get_text("words", textpage=scanned.textpage, sort=False)]
+            scans.words[number] = scanned.words_on_page(page)
             return scanned
         return None
 

@@ -32,6 +32,7 @@ MERGE_PX = 6  # runs this close at both ends, on neighbouring rows, are one rule
 # a rule is a line, not a band: a dark banner or a filled box is as long, but thick (and
 # whitening it would erase the light text printed on it)
 MAX_THICK_INCH = 0.04
+GROW_PX = 2  # pixels around a rule whitened with it
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,19 @@ def find_rules(gray: np.ndarray, dpi: int) -> tuple[Rules, np.ndarray]:
     down_mask = _thin(_long_runs(dark.T, int(MIN_DOWN_INCH * dpi)), thick).T
     scale = 72.0 / dpi
     rules = Rules(across=_segments(across_mask, scale), down=_segments(down_mask.T, scale))
-    return rules, across_mask | down_mask
+    return rules, _grown(across_mask | down_mask, GROW_PX)
+
+
+def _grown(mask: np.ndarray, by: int) -> np.ndarray:
+    """The mask and the pixels within `by` of it: a rule's soft edges (grey, not dark, on a
+    scan turned straight or a JPEG) read as dashes once its dark core is whitened."""
+    out = mask.copy()
+    for shift in range(1, by + 1):
+        out[shift:, :] |= mask[:-shift, :]
+        out[:-shift, :] |= mask[shift:, :]
+        out[:, shift:] |= mask[:, :-shift]
+        out[:, :-shift] |= mask[:, shift:]
+    return out
 
 
 def _long_runs(dark: np.ndarray, min_len: int) -> np.ndarray:
