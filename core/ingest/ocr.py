@@ -153,7 +153,7 @@ class ScannedPage:
         """The OCR words (x0, y0, x1, y1, word, block, line) where they stand on the page as it
         was scanned: read on the straightened image, each box turned back by the skew (for the
         console's highlight on the kept original)."""
-        words = [w[:7] for w in page.get_text("words", textpage=self.textpage, sort=False)]
+        words = [(*w[:4], latin_codes(w[4]), *w[5:7]) for w in page.get_text("words", textpage=self.textpage, sort=False)]
         if not self.skew:
             return words
         t = math.radians(self.skew)
@@ -269,6 +269,23 @@ def needs_ocr(page: Any) -> bool:
         box = page.rect & info["bbox"]  # the part of the image on the page
         covered += abs(box) if not box.is_empty else 0.0
     return covered >= (MIN_STAMPED_IMAGE_SHARE if text else MIN_IMAGE_SHARE) * area
+
+
+def latin_codes(text: str) -> str:
+    """Codes OCR spelled with another script's look-alike capitals, in Latin again: a word
+    holding a digit whose other letters are all Latin capitals or registered look-alikes
+    (`Language.ocr_lookalikes`): "ЕЗ1" -> "E31", "Е10" -> "E10"; words are left alone."""
+    lookalikes = {k: v for lang in LANGUAGES.values() for k, v in lang.ocr_lookalikes.items()}
+    if not lookalikes or not any(ch in lookalikes for ch in text):
+        return text
+    out = []
+    for word in text.split(" "):
+        core = word.strip(".,;:()[]«»\"'")
+        if (any(ch.isdigit() for ch in core) and any(ch in lookalikes for ch in core)
+                and all(ch.isdigit() or ch in lookalikes or ("A" <= ch <= "Z") or ch in "-–—/." for ch in core)):
+            word = "".join(lookalikes.get(ch, ch) for ch in word)
+        out.append(word)
+    return " ".join(out)
 
 
 def legible(text: str) -> bool:

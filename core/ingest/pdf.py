@@ -40,6 +40,7 @@ from core.ingest.ocr import (
     OCR_BULLET_MISREADS,
     PageReader,
     ScannedPage,
+    latin_codes,
     legible,
     needs_ocr,
     page_list,
@@ -301,12 +302,13 @@ def _steady_scan_lines(blocks: list[list[_Line]]) -> None:
     and the scan move by 10-20%: a paragraph would split where its lines' sizes differ. Every
     block of a scanned page takes its lines' median size (`_steady_scans` then evens out the
     blocks across the document). A bullet read as another mark (". Item", "¢ Item") is a
-    bullet again."""
+    bullet again, and a code spelled with look-alike capitals of another script is Latin."""
     for lines in blocks:
         if lines:
             size = sorted(line.size for line in lines)[len(lines) // 2]
             for line in lines:
                 line.size = size
+                line.text = latin_codes(line.text)
                 if line.text in OCR_BULLET_MISREADS:  # a bullet on its own, left of its item
                     line.text = "•"
                 elif line.text[:1] in OCR_BULLET_MISREADS and line.text[1:2] == " " and line.text[2:3].isupper():

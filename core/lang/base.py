@@ -61,6 +61,9 @@ class Language:
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()
+    # capitals of this script that OCR reads in place of Latin ones (and a digit) inside a code:
+    # a Russian scan's "E31" came out "ЕЗ1", which no question typed in Latin matches
+    ocr_lookalikes: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def asking_words(self) -> frozenset[str]:

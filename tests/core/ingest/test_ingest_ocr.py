@@ -372,3 +372,13 @@ def test_a_scan_fed_askew_is_read_straight_and_boxed_where_it_stands(tmp_path):
         shown = (cx + dx * np.cos(t) + dy * np.sin(t), cy - dx * np.sin(t) + dy * np.cos(t))
         (bx0, by0, bx1, by1), = [w[:4] for w in parsed.scanned_words[1] if w[4] == "Moving"]
         assert abs((bx0 + bx1) / 2 - shown[0]) < 4 and abs((by0 + by1) / 2 - shown[1]) < 4, (tilt, shown)
+
+
+def test_codes_ocr_spelled_in_cyrillic_are_latin_again():
+    """A Russian scan's "E31" came out "ЕЗ1" (Cyrillic Е and З), which no question matches."""
+    from core.ingest.ocr import latin_codes
+
+    assert latin_codes("Код ЕЗ1 означает перелив.") == "Код E31 означает перелив."
+    assert latin_codes("коды Е10—Е60 (см. Е12).") == "коды E10—E60 (см. E12)."
+    # words stay words: a capitalised Russian word, a preposition before a year, a mixed model name
+    assert latin_codes("СЕРВИС В 2024 году, модель WM-820") == "СЕРВИС В 2024 году, модель WM-820"
