@@ -504,7 +504,7 @@ def _scanned_tables(page: pymupdf.Page, number: int, scanned: ScannedPage) -> li
     words = page.get_text("words", textpage=scanned.textpage, sort=False)
     items = []
     for columns, rows in scanned.grids:
-        cells = [[_cell_text(words, (x0, y0, x1, y1)) for x0, x1 in zip(columns, columns[1:])]
+        cells = [[latin_codes(_cell_text(words, (x0, y0, x1, y1))) for x0, x1 in zip(columns, columns[1:])]
                  for y0, y1 in zip(rows, rows[1:])]
         cells = normalize_rows(cells)
         if len(cells) >= 2 and len(cells[0]) >= 2:
