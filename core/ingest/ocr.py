@@ -196,7 +196,14 @@ def recognise_elsewhere(png: bytes, languages: str, tessdata: str) -> tuple[int,
 @functools.cache
 def _worker() -> ProcessPoolExecutor:
     # spawned, not forked: the console's process runs threads a fork would copy mid-step
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet)
+
+
+def _quiet() -> None:
+    """The engine prints its doubts on the process's stderr ("Image too small to scale!!"):
+    in the worker they would land in the CLI's output and the console's log (QA pass)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
 
 
 def _recognise(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:

@@ -198,7 +198,8 @@ class _Scans:
             out.append(f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
         if self.unread:
-            out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}.")
+            out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
+                       "is, re-index the document (the same file uploaded again is left as it is).")
         if self.over and reader:
             out.append(f"{_pages(self.over)} {_were(self.over)} not read: OCR reads at most {reader.max_pages} "
                        "scanned pages of one file, so split it and upload the rest.")

@@ -120,7 +120,8 @@ def test_a_partly_scanned_pdf_without_ocr_keeps_its_text_and_names_the_rest(tmp_
     path = _scan(tmp_path / "mixed.pdf", ["The office opens at 8:00.", POLICY, POLICY])
     parsed = parse_file(path, replace(Settings(), ocr=False))
     assert [b.text for b in parsed.blocks] == ["The office opens at 8:00."]
-    assert parsed.warnings == [f"Pages 2-3 were scanned and not read: {OCR_OFF}."]
+    assert parsed.warnings == [f"Pages 2-3 were scanned and not read: {OCR_OFF}; once it is, re-index the document "
+                               "(the same file uploaded again is left as it is)."]
 
 
 def test_the_language_data_is_found_only_where_it_is(tmp_path):
