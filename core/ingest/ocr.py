@@ -29,13 +29,11 @@ named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
 
 from __future__ import annotations
 
-import functools
 import glob
 import math
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +48,8 @@ from core.lang import LANGUAGES
 # an A4 page at 300 dpi is 8.7 million pixels; a larger page is read at a lower resolution
 MAX_PIXELS = 40_000_000
 MIN_DPI = 30
+WORKER = Path(__file__).with_name("ocr_worker.py")
+WORKER_TIMEOUT_S = 300  # a page the engine has not read in five minutes is given up
 MAX_SKEW = 3.0  # degrees a scan is looked at straightened by, either way
 MIN_SKEW = 0.15
 SKEW_DPI = 75  # resolution the skew is looked for at: coarser finds turns that are not there
@@ -184,34 +184,22 @@ class ScannedPage:
 
 def recognise_elsewhere(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:
     """(the worker's process id, the one-page PDF OCR made of a page image), read in a
-    worker process: Tesseract holds the interpreter lock for the seconds a page takes (2.8 s
-    a page measured), which froze every other session of the console during an upload."""
+    process of its own (core/ingest/ocr_worker.py): Tesseract holds the interpreter lock for
+    the seconds a page takes (2.8 s a page measured), which froze every other session of the
+    console during an upload. The engine's chatter on stderr stays there; a worker that
+    crashes or hangs costs its page, which is named as unread."""
+    # -I: not the script's folder first on the path (core/ingest/html.py would stand for html)
+    worker = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
-        return _worker().submit(_recognise, png, languages, tessdata).result()
-    except BrokenProcessPool:
-        _worker.cache_clear()  # the engine crashed on this image: the next page gets a new worker
+        pdf, _ = worker.communicate(png, timeout=WORKER_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.communicate()
         raise
-
-
-@functools.cache
-def _worker() -> ProcessPoolExecutor:
-    # spawned, not forked: the console's process runs threads a fork would copy mid-step
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet)
-
-
-def _quiet() -> None:
-    """The engine prints its doubts on the process's stderr ("Image too small to scale!!"):
-    in the worker they would land in the CLI's output and the console's log (QA pass)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 2)
-
-
-def _recognise(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:
-    import pymupdf
-
-    # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
-    image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(png))
-    return os.getpid(), image.pdfocr_tobytes(compress=False, language=languages, tessdata=tessdata)
+    if worker.returncode != 0 or not pdf:
+        raise RuntimeError(f"the OCR worker exited with {worker.returncode}")
+    return worker.pid, pdf
 
 
 def skew_angle(gray: np.ndarray, dpi: int = 300) -> float:
