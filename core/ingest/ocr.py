@@ -32,9 +32,11 @@ from __future__ import annotations
 import glob
 import math
 import os
+import select
 import subprocess
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +81,23 @@ class PageReader:
     languages: str  # Tesseract's form: "eng+rus"
     dpi: int = 300
     max_pages: int = 200
+    # one worker per set of languages, for the pages of the document being read (`close` ends them)
+    workers: dict[str, OcrWorker] = field(default_factory=dict, compare=False, repr=False)
+
+    def recognise(self, png: bytes, languages: str) -> bytes:
+        """The one-page PDF OCR made of a page image; a worker that failed is not used again."""
+        worker = self.workers.get(languages) or self.workers.setdefault(languages, OcrWorker(languages, self.tessdata))
+        try:
+            return worker.read(png)
+        except Exception:
+            self.workers.pop(languages, None)
+            worker.close()
+            raise
+
+    def close(self) -> None:
+        """Stop the workers (the next page read starts one again)."""
+        while self.workers:
+            self.workers.popitem()[1].close()
 
     def languages_of(self, text: str) -> str:
         """The languages to read the rest of a document in, from what its first scanned page
@@ -117,7 +136,7 @@ class PageReader:
         clean[mask] = 255
         image = pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False)
         # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
-        _, pdf = recognise_elsewhere(image.tobytes("png"), languages or self.languages, self.tessdata)
+        pdf = self.recognise(image.tobytes("png"), languages or self.languages)
         recognised = pymupdf.Document(stream=pdf).load_page(0)
         unzoom = page.rect.width / recognised.rect.width
         textpage = recognised.get_textpage(flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix)
@@ -182,24 +201,60 @@ class ScannedPage:
         return float((box < INK).mean()) if box.size else None
 
 
+class OcrWorker:
+    """A process of its own that reads page images by OCR, one after another
+    (core/ingest/ocr_worker.py, run by its path with `python -I`: not the script's folder first
+    on the path, where core/ingest/html.py would stand for `html`). Tesseract holds the
+    interpreter lock for the seconds a page takes (2.8 s measured), which froze every other
+    session of the console during an upload; the engine's chatter on stderr stays there."""
+
+    def __init__(self, languages: str, tessdata: str) -> None:
+        self.process = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def read(self, png: bytes) -> bytes:
+        """The one-page PDF OCR made of the image; an error when the worker fails, dies or
+        takes longer than WORKER_TIMEOUT_S."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(len(png).to_bytes(4, "big") + png)
+        self.process.stdin.flush()
+        size = int.from_bytes(self._take(4), "big")
+        if size == 0:
+            raise RuntimeError("the OCR worker could not read the page")
+        return self._take(size)
+
+    def _take(self, n: int) -> bytes:
+        assert self.process.stdout is not None
+        out, deadline = b"", time.monotonic() + WORKER_TIMEOUT_S
+        while len(out) < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                raise TimeoutError(f"the OCR worker gave no page in {WORKER_TIMEOUT_S} s")
+            chunk = os.read(self.process.stdout.fileno(), n - len(out))
+            if not chunk:
+                raise RuntimeError("the OCR worker exited")
+            out += chunk
+        return out
+
+    def close(self) -> None:
+        try:
+            assert self.process.stdin is not None
+            self.process.stdin.write(b"\0\0\0\0")
+            self.process.stdin.close()
+            self.process.wait(timeout=5)
+        except Exception:  # noqa: BLE001 - a worker that will not stop is stopped
+            self.process.kill()
+            self.process.wait()
+
+
 def recognise_elsewhere(png: bytes, languages: str, tessdata: str) -> tuple[int, bytes]:
-    """(the worker's process id, the one-page PDF OCR made of a page image), read in a
-    process of its own (core/ingest/ocr_worker.py): Tesseract holds the interpreter lock for
-    the seconds a page takes (2.8 s a page measured), which froze every other session of the
-    console during an upload. The engine's chatter on stderr stays there; a worker that
-    crashes or hangs costs its page, which is named as unread."""
-    # -I: not the script's folder first on the path (core/ingest/html.py would stand for html)
-    worker = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    """(the worker's process id, the one-page PDF OCR made of a page image), in a worker
+    started for this page alone."""
+    worker = OcrWorker(languages, tessdata)
     try:
-        pdf, _ = worker.communicate(png, timeout=WORKER_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.communicate()
-        raise
-    if worker.returncode != 0 or not pdf:
-        raise RuntimeError(f"the OCR worker exited with {worker.returncode}")
-    return worker.pid, pdf
+        return worker.process.pid, worker.read(png)
+    finally:
+        worker.close()
 
 
 def skew_angle(gray: np.ndarray, dpi: int = 300) -> float:

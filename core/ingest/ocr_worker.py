@@ -1,24 +1,42 @@
-"""Reads one page image by OCR in a process of its own: `python core/ingest/ocr_worker.py
-LANGUAGES TESSDATA` takes the page image (PNG) on stdin and writes the one-page PDF MuPDF's
-OCR makes of it (the image with its text) on stdout.
+"""Reads page images by OCR in a process of its own: `python -I core/ingest/ocr_worker.py
+LANGUAGES TESSDATA` reads page images (PNG) from stdin and answers each with the one-page PDF
+MuPDF's OCR makes of it (the image with its text). Every message, both ways, is its length
+(4 bytes, big-endian) then its bytes; a length of 0 from the reader ends the worker, and from
+the worker says the page could not be read.
 
 Why a process: Tesseract holds the interpreter lock for the seconds a page takes, which froze
 every other session of the console during an upload; and run by its path, not as a module,
-so it imports nothing of Groundwork (a multiprocessing worker re-ran the console's app.py,
-its parent's main script, and died).
+so it imports nothing of Groundwork (a multiprocessing worker re-ran its parent's main
+script, the console's app.py, and died). One worker reads a document's pages: started
+afresh for each page, it cost about 0.8 s a page.
 """
 
 import sys
+
+
+def _take(stream, n: int) -> bytes:
+    data = stream.read(n)
+    return data if len(data) == n else b""
 
 
 def main() -> int:
     import pymupdf
 
     languages, tessdata = sys.argv[1], sys.argv[2]
-    # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
-    image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(sys.stdin.buffer.read()))
-    sys.stdout.buffer.write(image.pdfocr_tobytes(compress=False, language=languages, tessdata=tessdata))
-    return 0
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        size = int.from_bytes(_take(source, 4) or b"\0\0\0\0", "big")
+        if size == 0:
+            return 0
+        png = _take(source, size)
+        try:
+            # MuPDF's OCR reads colour pixmaps (a grey one came back empty)
+            image = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.Pixmap(png))
+            pdf = image.pdfocr_tobytes(compress=False, language=languages, tessdata=tessdata)
+        except Exception:  # noqa: BLE001 - one bad image is one unread page, not a dead worker
+            pdf = b""
+        sink.write(len(pdf).to_bytes(4, "big") + pdf)
+        sink.flush()
 
 
 if __name__ == "__main__":

@@ -123,6 +123,8 @@ class PdfParser:
             damaged = doc.is_repaired or skipped == pages
         finally:
             doc.close()
+            if self.reader is not None:
+                self.reader.close()  # its OCR workers
         if not any(item.rows or item.lines for item in items):
             raise _no_text(damaged, scans, self.unavailable)
         _bold_scans(items)
