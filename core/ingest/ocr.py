@@ -19,8 +19,8 @@ named by GROUNDWORK_TESSDATA / TESSDATA_PREFIX). Nothing is downloaded.
    (headings by size, lists, paragraphs), and the rules give its tables' cells.
 3. A document's first scanned page is read in all those languages; the rest of it (and
    that page again, if they narrowed) only in those whose letters make a tenth of that
-   page's: one language's glyphs read as another's are worst in short cells ("lb-ft" as
-   "6-Н"). A document that changes language after its first scanned page is read in the
+   page's: one language's glyphs read as another's are worst in short cells ("kg" as
+   "кг"). A document that changes language after its first scanned page is read in the
    first one's.
 4. At most `ocr_max_pages` pages of one file are read (seconds a page on 2 cores); the
    rest are named in a warning, as are the pages read, because recognised text can hold
@@ -104,7 +104,7 @@ class PageReader:
         read in all of them: those whose letters make at least MIN_LANGUAGE_SHARE of the
         page's, the most used first, with the data they need besides (`Language.ocr_with`:
         Russian keeps English, for codes and names). "eng" alone for English: read with
-        Russian too, "22 lb-ft" in a table cell came out "22 6-Н". All of them while the page
+        Russian too, a unit in a short table cell came out in Cyrillic look-alikes. All of them while the page
         holds too few letters to tell."""
         mine = self.languages.split("+")
         langs = [lang for lang in LANGUAGES.values() if lang.ocr_code in mine]
@@ -324,7 +324,7 @@ def needs_ocr(page: Any) -> bool:
 def latin_codes(text: str) -> str:
     """Codes OCR spelled with another script's look-alike capitals, in Latin again: a word
     holding a digit whose other letters are all Latin capitals or registered look-alikes
-    (`Language.ocr_lookalikes`): "ЕЗ1" -> "E31", "Е10" -> "E10"; words are left alone."""
+    (`Language.ocr_lookalikes`): "АЗ7" -> "A37", "Х10" -> "X10"; words are left alone."""
     lookalikes = {k: v for lang in LANGUAGES.values() for k, v in lang.ocr_lookalikes.items()}
     if not lookalikes or not any(ch in lookalikes for ch in text):
         return text

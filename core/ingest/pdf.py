@@ -319,9 +319,9 @@ def _steady_scan_lines(blocks: list[list[_Line]]) -> None:
 
 
 def _bold_scans(items: list[_Item]) -> None:
-    """OCR says nothing of bold, which marks the headings set at body size ("4.1 Annual
-    leave"): a scanned line whose box holds BOLD_INK times the document's usual share of ink
-    (its lines' char-weighted median) is bold. Measured on the demo handbook scanned at 300
+    """OCR says nothing of bold, which marks the headings set at body size ("4.1 Scope",
+    say): a scanned line whose box holds BOLD_INK times the document's usual share of ink
+    (its lines' char-weighted median) is bold. Measured on a four-page policy scanned at 300
     dpi: body lines 0.23-0.25, bold headings 0.31-0.39, a line of capitals or digits up to
     0.29; a line over MAX_INK is light type on a dark band, not bold."""
     lines = [line for item in items if item.scanned for line in item.lines
@@ -636,7 +636,7 @@ def _heading_level(item: _Item, body: float, heading_sizes: list[float]) -> int:
     if size >= body * HEADING_SIZE_RATIO:
         return min(heading_sizes.index(size) + 1, 6) if size in heading_sizes else 1
     if (_NUMBERED_PARAGRAPH.match(text) and not (item.scanned and _numbered_level(text))) or _BULLET_GLYPH.match(text):
-        return 0  # a numbered paragraph; on a scan, bold "4.1 Annual leave" is the heading it looks like
+        return 0  # a numbered paragraph; on a scan, bold "4.1 Scope" is the heading it looks like
     chars = sum(ln.chars for ln in item.lines)
     bold = sum(ln.bold_chars for ln in item.lines)
     if bold >= 0.9 * chars and size >= body * 0.95 and len(text) <= 100:

@@ -1,8 +1,8 @@
 """The ruled lines of a scanned page: found in its pixels, taken out before OCR, and used
 as the grid of its tables.
 
-Tesseract's page layout drops a ruled table's cells, or whole columns of them (the demo
-handbook's leave table lost its header and its "2 days" column), while the same image
+Tesseract's page layout drops a ruled table's cells, or whole columns of them (a two-column
+table lost its header row and its whole right-hand column), while the same image
 with the rules whitened reads every cell in row order. The rules are also where the
 table's cells are, which OCR alone cannot say.
 

@@ -62,7 +62,7 @@ class Language:
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()
     # capitals of this script that OCR reads in place of Latin ones (and a digit) inside a code:
-    # a Russian scan's "E31" came out "ЕЗ1", which no question typed in Latin matches
+    # a Russian scan's code "A37" came out "АЗ7", which no question typed in Latin matches
     ocr_lookalikes: dict[str, str] = field(default_factory=dict)
 
     @cached_property
