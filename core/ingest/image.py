@@ -35,7 +35,7 @@ class ImageParser:
         from core.ingest.pdf import PdfParser
 
         path = Path(path)
-        frames = check_image(path, self.reader.max_pages if self.reader else None)
+        check_image(path, self.reader.max_pages if self.reader else None)
         if self.reader is None:
             raise IngestError(f"This image of a document can only be read by OCR, and {self.unavailable}.")
         try:
@@ -46,15 +46,7 @@ class ImageParser:
         with tempfile.TemporaryDirectory(prefix="groundwork-image-") as folder:
             as_pdf = Path(folder) / f"{path.stem}.pdf"
             as_pdf.write_bytes(pdf)
-            try:
-                parsed = PdfParser(self.reader, self.unavailable).parse(as_pdf, on_page)
-            except IngestError as exc:
-                raise IngestError(str(exc).replace("This PDF is scanned and", "This image is a scan and")) from None
-        parsed.warnings = [w.replace("are scans and were read", "were read").replace("is a scan and was read",
-                                                                                       "was read")
-                           for w in parsed.warnings]
-        if frames == 1:  # "Page 1 was read by OCR": of an image, say "The image"
-            parsed.warnings = [w.replace("Page 1 was read", "The image was read") for w in parsed.warnings]
+            parsed = PdfParser(self.reader, self.unavailable, images=True).parse(as_pdf, on_page)
         return parsed
 
 

@@ -92,9 +92,11 @@ class _Item:
 
 
 class PdfParser:
-    def __init__(self, reader: PageReader | None = None, unavailable: str = NO_OCR_DATA) -> None:
+    def __init__(self, reader: PageReader | None = None, unavailable: str = NO_OCR_DATA,
+                 images: bool = False) -> None:
         self.reader = reader  # reads scanned pages; None: they are named as unread,
         self.unavailable = unavailable  # for this reason
+        self.images = images  # a PDF made of an uploaded image's frames: every page is one, said so
 
     def parse(self, path: Path, on_page: PageProgress | None = None) -> ParsedDocument:
         path = Path(path)
@@ -126,17 +128,17 @@ class PdfParser:
             if self.reader is not None:
                 self.reader.close()  # its OCR workers
         if not any(item.rows or item.lines for item in items):
-            raise _no_text(damaged, scans, self.unavailable)
+            raise _no_text(damaged, scans, self.unavailable, self.images)
         _bold_scans(items)
         items = _drop_running_text(_steady_scans(items), heights, pages)
         blocks = _classify(items)
         if not blocks:
-            raise _no_text(damaged, scans, self.unavailable)
+            raise _no_text(damaged, scans, self.unavailable, self.images)
         if damaged:
             # said to the user beside "indexed": what happened and what to do, no library names
             warnings.append("This PDF is damaged and was repaired to read it; some of its text may be missing, "
                             "so upload an intact copy if you have one.")
-        warnings.extend(scans.warnings(self.reader, self.unavailable))
+        warnings.extend(scans.warnings(self.reader, self.unavailable, self.images, pages))
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         parsed = finish(blocks, pages=pages, title=title, warnings=warnings)
         parsed.scanned_words = scans.words
@@ -194,10 +196,14 @@ class _Scans:
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
 
-    def warnings(self, reader: PageReader | None, unavailable: str) -> list[str]:
+    def warnings(self, reader: PageReader | None, unavailable: str, images: bool = False,
+                 pages: int = 0) -> list[str]:
         out = []
         if self.read:
-            out.append(f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and {_were(self.read)} read by OCR; recognised "
+            # an image's frames are scans by nature: only that they were read is news
+            what = ("The image" if pages == 1 else _pages(self.read)) if images else \
+                f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and"
+            out.append(f"{what} {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
         if self.unread:
             out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
@@ -227,7 +233,8 @@ def _it(numbers: list[int]) -> str:
     return "them" if len(numbers) > 1 else "it"
 
 
-def _no_text(damaged: bool, scans: _Scans, unavailable: str) -> IngestError:
+def _no_text(damaged: bool, scans: _Scans, unavailable: str, images: bool = False) -> IngestError:
+    scan = "This image is a scan" if images else "This PDF is scanned"
     if damaged:
         return IngestError(
             "This PDF is damaged (truncated or corrupt) and no text could be read from it; "
@@ -237,10 +244,10 @@ def _no_text(damaged: bool, scans: _Scans, unavailable: str) -> IngestError:
         return IngestError(f"This PDF is scanned (it has no text layer) and {unavailable}, "
                            "or run OCR on it first and upload the result.")
     if scans.illegible and not scans.read:
-        return IngestError("This PDF is scanned and OCR read no legible text in it (upside down, sideways, too "
+        return IngestError(f"{scan} and OCR read no legible text in it (upside down, sideways, too "
                            "faint, or no text?); turn or scan it again and upload it.")
     if scans.read or scans.failed:
-        return IngestError("This PDF is scanned and OCR found no text in it (a blank or faint scan?); "
+        return IngestError(f"{scan} and OCR found no text in it (a blank or faint scan?); "
                            "scan it again at a higher resolution and upload it.")
     return IngestError(
         "This PDF has no text layer (scanned?); run OCR on it first and upload the result."
