@@ -7,7 +7,6 @@ Every read takes a tenant; there is no "all tenants" variant.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import shutil
@@ -16,6 +15,7 @@ import threading
 import time
 import uuid
 import zipfile
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,8 +34,36 @@ _lexical_cache: dict[str, tuple[str, LexicalIndex]] = {}
 _cache_lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=8)
+# Open clients by (path or URL, remote), least recently used first. An embedded client holds
+# its SQLite file, four files per collection and a runtime's threads open until it is closed:
+# a process that opened many data folders (the test suite: one a test) ran past 1,024 open
+# files, and select() in the OCR worker then failed. So a client pushed out is closed.
+_clients: OrderedDict[tuple[str, bool], Any] = OrderedDict()
+MAX_OPEN_CLIENTS = 8
+
+
 def _client(path_or_url: str, remote: bool) -> Any:
+    """The client of a path or URL, opened once (callers hold _client_lock)."""
+    key = (path_or_url, remote)
+    if key in _clients:
+        _clients.move_to_end(key)
+        return _clients[key]
+    client = _open_client(path_or_url, remote)
+    _clients[key] = client
+    while len(_clients) > MAX_OPEN_CLIENTS:
+        _, old = _clients.popitem(last=False)
+        _close(old)
+    return client
+
+
+def _close(client: Any) -> None:
+    try:
+        client.close()
+    except Exception:  # noqa: BLE001 - a client that fails to close is dropped all the same
+        pass
+
+
+def _open_client(path_or_url: str, remote: bool) -> Any:
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
@@ -113,7 +141,7 @@ def _forget_clients() -> None:
     """Drop every cached embedded client and Chroma's shared system (callers hold _client_lock)."""
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    _client.cache_clear()
+    _clients.clear()  # not closed: another thread may be searching with one; dropped, they close when freed
     SharedSystemClient.clear_system_cache()
 
 

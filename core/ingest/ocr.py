@@ -211,6 +211,10 @@ class OcrWorker:
     def __init__(self, languages: str, tessdata: str) -> None:
         self.process = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        # poll, not select: select() refuses a descriptor numbered past 1,023, which a long-lived
+        # process (a console, the test suite) reaches
+        self._ready = select.poll()
+        self._ready.register(self.process.stdout, select.POLLIN)
 
     def read(self, png: bytes) -> bytes:
         """The one-page PDF OCR made of the image; an error when the worker fails, dies or
@@ -228,7 +232,7 @@ class OcrWorker:
         out, deadline = b"", time.monotonic() + WORKER_TIMEOUT_S
         while len(out) < n:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+            if left <= 0 or not self._ready.poll(left * 1000):
                 raise TimeoutError(f"the OCR worker gave no page in {WORKER_TIMEOUT_S} s")
             chunk = os.read(self.process.stdout.fileno(), n - len(out))
             if not chunk:

@@ -23,6 +23,34 @@ def test_threads_opening_a_fresh_store_at_once_share_one_working_client(settings
     assert len(clients) == 6 and all(c is clients[0] for c in clients)
 
 
+def _open_files_under(folder) -> int:
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}").startswith(f"{folder}/")
+        except OSError:
+            pass
+    return count
+
+
+def test_a_process_that_opened_many_data_folders_keeps_only_the_recent_ones_open(settings, tmp_path):
+    # each embedded client holds its SQLite file and four files per collection open; the
+    # suite's process opened one per test, ran past 1,024 files and OCR's select() failed
+    from dataclasses import replace
+
+    folders = [tmp_path / f"data{i}" for i in range(index.MAX_OPEN_CLIENTS + 4)]
+    rng = np.random.default_rng(1)
+    for folder in folders:
+        one = replace(settings, data_dir=folder)
+        vectors = rng.normal(size=(3, 384))
+        index.add_vectors(one, "t", synthetic_chunks("t", 0, 3), vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+        assert index.collection(one, "t").count() == 3
+    assert [_open_files_under(f) for f in folders[:4]] == [0, 0, 0, 0]
+    assert all(_open_files_under(f) > 0 for f in folders[-2:])
+    # a folder whose client was closed opens again and finds its vectors
+    assert index.collection(replace(settings, data_dir=folders[0]), "t").count() == 3
+
+
 @pytest.mark.slow
 def test_every_vector_stays_searchable_after_documents_are_deleted_and_indexed_again(settings):
     # Chroma's HNSW graph, deleted from in place, stops returning some remaining vectors

@@ -4,6 +4,7 @@ read are named, and a scan with no OCR here is refused in one sentence that says
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -273,6 +274,31 @@ def test_ocr_runs_in_a_worker_process_so_the_console_keeps_serving(tmp_path):
     pid, pdf = recognise_elsewhere(png, "eng", reader.tessdata)
     assert pid != os.getpid()
     assert "Receipts must be submitted within 30 days" in pymupdf.open(stream=pdf)[0].get_text()
+
+
+@needs_ocr_data
+def test_ocr_still_reads_in_a_process_with_over_a_thousand_files_open(tmp_path):
+    """select() refuses a descriptor numbered past 1,023: in CI the suite's process had that
+    many open and every OCR test failed with "filedescriptor out of range"."""
+    import resource
+
+    from core.ingest.ocr import recognise_elsewhere
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this machine allows fewer than 1,200 open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        reader = page_reader(Settings())
+        _, pdf = recognise_elsewhere(_page_image(POLICY).tobytes("png"), "eng", reader.tessdata)
+        assert "Receipts must be submitted within 30 days" in pymupdf.open(stream=pdf)[0].get_text()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 @needs_ocr_data
