@@ -55,6 +55,7 @@ WORKER_TIMEOUT_S = 300  # a page the engine has not read in five minutes is give
 MAX_SKEW = 3.0  # degrees a scan is looked at straightened by, either way
 MIN_SKEW = 0.15
 SKEW_DPI = 75  # resolution the skew is looked for at: coarser finds turns that are not there
+SIDEWAYS_RATIO = 2.0  # see turns_to_try
 MIN_WORDS_TO_JUDGE = 8
 MIN_LEGIBLE_SHARE = 0.4  # of a page's words known to general text, for OCR to have read words
 INK = 128  # grey level under which a pixel is ink, for how bold a line is
@@ -117,6 +118,13 @@ class PageReader:
         codes = [lang.ocr_code for lang in kept]
         codes += [c for lang in kept for c in lang.ocr_with if c in mine and c not in codes]  # its companions
         return "+".join(codes)
+
+    def turns(self, page: Any) -> tuple[int, ...]:
+        """`turns_to_try` of the page, looked at coarsely (SKEW_DPI: a few milliseconds)."""
+        import pymupdf
+
+        pix = page.get_pixmap(dpi=SKEW_DPI, colorspace=pymupdf.csGRAY)
+        return turns_to_try(np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width))
 
     def read(self, page: Any, flags: int = 0, languages: str | None = None) -> ScannedPage:
         """The page's text as MuPDF's OCR recognised it (in `languages`, else all the
@@ -277,6 +285,29 @@ def skew_angle(gray: np.ndarray, dpi: int = 300) -> float:
         if score > best_score:
             best, best_score = float(angle), score
     return round(best, 2) if abs(best) >= MIN_SKEW else 0.0
+
+
+def turns_to_try(gray: np.ndarray, dpi: int = SKEW_DPI) -> tuple[int, ...]:
+    """The quarter turns (degrees clockwise) to read a scanned page in, most likely first: a
+    sheet fed upside down, a landscape page scanned upright, a phone photo taken sideways.
+    Lines of text across the page make the ink summed along its rows rise and fall sharply
+    (line, gap, line) and along its columns change smoothly; on a sideways page it is the
+    other way round. On the demo corpus's 31 pages the columns' profile was at most 0.19
+    times as sharp as the rows' upright and at least 5.4 times turned a quarter, so a factor
+    of SIDEWAYS_RATIO either way decides the axis; in between all four turns are tried.
+    Which way along the axis is left to OCR: read the wrong way, a page is noise."""
+    step = max(dpi // SKEW_DPI, 1)
+    ink = (gray[::step, ::step] < INK).astype(np.float32)
+
+    def sharpness(profile: np.ndarray) -> float:
+        return float(np.square(np.diff(profile)).sum())
+
+    across, down = sharpness(ink.sum(axis=1)), sharpness(ink.sum(axis=0))
+    if down > SIDEWAYS_RATIO * across:
+        return (90, 270)
+    if across > SIDEWAYS_RATIO * down or not ink.any():
+        return (0, 180)
+    return (0, 180, 90, 270)
 
 
 def page_reader(settings: Settings) -> PageReader | None:

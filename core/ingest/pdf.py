@@ -111,8 +111,9 @@ class PdfParser:
                 try:
                     page = doc.load_page(index)
                     _upright(page)
+                    scanned = self._scanned_text(page, index + 1, scans)  # may turn a page fed the wrong way
                     heights[index + 1] = page.rect.height
-                    items.extend(_page_items(page, index + 1, warnings, self._scanned_text(page, index + 1, scans)))
+                    items.extend(_page_items(page, index + 1, warnings, scanned))
                 except Exception:  # noqa: BLE001 - one broken page must not lose the rest
                     skipped += 1
                     warnings.append(f"Page {index + 1} could not be read and was skipped.")
@@ -150,25 +151,68 @@ class PdfParser:
             return None
         if self.reader is None:
             scans.unread.append(number)
-        elif len(scans.read) >= self.reader.max_pages:
+            return None
+        if len(scans.read) >= self.reader.max_pages:
             scans.over.append(number)
-        else:
-            try:
+            return None
+        try:
+            scanned, back = self._read_upright(page, scans)
+        except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
+            scans.failed.append(number)
+            return None
+        if scanned is None:
+            scans.illegible.append(number)
+            return None
+        scans.read.append(number)
+        words = scanned.words_on_page(page)
+        if back is not None:
+            scans.turned.append(number)
+            words = [(*_round_rect(pymupdf.Rect(w[:4]) * back), *w[4:]) for w in words]
+        scans.words[number] = words
+        return scanned
+
+    def _read_upright(self, page: pymupdf.Page, scans: _Scans) -> tuple[ScannedPage | None, pymupdf.Matrix | None]:
+        """What OCR read of the page turned the first of `turns_to_try`'s ways that reads as
+        words (the page is turned in this open copy only), and the matrix from the turned page
+        back to the page as it stands (None: not turned), for the boxes on the kept original.
+        (None, None) when no way reads: a mirrored, faint or noisy page."""
+        assert self.reader is not None
+        for turn in self.reader.turns(page):
+            back = _turn(page, turn) if turn else None
+            scanned, ok = self._read(page, scans)
+            if ok:
+                return scanned, back
+            if turn:
+                _turn(page, 360 - turn)
+        return None, None
+
+    def _read(self, page: pymupdf.Page, scans: _Scans) -> tuple[ScannedPage, bool]:
+        """(what OCR read of the page, whether it reads as words). The document's first
+        legible scanned page decides the languages the rest is read in."""
+        assert self.reader is not None
+        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
+        text = page.get_text("text", textpage=scanned.textpage)
+        if not legible(text):
+            return scanned, False
+        if scans.languages is None:
+            scans.languages = self.reader.languages_of(text)
+            if scans.languages != self.reader.languages:
                 scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
-                if scans.languages is None:  # the document's first scanned page decides its languages
-                    scans.languages = self.reader.languages_of(page.get_text("text", textpage=scanned.textpage))
-                    if scans.languages != self.reader.languages:
-                        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
-            except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
-                scans.failed.append(number)
-                return None
-            if not legible(page.get_text("text", textpage=scanned.textpage)):
-                scans.illegible.append(number)
-                return None
-            scans.read.append(number)
-            scans.words[number] = scanned.words_on_page(page)
-            return scanned
-        return None
+        return scanned, True
+
+
+def _turn(page: pymupdf.Page, degrees: int) -> pymupdf.Matrix:
+    """Turn this open copy's page `degrees` clockwise, content and all (the kept original does
+    not change); the matrix from the turned page's coordinates back to the page's before."""
+    page.set_rotation(degrees % 360)
+    back = page.derotation_matrix
+    page.remove_rotation()
+    return back
+
+
+def _round_rect(rect: pymupdf.Rect) -> tuple[float, float, float, float]:
+    rect = rect.normalize()
+    return (round(rect.x0, 2), round(rect.y0, 2), round(rect.x1, 2), round(rect.y1, 2))
 
 
 def _upright(page: pymupdf.Page) -> None:
@@ -193,6 +237,7 @@ class _Scans:
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     illegible: list[int] = field(default_factory=list)  # OCR read noise, not words
+    turned: list[int] = field(default_factory=list)  # read after turning them upright
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
 
@@ -205,6 +250,9 @@ class _Scans:
                 f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and"
             out.append(f"{what} {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
+        if self.turned:
+            out.append(f"{_pages(self.turned)} {_were(self.turned)} scanned upside down or sideways and "
+                       f"{_were(self.turned)} turned upright to be read.")
         if self.unread:
             out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
                        "is, re-index the document (the same file uploaded again is left as it is).")
@@ -213,7 +261,7 @@ class _Scans:
                        "scanned pages of one file, so split it and upload the rest.")
         if self.illegible:
             out.append(f"{_pages(self.illegible)} {_were(self.illegible)} left out: OCR read no legible text on "
-                       f"{_it(self.illegible)} (upside down, sideways, too faint, or no text?); turn or scan "
+                       f"{_it(self.illegible)} either way up (too faint, mirrored, or no text?); scan "
                        f"{_it(self.illegible)} again and upload the file again.")
         if self.failed:
             out.append(f"OCR could not read {_pages(self.failed).lower()}; scan {_it(self.failed)} again "
@@ -244,8 +292,8 @@ def _no_text(damaged: bool, scans: _Scans, unavailable: str, images: bool = Fals
         return IngestError(f"This PDF is scanned (it has no text layer) and {unavailable}, "
                            "or run OCR on it first and upload the result.")
     if scans.illegible and not scans.read:
-        return IngestError(f"{scan} and OCR read no legible text in it (upside down, sideways, too "
-                           "faint, or no text?); turn or scan it again and upload it.")
+        return IngestError(f"{scan} and OCR read no legible text in it either way up (too faint, "
+                           "mirrored, or no text?); scan it again and upload it.")
     if scans.read or scans.failed:
         return IngestError(f"{scan} and OCR found no text in it (a blank or faint scan?); "
                            "scan it again at a higher resolution and upload it.")

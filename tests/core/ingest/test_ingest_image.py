@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from core.config import Settings
 from core.documents import ingest_file
@@ -107,9 +107,22 @@ def test_a_jpeg_cut_off_halfway_is_refused_not_half_read(tmp_path):
 
 
 @needs_ocr_data
-def test_an_upside_down_photo_is_refused_not_indexed_as_noise(tmp_path):
-    Image.open(_photo(tmp_path / "leave.png")).rotate(180).save(tmp_path / "upside-down.png", dpi=(200, 200))
+def test_a_photo_taken_upside_down_or_sideways_is_turned_and_read_with_its_table(tmp_path):
+    """Read as it lay, the page was noise and was refused (QA pass); it is turned upright."""
+    for turn in (180, 90):
+        Image.open(_photo(tmp_path / "leave.png")).rotate(turn, expand=True).save(tmp_path / f"turned{turn}.png",
+                                                                                   dpi=(200, 200))
+        parsed = parse_file(tmp_path / f"turned{turn}.png", Settings())
+        tables = [b.text for b in parsed.blocks if b.kind == "table"]
+        assert len(tables) == 1 and "| Moving house (once per calendar year) | 1 day |" in tables[0].splitlines(), turn
+        assert "Page 1 was scanned upside down or sideways and was turned upright to be read." in parsed.warnings
+
+
+@needs_ocr_data
+def test_a_mirrored_photo_is_refused_not_indexed_as_noise(tmp_path):
+    # a mirror image reads as noise whichever way up it is turned
+    ImageOps.mirror(Image.open(_photo(tmp_path / "leave.png"))).save(tmp_path / "mirrored.png", dpi=(200, 200))
     with pytest.raises(IngestError) as err:
-        parse_file(tmp_path / "upside-down.png", Settings())
-    assert str(err.value) == ("This image is a scan and OCR read no legible text in it (upside down, sideways, too "
-                              "faint, or no text?); turn or scan it again and upload it.")
+        parse_file(tmp_path / "mirrored.png", Settings())
+    assert str(err.value) == ("This image is a scan and OCR read no legible text in it either way up (too faint, "
+                              "mirrored, or no text?); scan it again and upload it.")

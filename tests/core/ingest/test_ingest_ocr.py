@@ -324,17 +324,70 @@ def test_a_scan_turned_by_rotate_is_read_as_shown_and_boxed_on_it(settings, tmp_
 
 
 @needs_ocr_data
-def test_an_upside_down_page_of_a_scan_is_left_out_and_named(tmp_path):
+def test_a_page_fed_upside_down_or_sideways_is_turned_read_and_boxed_where_it_stands(tmp_path):
+    """A sheet fed the wrong way round, or a landscape page scanned upright, read as noise and
+    was left out (QA pass); it is turned until OCR reads words, and the quote is boxed on
+    the kept original, where the text stands on it."""
+    from core.highlight import quote_rects
+
+    quote = "Receipts must be submitted within 30 days"
+    for turn in (180, 90):
+        doc = pymupdf.open()
+        right_way = doc.new_page()
+        right_way.insert_image(right_way.rect, pixmap=_page_image(POLICY))
+        fed = doc.new_page()
+        fed.insert_image(fed.rect, pixmap=_page_image(POLICY), rotate=turn)  # no /Rotate: shown the wrong way
+        path = tmp_path / f"fed{turn}.pdf"
+        width, height = doc[0].rect.width, doc[0].rect.height
+        doc.save(path)
+        parsed = parse_file(path, Settings())
+        on_page_2 = [b.text for b in parsed.blocks if b.page == 2]
+        assert "Receipts must be submitted within 30 days after the trip ends." in on_page_2, turn
+        assert "Page 2 was scanned upside down or sideways and was turned upright to be read." in parsed.warnings
+        assert not any("left out" in w for w in parsed.warnings)
+        found, rects = quote_rects(path, [2], quote, scanned=lambda p=parsed: p.scanned_words)
+        assert found == 2 and len(rects) == 1, turn
+        box = pymupdf.Rect(rects[0])
+        # the upright page has the line near its top left; on the page as fed it stands
+        # near the bottom right (turned half round) or runs down a side (a quarter)
+        upright = pymupdf.Rect(quote_rects(path, [1], quote, scanned=lambda p=parsed: p.scanned_words)[1][0])
+        if turn == 180:
+            assert abs(box.x1 - (width - upright.x0)) < 6 and abs(box.y1 - (height - upright.y0)) < 6, (box, upright)
+        else:
+            assert box.height > 5 * box.width, box
+
+
+@needs_ocr_data
+def test_a_page_with_no_text_either_way_up_is_left_out_and_named(tmp_path):
+    """A mirror image reads as noise whichever way up it is turned: named, not indexed."""
+    from PIL import Image, ImageOps
+
+    image = _page_image(POLICY)
+    mirrored = ImageOps.mirror(Image.frombytes("RGB", (image.width, image.height), image.samples))
     doc = pymupdf.open()
-    right_way = doc.new_page()
-    right_way.insert_image(right_way.rect, pixmap=_page_image(POLICY))
-    upside_down = doc.new_page()
-    upside_down.insert_image(upside_down.rect, pixmap=_page_image(POLICY), rotate=180)  # fed the wrong way round
-    doc.save(tmp_path / "fed.pdf")
-    parsed = parse_file(tmp_path / "fed.pdf", Settings())
+    first = doc.new_page()
+    first.insert_image(first.rect, pixmap=image)
+    second = doc.new_page()
+    second.insert_image(second.rect, pixmap=pymupdf.Pixmap(pymupdf.csRGB, image.width, image.height,
+                                                           mirrored.tobytes(), False))
+    doc.save(tmp_path / "mirrored.pdf")
+    parsed = parse_file(tmp_path / "mirrored.pdf", Settings())
     assert {b.page for b in parsed.blocks} == {1}
-    assert "Page 2 was left out: OCR read no legible text on it (upside down, sideways, too faint, or no text?); " \
-           "turn or scan it again and upload the file again." in parsed.warnings
+    assert "Page 2 was left out: OCR read no legible text on it either way up (too faint, mirrored, or no text?); " \
+           "scan it again and upload the file again." in parsed.warnings
+
+
+def test_the_axis_of_the_lines_says_which_turns_to_read_a_page_in():
+    from core.ingest.ocr import turns_to_try
+
+    lines = [(f"Line {n}: {' '.join(POLICY[1 + n % 2][0].split()[n % 5:])} and {n * 7} more words here.", 11)
+             for n in range(24)]  # lines of their own: copies of one line align their letters down the page
+    image = _page_image(lines)
+    gray = np.frombuffer(image.samples, dtype=np.uint8).reshape(image.height, image.width, 3)[:, :, 0]
+    assert turns_to_try(gray, dpi=150) == (0, 180)
+    assert turns_to_try(np.rot90(gray), dpi=150) == (90, 270)
+    assert turns_to_try(np.rot90(gray, 2), dpi=150) == (0, 180)  # which way along the axis: OCR tells
+    assert turns_to_try(np.full((400, 300), 255, dtype=np.uint8), dpi=150) == (0, 180)  # blank: as it stands
 
 
 def test_legible_tells_words_from_ocr_noise():
