@@ -197,9 +197,11 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/v1/documents", summary="The tenant's documents")
     def documents(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
         from core.documents import list_documents
+        from core.store import document_notes
 
-        return [{k: d.get(k) for k in ("doc_id", "file_name", "status", "pages", "chunks", "lang", "format",
-                                       "size", "uploaded_at", "uploaded_by", "error")}
+        return [{**{k: d.get(k) for k in ("doc_id", "file_name", "status", "pages", "chunks", "lang", "format",
+                                          "size", "uploaded_at", "uploaded_by", "error")},
+                 "notes": document_notes(d)}  # what indexing noted: pages read by OCR, left out, skipped
                 for d in list_documents(settings, tenant)]
 
     @app.post("/v1/documents", summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`) and index it")

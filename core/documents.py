@@ -239,7 +239,7 @@ def _index_new(
         index.delete_vectors(settings, tenant, doc_id, keep_answer_vectors=True)
         index.add_vectors(settings, tenant, chunks, matrix)
         carried = _register(settings, tenant, doc_id, file_name, sha, len(data), uploaded_by, parsed.pages,
-                            chunks, kept, fmt, timings, previous, uploaded_at)
+                            chunks, kept, fmt, timings, previous, uploaded_at, list(parsed.warnings))
         index.rebuild_lexical(settings, tenant, changed=[doc_id])  # a re-index may keep ids and lengths
     except BaseException:
         _restore(settings, tenant, doc_id, kept, before)
@@ -342,7 +342,7 @@ def _preview(text: str, limit: int = 80) -> str:
 def _register(
     settings: Settings, tenant: str, doc_id: str, file_name: str, sha: str, size: int,
     uploaded_by: str, pages: int | None, chunks: list, kept: Path, fmt: str, timings: dict,
-    previous: list[dict], uploaded_at: float,
+    previous: list[dict], uploaded_at: float, notes: list[str],
 ) -> _Carried:
     """Write the document and its chunks in one transaction, replacing `previous` (and the
     document itself on a re-index). Chunk ids change with the bytes (and with the chunker), so
@@ -365,10 +365,11 @@ def _register(
         conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
         conn.execute(
             "INSERT INTO documents (doc_id, tenant, file_name, sha256, size, pages, chunks, status,"
-            " error, uploaded_at, uploaded_by, format, lang, path, timings)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " error, uploaded_at, uploaded_by, format, lang, path, timings, notes)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (doc_id, tenant, file_name, sha, size, pages, len(chunks), "ready", None, uploaded_at,
-             uploaded_by, fmt, lang, f"files/{kept.name}", json.dumps(timings)),
+             uploaded_by, fmt, lang, f"files/{kept.name}", json.dumps(timings),
+             json.dumps(notes, ensure_ascii=False) if notes else None),
         )
         conn.executemany(
             "INSERT INTO chunks (chunk_id, doc_id, tenant, ordinal, text, meta, disabled) VALUES (?,?,?,?,?,?,?)",

@@ -144,6 +144,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE traces ADD COLUMN origin TEXT;
     """,
+    # 15: what indexing noted about a document (pages read by OCR, skipped, left out, hidden
+    # sheets...), a JSON list of sentences: the upload panel said it once, the admin who
+    # comes back later finds it on the document
+    """
+    ALTER TABLE documents ADD COLUMN notes TEXT;
+    """,
 ]
 
 
@@ -282,6 +288,16 @@ def document_languages(settings: Settings, tenant: str) -> dict[str, str]:
 
 def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return find_documents(settings, tenant)
+
+
+def document_notes(document: dict[str, Any]) -> list[str]:
+    """What indexing noted about a document (`notes`), as a list; [] for one indexed before
+    notes were kept or with nothing to say."""
+    try:
+        notes = json.loads(document.get("notes") or "[]")
+    except ValueError:
+        return []
+    return [str(n) for n in notes] if isinstance(notes, list) else []
 
 
 def chunk_rows(settings: Settings, tenant: str, doc_id: str | None = None) -> list[dict[str, Any]]:

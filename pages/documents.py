@@ -6,7 +6,14 @@ import streamlit as st
 
 from ui import auth, components, services
 from ui.deletion import confirm_deletion
-from ui.docs import documents_frame, filter_documents, newest_first, status_counts, tenant_summary
+from ui.docs import (
+    document_notes,
+    documents_frame,
+    filter_documents,
+    newest_first,
+    status_counts,
+    tenant_summary,
+)
 from ui.format import count_of, plural
 from ui.preparing import preparation_note
 from ui.safe import escape_md
@@ -100,6 +107,10 @@ doc = by_id[doc_id]
 st.markdown(f"#### {escape_md(doc['file_name'], inline=True)}")
 if doc.get("error"):
     st.error(escape_md(doc["error"], inline=True), icon=":material/error:")
+notes = document_notes(doc)
+if notes:  # what the upload panel said once, kept with the document
+    st.info("Noted when it was indexed:\n" + "\n".join(f"- {escape_md(n, inline=True)}" for n in notes),
+            icon=":material/info:")
 act = st.container(horizontal=True)  # buttons as wide as their labels, wrapping when narrow
 if act.button("Re-index", key=f"reindex_{doc_id}", icon=":material/refresh:", disabled=doc["status"] == "failed"):
     with st.spinner("Re-indexing…"):

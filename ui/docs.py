@@ -6,11 +6,12 @@ from typing import Any
 
 import pandas as pd
 
+from core.store import document_notes
 from ui.format import count_of, fmt_time
 from ui.safe import clean, clip
 
 COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB", "uploaded at", "uploaded by",
-           "error", "doc_id"]
+           "error", "notes", "doc_id"]
 
 
 def filter_documents(docs: list[dict[str, Any]], search: str, status: str | None = None) -> list[dict[str, Any]]:
@@ -51,8 +52,18 @@ def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
         "pages": d.get("pages"), "chunks": d.get("chunks"), "language": d.get("lang"),
         "format": d.get("format"), "size KB": (d.get("size") or 0) / 1024,
         "uploaded at": fmt_time(d.get("uploaded_at")), "uploaded by": clean(d.get("uploaded_by")),
-        "error": clip(clean(d.get("error") or ""), 300), "doc_id": d.get("doc_id"),
+        "error": clip(clean(d.get("error") or ""), 300), "notes": notes_cell(d), "doc_id": d.get("doc_id"),
     } for d in docs], columns=COLUMNS)
     for column in ("pages", "chunks"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
     return frame
+
+
+def notes_cell(doc: dict[str, Any]) -> str:
+    """The first thing indexing noted about a document (pages read by OCR, left out,
+    skipped...), and how many more; the document's own view lists them all."""
+    notes = document_notes(doc)
+    if not notes:
+        return ""
+    more = f" (+{len(notes) - 1} more)" if len(notes) > 1 else ""
+    return clip(clean(notes[0]), 200) + more

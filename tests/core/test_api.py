@@ -258,3 +258,16 @@ def test_a_full_data_disk_is_507_with_one_sentence(api, monkeypatch):
     res = api_quiet.post("/v1/ask", json={"question": "How many days of leave?"}, headers=key)
     assert res.status_code == 507 and res.json()["detail"].startswith("The disk holding the data folder")
     assert [d["doc_id"] for d in api.get("/v1/documents", headers=key).json()] == [doc_id]
+
+
+def test_a_document_lists_what_indexing_noted(api):
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
+    data = doc.tobytes()
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key, files={"file": ("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")})
+    assert res.status_code == 200 and res.json()["warnings"]
+    notes = {d["file_name"]: d["notes"] for d in api.get("/v1/documents", headers=key).json()}
+    assert notes == {"acme.md": [], "cut.pdf": res.json()["warnings"]}

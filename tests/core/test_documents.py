@@ -1,5 +1,6 @@
 """Ingest lifecycle: all-or-nothing, re-upload, replace, delete, tenant isolation."""
 
+import json
 import re
 import threading
 from dataclasses import replace
@@ -474,3 +475,28 @@ def test_parsing_a_pdf_moves_the_progress_page_by_page(settings, write_file):
     assert parse == pytest.approx([0.05, 0.0875, 0.125, 0.1625, 0.2])  # start, then after each of 4 pages
     fractions = [f for _, f in seen]
     assert fractions == sorted(fractions) and seen[-1] == ("done", 1.0)
+
+
+def test_what_indexing_noted_is_kept_with_the_document_and_listed_by_the_cli(settings, tmp_path, capsys):
+    import pymupdf
+
+    from core.cli import main
+    from core.store import document_notes
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
+    data = doc.tobytes()
+    (tmp_path / "cut.pdf").write_bytes(data[: int(len(data) * 0.8)])
+    (tmp_path / "whole.pdf").write_bytes(data)
+    cut = ingest_file(settings, "acme", tmp_path / "cut.pdf")
+    whole = ingest_file(settings, "acme", tmp_path / "whole.pdf")
+    assert cut.warnings and not whole.warnings
+    notes = {d["file_name"]: document_notes(d) for d in list_documents(settings, "acme")}
+    assert notes == {"cut.pdf": cut.warnings, "whole.pdf": []}
+    assert main(["docs", "list", "--tenant", "acme"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if line.endswith("cut.pdf"))
+    assert out[at + 1] == f"    note: {cut.warnings[0]}"
+    assert main(["docs", "list", "--tenant", "acme", "--json"]) == 0
+    listed = {d["file_name"]: d["notes"] for d in json.loads(capsys.readouterr().out)}
+    assert listed == {"cut.pdf": cut.warnings, "whole.pdf": []}

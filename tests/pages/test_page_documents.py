@@ -627,3 +627,23 @@ def test_a_stale_indexing_flag_draws_nothing_disabled(app, goto):
     assert not app.exception, [e.value for e in app.exception]
     assert _index_button(app).label == "Index files" and not app.file_uploader[0].proto.disabled
     assert "indexing::acme" not in app.session_state
+
+
+def test_what_indexing_noted_stays_with_the_document_after_the_upload(app, goto, settings):
+    # the upload panel says it once; an admin who comes back later finds it on the document
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
+    data = doc.tobytes()
+    doc.close()
+    goto(app, "pages/documents.py")
+    upload(app, [("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")])
+    goto(app, "pages/documents.py")
+    assert not [i for i in app.info if i.value.startswith("Noted when")]  # another document is open
+    cut = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "cut.pdf")
+    app.selectbox(key="doc_open").set_value(cut).run()
+    noted = [i.value for i in app.info if i.value.startswith("Noted when it was indexed:")]
+    assert len(noted) == 1 and "some of its text may be missing" in noted[0]
+    grid = next(d.value for d in app.dataframe if "notes" in d.value.columns)
+    assert "some of its text may be missing" in grid.loc[grid["name"] == "cut.pdf", "notes"].iloc[0]
