@@ -30,6 +30,7 @@ from core.generate import GENERATORS, Generation, Selected, heading_of
 from core.lexical import LexicalIndex
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
+from core.schema import page_label
 from core.verify import (
     DeterministicJudge,
     evidence_unit,
@@ -62,8 +63,8 @@ def format_passages(passages: list[Candidate]) -> str:
     blocks = []
     for n, p in enumerate(passages, start=1):
         label = [p.source]
-        if p.page_start is not None:
-            label.append(f"page {p.page_start}")
+        if p.page_start is not None:  # "slide 3" for a deck, as the console and the CLI say it
+            label.append(page_label(p.page_start, p.source).replace("p. ", "page ", 1))
         if p.section:
             label.append(f"§ {p.section}")
         text = defuse(p.text)

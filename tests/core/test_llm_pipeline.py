@@ -348,3 +348,15 @@ def test_reattribution_leaves_a_claim_no_passage_states():
         "The engine holds 5 quarts of oil [2].", 1)
     assert reattribute_markers("The engine holds 7 quarts [1].", passages) == ("The engine holds 7 quarts [1].", 0)
     assert reattribute_markers("Use SAE 5W-30 oil [1].", passages) == ("Use SAE 5W-30 oil [1].", 0)
+
+
+def test_the_model_is_told_a_slide_of_a_deck_and_a_page_of_a_pdf():
+    from core.llm_generate import format_passages
+    from core.retrieve import Candidate
+
+    def passage(source: str) -> Candidate:
+        return Candidate("c", "d", "Budget is 40k.", source, "t", 3, 3, "Plan", "paragraph", "en", 0)
+
+    text = format_passages([passage("plan.pptx"), passage("plan.pdf"), replace(passage("plan.md"), page_start=None)])
+    assert text.splitlines()[0] == "[1] (plan.pptx, slide 3, § Plan)"
+    assert "[2] (plan.pdf, page 3, § Plan)" in text and "[3] (plan.md, § Plan)" in text
