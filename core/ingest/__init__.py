@@ -85,6 +85,11 @@ _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _IMAGE_MAGIC = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"), (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"))
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff"}
 IMAGE_FORMATS = {"png", "jpeg", "tiff"}
+# the format a file's name promises, for the note when its bytes hold another (a TIFF named
+# .png, a workbook named .csv); .txt and a missing suffix promise nothing in particular
+_PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},
+             ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff",
+             **dict.fromkeys(SHEET_SUFFIXES, "csv"), **dict.fromkeys(MARKDOWN_SUFFIXES, "markdown")}
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
     rb"^(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL
@@ -199,7 +204,7 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
         ) from exc
     if not parsed.blocks:
         raise IngestError(NO_TEXT)
-    named = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))[0]
+    named = _PROMISED.get(path.suffix.lower(), fmt)
     if named != fmt:  # read by its content, but the admin should know the name misleads
         parsed.warnings.append(f"The file is named '{path.suffix.lower()}' but holds {FORMAT_NAMES[fmt]}; "
                                f"it was read as {FORMAT_NAMES[fmt]}.")
