@@ -33,7 +33,7 @@ vectors [--docs 16] [--chunks 16] [--rounds 5]
   Vectors never returned again after documents are deleted and indexed again, Chroma's
   in-place delete against the rebuild core.index uses; algorithm in evals/bench_vectors.py.
 
-ocr [PDF ...] [--scan-dpi 200]
+ocr [PDF ...] [--scan-dpi 200] [--turn 0|90|180|270]
   Scanned PDFs: seconds a page and the words and table rows OCR keeps of the digital
   original (default: the demo corpus's PDFs, scanned as a copier would); evals/bench_ocr.py.
 """
@@ -215,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ocr = sub.add_parser("ocr", help="scanned PDFs: seconds a page, words and table rows kept")
     ocr.add_argument("pdfs", type=Path, nargs="*", help="digital PDFs to scan (default: the demo corpus's)")
     ocr.add_argument("--scan-dpi", type=int, default=200)
+    ocr.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                     help="feed every page turned this many degrees (180: upside down; 90, 270: sideways)")
     args = p.parse_args(argv)
     try:
         if args.what == "ingest":
@@ -235,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.what == "ocr":
             from evals.bench_ocr import DEMO_PDFS, bench_ocr, print_ocr
 
-            print_ocr(bench_ocr(args.pdfs or DEMO_PDFS, args.scan_dpi), args.scan_dpi)
+            print_ocr(bench_ocr(args.pdfs or DEMO_PDFS, args.scan_dpi, args.turn), args.scan_dpi, args.turn)
         elif args.what == "ui-chat":
             from evals.bench_ui import bench_chat
 

@@ -28,16 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO_PDFS = sorted((ROOT / "data" / "demo").glob("*.pdf"))
 
 
-def copier_scan(source: Path, target: Path, dpi: int = 200) -> Path:
-    """Every page of `source` as a grey JPEG image on a page of the same size."""
+def copier_scan(source: Path, target: Path, dpi: int = 200, turned: dict[int, int] | None = None) -> Path:
+    """Every page of `source` as a grey JPEG image on a page of the same size; a page numbered
+    in `turned` (1-based) fed turned that many degrees (180: upside down; 90, 270: sideways,
+    on a landscape sheet), as a copier given it the wrong way round makes it."""
     import pymupdf
 
     original = pymupdf.open(source)
     scan = pymupdf.open()
     for page in original:
         pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-        scan.new_page(width=page.rect.width, height=page.rect.height).insert_image(
-            page.rect, stream=pix.tobytes("jpeg", jpg_quality=80))
+        turn = (turned or {}).get(page.number + 1, 0)
+        width, height = (page.rect.height, page.rect.width) if turn in (90, 270) else (page.rect.width, page.rect.height)
+        sheet = scan.new_page(width=width, height=height)
+        sheet.insert_image(sheet.rect, stream=pix.tobytes("jpeg", jpg_quality=80), rotate=turn)
     scan.save(target, deflate=True)
     return target
 
@@ -77,7 +81,7 @@ def _pauses() -> Iterator[list[float]]:
         thread.join()
 
 
-def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | int]]:
+def bench_ocr(paths: list[Path], scan_dpi: int, turn: int = 0) -> list[dict[str, float | str | int]]:
     from core.config import load_settings
     from core.ingest import parse_file
     from core.ingest.ocr import page_reader
@@ -88,7 +92,9 @@ def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | 
     rows = []
     with tempfile.TemporaryDirectory(prefix="groundwork-bench-ocr-") as folder:
         for path in paths:
-            scan = copier_scan(path, Path(folder) / f"scan-{path.name}", scan_dpi)
+            pages = _page_count(path)
+            scan = copier_scan(path, Path(folder) / f"scan-{path.name}", scan_dpi,
+                               dict.fromkeys(range(1, pages + 1), turn) if turn else None)
             started = time.perf_counter()
             with _pauses() as pauses:
                 scanned = parse_file(scan, settings)
@@ -104,8 +110,16 @@ def bench_ocr(paths: list[Path], scan_dpi: int) -> list[dict[str, float | str | 
     return rows
 
 
-def print_ocr(rows: list[dict[str, float | str | int]], scan_dpi: int) -> None:
-    print(f"scans: grey JPEG at {scan_dpi} dpi, read by OCR as an upload is")
+def _page_count(path: Path) -> int:
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        return doc.page_count
+
+
+def print_ocr(rows: list[dict[str, float | str | int]], scan_dpi: int, turn: int = 0) -> None:
+    fed = f", every page fed turned {turn} degrees" if turn else ""
+    print(f"scans: grey JPEG at {scan_dpi} dpi{fed}, read by OCR as an upload is")
     print(f"{'document':45} {'pages':>5} {'s/page':>7} {'pause s':>8} {'words kept':>11} {'tables':>8} "
           f"{'table rows':>11}")
     for r in rows:

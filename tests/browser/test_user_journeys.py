@@ -6,7 +6,8 @@
 3. reviewer: the refusal waits on Review; keeping the words of a passage it saw turns it
    into an answerable eval row with that quote;
 4. manager: the Quality page shows the live figures of those asks with their targets.
-5. admin and expert: a scanned policy uploaded, read by OCR, answered with the row boxed on the scan.
+5. admin and expert: a scanned policy uploaded (a page fed upside down), read by OCR, answered
+   with the row boxed on the scan; what indexing noted found on the document later.
 Screenshots: artifacts/screenshots/2*.png, 3*.png.
 """
 
@@ -216,13 +217,17 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
         pytest.skip("Tesseract language data is not installed (scripts/test.sh installs it)")
     data = tmp_path / "data"
     ensure_tenant(load_settings({"GROUNDWORK_DATA": str(data)}), "acme")
-    scan = copier_scan(Path(__file__).parents[2] / "data" / "demo" / "employee-handbook.pdf", tmp_path / "leave-scan.pdf")
+    # its leave page fed upside down: turned upright to be read, the quote boxed where it stands
+    scan = copier_scan(Path(__file__).parents[2] / "data" / "demo" / "employee-handbook.pdf", tmp_path / "leave-scan.pdf",
+                       turned={3: 180})
     url = fresh_server(data)
     page.goto(url + "/documents?tenant=acme")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(scan))
     page.get_by_role("button", name="Index 1 file").click()
     expect()(page.get_by_text(re.compile(r"Pages 1-4 are scans and were read by OCR"))).to_be_visible(
         timeout=240_000)
+    expect()(page.get_by_text("Page 3 was scanned upside down or sideways and was turned upright to be read.",
+                              exact=False).first).to_be_visible()
     wait_idle(page)
     shot(page, "31-admin-scan-read-by-ocr")
 
@@ -233,4 +238,13 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     expect()(answer.get_by_text("Page 3 — quote highlighted")).to_be_visible()  # boxed on the scan itself
     wait_idle(page)
     shot(page, "32-expert-answer-from-a-scan")
+
+    # the admin comes back later: what indexing noted is kept with the document
+    page.goto(url + "/documents?tenant=acme")
+    noted = page.locator('[data-testid="stAlert"]').filter(has_text="Noted when it was indexed:")
+    expect()(noted).to_contain_text("Page 3 was scanned upside down or sideways", timeout=60_000)
+    expect()(noted).to_contain_text("Pages 1-4 are scans and were read by OCR")
+    wait_idle(page)
+    noted.scroll_into_view_if_needed()
+    shot(page, "33-admin-document-notes-kept")
     assert not page.errors, page.errors
