@@ -104,10 +104,11 @@ def select_option(page, label: str, option: str | re.Pattern) -> None:
             page.keyboard.press("Escape")
             continue
         wait_idle(page)
-        shown = box.evaluate("e => e.closest('[data-testid=\"stSelectbox\"]').innerText")
+        # the chosen value: the input's own, or the text drawn beside it (innerText holds the label alone)
+        shown = box.evaluate("e => (e.value || '') + ' ' + e.closest('[data-testid=\"stSelectbox\"]').textContent")
         if (option in shown) if isinstance(option, str) else option.search(shown):
             return
-    raise AssertionError(f"{label} did not keep {option!r}")
+    raise AssertionError(f"{label} did not keep {option!r}: it shows {shown!r}")
 
 
 def create_tenant(page, name: str) -> None:

@@ -224,7 +224,8 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     page.goto(url + "/documents?tenant=acme")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(scan))
     page.get_by_role("button", name="Index 1 file").click()
-    expect()(page.get_by_text(re.compile(r"Pages 1-4 are scans and were read by OCR"))).to_be_visible(
+    # said beside "indexed", and again among the opened document's notes
+    expect()(page.get_by_text(re.compile(r"Pages 1-4 are scans and were read by OCR")).first).to_be_visible(
         timeout=240_000)
     expect()(page.get_by_text("Page 3 was scanned upside down or sideways and was turned upright to be read.",
                               exact=False).first).to_be_visible()
@@ -246,5 +247,5 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     expect()(noted).to_contain_text("Pages 1-4 are scans and were read by OCR")
     wait_idle(page)
     noted.scroll_into_view_if_needed()
-    shot(page, "33-admin-document-notes-kept")
+    shot(page, "33-admin-document-notes-kept", full_page=False)
     assert not page.errors, page.errors
