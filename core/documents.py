@@ -248,7 +248,7 @@ def _index_new(
     # the new version takes over the old one's answer vectors: unchanged sentences are not
     # embedded again, and its preparation drops what it no longer uses
     AnswerVectors.of(settings, tenant).hand_over([d["doc_id"] for d in before.documents], doc_id)
-    scan_words.save(settings, tenant, doc_id, parsed.scanned_words)  # derived: lost, it costs a box
+    scan_words.save(settings, tenant, doc_id, parsed.scanned_words, parsed.scanned_turns)  # derived: lost, it costs a box
     scan_words.drop(settings, tenant, [d["doc_id"] for d in before.documents if d["doc_id"] != doc_id])
     for old in before.documents:  # the new version is live; now drop what only the old one used
         if old["doc_id"] != doc_id:

@@ -20,33 +20,50 @@ from core.tenants import tenant_dir
 
 # (x0, y0, x1, y1, word, block, line): PyMuPDF's "words" of a page, in page units
 Word = tuple[float, float, float, float, str, int, int]
+_TURNS = "turns"  # the key beside the page numbers that holds the pages' turns
 
 
 def _file(settings: Settings, tenant: str, doc_id: str) -> Path:
     return tenant_dir(settings, tenant) / "scans" / f"{doc_id}.json.gz"
 
 
-def save(settings: Settings, tenant: str, doc_id: str, pages: dict[int, list[Word]]) -> None:
-    """Keep the words of a document's scanned pages (page number -> words); none: drop them."""
+def save(settings: Settings, tenant: str, doc_id: str, pages: dict[int, list[Word]],
+         turns: dict[int, int] | None = None) -> None:
+    """Keep the words of a document's scanned pages (page number -> words), and the quarter
+    turns (degrees clockwise) that stood the pages fed the wrong way upright, so the console
+    shows them upright; no words: drop them."""
     if not pages:
         drop(settings, tenant, [doc_id])
         return
     path = _file(settings, tenant, doc_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    rows = {str(page): [[round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1), w[4], w[5], w[6]]
-                        for w in words] for page, words in pages.items()}
+    rows: dict[str, object] = {str(page): [[round(w[0], 1), round(w[1], 1), round(w[2], 1), round(w[3], 1), w[4],
+                                            w[5], w[6]] for w in words] for page, words in pages.items()}
+    if turns:
+        rows[_TURNS] = {str(page): turn for page, turn in turns.items()}
     tmp.write_bytes(gzip.compress(json.dumps(rows, ensure_ascii=False).encode("utf-8"), mtime=0))
     os.replace(tmp, path)  # a reader sees the old file or the new one, never half of one
 
 
 def load(settings: Settings, tenant: str, doc_id: str) -> dict[int, list[Word]]:
     """The kept words of a document's scanned pages; {} when it has none (or they are lost)."""
+    rows = _rows(settings, tenant, doc_id)
+    return {int(page): [tuple(w) for w in words] for page, words in rows.items() if page.isdigit()}
+
+
+def turns(settings: Settings, tenant: str, doc_id: str) -> dict[int, int]:
+    """Page number -> degrees clockwise that stood a page fed the wrong way upright; {} for none."""
+    kept = _rows(settings, tenant, doc_id).get(_TURNS) or {}
+    return {int(page): int(turn) for page, turn in kept.items()}
+
+
+def _rows(settings: Settings, tenant: str, doc_id: str) -> dict:
     try:
         rows = json.loads(gzip.decompress(_file(settings, tenant, doc_id).read_bytes()))
     except (OSError, ValueError, EOFError):
         return {}
-    return {int(page): [tuple(w) for w in words] for page, words in rows.items()}
+    return rows if isinstance(rows, dict) else {}
 
 
 def drop(settings: Settings, tenant: str, doc_ids: Iterable[str]) -> None:

@@ -74,6 +74,8 @@ class ParsedDocument:
     # page -> the OCR words of a scanned page (x0, y0, x1, y1, word, block, line), kept so its
     # quotes can be boxed (core/scan_words.py)
     scanned_words: dict[int, list[tuple]] = field(default_factory=dict)
+    # page -> degrees clockwise a page fed upside down or sideways was turned to be read
+    scanned_turns: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -150,8 +150,8 @@ def page_bits(page: Any, source: str = "") -> list[str]:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _page_png(path: str, mtime: float, page: int, rects: tuple[tuple[float, ...], ...], dpi: int,
-              zoom: bool) -> bytes:
-    return render_page_png(path, page, [list(r) for r in rects], dpi=dpi, zoom_to_quote=zoom)
+              zoom: bool, turn: int = 0) -> bytes:
+    return render_page_png(path, page, [list(r) for r in rects], dpi=dpi, zoom_to_quote=zoom, turn=turn)
 
 
 def _quote_span(chunk_text: str, citation: dict[str, Any]) -> tuple[int, int] | None:
@@ -264,25 +264,28 @@ def citation_panel(settings: Settings, tenant: str, citation: dict[str, Any], ke
         with page_col:
             page = int(citation["page"])
             page_image(path, page, citation.get("rects") or [],
-                       scanned=services.scanned_page(settings, tenant, citation.get("doc_id", ""), page))
+                       scan=services.scanned_page(settings, tenant, citation.get("doc_id", ""), page))
 
 
-def page_image(path: Path, page: int, rects: list[list[float]], scanned: bool = False) -> None:
+def page_image(path: Path, page: int, rects: list[list[float]], scan: int | None = None) -> None:
     """The quote zoomed on its PDF page (readable at a glance), and the whole page below;
-    a scanned page says its text was read by OCR, so the quote is checked against the image."""
+    a scanned page (`scan`: the degrees it was turned to be read, 0 if fed upright) says its
+    text was read by OCR, so the quote is checked against the image, and is shown upright."""
+    turn = scan or 0
     boxes = tuple(tuple(float(v) for v in r) for r in rects if len(r) == 4)
     mtime = path.stat().st_mtime
     try:
-        if scanned:
-            st.caption(f"Page {page} is a scan: its text was read by OCR, so compare the quote with the image.")
+        if scan is not None:
+            st.caption(f"Page {page} is a scan: its text was read by OCR, so compare the quote with the image."
+                       + (" It was fed upside down or sideways and is shown turned upright." if turn else ""))
         if boxes:
             with st.container(border=True):
-                st.image(_page_png(str(path), mtime, page, boxes, 150, True), width="stretch", output_format="PNG",
+                st.image(_page_png(str(path), mtime, page, boxes, 150, True, turn), width="stretch", output_format="PNG",
                          caption=f"Page {page} — quote highlighted")
         else:
             st.caption("The quote could not be located on the page image; the text panel shows it.")
         with st.expander(f"Whole page {page}", expanded=not boxes):
-            st.image(_page_png(str(path), mtime, page, boxes, 110, False), width="stretch", output_format="PNG",
+            st.image(_page_png(str(path), mtime, page, boxes, 110, False, turn), width="stretch", output_format="PNG",
                      caption=f"Whole page {page}" + (", quote highlighted" if boxes else ""))
     except (ValueError, RuntimeError, OSError) as exc:
         st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
@@ -390,7 +393,7 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                 path = services.original_path(settings, tenant, item.get("doc_id", ""))
                 if path is not None:
                     with st.expander(f"Page {int(item['page'])}, the nearest sentence marked"):
-                        page_image(path, int(item["page"]), item["rects"], scanned=services.scanned_page(
+                        page_image(path, int(item["page"]), item["rects"], scan=services.scanned_page(
                             settings, tenant, item.get("doc_id", ""), int(item["page"])))
 
 

@@ -11,11 +11,12 @@ OUTLINE_RGB = (0.9, 0.35, 0.0)
 
 def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None = None,
                     dpi: int = 110, zoom_to_quote: bool = False, context_pt: float = 70,
-                    min_width_pt: float = 320) -> bytes:
+                    min_width_pt: float = 320, turn: int = 0) -> bytes:
     """PNG bytes of `page` (1-based) with a highlight over each rect and a box around them all.
 
     `zoom_to_quote` renders only the part of the page around the quote (`context_pt` points
     on every side, at least `min_width_pt` wide), so the quote is readable at a glance.
+    `turn` (degrees clockwise) shows a scan fed upside down or sideways upright, as it was read.
     The document is opened read-only in memory; annotations are never saved to the kept file.
     Raises ValueError for a page the file does not have.
     """
@@ -38,9 +39,12 @@ def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None
             frame.set_colors(stroke=OUTLINE_RGB)
             frame.set_border(width=1.5)
             frame.update()
+        if turn % 360:
+            pdf_page.set_rotation((pdf_page.rotation + turn) % 360)
         clip = None
         if zoom_to_quote and boxes:
-            clip = _zoom_clip(pdf_page, union, context_pt, min_width_pt)
+            # the band around the quote on the page as it is shown (turned), not as it is stored
+            clip = _zoom_clip(pdf_page, union * pdf_page.rotation_matrix, context_pt, min_width_pt)
         return pdf_page.get_pixmap(dpi=dpi, annots=True, clip=clip).tobytes("png")
 
 

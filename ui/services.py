@@ -93,11 +93,14 @@ def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     return kept(settings, tenant, doc_id)
 
 
-def scanned_page(settings: Settings, tenant: str, doc_id: str, page: int) -> bool:
-    """Whether a page of a document was a scan, its text read by OCR (core/scan_words.py)."""
+def scanned_page(settings: Settings, tenant: str, doc_id: str, page: int) -> int | None:
+    """None for a page of text; for a scan, its text read by OCR (core/scan_words.py), the
+    degrees clockwise it was turned to be read (0: it was fed upright), to be shown so."""
     from core import scan_words
 
-    return page in scan_words.load(settings, tenant, doc_id)
+    if page not in scan_words.load(settings, tenant, doc_id):
+        return None
+    return scan_words.turns(settings, tenant, doc_id).get(page, 0)
 
 
 def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str:

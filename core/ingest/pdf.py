@@ -143,6 +143,7 @@ class PdfParser:
         title = _meta_title(meta_title) or first_heading(blocks) or path.stem
         parsed = finish(blocks, pages=pages, title=title, warnings=warnings)
         parsed.scanned_words = scans.words
+        parsed.scanned_turns = scans.turns
         return parsed
 
     def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> ScannedPage | None:
@@ -156,7 +157,7 @@ class PdfParser:
             scans.over.append(number)
             return None
         try:
-            scanned, back = self._read_upright(page, scans)
+            scanned, turn = self._read_upright(page, scans)
         except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
             scans.failed.append(number)
             return None
@@ -165,23 +166,25 @@ class PdfParser:
             return None
         scans.read.append(number)
         words = scanned.words_on_page(page)
-        if back is not None:
-            scans.turned.append(number)
-            words = [(*_round_rect(pymupdf.Rect(w[:4]) * back), *w[4:]) for w in words]
+        if turn:
+            scans.turns[number] = turn[0]
+            words = [(*_round_rect(pymupdf.Rect(w[:4]) * turn[1]), *w[4:]) for w in words]
         scans.words[number] = words
         return scanned
 
-    def _read_upright(self, page: pymupdf.Page, scans: _Scans) -> tuple[ScannedPage | None, pymupdf.Matrix | None]:
+    def _read_upright(self, page: pymupdf.Page, scans: _Scans
+                      ) -> tuple[ScannedPage | None, tuple[int, pymupdf.Matrix] | None]:
         """What OCR read of the page turned the first of `turns_to_try`'s ways that reads as
-        words (the page is turned in this open copy only), and the matrix from the turned page
-        back to the page as it stands (None: not turned), for the boxes on the kept original.
-        (None, None) when no way reads: a mirrored, faint or noisy page."""
+        words (the page is turned in this open copy only), and (the degrees it was turned, the
+        matrix from the turned page back to the page as it stands), None when not turned, for
+        the boxes on the kept original. (None, None) when no way reads: a mirrored, faint or
+        noisy page."""
         assert self.reader is not None
         for turn in self.reader.turns(page):
             back = _turn(page, turn) if turn else None
             scanned, ok = self._read(page, scans)
             if ok:
-                return scanned, back
+                return scanned, (turn, back) if back is not None else None
             if turn:
                 _turn(page, 360 - turn)
         return None, None
@@ -237,7 +240,7 @@ class _Scans:
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     illegible: list[int] = field(default_factory=list)  # OCR read noise, not words
-    turned: list[int] = field(default_factory=list)  # read after turning them upright
+    turns: dict[int, int] = field(default_factory=dict)  # page -> degrees it was turned to be read upright
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
 
@@ -250,9 +253,10 @@ class _Scans:
                 f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and"
             out.append(f"{what} {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
-        if self.turned:
-            out.append(f"{_pages(self.turned)} {_were(self.turned)} scanned upside down or sideways and "
-                       f"{_were(self.turned)} turned upright to be read.")
+        if self.turns:
+            turned = sorted(self.turns)
+            out.append(f"{_pages(turned)} {_were(turned)} scanned upside down or sideways and "
+                       f"{_were(turned)} turned upright to be read.")
         if self.unread:
             out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
                        "is, re-index the document (the same file uploaded again is left as it is).")

@@ -162,6 +162,15 @@ def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(settings, tmp_path)
     assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image." in \
         [c.value for c in at.caption]
 
+    # a page fed upside down was turned to be read: it is shown so, and said so
+    scan_words.save(settings, "acme", result.doc_id, {1: [(72, 90, 120, 102, "Receipts", 0, 0)]}, {1: 180})
+    assert scan_words.turns(settings, "acme", result.doc_id) == {1: 180}
+    assert scan_words.load(settings, "acme", result.doc_id) == {1: [(72, 90, 120, 102, "Receipts", 0, 0)]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image. It was fed upside " \
+           "down or sideways and is shown turned upright." in [c.value for c in at.caption]
+
 
 def test_a_quote_from_a_deck_is_cited_by_its_slide(settings, tmp_path):
     """A deck's `page` is its slide number: the citation says "slide 2", never "p. 2", and no

@@ -79,3 +79,29 @@ def test_a_page_image_upload_is_drawn_with_its_quote_boxed(tmp_path):
     assert image.getpixel((500, 700)) == (255, 255, 255)
     with pytest.raises(ValueError, match="page 2 does not exist"):
         render_page_png(tmp_path / "scan.png", 2)
+
+
+@pytest.mark.parametrize("turn", [180, 90])
+def test_a_scan_fed_the_wrong_way_is_shown_upright_with_its_quote_boxed(tmp_path, turn):
+    upright = pymupdf.open()
+    page = upright.new_page(width=300, height=400)
+    page.insert_text((30, 60), "Receipts within 30 days.", fontsize=14)
+    picture = page.get_pixmap(dpi=72)
+    # as fed to the scanner: the picture turned back the other way (a landscape sheet for 90)
+    fed = pymupdf.open()
+    sheet = fed.new_page(width=400 if turn == 90 else 300, height=300 if turn == 90 else 400)
+    sheet.insert_image(sheet.rect, pixmap=picture, rotate=(360 - turn) % 360)
+    fed.save(tmp_path / "fed.pdf")
+    # where "30 days" stands on the sheet as fed: the upright box taken there by the turn back
+    turned = fed[0]
+    turned.set_rotation(turn)
+    box = page.search_for("30 days")[0] * turned.derotation_matrix
+    rects = [[box.x0, box.y0, box.x1, box.y1]]
+    shown = pymupdf.Pixmap(render_page_png(tmp_path / "fed.pdf", 1, rects, dpi=72, turn=turn))
+    assert (shown.width, shown.height) == (300, 400)  # upright, as the original stood
+    centre = page.search_for("30 days")[0]
+    assert shown.pixel(int(centre.x0 + 3), int((centre.y0 + centre.y1) / 2))[:3] != (255, 255, 255)
+    amber = [shown.pixel(x, y)[:3] for x in range(int(centre.x0), int(centre.x1)) for y in range(int(centre.y0), int(centre.y1))]
+    assert any(r > 200 and b < 150 for r, g, b in amber)  # the highlight lies over the words, upright
+    zoomed = pymupdf.Pixmap(render_page_png(tmp_path / "fed.pdf", 1, rects, dpi=72, zoom_to_quote=True, turn=turn))
+    assert zoomed.width > zoomed.height  # a band across the upright page, not down a sideways one

@@ -344,6 +344,7 @@ def test_a_page_fed_upside_down_or_sideways_is_turned_read_and_boxed_where_it_st
         on_page_2 = [b.text for b in parsed.blocks if b.page == 2]
         assert "Receipts must be submitted within 30 days after the trip ends." in on_page_2, turn
         assert "Page 2 was scanned upside down or sideways and was turned upright to be read." in parsed.warnings
+        assert set(parsed.scanned_turns) == {2} and parsed.scanned_turns[2] in ((180,) if turn == 180 else (90, 270))
         assert not any("left out" in w for w in parsed.warnings)
         found, rects = quote_rects(path, [2], quote, scanned=lambda p=parsed: p.scanned_words)
         assert found == 2 and len(rects) == 1, turn
