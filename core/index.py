@@ -7,6 +7,7 @@ Every read takes a tenant; there is no "all tenants" variant.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import shutil
@@ -318,6 +319,13 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str, keep_answer_v
     copy.modify(name=name)
     note_write(settings)
     sweep_segment_folders(settings)
+    # Chroma keeps a dropped collection's index files open in its client's cache, and with
+    # them the disk they fill: 30 deletes held 120 deleted files open in one process (a
+    # console deleting for days would run out of descriptors). Its client is dropped, not
+    # closed (another thread may be searching with it), and collected now: the client and
+    # Chroma's system refer to each other, so only the cycle collector frees them.
+    fresh_client(settings)
+    gc.collect()
     return len(doomed)
 
 

@@ -51,6 +51,26 @@ def test_a_process_that_opened_many_data_folders_keeps_only_the_recent_ones_open
     assert index.collection(replace(settings, data_dir=folders[0]), "t").count() == 3
 
 
+def test_deleted_collections_do_not_stay_open_with_the_disk_they_fill(settings):
+    # Chroma kept each dropped collection's four index files open in its client's cache: 30
+    # deletes held 120 deleted files (and their disk) in one process
+    rng = np.random.default_rng(2)
+    for d in range(14):
+        vectors = rng.normal(size=(3, 384))
+        index.add_vectors(settings, "t", synthetic_chunks("t", d, 3), vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+    for d in range(12):
+        assert index.delete_vectors(settings, "t", f"doc{d}") == 3
+    held = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        held += target.startswith(f"{settings.data_dir}/") and target.endswith("(deleted)")
+    assert held <= 4, held  # at most the last one's, until the next collection
+    assert index.collection(settings, "t").count() == 6
+
+
 @pytest.mark.slow
 def test_every_vector_stays_searchable_after_documents_are_deleted_and_indexed_again(settings):
     # Chroma's HNSW graph, deleted from in place, stops returning some remaining vectors
