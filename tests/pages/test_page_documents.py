@@ -298,15 +298,20 @@ def test_an_uploaded_file_without_a_heading_is_titled_by_its_name_as_in_the_cli(
     assert titles[by_name["../../etc/Гарантия.md"]] == "Гарантия"
 
 
-def test_a_damaged_pdf_that_still_reads_says_so_beside_indexed(app, goto):
+def _cut_pdf() -> bytes:
+    """A one-page PDF cut off at 80%: MuPDF repairs it and still reads its line."""
     import pymupdf
 
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
     data = doc.tobytes()
     doc.close()
+    return data[: int(len(data) * 0.8)]
+
+
+def test_a_damaged_pdf_that_still_reads_says_so_beside_indexed(app, goto):
     goto(app, "pages/documents.py")
-    upload(app, [("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")])
+    upload(app, [("cut.pdf", _cut_pdf(), "application/pdf")])
     assert any("**cut\\.pdf**: indexed" in s.value for s in app.success)
     assert any("**cut\\.pdf**" in w.value and "some of its text may be missing" in w.value for w in app.warning)
 
@@ -631,14 +636,8 @@ def test_a_stale_indexing_flag_draws_nothing_disabled(app, goto):
 
 def test_what_indexing_noted_stays_with_the_document_after_the_upload(app, goto, settings):
     # the upload panel says it once; an admin who comes back later finds it on the document
-    import pymupdf
-
-    doc = pymupdf.open()
-    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
-    data = doc.tobytes()
-    doc.close()
     goto(app, "pages/documents.py")
-    upload(app, [("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")])
+    upload(app, [("cut.pdf", _cut_pdf(), "application/pdf")])
     goto(app, "pages/documents.py")
     assert not [i for i in app.info if i.value.startswith("Noted when")]  # another document is open
     cut = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "cut.pdf")
