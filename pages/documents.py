@@ -9,6 +9,7 @@ from ui.deletion import confirm_deletion
 from ui.docs import (
     document_notes,
     documents_frame,
+    drawn_by_page,
     filter_documents,
     newest_first,
     status_counts,
@@ -147,6 +148,6 @@ def _use_in_answers(chunk_id: str, excluded: bool) -> None:
     st.rerun()  # the count of excluded passages above the cards changes
 
 
-pdf_original = original if original is not None and original.suffix.lower() == ".pdf" else None
+paged = drawn_by_page(original)
 components.chunk_viewer(services.chunk_rows(settings, tenant, doc_id), key=doc_id, on_toggle=_use_in_answers,
-                        original=pdf_original)
+                        original=paged, turns=services.page_turns(settings, tenant, doc_id) if paged else None)

@@ -631,10 +631,12 @@ def candidates_frame(trace: dict[str, Any]) -> pd.DataFrame:
 
 
 def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
-               on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None) -> None:
+               on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None,
+               turns: dict[int, int] | None = None) -> None:
     """One chunk as indexed: kind badge, page, section, and its text (tables as tables), the
     first match of `needle` highlighted; with `on_toggle`, a switch keeping it out of answers;
-    with the kept `original` PDF, a switch showing its page beside the text."""
+    with the kept `original` PDF or page image, a switch showing its page beside the text
+    (upright: `turns`, page -> degrees a scan fed the wrong way was turned to be read)."""
     page_no = chunk.get("page_start")
     show_page = (original is not None and page_no not in (None, -1) and chunk.get("chunk_id")
                  and st.toggle(f"Show page {page_no}", key=f"chunk_page_img_{chunk['chunk_id']}"))
@@ -642,7 +644,8 @@ def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
     if show_page:
         text_col, page_col = outer.columns([3, 2])
         mtime = original.stat().st_mtime
-        page_col.image(_page_png(str(original), mtime, int(page_no), (), 110, False), width="stretch",
+        page_col.image(_page_png(str(original), mtime, int(page_no), (), 110, False, (turns or {}).get(int(page_no), 0)),
+                       width="stretch",
                        output_format="PNG", caption=f"page {page_no} of the original")
         outer = text_col
     with outer:
@@ -854,7 +857,8 @@ CHUNKS_PER_PAGE = 20
 
 
 def chunk_viewer(chunks: list[dict[str, Any]], key: str,
-                 on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None) -> None:
+                 on_toggle: Callable[[str, bool], None] | None = None, original: Path | None = None,
+                 turns: dict[int, int] | None = None) -> None:
     """A document's chunks: kinds present, find-in-chunks (matches highlighted), pages of
     CHUNKS_PER_PAGE cards, each with its "used in answers" switch when `on_toggle` is given."""
     kinds = sorted({c.get("kind", "") for c in chunks})
@@ -875,7 +879,7 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
         st.caption(f"{excluded:,} of {count_of(len(chunks), 'passage')} {plural(excluded, 'is', 'are')} "
                    "kept out of answers.")
     for number, chunk in matching[start:start + CHUNKS_PER_PAGE]:
-        chunk_card(chunk, number, needle, on_toggle, original)
+        chunk_card(chunk, number, needle, on_toggle, original, turns)
     shown_to = min(len(matching), start + CHUNKS_PER_PAGE)
     st.caption(f"Showing {start + 1:,}–{shown_to:,} of {count_of(len(matching), 'chunk')}."
                if shown_to > start + 1 else f"Showing chunk {start + 1:,} of {len(matching):,}.")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from core.schema import is_paged
 from core.store import document_notes
 from ui.format import count_of, fmt_time
 from ui.safe import clean, clip
@@ -57,6 +59,11 @@ def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
     for column in ("pages", "chunks"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
     return frame
+
+
+def drawn_by_page(original: Path | None) -> Path | None:
+    """The kept original when the console can draw it page by page (a PDF, a page image)."""
+    return original if original is not None and is_paged(original.name) else None
 
 
 def notes_cell(doc: dict[str, Any]) -> str:

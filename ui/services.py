@@ -93,6 +93,13 @@ def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:
     return kept(settings, tenant, doc_id)
 
 
+def page_turns(settings: Settings, tenant: str, doc_id: str) -> dict[int, int]:
+    """Page -> degrees clockwise a scan fed upside down or sideways was turned to be read."""
+    from core import scan_words
+
+    return scan_words.turns(settings, tenant, doc_id)
+
+
 def scanned_page(settings: Settings, tenant: str, doc_id: str, page: int) -> int | None:
     """None for a page of text; for a scan, its text read by OCR (core/scan_words.py), the
     degrees clockwise it was turned to be read (0: it was fed upright), to be shown so."""

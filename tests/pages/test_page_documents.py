@@ -386,6 +386,23 @@ def test_a_pdf_passage_is_shown_beside_its_page(app, goto, settings):
     assert not [t for t in app.toggle if t.label.startswith("Show page")]  # no page to show for Markdown
 
 
+def test_a_scan_page_fed_the_wrong_way_is_shown_upright_beside_its_passage(app, goto, settings, monkeypatch):
+    from core import scan_words
+    from ui import components
+
+    pdf = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "warranty.pdf")
+    chunk = store.chunk_rows(settings, "acme", pdf["doc_id"])[0]
+    scan_words.save(settings, "acme", pdf["doc_id"], {1: [(72, 90, 120, 102, "Warranty", 0, 0)]}, {1: 180})
+    drawn = []
+    real = components.render_page_png
+    monkeypatch.setattr(components, "render_page_png", lambda *a, **k: drawn.append(k.get("turn")) or real(*a, **k))
+    goto(app, "pages/documents.py")
+    app.selectbox(key="doc_open").select(pdf["doc_id"]).run()
+    app.toggle(key=f"chunk_page_img_{chunk['chunk_id']}").set_value(True).run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert drawn == [180] and app.image[0].captions == ["page 1 of the original"]
+
+
 def test_a_tenant_without_documents_shows_one_line_and_no_empty_grid(app, goto, settings):
     from core.documents import ensure_tenant
 
