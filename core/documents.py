@@ -204,7 +204,8 @@ def _index_new(
     early = ahead.result() if ahead is not None else None
     parsed = early.document_of(sha) if early is not None else None
     if parsed is None:
-        parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages))
+        parsed = parse_file(path, settings, on_page=lambda done, pages: report("parse", 0.05 + 0.15 * done / pages),
+                            name=file_name)
     timings["parse"] = time.perf_counter() - t
 
     # a file far over the chunk limit is refused now, not after seconds or minutes of chunking

@@ -55,11 +55,13 @@ def _after(hits: list[tuple[int, Any]], context: list[tuple[int, Any]]) -> tuple
 
 
 def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "",
-                scanned: Callable[[], dict[int, list[Any]]] | None = None) -> tuple[int | None, list[Rect]]:
+                scanned: Callable[[], dict[int, list[Any]]] | None = None,
+                turned: Callable[[], dict[int, int]] | None = None) -> tuple[int | None, list[Rect]]:
     """(page, [x0, y0, x1, y1] per line) of the quote among `pages`; `before` is the text
     that precedes it in its passage (its last words locate the right occurrence);
     `scanned()` gives the OCR words of the document's scanned pages, asked only when one of
-    `pages` has no text of its own."""
+    `pages` has no text of its own, and `turned()` the degrees a scan fed the wrong way was
+    turned to be read (its lines are found in the frame it was read in)."""
     import pymupdf
 
     needles, is_row = _needles(quote)
@@ -69,12 +71,12 @@ def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "",
         return None, []
     try:
         valid = [p for p in pages if 1 <= p <= doc.page_count]
-        searched = _searchable(doc, valid, scanned)
+        searched = _searchable(doc, valid, scanned, turned)
         if is_row:
             for page_no in valid:
                 rects = _row(searched[page_no], needles)
                 if rects:
-                    return page_no, rects
+                    return page_no, _placed(searched[page_no], rects)
             return None, []
         lead = " ".join(before.split()[-6:])
         context = [(p, r) for p in valid for r in searched[p].search_for(lead)] if lead else []
@@ -85,23 +87,42 @@ def quote_rects(pdf_path: Path, pages: list[int], quote: str, before: str = "",
             page_no, first = _after(hits, context)
             # a quote over several lines gives one rectangle per line, all on that page
             lines = [r for p, r in hits if p == page_no and r.y0 >= first.y0 - 1]
-            return page_no, [_round(r) for r in _lines_of(lines, first)]
+            return page_no, _placed(searched[page_no], [_round(r) for r in _lines_of(lines, first)])
     finally:
         doc.close()
     return None, []
 
 
-def _searchable(doc: Any, pages: list[int], scanned: Callable[[], dict[int, list[Any]]] | None) -> dict[int, Any]:
+def _searchable(doc: Any, pages: list[int], scanned: Callable[[], dict[int, list[Any]]] | None,
+                turned: Callable[[], dict[int, int]] | None = None) -> dict[int, Any]:
     """Each page as something to `search_for` in: the PDF page, or its OCR words when it has
     no text (a scan) and they were kept."""
     out = {p: doc[p - 1] for p in pages}
     bare = [p for p in pages if not out[p].get_text("text").strip()]
     words = scanned() if bare and scanned else {}
+    turns = turned() if words and turned else {}
     for p in bare:
         if words.get(p):
             # read upright (core/ingest/pdf.py `_upright`): the words stand where the page is shown
-            out[p] = ScannedWords(words[p], out[p].derotation_matrix if out[p].rotation else None)
+            out[p] = ScannedWords(words[p], out[p].derotation_matrix if out[p].rotation else None,
+                                  turn=turns.get(p, 0), shown=out[p].rect)
     return out
+
+
+def _placed(page: Any, rects: list[Rect]) -> list[Rect]:
+    """Rectangles found on `page` in the page's own coordinates (a scan's were found as it was read)."""
+    if not isinstance(page, ScannedWords):
+        return rects
+    return [_round(page.placed(r)) for r in rects]
+
+
+def turn_matrix(width: float, height: float, turn: int) -> Any:
+    """The matrix that turns a page of this size `turn` degrees clockwise (as PyMuPDF's
+    `set_rotation` shows it): from the page as it stands to the page as it was read."""
+    import pymupdf
+
+    return {90: pymupdf.Matrix(0, 1, -1, 0, height, 0), 180: pymupdf.Matrix(-1, 0, 0, -1, width, height),
+            270: pymupdf.Matrix(0, -1, 1, 0, 0, width)}.get(turn % 360, pymupdf.Identity)
 
 
 class ScannedWords:
@@ -109,9 +130,18 @@ class ScannedWords:
     `Page.search_for` searches a page's text: case and spacing ignored, one rectangle per
     line a match runs over, every match."""
 
-    def __init__(self, words: list[Any], to_page: Any = None) -> None:
-        self.words = words
-        self.to_page = to_page  # shown -> the page's own coordinates, for a page turned by /Rotate
+    def __init__(self, words: list[Any], to_page: Any = None, turn: int = 0, shown: Any = None) -> None:
+        import pymupdf
+
+        # the words are searched, and a quote's lines told apart top to bottom, on the page as it
+        # was read: a scan fed sideways or upside down has its lines side by side, or bottom up,
+        # where it stands, and only a quote's first line was boxed (QA pass)
+        up = turn_matrix(shown.width, shown.height, turn) if turn and shown is not None else None
+        self.words = [(*(pymupdf.Rect(w[:4]) * up).normalize(), *w[4:]) for w in words] if up else words
+        back = ~up if up else None
+        if to_page is not None:  # shown -> the page's own coordinates, for a page turned by /Rotate
+            back = back * to_page if back is not None else to_page
+        self.back = back
         self.starts: list[int] = []
         at = 0
         for word in words:
@@ -133,9 +163,15 @@ class ScannedWords:
                     key = (word[5], word[6])
                     box = pymupdf.Rect(word[:4])
                     lines[key] = lines[key] | box if key in lines else box
-            found.extend(box * self.to_page if self.to_page is not None else box for box in lines.values())
+            found.extend(lines.values())
             at = self.text.find(needle, end)
         return found
+
+    def placed(self, rect: Any) -> Any:
+        """A rectangle found here, on the page in its own coordinates."""
+        import pymupdf
+
+        return (pymupdf.Rect(rect) * self.back).normalize() if self.back is not None else pymupdf.Rect(rect)
 
 
 def _lines_of(hits: list[Any], first: Any) -> list[Any]:

@@ -385,7 +385,8 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
     at = p.text.find(quote)
     found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote,
                                before=p.text[:at] if at > 0 else "",
-                               scanned=lambda: scan_words.load(settings, tenant, p.doc_id))
+                               scanned=lambda: scan_words.load(settings, tenant, p.doc_id),
+                               turned=lambda: scan_words.turns(settings, tenant, p.doc_id))
     return found or p.page_start, rects
 
 

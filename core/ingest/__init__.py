@@ -168,9 +168,12 @@ def detect_format(path: Path) -> str:
     return "text"
 
 
-def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgress | None = None) -> ParsedDocument:
+def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgress | None = None,
+               name: str | None = None) -> ParsedDocument:
     """Parse a file into a ParsedDocument; every failure is an IngestError (one sentence).
-    `on_page(done, pages)` follows a paged file (PDF) page by page."""
+    `on_page(done, pages)` follows a paged file (PDF) page by page. `name` is the name the
+    file was given, when `path` is a copy under another (a re-index reads the kept original,
+    saved under its true extension): the note that a name misleads is about that name."""
     settings = settings or Settings()
     path = Path(path)
     try:
@@ -204,11 +207,17 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
         ) from exc
     if not parsed.blocks:
         raise IngestError(NO_TEXT)
-    named = _PROMISED.get(path.suffix.lower(), fmt)
+    suffix = Path(name).suffix.lower() if name else path.suffix.lower()
+    named = _PROMISED.get(suffix, fmt)
     if named != fmt:  # read by its content, but the admin should know the name misleads
-        parsed.warnings.append(f"The file is named '{path.suffix.lower()}' but holds {FORMAT_NAMES[fmt]}; "
-                               f"it was read as {FORMAT_NAMES[fmt]}.")
+        parsed.warnings.insert(0, f"The file is named '{suffix}' but holds {_a(FORMAT_NAMES[fmt])}; "
+                                  f"it was read as {_a(FORMAT_NAMES[fmt])}.")  # about the whole file: first
     return parsed
+
+
+def _a(format_name: str) -> str:
+    """"a TIFF image", but "XLSX", "PDF", "text" as they are."""
+    return f"a {format_name}" if format_name.endswith(" image") else format_name
 
 
 def _sniff_zip(path: Path, suffix: str) -> str:

@@ -246,30 +246,33 @@ class _Scans:
 
     def warnings(self, reader: PageReader | None, unavailable: str, images: bool = False,
                  pages: int = 0) -> list[str]:
+        """What an admin should know, what to act on first: pages left out or not read, then
+        pages turned, then that OCR read the rest (the Documents page's column shows the first)."""
         out = []
+        if self.illegible:
+            out.append(f"{_pages(self.illegible)} {_were(self.illegible)} left out: OCR read no legible text on "
+                       f"{_it(self.illegible)} either way up (too faint, mirrored, or no text?); rescan "
+                       f"{_it(self.illegible)} and upload the file again.")
+        if self.failed:
+            out.append(f"OCR could not read {_pages(self.failed).lower()}; rescan {_it(self.failed)} "
+                       "and upload the file again.")
+        if self.over and reader:
+            out.append(f"{_pages(self.over)} {_were(self.over)} not read: OCR reads at most {reader.max_pages} "
+                       "scanned pages of one file, so split it and upload the rest.")
+        if self.unread:
+            out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
+                       "is, re-index the document (the same file uploaded again is left as it is).")
+        if self.turns:
+            turned = sorted(self.turns)
+            what = "The image was taken" if images and pages == 1 else \
+                f"{_pages(turned)} {_were(turned)} scanned"
+            out.append(f"{what} upside down or sideways and {_were(turned)} turned upright to be read.")
         if self.read:
             # an image's frames are scans by nature: only that they were read is news
             what = ("The image" if pages == 1 else _pages(self.read)) if images else \
                 f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and"
             out.append(f"{what} {_were(self.read)} read by OCR; recognised "
                        f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
-        if self.turns:
-            turned = sorted(self.turns)
-            out.append(f"{_pages(turned)} {_were(turned)} scanned upside down or sideways and "
-                       f"{_were(turned)} turned upright to be read.")
-        if self.unread:
-            out.append(f"{_pages(self.unread)} {_were(self.unread)} scanned and not read: {unavailable}; once it "
-                       "is, re-index the document (the same file uploaded again is left as it is).")
-        if self.over and reader:
-            out.append(f"{_pages(self.over)} {_were(self.over)} not read: OCR reads at most {reader.max_pages} "
-                       "scanned pages of one file, so split it and upload the rest.")
-        if self.illegible:
-            out.append(f"{_pages(self.illegible)} {_were(self.illegible)} left out: OCR read no legible text on "
-                       f"{_it(self.illegible)} either way up (too faint, mirrored, or no text?); scan "
-                       f"{_it(self.illegible)} again and upload the file again.")
-        if self.failed:
-            out.append(f"OCR could not read {_pages(self.failed).lower()}; scan {_it(self.failed)} again "
-                       "and upload the file again.")
         return out
 
 

@@ -500,3 +500,21 @@ def test_what_indexing_noted_is_kept_with_the_document_and_listed_by_the_cli(set
     assert main(["docs", "list", "--tenant", "acme", "--json"]) == 0
     listed = {d["file_name"]: d["notes"] for d in json.loads(capsys.readouterr().out)}
     assert listed == {"cut.pdf": cut.warnings, "whole.pdf": []}
+
+
+def test_a_misnamed_files_note_survives_a_re_index(settings, tmp_path):
+    # the kept original is saved under its true extension; the note is about the name given
+    import pymupdf
+
+    from core.documents import reindex_document
+    from core.store import document_notes
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
+    (tmp_path / "heater.md").write_bytes(doc.tobytes())
+    note = "The file is named '.md' but holds PDF; it was read as PDF."
+    first = ingest_file(settings, "acme", tmp_path / "heater.md")
+    assert first.warnings == [note]
+    again = reindex_document(settings, "acme", first.doc_id)
+    assert again.status == "ready" and again.warnings == [note]
+    assert [document_notes(d) for d in list_documents(settings, "acme")] == [[note]]

@@ -58,7 +58,7 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
     # read by content, but the upload result says the name misleads
     assert parsed.warnings == ["The file is named '.pdf' but holds text; it was read as text."]
     named_md = parse_file(write_file("notes.md", _pdf_bytes("A PDF saved as notes.")))
-    assert named_md.warnings[-1] == "The file is named '.md' but holds PDF; it was read as PDF."
+    assert named_md.warnings[0] == "The file is named '.md' but holds PDF; it was read as PDF."
     assert parse_file(write_file("notes.txt", _pdf_bytes("A PDF saved as text."))).warnings == []  # .txt promises nothing
 
 

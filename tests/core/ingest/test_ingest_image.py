@@ -115,7 +115,7 @@ def test_a_photo_taken_upside_down_or_sideways_is_turned_and_read_with_its_table
         parsed = parse_file(tmp_path / f"turned{turn}.png", Settings())
         tables = [b.text for b in parsed.blocks if b.kind == "table"]
         assert len(tables) == 1 and "| Moving house (once per calendar year) | 1 day |" in tables[0].splitlines(), turn
-        assert "Page 1 was scanned upside down or sideways and was turned upright to be read." in parsed.warnings
+        assert "The image was taken upside down or sideways and was turned upright to be read." in parsed.warnings
 
 
 @needs_ocr_data
@@ -126,3 +126,11 @@ def test_a_mirrored_photo_is_refused_not_indexed_as_noise(tmp_path):
         parse_file(tmp_path / "mirrored.png", Settings())
     assert str(err.value) == ("This image is a scan and OCR read no legible text in it either way up (too faint, "
                               "mirrored, or no text?); scan it again and upload it.")
+
+
+@needs_ocr_data
+def test_a_tiff_named_png_says_so_first(tmp_path):
+    Image.open(_photo(tmp_path / "leave.png")).save(tmp_path / "fax.tiff", dpi=(200, 200))
+    (tmp_path / "fax.png").write_bytes((tmp_path / "fax.tiff").read_bytes())
+    parsed = parse_file(tmp_path / "fax.png", Settings())
+    assert parsed.warnings[0] == "The file is named '.png' but holds a TIFF image; it was read as a TIFF image."

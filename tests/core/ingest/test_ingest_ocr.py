@@ -346,9 +346,16 @@ def test_a_page_fed_upside_down_or_sideways_is_turned_read_and_boxed_where_it_st
         assert "Page 2 was scanned upside down or sideways and was turned upright to be read." in parsed.warnings
         assert set(parsed.scanned_turns) == {2} and parsed.scanned_turns[2] in ((180,) if turn == 180 else (90, 270))
         assert not any("left out" in w for w in parsed.warnings)
-        found, rects = quote_rects(path, [2], quote, scanned=lambda p=parsed: p.scanned_words)
+        found, rects = quote_rects(path, [2], quote, scanned=lambda p=parsed: p.scanned_words,
+                                   turned=lambda p=parsed: p.scanned_turns)
         assert found == 2 and len(rects) == 1, turn
         box = pymupdf.Rect(rects[0])
+        # a quote over two lines is boxed on both (QA pass: only its first line was, the lines
+        # of a turned page standing side by side or bottom up on the page as fed)
+        two = "Travel expenses Employees may claim a daily allowance"
+        found, both = quote_rects(path, [2], two, scanned=lambda p=parsed: p.scanned_words,
+                                  turned=lambda p=parsed: p.scanned_turns)
+        assert found == 2 and len(both) == 2, (turn, both)
         # the upright page has the line near its top left; on the page as fed it stands
         # near the bottom right (turned half round) or runs down a side (a quarter)
         upright = pymupdf.Rect(quote_rects(path, [1], quote, scanned=lambda p=parsed: p.scanned_words)[1][0])
@@ -375,7 +382,7 @@ def test_a_page_with_no_text_either_way_up_is_left_out_and_named(tmp_path):
     parsed = parse_file(tmp_path / "mirrored.pdf", Settings())
     assert {b.page for b in parsed.blocks} == {1}
     assert "Page 2 was left out: OCR read no legible text on it either way up (too faint, mirrored, or no text?); " \
-           "scan it again and upload the file again." in parsed.warnings
+           "rescan it and upload the file again." in parsed.warnings
 
 
 def test_the_axis_of_the_lines_says_which_turns_to_read_a_page_in():

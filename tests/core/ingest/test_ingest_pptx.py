@@ -194,7 +194,7 @@ def test_decks_are_told_apart_from_documents_and_workbooks_by_content(handbook_p
     named_docx = tmp_path / "slides.docx"
     named_docx.write_bytes(handbook_pptx.read_bytes())
     assert detect_format(named_docx) == "pptx"
-    assert parse_file(named_docx).warnings[-1] == "The file is named '.docx' but holds PPTX; it was read as PPTX."
+    assert parse_file(named_docx).warnings[0] == "The file is named '.docx' but holds PPTX; it was read as PPTX."
     document = docx.Document()
     document.add_paragraph("A Word document.")
     named_pptx = tmp_path / "letter.pptx"

@@ -122,10 +122,10 @@ def test_xlsx_and_docx_are_told_apart_by_content(rates_xlsx, tmp_path):
     named_docx = tmp_path / "sheet.docx"
     named_docx.write_bytes(rates_xlsx.read_bytes())
     assert detect_format(named_docx) == "xlsx"
-    assert parse_file(named_docx).warnings[-1] == "The file is named '.docx' but holds XLSX; it was read as XLSX."
+    assert parse_file(named_docx).warnings[0] == "The file is named '.docx' but holds XLSX; it was read as XLSX."
     named_csv = tmp_path / "rates.csv"  # a workbook saved under a CSV's name
     named_csv.write_bytes(rates_xlsx.read_bytes())
-    assert parse_file(named_csv).warnings[-1] == "The file is named '.csv' but holds XLSX; it was read as XLSX."
+    assert parse_file(named_csv).warnings[0] == "The file is named '.csv' but holds XLSX; it was read as XLSX."
     named_xlsx = tmp_path / "letter.xlsx"
     named_xlsx.write_bytes(word.read_bytes())
     assert detect_format(named_xlsx) == "docx"
