@@ -435,12 +435,22 @@ def _steady_scans(items: list[_Item]) -> list[_Item]:
                 and last.rows is None and item.rows is None and item.lines and last.lines
                 and last.lines[-1].size == item.lines[0].size
                 and not last.text.rstrip().endswith((".", "!", "?", ":", ";"))
-                and item.text[:1].islower()):
+                and _goes_on(item.text)):
             last.lines.extend(item.lines)
             last.bbox = _union(last.lines)
             continue
         out.append(item)
     return out
+
+
+def _goes_on(text: str) -> bool:
+    """Does a block's text read as the rest of a sentence: a lowercase start, or a quantity
+    ("0.8 mm. Replace them...", QA pass: the value was cut from "an electrode gap of"); a
+    section or item number ("8-2. Fuel", "4.2 Special leave") is followed by a capital."""
+    if text[:1].islower():
+        return True
+    number, _, rest = text.partition(" ")
+    return number[:1].isdigit() and number.replace(".", "").replace(",", "").isdigit() and rest[:1].islower()
 
 
 def _line(raw_line: dict) -> _Line | None:

@@ -188,6 +188,26 @@ def test_a_sentence_ocr_cuts_into_two_blocks_is_one_paragraph(tmp_path):
 
 
 @needs_ocr_data
+def test_a_value_cut_from_its_sentence_onto_the_next_line_joins_it(tmp_path):
+    # QA pass: "...with an electrode gap of" / "0.8 mm. Replace them..." were two passages,
+    # and the answer quoted the first without its value; a numbered item stays apart
+    page = [("Spark plugs", 18), ("The engine uses four iridium spark plugs with an electrode gap of", 10),
+            ("0.8 mm. Replace them every 60,000 km.", 10), ("8-2. Fuel tanks are filled with unleaded petrol.", 10)]
+    blocks = [b.text for b in parse_file(_scan(tmp_path / "plugs.pdf", [page]), Settings()).blocks]
+    assert "The engine uses four iridium spark plugs with an electrode gap of 0.8 mm. Replace them every 60,000 km." \
+        in blocks, blocks
+    assert "8-2. Fuel tanks are filled with unleaded petrol." in blocks
+
+
+def test_a_block_goes_on_a_sentence_when_it_starts_lowercase_or_with_a_quantity():
+    from core.ingest.pdf import _goes_on
+
+    assert _goes_on("limit of 4% of the salary") and _goes_on("0.8 mm. Replace them") and _goes_on("30 days after")
+    assert not _goes_on("8-2. Fuel") and not _goes_on("4.2 Special leave") and not _goes_on("Receipts are due")
+    assert not _goes_on("2024 Annual report")
+
+
+@needs_ocr_data
 def test_a_photocopied_handbook_page_keeps_its_headings_and_list(tmp_path):
     """Page 3 of the demo handbook as an office copier scans it: grey, JPEG, 200 dpi. OCR reads
     its bullets as ". " or "¢ ", guesses font sizes 10-20% apart line by line, and its ruled
