@@ -3,6 +3,7 @@ guard, trace. Each step is one call into its own module."""
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 import unicodedata
@@ -383,10 +384,10 @@ def _on_pdf_page(settings: Settings, tenant: str, p: Candidate, quote: str) -> t
     if original is None or not is_paged(original.name) or not original.exists():
         return p.page_start, []
     at = p.text.find(quote)
+    kept = functools.cache(lambda: scan_words.read(settings, tenant, p.doc_id))  # read once, and only for a scan
     found, rects = quote_rects(original, list(range(p.page_start, (p.page_end or p.page_start) + 1)), quote,
                                before=p.text[:at] if at > 0 else "",
-                               scanned=lambda: scan_words.load(settings, tenant, p.doc_id),
-                               turned=lambda: scan_words.turns(settings, tenant, p.doc_id))
+                               scanned=lambda: kept().words, turned=lambda: kept().turns)
     return found or p.page_start, rects
 
 

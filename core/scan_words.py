@@ -13,6 +13,7 @@ import gzip
 import json
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from core.config import Settings
@@ -46,16 +47,30 @@ def save(settings: Settings, tenant: str, doc_id: str, pages: dict[int, list[Wor
     os.replace(tmp, path)  # a reader sees the old file or the new one, never half of one
 
 
+@dataclass(frozen=True)
+class Kept:
+    """What is kept of a document's scanned pages: page -> OCR words, and page -> degrees
+    clockwise a page fed the wrong way was turned to be read."""
+
+    words: dict[int, list[Word]]
+    turns: dict[int, int]
+
+
+def read(settings: Settings, tenant: str, doc_id: str) -> Kept:
+    """Both, from one read of the file; empty when the document has none (or they are lost)."""
+    rows = _rows(settings, tenant, doc_id)
+    return Kept({int(page): [tuple(w) for w in words] for page, words in rows.items() if page.isdigit()},
+                {int(page): int(turn) for page, turn in (rows.get(_TURNS) or {}).items()})
+
+
 def load(settings: Settings, tenant: str, doc_id: str) -> dict[int, list[Word]]:
     """The kept words of a document's scanned pages; {} when it has none (or they are lost)."""
-    rows = _rows(settings, tenant, doc_id)
-    return {int(page): [tuple(w) for w in words] for page, words in rows.items() if page.isdigit()}
+    return read(settings, tenant, doc_id).words
 
 
 def turns(settings: Settings, tenant: str, doc_id: str) -> dict[int, int]:
     """Page number -> degrees clockwise that stood a page fed the wrong way upright; {} for none."""
-    kept = _rows(settings, tenant, doc_id).get(_TURNS) or {}
-    return {int(page): int(turn) for page, turn in kept.items()}
+    return read(settings, tenant, doc_id).turns
 
 
 def _rows(settings: Settings, tenant: str, doc_id: str) -> dict:

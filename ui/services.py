@@ -105,9 +105,8 @@ def scanned_page(settings: Settings, tenant: str, doc_id: str, page: int) -> int
     degrees clockwise it was turned to be read (0: it was fed upright), to be shown so."""
     from core import scan_words
 
-    if page not in scan_words.load(settings, tenant, doc_id):
-        return None
-    return scan_words.turns(settings, tenant, doc_id).get(page, 0)
+    kept = scan_words.read(settings, tenant, doc_id)
+    return kept.turns.get(page, 0) if page in kept.words else None
 
 
 def add_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str:

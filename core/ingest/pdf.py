@@ -168,7 +168,7 @@ class PdfParser:
         words = scanned.words_on_page(page)
         if turn:
             scans.turns[number] = turn[0]
-            words = [(*_round_rect(pymupdf.Rect(w[:4]) * turn[1]), *w[4:]) for w in words]
+            words = [(*(pymupdf.Rect(w[:4]) * turn[1]).normalize(), *w[4:]) for w in words]
         scans.words[number] = words
         return scanned
 
@@ -211,11 +211,6 @@ def _turn(page: pymupdf.Page, degrees: int) -> pymupdf.Matrix:
     back = page.derotation_matrix
     page.remove_rotation()
     return back
-
-
-def _round_rect(rect: pymupdf.Rect) -> tuple[float, float, float, float]:
-    rect = rect.normalize()
-    return (round(rect.x0, 2), round(rect.y0, 2), round(rect.x1, 2), round(rect.y1, 2))
 
 
 def _upright(page: pymupdf.Page) -> None:
@@ -445,8 +440,8 @@ def _steady_scans(items: list[_Item]) -> list[_Item]:
 
 def _goes_on(text: str) -> bool:
     """Does a block's text read as the rest of a sentence: a lowercase start, or a quantity
-    ("0.8 mm. Replace them...", QA pass: the value was cut from "an electrode gap of"); a
-    section or item number ("8-2. Fuel", "4.2 Special leave") is followed by a capital."""
+    ("2.5 kg. The rest...", QA pass: OCR cut the value from "...must not exceed"); a section
+    or item number ("3-1. Scope", "4.2 Terms") is followed by a capital."""
     if text[:1].islower():
         return True
     number, _, rest = text.partition(" ")
