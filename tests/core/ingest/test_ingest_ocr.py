@@ -297,6 +297,21 @@ def test_ocr_runs_in_a_worker_process_so_the_console_keeps_serving(tmp_path):
 
 
 @needs_ocr_data
+def test_the_ocr_worker_answers_with_the_text_not_the_image():
+    """The OCR page came back holding its image uncompressed (three bytes a pixel): 120 MB for a
+    phone photo, read off the pipe in 64 KB pieces each copying all before it, 107 s a page."""
+    from core.ingest.ocr import recognise_elsewhere
+
+    reader = page_reader(Settings())
+    image = _page_image(POLICY)
+    _, pdf = recognise_elsewhere(image.tobytes("png"), "eng", reader.tessdata)
+    page = pymupdf.open(stream=pdf)[0]
+    assert "Receipts must be submitted within 30 days" in page.get_text()
+    assert all(width * height <= 4 for _, _, width, height, *_ in page.get_images())  # MuPDF leaves a dot
+    assert len(pdf) < image.width * image.height // 10
+
+
+@needs_ocr_data
 def test_ocr_still_reads_in_a_process_with_over_a_thousand_files_open(tmp_path):
     """select() refuses a descriptor numbered past 1,023: in CI the suite's process had that
     many open and every OCR test failed with "filedescriptor out of range"."""
