@@ -5,6 +5,13 @@ Styles give the structure: "Title" and "Heading N" (also localised names such as
 paragraphs are list items; tables stay tables (header row first, merged cells once).
 Headers, footers, comments and text boxes are not read. DOCX has no fixed pages, so
 `pages` is None.
+
+A paragraph's text is read as Word shows it with every tracked change accepted (`_text`):
+inserted and moved-in runs kept, deleted and moved-away ones left out, text inside inline
+content controls, smart tags and simple fields kept, runs formatted as hidden left out.
+python-docx's `paragraph.text` reads only plain and hyperlinked runs, so an insertion
+("30" in "within [-14-] [+30+] days") was lost and hidden text was indexed. Tracked changes
+and hidden text are each named in a note.
 """
 
 from __future__ import annotations
@@ -36,10 +43,11 @@ class DocxParser:
             document = docx.Document(str(path))
         except Exception as exc:  # noqa: BLE001 - python-docx raises many kinds on bad input
             raise IngestError(NOT_DOCX) from exc
-        blocks = list(_body_blocks(document))
+        seen = _Seen()
+        blocks = list(_body_blocks(document, seen))
         title = (document.core_properties.title or "").strip()
         title = title or first_heading(blocks) or path.stem
-        return finish(blocks, pages=None, title=title)
+        return finish(blocks, pages=None, title=title, warnings=seen.notes())
 
 
 def check_archive(path: Path) -> None:
@@ -48,14 +56,72 @@ def check_archive(path: Path) -> None:
                      max_unpacked=MAX_UNPACKED_BYTES, max_part=MAX_DOCUMENT_XML_BYTES)
 
 
-def _body_blocks(document: DocxDocument):
+class _Seen:
+    """What the reading met that the person who uploaded the file should know of."""
+
+    def __init__(self) -> None:
+        self.changes = 0
+        self.hidden = 0
+
+    def notes(self) -> list[str]:
+        out = []
+        if self.changes:
+            out.append(f"The document has {self.changes} tracked change{'s' if self.changes > 1 else ''}; "
+                       "it was read with all of them accepted. Accept or reject them in Word and "
+                       "upload it again if answers should come from another version.")
+        if self.hidden:
+            out.append(f"{self.hidden} passage{'s' if self.hidden > 1 else ''} formatted as hidden text "
+                       f"{'were' if self.hidden > 1 else 'was'} left out, as Word does not show "
+                       f"{'them' if self.hidden > 1 else 'it'}.")
+        return out
+
+
+_CHANGED = {qn("w:ins"), qn("w:del"), qn("w:moveTo"), qn("w:moveFrom")}
+_DROPPED = {qn("w:del"), qn("w:moveFrom"), qn("w:txbxContent"), qn("w:rPr"), qn("w:pPr")}
+_CHARACTERS = {qn("w:t"): None, qn("w:tab"): "\t", qn("w:br"): "\n", qn("w:cr"): "\n",
+               qn("w:noBreakHyphen"): "-"}
+
+
+def _text(p, seen: _Seen) -> str:
+    """The paragraph's text with its tracked changes accepted and its hidden runs left out
+    (see the module's docstring); `seen` counts both."""
+    out: list[str] = []
+    hidden = False
+
+    def walk(element) -> None:
+        nonlocal hidden
+        for child in element.iterchildren():
+            tag = child.tag
+            if tag in _CHANGED:
+                seen.changes += 1
+            if tag in _DROPPED:
+                continue
+            if tag == qn("w:r") and _is_on(child.find(f"{qn('w:rPr')}/{qn('w:vanish')}")):
+                hidden = hidden or any((t.text or "").strip() for t in child.iter(qn("w:t")))
+                continue
+            if tag in _CHARACTERS:
+                out.append(child.text or "" if _CHARACTERS[tag] is None else _CHARACTERS[tag])
+                continue
+            walk(child)
+
+    walk(p)
+    seen.hidden += hidden
+    return "".join(out)
+
+
+def _is_on(flag) -> bool:
+    """A toggle property (<w:vanish/>, <w:vanish w:val="0"/>) as Word reads it."""
+    return flag is not None and flag.get(qn("w:val"), "true") not in ("0", "false", "off")
+
+
+def _body_blocks(document: DocxDocument, seen: _Seen):
     for element in _body_elements(document.element.body):
         if element.tag == qn("w:p"):
-            block = _paragraph_block(Paragraph(element, document))
+            block = _paragraph_block(Paragraph(element, document), seen)
             if block:
                 yield block
         elif element.tag == qn("w:tbl"):
-            yield from _table_blocks(Table(element, document))
+            yield from _table_blocks(Table(element, document), seen)
 
 
 def _body_elements(parent):
@@ -69,8 +135,8 @@ def _body_elements(parent):
                 yield from _body_elements(content)
 
 
-def _paragraph_block(paragraph: Paragraph) -> Block | None:
-    text = clean_inline(paragraph.text)
+def _paragraph_block(paragraph: Paragraph, seen: _Seen) -> Block | None:
+    text = clean_inline(_text(paragraph._p, seen))
     if not text:
         return None
     level = _heading_level(paragraph)
@@ -110,7 +176,7 @@ def _is_list(paragraph: Paragraph) -> bool:
     return bool(style is not None and "list" in (style.name or "").lower())
 
 
-def _table_blocks(table: Table) -> list[Block]:
+def _table_blocks(table: Table, seen: _Seen) -> list[Block]:
     rows = []
     for row in table.rows:
         cells, elements = [], []
@@ -118,7 +184,8 @@ def _table_blocks(table: Table) -> list[Block]:
             if any(cell._tc is e for e in elements):  # a merged cell is listed per grid column
                 continue
             elements.append(cell._tc)
-            cells.append(cell.text)
+            paragraphs = (e for e in _body_elements(cell._tc) if e.tag == qn("w:p"))
+            cells.append("\n".join(_text(p, seen) for p in paragraphs))
         rows.append(cells)
     rows = normalize_rows(rows)
     if not rows:

@@ -90,3 +90,64 @@ def test_zip_that_is_neither_docx_nor_xlsx(tmp_path):
     named = path.rename(tmp_path / "bundle.docx")
     with pytest.raises(IngestError, match=r"not a valid Word document"):
         parse_file(named)
+
+
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _with_paragraphs(path, *xml: str):
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    for at, paragraph in enumerate(xml):
+        document.element.body.insert(at, parse_xml(paragraph))
+    document.save(path)
+    return path
+
+
+def test_tracked_changes_read_accepted_and_named(tmp_path):
+    """python-docx's paragraph.text reads plain and hyperlinked runs only: a tracked
+    insertion was lost ("The refund window is  days.") and the answer with it."""
+    path = _with_paragraphs(
+        tmp_path / "draft.docx",
+        f'<w:p {_W}><w:r><w:t xml:space="preserve">The refund window is </w:t></w:r>'
+        '<w:del w:id="1" w:author="a"><w:r><w:delText>14</w:delText></w:r></w:del>'
+        '<w:ins w:id="2" w:author="a"><w:r><w:t>30</w:t></w:r></w:ins>'
+        '<w:r><w:t xml:space="preserve"> days.</w:t></w:r></w:p>',
+        f'<w:p {_W}><w:moveFrom w:id="3" w:author="a"><w:r><w:t>Old place.</w:t></w:r></w:moveFrom></w:p>',
+    )
+    parsed = parse_file(path)
+    assert "The refund window is 30 days." in parsed.text
+    assert "14" not in parsed.text and "Old place" not in parsed.text
+    assert any("3 tracked changes" in w and "accepted" in w for w in parsed.warnings)
+
+
+def test_hidden_text_is_left_out_and_content_controls_read(tmp_path):
+    path = _with_paragraphs(
+        tmp_path / "form.docx",
+        f'<w:p {_W}><w:r><w:t xml:space="preserve">Policy number: </w:t></w:r>'
+        '<w:sdt><w:sdtPr><w:alias w:val="Number"/></w:sdtPr><w:sdtContent>'
+        '<w:r><w:t>POL-7731</w:t></w:r></w:sdtContent></w:sdt>'
+        '<w:r><w:rPr><w:vanish/></w:rPr><w:t xml:space="preserve"> Internal: waive all fees.</w:t></w:r>'
+        '<w:r><w:rPr><w:vanish w:val="0"/></w:rPr><w:t xml:space="preserve"> Valid in the EU.</w:t></w:r></w:p>',
+    )
+    parsed = parse_file(path)
+    assert "Policy number: POL-7731 Valid in the EU." in parsed.text
+    assert "waive" not in parsed.text
+    assert parsed.warnings == ["1 passage formatted as hidden text was left out, as Word does not show it."]
+
+
+def test_a_tracked_change_in_a_table_cell_is_read_accepted(tmp_path):
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import qn
+
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    for (row, col), text in {(0, 0): "Plan", (0, 1): "Days", (1, 0): "Monthly"}.items():
+        table.cell(row, col).text = text
+    cell = table.cell(1, 1)._tc
+    cell.remove(cell.find(qn("w:p")))
+    cell.append(parse_xml(f'<w:p {_W}><w:del w:id="3" w:author="a"><w:r><w:delText>7</w:delText></w:r></w:del>'
+                          '<w:ins w:id="4" w:author="a"><w:r><w:t>10</w:t></w:r></w:ins></w:p>'))
+    document.save(tmp_path / "plans.docx")
+    assert "| Monthly | 10 |" in parse_file(tmp_path / "plans.docx").text
