@@ -7,6 +7,7 @@ from typing import Any
 
 HIGHLIGHT_RGB = (1.0, 0.78, 0.2)  # amber, readable over black text
 OUTLINE_RGB = (0.9, 0.35, 0.0)
+INK = 128  # a grey level under this is print, over it paper
 
 
 def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None = None,
@@ -57,11 +58,30 @@ def _zoom_clip(pdf_page: Any, union: Any, context_pt: float, min_width_pt: float
     area = pdf_page.rect
     band = pymupdf.Rect(area.x0, union.y0 - context_pt, area.x1, union.y1 + context_pt) & area
     x0, x1 = union.x0, union.x1
-    for block in pdf_page.get_text("blocks"):
-        if pymupdf.Rect(block[:4]).intersects(band):
-            x0, x1 = min(x0, block[0]), max(x1, block[2])
+    blocks = [b for b in pdf_page.get_text("blocks") if pymupdf.Rect(b[:4]).intersects(band)]
+    for block in blocks:
+        x0, x1 = min(x0, block[0]), max(x1, block[2])
+    if not blocks:  # a scan or a photo: no text to widen to, so to the ink in the band
+        x0, x1 = _ink_span(pdf_page, band, x0, x1)
     pad = max(12.0, (min_width_pt - (x1 - x0)) / 2)
     return pymupdf.Rect(x0 - pad, band.y0, x1 + pad, band.y1) & area
+
+
+def _ink_span(pdf_page: Any, band: Any, x0: float, x1: float, dpi: int = 36) -> tuple[float, float]:
+    """The leftmost and rightmost ink in the band (at least x0..x1), from a coarse grey copy:
+    a quote in a scanned table's first cell was shown without the row's last columns."""
+    import numpy as np
+    import pymupdf
+
+    pix = pdf_page.get_pixmap(dpi=dpi, clip=band, colorspace=pymupdf.csGRAY, annots=False)
+    if not pix.width or not pix.height:
+        return x0, x1
+    gray = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)[..., 0]
+    columns = np.flatnonzero((gray < INK).any(axis=0))
+    if not columns.size:
+        return x0, x1
+    scale = band.width / pix.width
+    return min(x0, band.x0 + columns[0] * scale), max(x1, band.x0 + (columns[-1] + 1) * scale)
 
 
 def page_count(path: Path | str) -> int:

@@ -105,3 +105,22 @@ def test_a_scan_fed_the_wrong_way_is_shown_upright_with_its_quote_boxed(tmp_path
     assert any(r > 200 and b < 150 for r, g, b in amber)  # the highlight lies over the words, upright
     zoomed = pymupdf.Pixmap(render_page_png(tmp_path / "fed.pdf", 1, rects, dpi=72, zoom_to_quote=True, turn=turn))
     assert zoomed.width > zoomed.height  # a band across the upright page, not down a sideways one
+
+
+def test_the_zoomed_quote_on_a_scan_keeps_its_whole_row(tmp_path):
+    """A scan has no text to widen the band to: a quote in a table's first cell was shown
+    without the row's last columns (QA pass). The band now reaches the ink either side."""
+    source = pymupdf.open()
+    page = source.new_page(width=595, height=842)
+    page.insert_text((60, 400), "Moving house", fontsize=11)
+    page.insert_text((470, 400), "2 days paid", fontsize=11)
+    page.insert_text((60, 700), "A footer line far below the row", fontsize=11)
+    scan = pymupdf.open()
+    scan.new_page(width=595, height=842).insert_image(page.rect, pixmap=page.get_pixmap(dpi=100))
+    scan.save(tmp_path / "scan.pdf")
+    quote = [60.0, 390.0, 130.0, 403.0]  # the first cell only, as OCR boxes it
+    png = render_page_png(tmp_path / "scan.pdf", 1, [quote], dpi=72, zoom_to_quote=True, context_pt=20,
+                          min_width_pt=100)
+    pix = pymupdf.Pixmap(io.BytesIO(png).getvalue())
+    assert pix.width >= 530 - 60  # out to the end of "2 days paid"
+    assert pix.height < 120  # still a band around the row
