@@ -3,7 +3,10 @@ holding its table (see core/ingest/sheet.py for how rows become a table).
 
 A hidden sheet ("hidden" or "veryHidden") is skipped and named in a warning: it holds lookup
 lists, drafts or old versions nobody reading the workbook in Excel sees, and answers quoting
-them would contradict the visible sheets.
+them would contradict the visible sheets. Hidden rows and columns of a visible sheet (hidden
+by hand or in a collapsed outline group) are left out for the same reason and counted in a
+note; openpyxl's read-only sheets do not say which they are, so `hidden_lines` finds them in
+the sheet's XML.
 
 Merged cells: openpyxl's read-only sheets do not expose them, so the sheet's <mergeCells>
 element is read from the zip here (`merged_ranges`) and sheet.py fills a merged header cell
@@ -99,12 +102,24 @@ def _workbook_blocks(book, archive: zipfile.ZipFile) -> tuple[list[Block], list[
             if any(any(_filled(c) for c in row) for row in _counted_rows(ws, cells)):
                 hidden.append(ws.title)
             continue
-        numbered = []
+        rows_out, columns_out = _sheet_part(archive, ws, hidden_lines, (set(), set()))
+        numbered, left_out = [], [0, set()]
         for number, row in enumerate(_counted_rows(ws, cells), start=1):  # a missing row comes as ()
-            if row:
-                numbered.append((number, [_cell_text(c, ws.title) for c in row]))
-        sheet = shape(numbered, _sheet_merges(archive, ws) if numbered else [])
+            if not row:
+                continue
+            texts = [_cell_text(c, ws.title) for c in row]
+            if number in rows_out:
+                left_out[0] += any(t.strip() for t in texts)
+                continue
+            for j in columns_out.intersection(range(len(texts))):
+                if texts[j].strip():
+                    left_out[1].add(j)
+                texts[j] = ""
+            numbered.append((number, texts))
+        sheet = shape(numbered, _sheet_part(archive, ws, merged_ranges, []) if numbered else [])
         where = f"Sheet '{ws.title}': "
+        if left_out[0] or left_out[1]:
+            notes.append(where + _left_out(left_out[0], len(left_out[1])))
         if not sheet.header:
             continue  # an empty sheet: nothing to say
         if sheet.header_only:
@@ -129,14 +144,62 @@ def _counted_rows(ws, cells: list[int]):
         yield row
 
 
-def _sheet_merges(archive: zipfile.ZipFile, ws) -> list[Merge]:
+def _sheet_part(archive: zipfile.ZipFile, ws, read, default):
+    """`read` of the sheet's XML part, or `default` when it cannot be read: merges and
+    hidden lines only refine what is read, and without them the sheet reads as it stands."""
     # openpyxl 3.1.5 (pinned) keeps the sheet's part name here, e.g. "xl/worksheets/sheet1.xml"
     part = getattr(ws, "_worksheet_path", "")
     try:
         with archive.open(part) as stream:
-            return merged_ranges(stream)
+            return read(stream)
     except (KeyError, OSError, zipfile.BadZipFile):
-        return []  # merges only add to what is read: without them the sheet reads as before
+        return default
+
+
+def _left_out(rows: int, columns: int) -> str:
+    parts = [f"{n} hidden {what}{'s' if n > 1 else ''}" for n, what in ((rows, "row"), (columns, "column")) if n]
+    them = "it" if rows + columns == 1 else "them"
+    return f"{' and '.join(parts)} holding cells {'were' if rows + columns > 1 else 'was'} left out; " \
+           f"unhide {them} in Excel to have {them} indexed."
+
+
+def hidden_lines(stream: IO[bytes], read: int = _PIECE) -> tuple[set[int], set[int]]:
+    """The rows (numbered as Excel does) and columns (from 0) a sheet's XML marks hidden:
+    every `hidden="1"` (or "true") attribute of a <row> or <col> tag, found by a scan of the
+    bytes in pieces (a sheet without one costs a pass of `bytes.find`), nothing parsed whole."""
+    rows: set[int] = set()
+    columns: set[int] = set()
+    data = b""
+    while piece := stream.read(read):
+        data += piece
+        at, cut = data.find(b"hidden="), max(len(data) - 1024, 0)  # a tag is far shorter than 1 KB
+        while at >= 0:
+            opening, closing = data.rfind(b"<", 0, at), data.find(b">", at)
+            if closing < 0:
+                cut = min(cut, opening)  # the tag goes on in the next piece
+                break
+            _hidden_tag(data[opening + 1:closing].rstrip(b"/").split(), rows, columns)
+            cut = max(cut, closing)
+            at = data.find(b"hidden=", closing)
+        data = data[max(cut, 0):]
+    return rows, columns
+
+
+def _hidden_tag(tokens: list[bytes], rows: set[int], columns: set[int]) -> None:
+    if not tokens:
+        return
+    name = tokens[0].rsplit(b":", 1)[-1]
+    attributes = dict(t.split(b"=", 1) for t in tokens[1:] if b"=" in t)
+    value = {k.rsplit(b":", 1)[-1]: v.strip(b"\"'") for k, v in attributes.items()}
+    if value.get(b"hidden") not in (b"1", b"true"):
+        return
+    try:
+        if name == b"row":
+            rows.add(int(value[b"r"]))
+        elif name == b"col":
+            columns.update(range(int(value[b"min"]) - 1, min(int(value[b"max"]), int(value[b"min"]) + 16384)))
+    except (KeyError, ValueError):
+        pass  # a row without its number: read as shown
 
 
 def merged_ranges(stream: IO[bytes], read: int = _PIECE) -> list[Merge]:

@@ -201,6 +201,37 @@ def test_hidden_sheets_are_skipped_and_named_in_a_warning(tmp_path):
                                "them indexed."]
 
 
+def test_hidden_rows_and_columns_are_left_out_and_counted(tmp_path):
+    """An old price kept in a hidden row, a cost in a hidden column: nobody reading the sheet
+    in Excel sees them, and an answer quoting them would contradict what they see."""
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "Prices"
+    ws.append(["Plan", "Price", "Internal cost"])
+    ws.append(["Basic", "10 EUR", "3 EUR"])
+    ws.append(["Gold", "99 EUR", "40 EUR"])  # last year's, hidden
+    ws.append(["Gold", "120 EUR", "50 EUR"])
+    ws.append([])
+    ws.row_dimensions[3].hidden = True
+    ws.row_dimensions[5].hidden = True  # hidden but empty: nothing to say
+    ws.column_dimensions["C"].hidden = True
+    parsed = parse_file(_save(book, tmp_path / "prices.xlsx"))
+    assert "| Plan | Price |" in parsed.text and "| Gold | 120 EUR |" in parsed.text
+    assert "99 EUR" not in parsed.text and "Internal cost" not in parsed.text and "50 EUR" not in parsed.text
+    assert parsed.warnings == ["Sheet 'Prices': 1 hidden row and 1 hidden column holding cells were left out; "
+                               "unhide them in Excel to have them indexed."]
+
+
+@pytest.mark.parametrize("piece", [5, 64, 1 << 20])
+def test_hidden_lines_are_found_in_the_xml_read_in_pieces(piece):
+    xml = (b'<x:worksheet xmlns:x="urn:s"><x:cols><x:col min="2" max="4" hidden="true"/>'
+           b'<x:col min="6" max="6" width="9"/></x:cols><x:sheetData>'
+           b'<x:row r="1"><x:c r="A1"><x:is><x:t>hidden="1"</x:t></x:is></x:c></x:row>'
+           b'<x:row r="7" spans="1:3" hidden="1" x14ac:dyDescent="0.25"/><x:row r="8" hidden="0"/>'
+           b'</x:sheetData></x:worksheet>')
+    assert xlsx_parser.hidden_lines(io.BytesIO(xml), piece) == ({7}, {1, 2, 3})
+
+
 def test_a_workbook_whose_filled_sheets_are_all_hidden_is_refused(tmp_path):
     book = openpyxl.Workbook()
     book.active.title = "Cover"  # visible, empty
