@@ -217,7 +217,7 @@ class OcrWorker:
     session of the console during an upload; the engine's chatter on stderr stays there."""
 
     def __init__(self, languages: str, tessdata: str) -> None:
-        self.process = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata],
+        self.process = subprocess.Popen([sys.executable, "-I", str(WORKER), languages, tessdata, str(os.getpid())],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         # poll, not select: select() refuses a descriptor numbered past 1,023, which a long-lived
         # process (a console, the test suite) reaches

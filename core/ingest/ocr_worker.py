@@ -1,5 +1,5 @@
 """Reads page images by OCR in a process of its own: `python -I core/ingest/ocr_worker.py
-LANGUAGES TESSDATA` reads page images (PNG) from stdin and answers each with the one-page PDF
+LANGUAGES TESSDATA [PARENT_PID]` reads page images (PNG) from stdin and answers each with the one-page PDF
 MuPDF's OCR makes of it, its text only: the page image it also holds (uncompressed, 25-120 MB
 a page) is dropped, since the reader has the image. Every message, both ways, is its length
 (4 bytes, big-endian) then its bytes; a length of 0 from the reader ends the worker, and from
@@ -32,10 +32,27 @@ def _text_only(pdf: bytes) -> bytes:
         return doc.tobytes(garbage=3, deflate=True)
 
 
+def _die_with(parent: int) -> None:
+    """Be killed when the reader's process dies: an ingest killed with SIGKILL left its
+    worker reading a page of noise for minutes at full CPU (QA pass). Linux's parent-death
+    signal; a parent already gone before it was set is seen by its pid."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the worker ends when it next reads its closed input
+    if parent and os.getppid() != parent:
+        os._exit(0)
+
+
 def main() -> int:
     import pymupdf
 
     languages, tessdata = sys.argv[1], sys.argv[2]
+    _die_with(int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     while True:
         size = int.from_bytes(_take(source, 4) or b"\0\0\0\0", "big")

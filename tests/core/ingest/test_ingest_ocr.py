@@ -297,6 +297,45 @@ def test_ocr_runs_in_a_worker_process_so_the_console_keeps_serving(tmp_path):
 
 
 @needs_ocr_data
+def test_the_ocr_worker_dies_with_the_process_that_started_it(tmp_path):
+    """An ingest killed with SIGKILL left its worker reading a page of noise for minutes at
+    full CPU, reparented to init (QA pass)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    reader = page_reader(Settings())
+    noise = tmp_path / "noise.png"  # OCR reads a page of noise for minutes
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, (3300, 2500), dtype=np.uint8)
+    pymupdf.Pixmap(pymupdf.csGRAY, 2500, 3300, pixels.tobytes(), False).save(noise)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import time; from pathlib import Path; from core.ingest.ocr import OcrWorker; "
+         f"w = OcrWorker('eng', {reader.tessdata!r}); png = Path({str(noise)!r}).read_bytes(); "
+         "w.process.stdin.write(len(png).to_bytes(4, 'big') + png); w.process.stdin.flush(); "
+         "print(w.process.pid, flush=True); time.sleep(600)"],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[3])
+    worker = int(parent.stdout.readline())
+    time.sleep(1)  # the worker is reading the page
+    assert _state(worker) in ("R", "S", "D")
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    for _ in range(100):  # the kernel signals it at once; allow a loaded machine 10 s
+        if not Path(f"/proc/{worker}").exists() or "Z" in _state(worker):
+            break
+        time.sleep(0.1)
+    assert not Path(f"/proc/{worker}").exists() or "Z" in _state(worker)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+@needs_ocr_data
 def test_the_ocr_worker_answers_with_the_text_not_the_image():
     """The OCR page came back holding its image uncompressed (three bytes a pixel): 120 MB for a
     phone photo, read off the pipe in 64 KB pieces each copying all before it, 107 s a page."""
