@@ -143,6 +143,11 @@ def detect_format(path: Path) -> str:
             "save it as an unprotected DOCX and upload it again."
         )
     if looks_binary(head):
+        other = _other_image(head)
+        if other:
+            named = f" (named '{suffix}')" if suffix in _PROMISED else ""  # a name promising a format read here
+            raise IngestError(f"This file is {other}{named}, which is not read here; save it as PNG, JPEG "
+                              "or TIFF and upload that.")
         if suffix in _NAMED_BINARY:
             raise IngestError(_NAMED_BINARY[suffix][1])
         if suffix in SHEET_SUFFIXES and not looks_binary(head.replace(b"\x00", b"")):
@@ -237,6 +242,20 @@ def _sniff_zip(path: Path, suffix: str) -> str:
     if suffix in _NAMED_ZIP:
         raise IngestError(_NAMED_ZIP[suffix])
     return _unsupported(suffix or ".zip")
+
+
+def _other_image(head: bytes) -> str:
+    """The kind of an image format not read here, by its magic bytes: a GIF or WEBP named
+    .png was told "upload a PNG" (QA pass), and phones save HEIC."""
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "a GIF image"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "a WEBP image"
+    if head[:2] == b"BM" and len(head) > 26 and head[6:10] == b"\0\0\0\0":  # reserved bytes are zero
+        return "a BMP image"
+    if head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"hevc", b"avif"):
+        return "an AVIF image" if head[8:12] == b"avif" else "a HEIC photo"
+    return ""
 
 
 def _unsupported(suffix: str) -> str:

@@ -76,6 +76,12 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
         ("notes.txt", b"Hello\x00world, a NUL byte", r"named '\.txt' but contains binary data"),
         ("garbage.pdf", b"\x01\x02\x03\x00garbage", r"^The file is not a valid PDF"),
         ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512, r"legacy Office file"),
+        # an image format not read here says what it is, not "upload a PNG" of a file named .png
+        ("photo.png", b"GIF89a\x01\x00\x01\x00\x80\x00\x00" + b"\x00" * 64,
+         r"^This file is a GIF image \(named '\.png'\), which is not read here; save it as PNG, JPEG or TIFF"),
+        ("photo.png", b"RIFF\x24\x00\x00\x00WEBPVP8 " + b"\x00" * 64, r"^This file is a WEBP image"),
+        ("IMG_0001.jpg", b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00" + b"\x00" * 64, r"^This file is a HEIC photo"),
+        ("scan.bmp", b"BM\x36\x00\x0c\x00\x00\x00\x00\x00\x36\x00\x00\x00" + b"\x00" * 64, r"^This file is a BMP image"),
     ],
 )
 def test_clear_errors(write_file, name, content, message):
