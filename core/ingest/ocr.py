@@ -52,6 +52,9 @@ MAX_PIXELS = 40_000_000
 MIN_DPI = 30
 WORKER = Path(__file__).with_name("ocr_worker.py")
 WORKER_TIMEOUT_S = 300  # a page the engine has not read in five minutes is given up
+# all the reads of one page (its turns, its languages) together: a page of text takes 3-8 s
+# a read, a page of noise or a photograph minutes a read, four ways round (QA pass: 8 min+)
+PAGE_BUDGET_S = 90
 MAX_SKEW = 3.0  # degrees a scan is looked at straightened by, either way
 MIN_SKEW = 0.15
 SKEW_DPI = 75  # resolution the skew is looked for at: coarser finds turns that are not there
@@ -64,6 +67,8 @@ MIN_LETTERS_TO_TELL = 200
 MIN_IMAGE_SHARE = 0.2  # of the page's area covered by images before a page without text is a scan
 # a page with a little text is a scan when an image covers nearly all of it
 MAX_STAMP_CHARS = 80
+MIN_DRAWN_GLYPHS = 30  # small filled shapes on a page without text before it is read as drawn text
+GLYPH_HEIGHT_SHARE = 20  # a drawn letter is at most this share (1/n) of the page's height tall
 MIN_STAMPED_IMAGE_SHARE = 0.8
 # where Debian (tesseract-ocr-*) and a hand-built Tesseract put the language data
 _STANDARD_DIRS = ("/usr/share/tesseract-ocr/*/tessdata", "/usr/share/tessdata", "/usr/local/share/tessdata")
@@ -85,14 +90,15 @@ class PageReader:
     # one worker per set of languages, for the pages of the document being read (`close` ends them)
     workers: dict[str, OcrWorker] = field(default_factory=dict, compare=False, repr=False)
 
-    def recognise(self, png: bytes, languages: str) -> bytes:
-        """The one-page PDF OCR made of a page image; a worker that failed is not used again."""
+    def recognise(self, png: bytes, languages: str, timeout: float = WORKER_TIMEOUT_S) -> bytes:
+        """The one-page PDF OCR made of a page image; a worker that failed or ran out of time
+        is not used again (one still reading is killed)."""
         worker = self.workers.get(languages) or self.workers.setdefault(languages, OcrWorker(languages, self.tessdata))
         try:
-            return worker.read(png)
-        except Exception:
+            return worker.read(png, timeout)
+        except Exception as exc:
             self.workers.pop(languages, None)
-            worker.close()
+            worker.close(busy=isinstance(exc, OcrTimeout))
             raise
 
     def close(self) -> None:
@@ -126,9 +132,10 @@ class PageReader:
         pix = page.get_pixmap(dpi=SKEW_DPI, colorspace=pymupdf.csGRAY)
         return turns_to_try(np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width))
 
-    def read(self, page: Any, flags: int = 0, languages: str | None = None) -> ScannedPage:
+    def read(self, page: Any, flags: int = 0, languages: str | None = None,
+             timeout: float = WORKER_TIMEOUT_S) -> ScannedPage:
         """The page's text as MuPDF's OCR recognised it (in `languages`, else all the
-        reader's), and the grids of its ruled tables."""
+        reader's), and the grids of its ruled tables; OcrTimeout past `timeout` seconds."""
         import weakref
 
         import pymupdf
@@ -144,7 +151,7 @@ class PageReader:
         clean[mask] = 255
         image = pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False)
         # as PyMuPDF's own get_textpage_ocr(full=True) does, on the image without its rules
-        pdf = self.recognise(image.tobytes("png"), languages or self.languages)
+        pdf = self.recognise(image.tobytes("png"), languages or self.languages, timeout)
         recognised = pymupdf.Document(stream=pdf).load_page(0)
         unzoom = page.rect.width / recognised.rect.width
         textpage = recognised.get_textpage(flags=flags, matrix=pymupdf.Matrix(unzoom, unzoom) * page.derotation_matrix)
@@ -209,6 +216,10 @@ class ScannedPage:
         return float((box < INK).mean()) if box.size else None
 
 
+class OcrTimeout(TimeoutError):
+    """OCR gave no page in the time it was allowed."""
+
+
 class OcrWorker:
     """A process of its own that reads page images by OCR, one after another
     (core/ingest/ocr_worker.py, run by its path with `python -I`: not the script's folder first
@@ -224,33 +235,39 @@ class OcrWorker:
         self._ready = select.poll()
         self._ready.register(self.process.stdout, select.POLLIN)
 
-    def read(self, png: bytes) -> bytes:
-        """The one-page PDF OCR made of the image; an error when the worker fails, dies or
-        takes longer than WORKER_TIMEOUT_S."""
+    def read(self, png: bytes, timeout: float = WORKER_TIMEOUT_S) -> bytes:
+        """The one-page PDF OCR made of the image; an error when the worker fails or dies,
+        OcrTimeout when it takes longer than `timeout` seconds."""
         assert self.process.stdin is not None
+        deadline = time.monotonic() + timeout
         self.process.stdin.write(len(png).to_bytes(4, "big") + png)
         self.process.stdin.flush()
-        size = int.from_bytes(self._take(4), "big")
+        size = int.from_bytes(self._take(4, deadline), "big")
         if size == 0:
             raise RuntimeError("the OCR worker could not read the page")
-        return self._take(size)
+        return self._take(size, deadline)
 
-    def _take(self, n: int) -> bytes:
+    def _take(self, n: int, deadline: float) -> bytes:
         assert self.process.stdout is not None
         # a bytearray: adding the pipe's 64 KB reads to bytes copied the whole answer each
         # time, 107 s for one 120 MB page (QA pass: a photo tagged 72 dpi)
-        out, deadline = bytearray(), time.monotonic() + WORKER_TIMEOUT_S
+        out = bytearray()
         while len(out) < n:
             left = deadline - time.monotonic()
             if left <= 0 or not self._ready.poll(left * 1000):
-                raise TimeoutError(f"the OCR worker gave no page in {WORKER_TIMEOUT_S} s")
+                raise OcrTimeout("the OCR worker gave no page in time")
             chunk = os.read(self.process.stdout.fileno(), n - len(out))
             if not chunk:
                 raise RuntimeError("the OCR worker exited")
             out += chunk
         return bytes(out)
 
-    def close(self) -> None:
+    def close(self, busy: bool = False) -> None:
+        """Ask the worker to stop; a `busy` one (still reading a page) is killed at once."""
+        if busy:
+            self.process.kill()
+            self.process.wait()
+            return
         try:
             assert self.process.stdin is not None
             self.process.stdin.write(b"\0\0\0\0")
@@ -346,7 +363,8 @@ def tessdata_folder(explicit: str | None) -> Path | None:
 def needs_ocr(page: Any) -> bool:
     """No text to extract and images covering enough of the page to hold some; or a page
     that is nearly all image under a line of text stamped on it (a Bates number, "Page 3 of
-    40", CONFIDENTIAL: what legal and records systems print over a scan)."""
+    40", CONFIDENTIAL: what legal and records systems print over a scan); or a page without
+    text whose letters are drawn as shapes (`drawn_text`)."""
     text = len(page.get_text("text").strip())
     if text > MAX_STAMP_CHARS:
         return False
@@ -355,7 +373,23 @@ def needs_ocr(page: Any) -> bool:
     for info in page.get_image_info():
         box = page.rect & info["bbox"]  # the part of the image on the page
         covered += abs(box) if not box.is_empty else 0.0
-    return covered >= (MIN_STAMPED_IMAGE_SHARE if text else MIN_IMAGE_SHARE) * area
+    return covered >= (MIN_STAMPED_IMAGE_SHARE if text else MIN_IMAGE_SHARE) * area or (not text and drawn_text(page))
+
+
+def drawn_text(page: Any) -> bool:
+    """Letters drawn as filled outlines, no text layer: what design tools export ("convert
+    text to outlines") and some printers' PDFs. Read as nothing before, the whole file was
+    refused with "run OCR on it first"; such a page holds many small filled shapes, where a
+    blank form's frame or a chart's bars are few or large."""
+    tall = page.rect.height / GLYPH_HEIGHT_SHARE
+    glyphs = 0
+    for path in page.get_cdrawings():
+        rect = path["rect"]
+        if "f" in path["type"] and rect[3] - rect[1] <= tall and rect[2] - rect[0] <= 2 * tall:
+            glyphs += 1
+            if glyphs >= MIN_DRAWN_GLYPHS:
+                return True
+    return False
 
 
 def latin_codes(text: str) -> str:

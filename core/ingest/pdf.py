@@ -27,17 +27,20 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
 
+from core.ingest import ocr
 from core.ingest.base import NOT_PDF, IngestError, PageProgress
 from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
 from core.ingest.ocr import (
     NO_OCR_DATA,
     OCR_BULLET_MISREADS,
+    OcrTimeout,
     PageReader,
     ScannedPage,
     latin_codes,
@@ -56,6 +59,7 @@ HEADING_SIZE_RATIO = 1.15
 BOLD_INK = 1.35  # a scanned line this much darker than the document's usual line is bold
 MAX_INK = 0.6  # a scanned line darker than this is light type on a dark band
 MAX_TABLE_PROBE_DRAWINGS = 5000  # a page with more vector paths is a chart, not a table
+MAX_SLOW_PAGES = 3  # scanned pages OCR reads nothing of in time before the rest of the file is not tried
 _NUMBERED_PARAGRAPH = re.compile(r"^\d+(?:[-.]\d+)+\.?\s")
 _PAGE_NUMBER = re.compile(
     r"^(?:[-–—]\s*)?(?:page|p\.|стр\.?|страница)?\s*\d+(?:\s*(?:of|/|из)\s*\d+)?(?:\s*[-–—])?$",
@@ -156,8 +160,14 @@ class PdfParser:
         if len(scans.read) >= self.reader.max_pages:
             scans.over.append(number)
             return None
+        if len(scans.slow) >= MAX_SLOW_PAGES:
+            scans.given_up.append(number)
+            return None
         try:
             scanned, turn = self._read_upright(page, scans)
+        except OcrTimeout:
+            scans.slow.append(number)
+            return None
         except Exception:  # noqa: BLE001 - the engine fails on odd images; the page is named, the rest kept
             scans.failed.append(number)
             return None
@@ -165,6 +175,8 @@ class PdfParser:
             scans.illegible.append(number)
             return None
         scans.read.append(number)
+        if not page.get_image_info():
+            scans.drawn.append(number)
         words = scanned.words_on_page(page)
         if turn:
             scans.turns[number] = turn[0]
@@ -178,29 +190,36 @@ class PdfParser:
         words (the page is turned in this open copy only), and (the degrees it was turned, the
         matrix from the turned page back to the page as it stands), None when not turned, for
         the boxes on the kept original. (None, None) when no way reads: a mirrored, faint or
-        noisy page."""
+        noisy page. OcrTimeout when all its reads together pass ocr.PAGE_BUDGET_S."""
         assert self.reader is not None
+        deadline = time.monotonic() + ocr.PAGE_BUDGET_S
         for turn in self.reader.turns(page):
             back = _turn(page, turn) if turn else None
-            scanned, ok = self._read(page, scans)
+            scanned, ok = self._read(page, scans, deadline)
             if ok:
                 return scanned, (turn, back) if back is not None else None
             if turn:
                 _turn(page, 360 - turn)
         return None, None
 
-    def _read(self, page: pymupdf.Page, scans: _Scans) -> tuple[ScannedPage, bool]:
+    def _read(self, page: pymupdf.Page, scans: _Scans, deadline: float) -> tuple[ScannedPage, bool]:
         """(what OCR read of the page, whether it reads as words). The document's first
         legible scanned page decides the languages the rest is read in."""
         assert self.reader is not None
-        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
+
+        def left() -> float:
+            if (seconds := deadline - time.monotonic()) <= 0:
+                raise OcrTimeout("the page's time for OCR is up")
+            return seconds
+
+        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left())
         text = page.get_text("text", textpage=scanned.textpage)
         if not legible(text):
             return scanned, False
         if scans.languages is None:
             scans.languages = self.reader.languages_of(text)
             if scans.languages != self.reader.languages:
-                scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages)
+                scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left())
         return scanned, True
 
 
@@ -235,6 +254,9 @@ class _Scans:
     over: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     illegible: list[int] = field(default_factory=list)  # OCR read noise, not words
+    slow: list[int] = field(default_factory=list)  # OCR read nothing in ocr.PAGE_BUDGET_S
+    given_up: list[int] = field(default_factory=list)  # not tried: MAX_SLOW_PAGES pages were slow
+    drawn: list[int] = field(default_factory=list)  # of those read, pages whose letters are drawn shapes
     turns: dict[int, int] = field(default_factory=dict)  # page -> degrees it was turned to be read upright
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
@@ -248,6 +270,12 @@ class _Scans:
             out.append(f"{_pages(self.illegible)} {_were(self.illegible)} left out: OCR read no legible text on "
                        f"{_it(self.illegible)} either way up (too faint, mirrored, or no text?); rescan "
                        f"{_it(self.illegible)} and upload the file again.")
+        if self.slow:
+            out.append(f"{_pages(self.slow)} {_were(self.slow)} left out: OCR found no text on {_it(self.slow)} "
+                       f"in {ocr.PAGE_BUDGET_S} seconds (a photo, a pattern or noise rather than text?).")
+        if self.given_up:
+            out.append(f"{_pages(self.given_up)} {_were(self.given_up)} not read: OCR gave up on the file after "
+                       f"{MAX_SLOW_PAGES} pages it could not read in time; upload the pages that hold text alone.")
         if self.failed:
             out.append(f"OCR could not read {_pages(self.failed).lower()}; rescan {_it(self.failed)} "
                        "and upload the file again.")
@@ -262,12 +290,17 @@ class _Scans:
             what = "The image was taken" if images and pages == 1 else \
                 f"{_pages(turned)} {_were(turned)} scanned"
             out.append(f"{what} upside down or sideways and {_were(turned)} turned upright to be read.")
-        if self.read:
+        scanned = [n for n in self.read if n not in self.drawn]
+        if scanned:
             # an image's frames are scans by nature: only that they were read is news
-            what = ("The image" if pages == 1 else _pages(self.read)) if images else \
-                f"{_pages(self.read)} {_were(self.read, 'are scans', 'is a scan')} and"
-            out.append(f"{what} {_were(self.read)} read by OCR; recognised "
-                       f"text can hold errors, so check quotes from {_it(self.read)} against the page.")
+            what = ("The image" if pages == 1 else _pages(scanned)) if images else \
+                f"{_pages(scanned)} {_were(scanned, 'are scans', 'is a scan')} and"
+            out.append(f"{what} {_were(scanned)} read by OCR; recognised "
+                       f"text can hold errors, so check quotes from {_it(scanned)} against the page.")
+        if self.drawn:
+            out.append(f"{_pages(self.drawn)} {_were(self.drawn, 'have', 'has')} no text, only letters drawn as "
+                       f"shapes, and {_were(self.drawn)} read by OCR; check quotes from {_it(self.drawn)} "
+                       "against the page.")
         return out
 
 
@@ -296,11 +329,15 @@ def _no_text(damaged: bool, scans: _Scans, unavailable: str, images: bool = Fals
     if scans.illegible and not scans.read:
         return IngestError(f"{scan} and OCR read no legible text in it either way up (too faint, "
                            "mirrored, or no text?); scan it again and upload it.")
+    if scans.slow and not scans.read:
+        return IngestError(f"{scan} and OCR found no text in it in {ocr.PAGE_BUDGET_S} seconds a page (a photo, "
+                           "a pattern or noise rather than text?); upload a scan of a page of text.")
     if scans.read or scans.failed:
         return IngestError(f"{scan} and OCR found no text in it (a blank or faint scan?); "
                            "scan it again at a higher resolution and upload it.")
     return IngestError(
-        "This PDF has no text layer (scanned?); run OCR on it first and upload the result."
+        "This PDF's pages hold no text and no scan of text to read (they are blank, or hold only "
+        "pictures or drawings); there is nothing in it to index."
     )
 
 

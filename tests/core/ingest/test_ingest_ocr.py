@@ -548,3 +548,67 @@ def test_codes_ocr_spelled_in_cyrillic_are_latin_again():
     assert latin_codes("коды Е10—Е60 (см. Е12).") == "коды E10—E60 (см. E12)."
     # words stay words: a capitalised Russian word, a preposition before a year, a mixed model name
     assert latin_codes("СЕРВИС В 2024 году, модель WM-820") == "СЕРВИС В 2024 году, модель WM-820"
+
+
+def _noise_scan(path: Path, pages: int, text_first: str = "") -> Path:
+    """A PDF of pages of noise (OCR reads one for minutes), after a digital page of text."""
+    rng = np.random.default_rng(0)
+    doc = pymupdf.open()
+    if text_first:
+        doc.new_page().insert_text((72, 90), text_first, fontsize=11, fontname="helv")
+    for _ in range(pages):
+        pixels = rng.integers(0, 256, (600, 450), dtype=np.uint8)
+        page = doc.new_page()
+        page.insert_image(page.rect, pixmap=pymupdf.Pixmap(pymupdf.csGRAY, 450, 600, pixels.tobytes(), False))
+    doc.save(path)
+    return path
+
+
+@needs_ocr_data
+def test_a_page_ocr_reads_nothing_of_in_time_is_left_out_and_the_file_given_up_after_three(tmp_path, monkeypatch):
+    """A page of noise kept OCR busy past 8 minutes, four ways round, with no result (QA pass):
+    a page's reads now share one budget, and after three such pages the rest is not tried."""
+    from core.ingest import ocr
+
+    monkeypatch.setattr(ocr, "PAGE_BUDGET_S", 1)
+    path = _noise_scan(tmp_path / "noise.pdf", 4, text_first="Receipts must be submitted within 30 days.")
+    parsed = parse_file(path)
+    assert "Receipts must be submitted within 30 days." in parsed.text
+    assert parsed.warnings[:2] == [
+        "Pages 2-4 were left out: OCR found no text on them in 1 seconds (a photo, a pattern or noise rather "
+        "than text?).",
+        "Page 5 was not read: OCR gave up on the file after 3 pages it could not read in time; upload the pages "
+        "that hold text alone.",
+    ]
+    with pytest.raises(IngestError, match="found no text in it in 1 seconds a page"):
+        parse_file(_noise_scan(tmp_path / "all-noise.pdf", 1))
+
+
+@needs_ocr_data
+def test_letters_drawn_as_shapes_are_read_by_ocr_and_said_so(tmp_path):
+    """A PDF whose text was converted to outlines (design tools do) has no text layer and no
+    image: it was refused as "no text layer (scanned?); run OCR on it first"."""
+    source = pymupdf.open()
+    page = source.new_page()
+    for n, (text, size) in enumerate(POLICY):
+        page.insert_text((72, 90 + 30 * n), text, fontsize=size)
+    drawn = pymupdf.open("pdf", pymupdf.open("svg", page.get_svg_image(text_as_path=True).encode()).convert_to_pdf())
+    drawn.save(tmp_path / "outlined.pdf")
+    assert drawn[0].get_text().strip() == ""
+    parsed = parse_file(tmp_path / "outlined.pdf")
+    assert "Receipts must be submitted within 30 days" in parsed.text
+    assert parsed.warnings == ["Page 1 has no text, only letters drawn as shapes, and was read by OCR; check quotes "
+                               "from it against the page."]
+
+
+def test_a_blank_form_or_a_chart_is_not_taken_for_drawn_text():
+    from core.ingest.ocr import drawn_text
+
+    doc = pymupdf.open()
+    form = doc.new_page()
+    for row in range(12):  # a blank form's boxes: stroked, not filled
+        form.draw_rect(pymupdf.Rect(72, 100 + 40 * row, 520, 130 + 40 * row), color=(0, 0, 0))
+    chart = doc.new_page()
+    for bar in range(10):  # a chart's bars: filled, but tall
+        chart.draw_rect(pymupdf.Rect(72 + 40 * bar, 200, 100 + 40 * bar, 700), color=None, fill=(0.2, 0.4, 0.8))
+    assert not drawn_text(doc[0]) and not drawn_text(doc[1])

@@ -90,8 +90,20 @@ def test_image_only_pdf_says_no_text_layer(tmp_path):
     page.insert_image(pymupdf.Rect(72, 72, 300, 300), pixmap=pix)
     path = tmp_path / "scan.pdf"
     doc.save(path)
-    with pytest.raises(IngestError, match=r"no text layer \(scanned\?\)"):
+    with pytest.raises(IngestError, match=r"^This PDF's pages hold no text and no scan of text to read \(they "
+                       r"are blank, or hold only pictures or drawings\); there is nothing in it to index\.$"):
         parse_file(path)
+
+
+def test_blank_pages_are_not_called_scanned(tmp_path):
+    """2,000 blank pages were told "no text layer (scanned?); run OCR on it first", and OCR is
+    built in (QA pass)."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        doc.new_page()
+    doc.save(tmp_path / "blank.pdf")
+    with pytest.raises(IngestError, match=r"they are blank"):
+        parse_file(tmp_path / "blank.pdf")
 
 
 def _three_page_pdf() -> bytes:
