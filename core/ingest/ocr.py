@@ -50,6 +50,9 @@ from core.lang import LANGUAGES
 # an A4 page at 300 dpi is 8.7 million pixels; a larger page is read at a lower resolution
 MAX_PIXELS = 40_000_000
 MIN_DPI = 30
+# an uploaded image's stated resolution is believed in this range (pixels per inch)
+MIN_TRUSTED_PPI, MAX_TRUSTED_PPI = 100, 1200
+ASSUMED_PAGE_INCHES = 11.0  # an image not believed is taken for a page this long (A4, Letter)
 WORKER = Path(__file__).with_name("ocr_worker.py")
 WORKER_TIMEOUT_S = 300  # a page the engine has not read in five minutes is given up
 # all the reads of one page (its turns, its languages) together: a page of text takes 3-8 s
@@ -125,28 +128,31 @@ class PageReader:
         codes += [c for lang in kept for c in lang.ocr_with if c in mine and c not in codes]  # its companions
         return "+".join(codes)
 
-    def turns(self, page: Any) -> tuple[int, ...]:
+    def turns(self, page: Any, image: bool = False) -> tuple[int, ...]:
         """`turns_to_try` of the page, looked at coarsely (SKEW_DPI: a few milliseconds)."""
         import pymupdf
 
-        pix = page.get_pixmap(dpi=SKEW_DPI, colorspace=pymupdf.csGRAY)
+        rendered, paper = self.resolution(page, image)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(rendered * SKEW_DPI / paper / 72.0, rendered * SKEW_DPI / paper / 72.0),
+                              colorspace=pymupdf.csGRAY)
         return turns_to_try(np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width))
 
     def read(self, page: Any, flags: int = 0, languages: str | None = None,
-             timeout: float = WORKER_TIMEOUT_S) -> ScannedPage:
+             timeout: float = WORKER_TIMEOUT_S, image: bool = False) -> ScannedPage:
         """The page's text as MuPDF's OCR recognised it (in `languages`, else all the
-        reader's), and the grids of its ruled tables; OcrTimeout past `timeout` seconds."""
+        reader's), and the grids of its ruled tables; OcrTimeout past `timeout` seconds.
+        `image`: the page is an uploaded image's frame (see `resolution`)."""
         import weakref
 
         import pymupdf
 
-        dpi = self.dpi_for(page.rect.width, page.rect.height)
-        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+        dpi, paper = self.resolution(page, image)
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(dpi / 72.0, dpi / 72.0), colorspace=pymupdf.csGRAY)
         gray = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width)
-        skew = skew_angle(gray, dpi)
+        skew = skew_angle(gray, paper)
         if skew:
             gray = np.asarray(Image.fromarray(gray).rotate(skew, resample=Image.BICUBIC, fillcolor=255))
-        rules, mask = find_rules(gray, dpi)
+        rules, mask = find_rules(gray, paper, rendered=dpi)
         clean = gray.copy()
         clean[mask] = 255
         image = pymupdf.Pixmap(pymupdf.csGRAY, pix.width, pix.height, clean.tobytes(), False)
@@ -161,6 +167,24 @@ class PageReader:
                            ink=clean if page.rotation == 0 else None, dpi=dpi, skew=skew,
                            centre=(page.rect.x0 + page.rect.width / 2, page.rect.y0 + page.rect.height / 2))
 
+
+    def resolution(self, page: Any, image: bool = False) -> tuple[float, int]:
+        """(dots per page inch to render the page at, dots per inch of paper that gives). For a
+        PDF page both are `dpi_for` its size. An image's page is as large as its stated
+        resolution says, and that is often wrong: phones and screenshots say 72 or 96, a
+        scan's header may say nothing or 1 (QA pass: a page 24 m wide, its letters rendered 3.5
+        times too large, read as "va ve"; at 10,000 a page 5 mm wide, rendered to 50 pixels).
+        Outside MIN_TRUSTED_PPI-MAX_TRUSTED_PPI the image is taken for a page ASSUMED_PAGE_INCHES
+        long and rendered as `dpi` of that paper."""
+        size = _one_image(page) if image else None
+        if size is not None:
+            long_side = max(size)
+            stated = long_side / (max(page.rect.width, page.rect.height) / 72.0)
+            if not MIN_TRUSTED_PPI <= stated <= MAX_TRUSTED_PPI:
+                paper = min(max(long_side / ASSUMED_PAGE_INCHES, MIN_DPI), MAX_TRUSTED_PPI)
+                return stated * self.dpi / paper, self.dpi
+        dpi = self.dpi_for(page.rect.width, page.rect.height)
+        return dpi, dpi
 
     def dpi_for(self, width: float, height: float) -> int:
         """The resolution a page of this size (page units) is read at: `dpi`, lower for a page
@@ -214,6 +238,12 @@ class ScannedPage:
         x0, y0, x1, y1 = (max(int(v * scale), 0) for v in bbox)
         box = self.ink[y0:y1, x0:x1]
         return float((box < INK).mean()) if box.size else None
+
+
+def _one_image(page: Any) -> tuple[int, int] | None:
+    """(width, height) in pixels of the one image that makes the page, or None."""
+    infos = page.get_image_info()
+    return (int(infos[0]["width"]), int(infos[0]["height"])) if len(infos) == 1 else None
 
 
 class OcrTimeout(TimeoutError):

@@ -193,7 +193,7 @@ class PdfParser:
         noisy page. OcrTimeout when all its reads together pass ocr.PAGE_BUDGET_S."""
         assert self.reader is not None
         deadline = time.monotonic() + ocr.PAGE_BUDGET_S
-        for turn in self.reader.turns(page):
+        for turn in self.reader.turns(page, image=self.images):
             back = _turn(page, turn) if turn else None
             scanned, ok = self._read(page, scans, deadline)
             if ok:
@@ -212,14 +212,16 @@ class PdfParser:
                 raise OcrTimeout("the page's time for OCR is up")
             return seconds
 
-        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left())
+        scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left(),
+                                   image=self.images)
         text = page.get_text("text", textpage=scanned.textpage)
         if not legible(text):
             return scanned, False
         if scans.languages is None:
             scans.languages = self.reader.languages_of(text)
             if scans.languages != self.reader.languages:
-                scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left())
+                scanned = self.reader.read(page, flags=_TEXT_FLAGS, languages=scans.languages, timeout=left(),
+                                           image=self.images)
         return scanned, True
 
 

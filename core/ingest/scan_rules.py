@@ -50,13 +50,15 @@ class Rules:
     down: list[Rule]
 
 
-def find_rules(gray: np.ndarray, dpi: int) -> tuple[Rules, np.ndarray]:
-    """The page's rules (page units) and a mask of their pixels, from a grey image."""
+def find_rules(gray: np.ndarray, dpi: int, rendered: float | None = None) -> tuple[Rules, np.ndarray]:
+    """The page's rules (page units) and a mask of their pixels, from a grey image of the
+    paper at `dpi`, rendered at `rendered` dots per page inch (the same unless an image's
+    stated resolution was not believed: core/ingest/ocr.py `PageReader.resolution`)."""
     dark = gray < DARK
     thick = max(int(MAX_THICK_INCH * dpi), 2)
     across_mask = _thin(_long_runs(dark, int(MIN_ACROSS_INCH * dpi)), thick)
     down_mask = _thin(_long_runs(dark.T, int(MIN_DOWN_INCH * dpi)), thick).T
-    scale = 72.0 / dpi
+    scale = 72.0 / (rendered or dpi)
     rules = Rules(across=_segments(across_mask, scale), down=_segments(down_mask.T, scale))
     return rules, _grown(across_mask | down_mask, GROW_PX)
 

@@ -134,3 +134,28 @@ def test_a_tiff_named_png_says_so_first(tmp_path):
     (tmp_path / "fax.png").write_bytes((tmp_path / "fax.tiff").read_bytes())
     parsed = parse_file(tmp_path / "fax.png", Settings())
     assert parsed.warnings[0] == "The file is named '.png' but holds a TIFF image; it was read as a TIFF image."
+
+
+@needs_ocr_data
+@pytest.mark.parametrize("stated", [1, 72, 10_000])
+def test_an_image_stating_a_wrong_resolution_is_read_as_a_page(tmp_path, stated):
+    """A page photographed or scanned at 200 dpi whose file says 1, 72 or 10,000: the page was
+    laid out 24 m or 5 mm wide and its letters rendered 3.5 times too large ("va ve") or to a
+    few pixels, and the QA pass's 1-dpi image took 70 s and 620 MB."""
+    path = _photo(tmp_path / "leave.png")
+    Image.open(path).save(tmp_path / "stated.png", dpi=(stated, stated))
+    parsed = parse_file(tmp_path / "stated.png", Settings())
+    table = next(b.text for b in parsed.blocks if b.kind == "table")
+    assert "| Moving house (once per calendar year) | 1 day |" in table.splitlines()
+
+
+@needs_ocr_data
+def test_an_answer_from_a_photo_stating_1_dpi_is_boxed_where_it_stands(settings, tmp_path):
+    answering = replace(settings, gate_threshold=ANSWERING_THRESHOLD)
+    Image.open(_photo(tmp_path / "leave.png")).save(tmp_path / "leave-1dpi.png", dpi=(1, 1))
+    assert ingest_file(answering, "t", tmp_path / "leave-1dpi.png").status == "ready"
+    answer = ask(answering, "t", "How many paid days off do I get when I move house?")
+    (x0, y0, x1, y1), = answer.citations[0].rects
+    page = pymupdf.open(next((settings.data_dir / "tenants").rglob("*.png")))[0]
+    # the row is a line across the page's table, a fifth of the way down or more
+    assert 0.05 < x0 / page.rect.width < 0.5 < x1 / page.rect.width and 0.2 < y0 / page.rect.height < 0.8
