@@ -3,8 +3,11 @@
 Styles give the structure: "Title" and "Heading N" (also localised names such as
 "Заголовок N", or any style based on them) are headings; "List ..." styles or numbered
 paragraphs are list items; tables stay tables (header row first, merged cells once).
-Headers, footers, comments and text boxes are not read. DOCX has no fixed pages, so
-`pages` is None.
+Footnotes and endnotes are read: the reference is the note's number in superscript where
+it stands ("30 days ²"), the notes follow the body under a heading "Footnotes" ("² Calendar
+days, weekends included."), numbered in the order they are referred to, as Word numbers
+them. Text boxes (a sidebar, a call-out) are read after the paragraph that anchors them.
+Headers, footers and comments are not read. DOCX has no fixed pages, so `pages` is None.
 
 A paragraph's text is read as Word shows it with every tracked change accepted (`_text`):
 inserted and moved-in runs kept, deleted and moved-away ones left out, text inside inline
@@ -45,6 +48,7 @@ class DocxParser:
             raise IngestError(NOT_DOCX) from exc
         seen = _Seen()
         blocks = list(_body_blocks(document, seen))
+        blocks += _note_blocks(document, seen)
         title = (document.core_properties.title or "").strip()
         title = title or first_heading(blocks) or path.stem
         return finish(blocks, pages=None, title=title, warnings=seen.notes())
@@ -62,6 +66,8 @@ class _Seen:
     def __init__(self) -> None:
         self.changes = 0
         self.hidden = 0
+        self.referred: dict[str, list[tuple[str, str]]] = {"footnote": [], "endnote": []}  # (note id, mark)
+        self.boxes: list = []  # text boxes met in the paragraph being read (w:txbxContent)
 
     def notes(self) -> list[str]:
         out = []
@@ -77,7 +83,11 @@ class _Seen:
 
 
 _CHANGED = {qn("w:ins"), qn("w:del"), qn("w:moveTo"), qn("w:moveFrom")}
-_DROPPED = {qn("w:del"), qn("w:moveFrom"), qn("w:txbxContent"), qn("w:rPr"), qn("w:pPr")}
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+# mc:Fallback repeats mc:Choice (a text box as DrawingML, then again as VML): one is read
+_DROPPED = {qn("w:del"), qn("w:moveFrom"), qn("w:rPr"), qn("w:pPr"), _MC + "Fallback"}
+_REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _CHARACTERS = {qn("w:t"): None, qn("w:tab"): "\t", qn("w:br"): "\n", qn("w:cr"): "\n",
                qn("w:noBreakHyphen"): "-"}
 
@@ -102,6 +112,14 @@ def _text(p, seen: _Seen) -> str:
             if tag in _CHARACTERS:
                 out.append(child.text or "" if _CHARACTERS[tag] is None else _CHARACTERS[tag])
                 continue
+            if tag in _REFERENCES:
+                referred = seen.referred[_REFERENCES[tag]]
+                referred.append((child.get(qn("w:id"), ""), str(len(referred) + 1).translate(_SUPERSCRIPT)))
+                out.append(" " + referred[-1][1])  # apart: "days¹" would be a word of its own to search
+                continue
+            if tag == qn("w:txbxContent"):
+                seen.boxes.append(child)
+                continue
             walk(child)
 
     walk(p)
@@ -114,15 +132,45 @@ def _is_on(flag) -> bool:
     return flag is not None and flag.get(qn("w:val"), "true") not in ("0", "false", "off")
 
 
-def _body_blocks(document: DocxDocument, seen: _Seen):
-    styles = _Styles()
-    for element in _body_elements(document.element.body):
+def _body_blocks(document: DocxDocument, seen: _Seen, parent=None, styles: _Styles | None = None):
+    styles = styles or _Styles()
+    for element in _body_elements(document.element.body if parent is None else parent):
         if element.tag == qn("w:p"):
             block = _paragraph_block(Paragraph(element, document), seen, styles)
             if block:
                 yield block
+            boxes, seen.boxes = seen.boxes, []
+            for box in boxes:  # after the paragraph that anchors them
+                yield from _body_blocks(document, seen, box, styles)
         elif element.tag == qn("w:tbl"):
             yield from _table_blocks(Table(element, document), seen)
+
+
+def _note_blocks(document: DocxDocument, seen: _Seen) -> list[Block]:
+    """The footnotes, then the endnotes, referred to in the text: each a paragraph led by its mark."""
+    blocks: list[Block] = []
+    for kind, heading in (("footnote", "Footnotes"), ("endnote", "Endnotes")):
+        referred = list(seen.referred[kind])
+        notes = _notes(document, kind) if referred else {}
+        texts = [(mark, clean_inline(" ".join(_text(p, seen) for p in notes.get(note, [])))) for note, mark in referred]
+        if any(text for _, text in texts):
+            blocks.append(Block(kind="heading", text=heading, level=1))
+            blocks += [Block(kind="paragraph", text=f"{mark} {text}") for mark, text in texts if text]
+    return blocks
+
+
+def _notes(document: DocxDocument, kind: str) -> dict[str, list]:
+    """Note id -> its paragraphs, from the document's footnotes or endnotes part."""
+    from docx.oxml.parser import parse_xml
+
+    for rel in document.part.rels.values():
+        if rel.reltype.endswith(f"/{kind}s") and not rel.is_external:
+            try:
+                root = parse_xml(rel.target_part.blob)
+            except Exception:  # noqa: BLE001 - a damaged notes part costs the notes, not the document
+                return {}
+            return {note.get(qn("w:id")): list(note.iter(qn("w:p"))) for note in root.iterchildren(qn(f"w:{kind}"))}
+    return {}
 
 
 def _body_elements(parent):

@@ -170,3 +170,66 @@ def test_a_style_is_looked_up_once_not_per_paragraph(tmp_path, monkeypatch):
     assert [b.kind for b in parsed.blocks[:3]] == ["heading", "paragraph", "list_item"]
     assert len(parsed.blocks) == 201
     assert len(looked_up) <= 3  # Heading 1, the default style, List Bullet
+
+
+_MC = ('xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+       'xmlns:v="urn:schemas-microsoft-com:vml" '
+       'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"')
+
+
+def _with_footnotes(path, notes: dict[int, str]):
+    """Add a footnotes part holding `notes` (id -> text) to a saved DOCX, as Word writes it."""
+    import zipfile
+
+    body = "".join(f'<w:footnote w:id="{n}"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> {text}'
+                   "</w:t></w:r></w:p></w:footnote>" for n, text in notes.items())
+    part = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes {_W}>'
+            '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+            f"{body}</w:footnotes>")
+    with zipfile.ZipFile(path) as source:
+        files = {name: source.read(name) for name in source.namelist()}
+    files["word/footnotes.xml"] = part.encode()
+    files["[Content_Types].xml"] = files["[Content_Types].xml"].replace(
+        b"</Types>", b'<Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-'
+                     b'officedocument.wordprocessingml.footnotes+xml"/></Types>')
+    files["word/_rels/document.xml.rels"] = files["word/_rels/document.xml.rels"].replace(
+        b"</Relationships>", b'<Relationship Id="rIdNotes" Type="http://schemas.openxmlformats.org/officeDocument/'
+                             b'2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>')
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in files.items():
+            target.writestr(name, data)
+    return path
+
+
+def test_footnotes_are_read_with_their_marks(tmp_path):
+    """Footnotes hold a policy's qualifiers ("calendar days, weekends included") and were not read."""
+    path = _with_paragraphs(
+        tmp_path / "policy.docx",
+        f'<w:p {_W}><w:r><w:t>Refunds are paid within 30 days</w:t></w:r>'
+        '<w:r><w:footnoteReference w:id="5"/></w:r><w:r><w:t xml:space="preserve"> of the request.</w:t></w:r></w:p>',
+        f'<w:p {_W}><w:r><w:t>Annual plans renew each year</w:t></w:r><w:r><w:footnoteReference w:id="3"/></w:r>'
+        '<w:r><w:t>.</w:t></w:r></w:p>',
+    )
+    parsed = parse_file(_with_footnotes(path, {3: "Unless cancelled in writing.", 5: "Calendar days, weekends included."}))
+    assert "Refunds are paid within 30 days ¹ of the request." in parsed.text
+    assert "Annual plans renew each year ²." in parsed.text
+    headings = [b.text for b in parsed.blocks if b.kind == "heading"]
+    assert headings[-1] == "Footnotes"
+    notes = [b.text for b in parsed.blocks if b.kind == "paragraph"][-2:]
+    assert notes == ["¹ Calendar days, weekends included.", "² Unless cancelled in writing."]
+
+
+def test_a_text_box_is_read_once_after_its_paragraph(tmp_path):
+    """A sidebar in a text box was not read; Word writes it twice (DrawingML, then VML as
+    mc:Fallback), and it must be read once."""
+    box = "<w:txbxContent><w:p><w:r><w:t>Call 555-0100 for urgent claims.</w:t></w:r></w:p></w:txbxContent>"
+    path = _with_paragraphs(
+        tmp_path / "sidebar.docx",
+        f'<w:p {_W} {_MC}><w:r><w:t>Claims are handled in order.</w:t></w:r><w:r><mc:AlternateContent>'
+        f"<mc:Choice Requires=\"wps\"><w:drawing><wps:txbx>{box}</wps:txbx></w:drawing></mc:Choice>"
+        f"<mc:Fallback><w:pict><v:shape><v:textbox>{box}</v:textbox></v:shape></w:pict></mc:Fallback>"
+        "</mc:AlternateContent></w:r></w:p>",
+        f'<w:p {_W}><w:r><w:t>Next paragraph.</w:t></w:r></w:p>',
+    )
+    texts = [b.text for b in parse_file(path).blocks]
+    assert texts[:3] == ["Claims are handled in order.", "Call 555-0100 for urgent claims.", "Next paragraph."]
