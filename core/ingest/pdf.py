@@ -381,6 +381,8 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str],
         for lines in blocks:
             for line in lines:
                 line.ink = scanned.darkness(line.bbox)
+    else:
+        blocks = _filled_in(blocks, _form_values(page))
     for lines in blocks:
         texts.extend(_Item(page=number, bbox=_union(run), lines=run, scanned=scanned is not None)
                      for run in _split_on_style(lines))
@@ -394,6 +396,53 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str],
         misplaced = [sum(below[:i]) + sum(above[i:]) for i in range(len(texts) + 1)]
         texts.insert(misplaced.index(min(misplaced)), table)
     return texts
+
+
+def _form_values(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
+    """(box, what it says) of each form field on the page: a text, a choice, "Yes" or "No"
+    for a checkbox, "(selected)" for the chosen radio button; signatures and buttons none."""
+    out = []
+    for widget in page.widgets() or ():
+        kind, value = widget.field_type, widget.field_value
+        on = value not in (False, None, "", "Off")
+        if kind == pymupdf.PDF_WIDGET_TYPE_CHECKBOX:
+            text = "Yes" if on else "No"
+        elif kind == pymupdf.PDF_WIDGET_TYPE_RADIOBUTTON:
+            text = "(selected)" if on else ""
+        elif kind in (pymupdf.PDF_WIDGET_TYPE_TEXT, pymupdf.PDF_WIDGET_TYPE_COMBOBOX, pymupdf.PDF_WIDGET_TYPE_LISTBOX):
+            text = clean_inline(", ".join(value) if isinstance(value, (list, tuple)) else str(value or ""))
+        else:
+            continue
+        out.append((pymupdf.Rect(widget.rect), text))
+    return out
+
+
+def _filled_in(blocks: list[list[_Line]], fields: list[tuple[pymupdf.Rect, str]]) -> list[list[_Line]]:
+    """A filled form's values put after their labels. MuPDF gives a field's value as a text
+    block of its own, drawn after the page's text, so "Policy number:" and "POL-7731" stood
+    paragraphs apart and no passage held both; a checkbox read as its glyph ("3"). Each value
+    goes on the line that labels it: on its left in the same row, else just above it."""
+    if not fields:
+        return blocks
+    boxes = [box + (-2, -2, 2, 2) for box, _ in fields]
+    blocks = [[ln for ln in lines if not any(_center_inside(ln.bbox, box) for box in boxes)] for lines in blocks]
+    lines = [ln for block in blocks for ln in block]
+    for box, text in fields:
+        if not text:
+            continue
+        middle = (box.y0 + box.y1) / 2
+        left = [ln for ln in lines if ln.bbox[1] - 3 <= middle <= ln.bbox[3] + 3 and ln.bbox[2] <= box.x0 + 4]
+        above = [ln for ln in lines if box.y0 - 30 <= ln.bbox[3] <= box.y0 + 2
+                 and ln.bbox[0] < box.x1 and ln.bbox[2] > box.x0]
+        label = max(left, key=lambda ln: ln.bbox[2], default=None) or max(above, key=lambda ln: ln.bbox[3], default=None)
+        if label is not None:
+            label.text = f"{label.text} {text}"
+        else:  # no label on the page: the value alone, where it stands
+            size = sorted(ln.size for ln in lines)[len(lines) // 2] if lines else 10.0
+            line = _Line(text=text, bbox=tuple(box), size=size, chars=len(text), bold_chars=0)
+            blocks.append([line])
+            lines.append(line)
+    return [lines for lines in blocks if lines]
 
 
 def _steady_scan_lines(blocks: list[list[_Line]]) -> None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pymupdf
 import pytest
 from ingest_helpers import TABLE_ROWS, assert_offsets, draw_table
@@ -252,3 +254,37 @@ def test_a_bold_label_beside_its_text_stays_with_it(tmp_path):
     parsed = parse_file(_bold_numbered_headings_pdf(tmp_path / "labels.pdf", label_beside=True))
     assert [b.text for b in parsed.blocks if b.kind == "heading"] == ["Scooter care guide"]
     assert any(b.text.startswith("1-1.") and "Charge the battery" in b.text for b in parsed.blocks)
+
+
+def _filled_form(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, label in ((100, "Policy number:"), (130, "Insured person:"), (160, "Smoker:"), (190, "Cover:")):
+        page.insert_text((72, y), label, fontsize=11)
+    page.insert_text((72, 230), "Date of birth", fontsize=11)  # a label over its box
+
+    def add(kind: int, name: str, rect: tuple, value, on: str | None = None) -> None:
+        widget = pymupdf.Widget()
+        widget.field_type, widget.field_name, widget.rect = kind, name, pymupdf.Rect(rect)
+        if on:
+            widget.button_caption = on
+        widget.field_value = value
+        page.add_widget(widget)
+
+    add(pymupdf.PDF_WIDGET_TYPE_TEXT, "policy", (170, 88, 400, 104), "POL-7731")
+    add(pymupdf.PDF_WIDGET_TYPE_TEXT, "insured", (170, 118, 400, 134), "Anna Petrova")
+    add(pymupdf.PDF_WIDGET_TYPE_CHECKBOX, "smoker", (170, 148, 184, 162), False)
+    add(pymupdf.PDF_WIDGET_TYPE_COMBOBOX, "cover", (170, 178, 300, 194), "Family")
+    add(pymupdf.PDF_WIDGET_TYPE_TEXT, "born", (72, 236, 200, 252), "1984-03-12")
+    add(pymupdf.PDF_WIDGET_TYPE_TEXT, "note", (72, 400, 400, 416), "Referred by the Riga office")
+    doc.save(path)
+    return path
+
+
+def test_a_filled_form_keeps_each_value_with_its_label(tmp_path):
+    """MuPDF gives a field's value as a text block of its own after the page's text:
+    "Policy number:" and "POL-7731" stood paragraphs apart, and a checkbox read as "3"."""
+    text = parse_file(_filled_form(tmp_path / "claim.pdf")).text
+    for line in ("Policy number: POL-7731", "Insured person: Anna Petrova", "Smoker: No", "Cover: Family",
+                 "Date of birth 1984-03-12", "Referred by the Riga office"):
+        assert line in text.split("\n\n"), (line, text)
