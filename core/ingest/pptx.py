@@ -18,9 +18,12 @@ number (so a citation says which slide).
   them is cited "§ Title > Speaker notes", so nobody looks for it on the slide itself.
 - Hidden shapes (hidden in the selection pane) are not read: no one sees them. A hidden
   slide is read: it shows in PowerPoint's editing views, only not in the slide show.
-- Pictures, charts, SmartArt diagrams, media and embedded objects give no text here; the
-  slides holding a chart or a diagram are named in a warning, since their labels and numbers
-  are text a reader sees and a question may need.
+- A chart (bar, column, line, pie, area, radar) is read from the data the deck keeps for it:
+  its title, then a table of its categories and series ("Quarter | Revenue | Costs",
+  "Q1 | 120 | 80"), so "what was revenue in Q2?" is answered from the chart a reader sees.
+- Pictures, scatter and bubble charts, SmartArt diagrams, media and embedded objects give no
+  text here; the slides holding such a chart or a diagram are named in a warning, since their
+  labels and numbers are text a reader sees and a question may need.
 
 Bounded like DOCX and XLSX: a corrupt zip or a zip bomb is refused before python-pptx
 unpacks anything (it loads every part into memory); its XML parser resolves no entities.
@@ -163,6 +166,8 @@ def _shape_blocks(shape: Any, tolerance: float, unread: set[str]) -> list[Block]
         members = [s for s in shape.shapes if not _hidden(s)]
         return [b for member in _reading_order(members, tolerance) for b in _shape_blocks(member, tolerance, unread)]
     kind = _UNREAD.get(getattr(shape._element, "graphicData_uri", "") or "")
+    if kind == "chart" and (chart := _chart_blocks(shape)):
+        return chart
     if kind:
         unread.add(kind)
         return []
@@ -171,6 +176,44 @@ def _shape_blocks(shape: Any, tolerance: float, unread: set[str]) -> list[Block]
     if getattr(shape, "has_text_frame", False) and _placeholder_type(shape) not in _RUNNING_TYPES:
         return _text_blocks(shape)
     return []  # a picture, chart, diagram, connector, media or embedded object
+
+
+def _chart_blocks(shape: Any) -> list[Block]:
+    """A chart's title and its data as a table (a column of categories, one per series);
+    [] for a chart without categories (scatter, bubble) or whose data cannot be read."""
+    try:
+        chart = shape.chart
+        plots = [plot for plot in chart.plots if len(plot.categories)]
+        if not plots:
+            return []
+        categories = [_chart_value(c) for c in plots[0].categories]
+        series = [s for plot in plots for s in plot.series]
+        rows = [[_category_name(chart), *(clean_inline(s.name or "") or f"Series {n}" for n, s in enumerate(series, 1))]]
+        values = [list(s.values) for s in series]
+        rows += [[category, *(_chart_value(v[i]) if i < len(v) else "" for v in values)]
+                 for i, category in enumerate(categories)]
+        title = clean_inline(chart.chart_title.text_frame.text) if chart.has_title and \
+            chart.chart_title.has_text_frame else ""
+    except Exception:  # noqa: BLE001 - a chart python-pptx cannot read is named as unread, as before
+        return []
+    table = table_block(normalize_rows(rows))
+    return [Block(kind="paragraph", text=title), table] if title else [table]
+
+
+def _category_name(chart: Any) -> str:
+    try:
+        axis = chart.category_axis
+        return clean_inline(axis.axis_title.text_frame.text) if axis.has_title else "Category"
+    except Exception:  # noqa: BLE001 - a pie chart has no axes
+        return "Category"
+
+
+def _chart_value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:g}"
+    return clean_inline(str(getattr(value, "label", value)))
 
 
 def _table_blocks(table: Any) -> list[Block]:

@@ -294,19 +294,44 @@ def test_shapes_read_top_to_bottom_then_left_to_right(tmp_path):
                                                "Weekends: 10:00-14:00.", "Closed on public holidays."]
 
 
-def test_slides_with_charts_or_diagrams_are_named_in_a_warning(tmp_path):
+def test_a_chart_is_read_as_its_title_and_a_table_of_its_data(tmp_path):
+    """A chart's numbers are what a reader of the slide sees, and were not read at all."""
     from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[TITLE_ONLY])
+    slide.shapes.title.text = "Results 2024"
+    data = CategoryChartData()
+    data.categories = ["Q1", "Q2", "Q3"]
+    data.add_series("Revenue", (120, 140.5, 133))
+    data.add_series("Costs", (80, 90, None))
+    chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6), Inches(4),
+                                   data).chart
+    chart.has_title = True
+    chart.chart_title.text_frame.text = "Revenue and costs, kEUR"
+    parsed = parse_file(_saved(deck, tmp_path / "results.pptx"))
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "Results 2024"), ("paragraph", "Revenue and costs, kEUR"),
+        ("table", "| Category | Revenue | Costs |\n|---|---|---|\n| Q1 | 120 | 80 |\n| Q2 | 140.5 | 90 |\n| Q3 | 133 |  |"),
+    ]
+    assert all(b.page == 1 for b in parsed.blocks) and parsed.warnings == []
+
+
+def test_slides_with_charts_not_read_or_diagrams_are_named_in_a_warning(tmp_path):
+    from pptx.chart.data import XyChartData
     from pptx.enum.chart import XL_CHART_TYPE
 
     deck = Presentation()
     for title in ("Sales", "Outlook", "Team", "Targets"):
         slide = deck.slides.add_slide(deck.slide_layouts[TITLE_ONLY])
         slide.shapes.title.text = title
-    data = CategoryChartData()
-    data.categories = ["Q1", "Q2"]
-    data.add_series("Units", (120, 140))
+    data = XyChartData()  # a scatter chart has no categories to make a table's rows of
+    points = data.add_series("Units")
+    points.add_data_point(1, 120)
+    points.add_data_point(2, 140)
     for number in (0, 1, 3):
-        deck.slides[number].shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6),
+        deck.slides[number].shapes.add_chart(XL_CHART_TYPE.XY_SCATTER, Inches(1), Inches(2), Inches(6),
                                              Inches(4), data)
     parsed = parse_file(_saved(deck, tmp_path / "sales.pptx"))
     assert [b.text for b in parsed.blocks] == ["Sales", "Outlook", "Team", "Targets"]
