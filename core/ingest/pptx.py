@@ -21,9 +21,12 @@ number (so a citation says which slide).
 - A chart (bar, column, line, pie, area, radar) is read from the data the deck keeps for it:
   its title, then a table of its categories and series ("Quarter | Revenue | Costs",
   "Q1 | 120 | 80"), so "what was revenue in Q2?" is answered from the chart a reader sees.
-- Pictures, scatter and bubble charts, SmartArt diagrams, media and embedded objects give no
-  text here; the slides holding such a chart or a diagram are named in a warning, since their
-  labels and numbers are text a reader sees and a question may need.
+- A SmartArt diagram (a process, a cycle, an organisation chart) is read from its data part:
+  each node's text a list item, in the order the diagram's connections give (parent before
+  children, siblings in their order).
+- Pictures, scatter and bubble charts, media and embedded objects give no text here; the
+  slides holding such a chart (or a diagram whose data cannot be read) are named in a
+  warning, since their labels and numbers are text a reader sees and a question may need.
 
 Bounded like DOCX and XLSX: a corrupt zip or a zip bomb is refused before python-pptx
 unpacks anything (it loads every part into memory); its XML parser resolves no entities.
@@ -53,6 +56,8 @@ _TITLE_TYPES = {"TITLE", "CENTER_TITLE", "VERTICAL_TITLE"}
 _RUNNING_TYPES = {"DATE", "FOOTER", "SLIDE_NUMBER", "HEADER"}  # the same on every slide
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+_DGM = "{http://schemas.openxmlformats.org/drawingml/2006/diagram}"
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _BULLETS = {f"{_A}buNone": "none", f"{_A}buChar": "char", f"{_A}buBlip": "char", f"{_A}buAutoNum": "number"}
 _SAME_ROW = 50  # tops within 1/50 of the slide's height are one row
 # what a graphic frame holds, by its graphicData's URI, when it is text this parser does not read
@@ -168,6 +173,8 @@ def _shape_blocks(shape: Any, tolerance: float, unread: set[str]) -> list[Block]
     kind = _UNREAD.get(getattr(shape._element, "graphicData_uri", "") or "")
     if kind == "chart" and (chart := _chart_blocks(shape)):
         return chart
+    if kind == "diagram" and (nodes := _diagram_blocks(shape)):
+        return nodes
     if kind:
         unread.add(kind)
         return []
@@ -198,6 +205,40 @@ def _chart_blocks(shape: Any) -> list[Block]:
         return []
     table = table_block(normalize_rows(rows))
     return [Block(kind="paragraph", text=title), table] if title else [table]
+
+
+def _diagram_blocks(shape: Any) -> list[Block]:
+    """A SmartArt diagram's node texts as list items, depth first along its "parent of"
+    connections; [] when its data part cannot be read."""
+    from pptx.oxml import parse_xml  # python-pptx's parser: no entities resolved
+
+    try:
+        ids = shape._element.find(f".//{_DGM}relIds")
+        root = parse_xml(shape.part.related_part(ids.get(f"{_R}dm")).blob)
+    except Exception:  # noqa: BLE001 - a diagram python-pptx cannot reach is named as unread, as before
+        return []
+    points = {pt.get("modelId"): pt for pt in root.iter(f"{_DGM}pt")}
+    children: dict[str, list[tuple[int, str]]] = {}
+    for link in root.iter(f"{_DGM}cxn"):
+        if link.get("type", "parOf") == "parOf":
+            order = int(link.get("srcOrd", "0")) if (link.get("srcOrd") or "0").isdigit() else 0
+            children.setdefault(link.get("srcId"), []).append((order, link.get("destId")))
+    nodes: list[str] = []
+    seen: set[str] = set()
+    stack = [key for key, pt in points.items() if pt.get("type") == "doc"][:1]
+    while stack:
+        key = stack.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        if points.get(key) is not None and points[key].get("type", "node") == "node":
+            nodes.append(key)
+        stack += [child for _, child in sorted(children.get(key, []), reverse=True)]
+    if not nodes:  # no connections: the points in the order they are listed
+        nodes = [key for key, pt in points.items() if pt.get("type", "node") == "node"]
+    texts = [clean_inline(" ".join("".join(t.text or "" for t in p.iter(f"{_A}t")) for p in points[key].iter(f"{_A}p")))
+             for key in nodes]
+    return [Block(kind="list_item", text=text) for text in texts if text]
 
 
 def _category_name(chart: Any) -> str:

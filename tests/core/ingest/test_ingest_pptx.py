@@ -349,3 +349,50 @@ def test_a_deck_is_titled_by_its_properties_its_first_slide_title_or_its_name(tm
     assert parsed.title == "untitled-deck" and parsed.blocks[0].text == "Slide 2"
     deck.core_properties.title = "Quarterly review"
     assert parse_file(_saved(deck, tmp_path / "named.pptx")).title == "Quarterly review"
+
+
+def _with_diagram(slide, nodes: list[tuple[str, str, str, int]]) -> None:
+    """Put a SmartArt diagram on the slide as PowerPoint stores it: a graphic frame naming a
+    data part, which lists the points (id, text) and their "parent of" connections (parent id,
+    the place among the parent's children)."""
+    from lxml import etree
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+    from pptx.opc.package import Part
+    from pptx.opc.packuri import PackURI
+
+    dgm = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    points = "".join(f'<dgm:pt modelId="{key}"><dgm:t><a:bodyPr/><a:p><a:r><a:t>{text}</a:t></a:r></a:p></dgm:t></dgm:pt>'
+                     for key, text, _, _ in nodes)
+    links = "".join(f'<dgm:cxn modelId="c{key}" srcId="{parent}" destId="{key}" srcOrd="{place}" destOrd="0"/>'
+                    for key, _, parent, place in nodes)
+    data = (f'<dgm:dataModel xmlns:dgm="{dgm}" xmlns:a="{a}"><dgm:ptLst><dgm:pt modelId="doc" type="doc"/>'
+            f"{points}</dgm:ptLst><dgm:cxnLst>{links}</dgm:cxnLst></dgm:dataModel>")
+    part = Part(PackURI("/ppt/diagrams/data1.xml"),
+                "application/vnd.openxmlformats-officedocument.drawingml.diagramData+xml", slide.part.package,
+                data.encode())
+    rid = slide.part.relate_to(part, RT.DIAGRAM_DATA)
+    frame = etree.fromstring(
+        '<p:graphicFrame xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" '
+        f'xmlns:a="{a}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+        '<p:nvGraphicFramePr><p:cNvPr id="99" name="Diagram 1"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>'
+        '<p:xfrm><a:off x="914400" y="1828800"/><a:ext cx="5486400" cy="3657600"/></p:xfrm>'
+        f'<a:graphic><a:graphicData uri="{dgm}"><dgm:relIds xmlns:dgm="{dgm}" r:dm="{rid}" r:lo="" r:qs="" r:cs=""/>'
+        "</a:graphicData></a:graphic></p:graphicFrame>")
+    slide.shapes._spTree.append(frame)
+
+
+def test_a_smartart_diagram_is_read_node_by_node_in_its_order(tmp_path):
+    """A process drawn as SmartArt held the steps a question asks for, and was not read."""
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[TITLE_ONLY])
+    slide.shapes.title.text = "Claims process"
+    # listed out of order, as PowerPoint often stores them; the connections give the order
+    _with_diagram(slide, [("3", "Pay within 10 days", "doc", 2), ("1", "Submit the claim form", "doc", 0),
+                          ("2a", "Photos under 5 MB", "2", 0), ("2", "Adjuster reviews the photos", "doc", 1)])
+    parsed = parse_file(_saved(deck, tmp_path / "claims.pptx"))
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "Claims process"), ("list_item", "Submit the claim form"),
+        ("list_item", "Adjuster reviews the photos"), ("list_item", "Photos under 5 MB"),
+        ("list_item", "Pay within 10 days")]
+    assert parsed.warnings == []
