@@ -4,9 +4,11 @@ Styles give the structure: "Title" and "Heading N" (also localised names such as
 "Заголовок N", or any style based on them) are headings; "List ..." styles or numbered
 paragraphs are list items; tables stay tables (header row first, merged cells once).
 Footnotes and endnotes are read: the reference is the note's number in superscript where
-it stands ("30 days ²"), the notes follow the body under a heading "Footnotes" ("² Calendar
-days, weekends included."), numbered in the order they are referred to, as Word numbers
-them. Text boxes (a sidebar, a call-out) are read after the paragraph that anchors them.
+it stands ("30 days ²"), numbered in the order they are referred to, as Word numbers them,
+and the note follows the paragraph (or table) that refers to it, in its section ("² Calendar
+days, weekends included."): under a "Footnotes" heading of its own at the end, a note lost
+its section's words and was refused where the same sentence in the text was answered (QA
+pass). Text boxes (a sidebar, a call-out) are read after the paragraph that anchors them.
 Headers, footers and comments are not read. DOCX has no fixed pages, so `pages` is None.
 
 A paragraph's text is read as Word shows it with every tracked change accepted (`_text`):
@@ -46,9 +48,8 @@ class DocxParser:
             document = docx.Document(str(path))
         except Exception as exc:  # noqa: BLE001 - python-docx raises many kinds on bad input
             raise IngestError(NOT_DOCX) from exc
-        seen = _Seen()
+        seen = _Seen(document)
         blocks = list(_body_blocks(document, seen))
-        blocks += _note_blocks(document, seen)
         title = (document.core_properties.title or "").strip()
         title = title or first_heading(blocks) or path.stem
         return finish(blocks, pages=None, title=title, warnings=seen.notes())
@@ -63,10 +64,14 @@ def check_archive(path: Path) -> None:
 class _Seen:
     """What the reading met that the person who uploaded the file should know of."""
 
-    def __init__(self) -> None:
+    def __init__(self, document: DocxDocument) -> None:
+        self.document = document
+        self.texts: dict[str, dict[str, list]] = {}  # kind -> note id -> its paragraphs, read when first referred to
+        self.told = 0  # of the references made, those whose notes are in the blocks already
         self.changes = 0
         self.hidden = 0
-        self.referred: dict[str, list[tuple[str, str]]] = {"footnote": [], "endnote": []}  # (note id, mark)
+        self.referred: list[tuple[str, str, str]] = []  # (kind, note id, mark), in order
+        self.marks: dict[str, int] = {"footnote": 0, "endnote": 0}
         self.boxes: list = []  # text boxes met in the paragraph being read (w:txbxContent)
 
     def notes(self) -> list[str]:
@@ -113,9 +118,11 @@ def _text(p, seen: _Seen) -> str:
                 out.append(child.text or "" if _CHARACTERS[tag] is None else _CHARACTERS[tag])
                 continue
             if tag in _REFERENCES:
-                referred = seen.referred[_REFERENCES[tag]]
-                referred.append((child.get(qn("w:id"), ""), str(len(referred) + 1).translate(_SUPERSCRIPT)))
-                out.append(" " + referred[-1][1])  # apart: "days¹" would be a word of its own to search
+                kind = _REFERENCES[tag]
+                seen.marks[kind] += 1
+                mark = str(seen.marks[kind]).translate(_SUPERSCRIPT)
+                seen.referred.append((kind, child.get(qn("w:id"), ""), mark))
+                out.append(" " + mark)  # apart: "days¹" would be a word of its own to search
                 continue
             if tag == qn("w:txbxContent"):
                 seen.boxes.append(child)
@@ -139,23 +146,27 @@ def _body_blocks(document: DocxDocument, seen: _Seen, parent=None, styles: _Styl
             block = _paragraph_block(Paragraph(element, document), seen, styles)
             if block:
                 yield block
+            yield from _notes_told(seen)
             boxes, seen.boxes = seen.boxes, []
             for box in boxes:  # after the paragraph that anchors them
                 yield from _body_blocks(document, seen, box, styles)
         elif element.tag == qn("w:tbl"):
             yield from _table_blocks(Table(element, document), seen)
+            yield from _notes_told(seen)
 
 
-def _note_blocks(document: DocxDocument, seen: _Seen) -> list[Block]:
-    """The footnotes, then the endnotes, referred to in the text: each a paragraph led by its mark."""
+def _notes_told(seen: _Seen) -> list[Block]:
+    """The notes referred to since the last call, each a paragraph led by its mark (a note
+    that refers to another note brings that one too)."""
     blocks: list[Block] = []
-    for kind, heading in (("footnote", "Footnotes"), ("endnote", "Endnotes")):
-        referred = list(seen.referred[kind])
-        notes = _notes(document, kind) if referred else {}
-        texts = [(mark, clean_inline(" ".join(_text(p, seen) for p in notes.get(note, [])))) for note, mark in referred]
-        if any(text for _, text in texts):
-            blocks.append(Block(kind="heading", text=heading, level=1))
-            blocks += [Block(kind="paragraph", text=f"{mark} {text}") for mark, text in texts if text]
+    while seen.told < len(seen.referred):
+        kind, note, mark = seen.referred[seen.told]
+        seen.told += 1
+        if kind not in seen.texts:
+            seen.texts[kind] = _notes(seen.document, kind)
+        text = clean_inline(" ".join(_text(p, seen) for p in seen.texts[kind].get(note, [])))
+        if text:
+            blocks.append(Block(kind="paragraph", text=f"{mark} {text}"))
     return blocks
 
 

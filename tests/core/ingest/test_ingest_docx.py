@@ -201,22 +201,27 @@ def _with_footnotes(path, notes: dict[int, str]):
     return path
 
 
-def test_footnotes_are_read_with_their_marks(tmp_path):
-    """Footnotes hold a policy's qualifiers ("calendar days, weekends included") and were not read."""
+def test_footnotes_are_read_with_their_marks_after_the_paragraph_that_refers_to_them(tmp_path):
+    """Footnotes hold a policy's qualifiers ("calendar days, weekends included") and were not
+    read; then, gathered under a "Footnotes" heading at the end, a note lost its section's
+    words and was refused where the same sentence in the text was answered (QA pass)."""
     path = _with_paragraphs(
         tmp_path / "policy.docx",
+        f'<w:p {_W}><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Refunds</w:t></w:r></w:p>',
         f'<w:p {_W}><w:r><w:t>Refunds are paid within 30 days</w:t></w:r>'
         '<w:r><w:footnoteReference w:id="5"/></w:r><w:r><w:t xml:space="preserve"> of the request.</w:t></w:r></w:p>',
         f'<w:p {_W}><w:r><w:t>Annual plans renew each year</w:t></w:r><w:r><w:footnoteReference w:id="3"/></w:r>'
         '<w:r><w:t>.</w:t></w:r></w:p>',
     )
     parsed = parse_file(_with_footnotes(path, {3: "Unless cancelled in writing.", 5: "Calendar days, weekends included."}))
-    assert "Refunds are paid within 30 days ¹ of the request." in parsed.text
-    assert "Annual plans renew each year ²." in parsed.text
-    headings = [b.text for b in parsed.blocks if b.kind == "heading"]
-    assert headings[-1] == "Footnotes"
-    notes = [b.text for b in parsed.blocks if b.kind == "paragraph"][-2:]
-    assert notes == ["¹ Calendar days, weekends included.", "² Unless cancelled in writing."]
+    assert [(b.kind, b.text) for b in parsed.blocks[:5]] == [
+        ("heading", "Refunds"),
+        ("paragraph", "Refunds are paid within 30 days ¹ of the request."),
+        ("paragraph", "¹ Calendar days, weekends included."),
+        ("paragraph", "Annual plans renew each year ²."),
+        ("paragraph", "² Unless cancelled in writing."),
+    ]
+    assert all(b.section_path == ["Refunds"] for b in parsed.blocks[1:5])
 
 
 def test_a_text_box_is_read_once_after_its_paragraph(tmp_path):
