@@ -276,7 +276,8 @@ def page_image(path: Path, page: int, rects: list[list[float]], scan: int | None
     mtime = path.stat().st_mtime
     try:
         if scan is not None:
-            st.caption(f"Page {page} is a scan: its text was read by OCR, so compare the quote with the image."
+            st.caption(f"Page {page} was read by OCR (a scan, or letters drawn as shapes), so compare the quote "
+                       "with the image."
                        + (" It was fed upside down or sideways and is shown turned upright." if turn else ""))
         if boxes:
             with st.container(border=True):
@@ -308,8 +309,11 @@ def quoted_table(text: str, quote: str, label: str = "Quote") -> bool:
     styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
                                axis=1)
     st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
-    if any(marked):
+    if any(marked) and label == "Quote":
         st.caption(plural(sum(marked), "The quoted row is highlighted.", "The quoted rows are highlighted."))
+    elif any(marked):  # under a refusal nothing was quoted: the row is what came nearest
+        st.caption(plural(sum(marked), f"The row of the {label.lower()} is highlighted; it was not quoted.",
+                          f"The rows of the {label.lower()} are highlighted; they were not quoted."))
     elif quote.strip():
         st.caption(f"{label}: " + escape_md(quote, inline=True))
     return True

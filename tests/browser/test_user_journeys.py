@@ -235,7 +235,7 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     nav(page, "Ask")
     answer = ask(page, "How many paid days off do I get when I move house?", 1)
     expect()(answer).to_contain_text("1 day")
-    expect()(answer.get_by_text("Page 3 is a scan: its text was read by OCR", exact=False)).to_be_visible()
+    expect()(answer.get_by_text("Page 3 was read by OCR", exact=False)).to_be_visible()
     expect()(answer.get_by_text("is shown turned upright", exact=False)).to_be_visible()  # fed upside down
     expect()(answer.get_by_text("Page 3 — quote highlighted")).to_be_visible()  # boxed on the scan itself
     wait_idle(page)

@@ -64,7 +64,9 @@ def test_refusal_shows_closest_passages(app):
     assert sum(":orange-background[" in b for b in bodies) >= len(closest) - len(rows)
     assert len(app.dataframe) >= len(rows)
     if rows:
-        assert "The quoted row is highlighted." in bodies
+        # nothing was quoted under a refusal: the highlighted row is said to be the nearest, not a quote
+        assert "The row of the nearest sentence is highlighted; it was not quoted." in bodies
+        assert "The quoted row is highlighted." not in bodies
         assert not any("|---|" in b for b in bodies), "no raw markdown table is shown"
 
 

@@ -82,6 +82,23 @@ def test_a_closest_passage_of_a_table_shows_its_table_not_raw_pipes(settings):
     assert not any("|---|" in s or "| Front |" in s for s in shown), shown
 
 
+def test_a_closest_row_under_a_refusal_is_not_called_quoted(settings):
+    """Under a refusal nothing was quoted, yet the closest table said "The quoted row is
+    highlighted." (QA pass)."""
+    from streamlit.testing.v1 import AppTest
+
+    chunk = _tyre_table(settings)
+    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md", "section": "Tyres",
+            "snippet": " ".join(chunk["text"].split()), "quote": "| Front | 2.4 bar |"}
+    at = AppTest.from_function(_show_closest, default_timeout=30)
+    at.session_state["answer"] = {"question": "What is the tyre tread depth?", "status": "refused", "closest": [near]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert "The row of the nearest sentence is highlighted; it was not quoted." in captions
+    assert not any("quoted row" in c for c in captions)
+
+
 def test_only_the_quoted_sentences_of_a_marker_are_highlighted_not_those_between():
     """An answer quoting the first and third sentences of a passage under [1]: opening [1]
     highlighted from the first quote to the last, so the unquoted sentence between them read
@@ -159,7 +176,7 @@ def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(settings, tmp_path)
     scan_words.save(settings, "acme", result.doc_id, {1: [(72, 90, 120, 102, "Receipts", 0, 0)]})  # as a scan leaves
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image." in \
+    assert "Page 1 was read by OCR (a scan, or letters drawn as shapes), so compare the quote with the image." in \
         [c.value for c in at.caption]
 
     # a page fed upside down was turned to be read: it is shown so, and said so
@@ -168,7 +185,8 @@ def test_a_quote_from_a_scanned_page_says_it_was_read_by_ocr(settings, tmp_path)
     assert scan_words.load(settings, "acme", result.doc_id) == {1: [(72, 90, 120, 102, "Receipts", 0, 0)]}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Page 1 is a scan: its text was read by OCR, so compare the quote with the image. It was fed upside " \
+    assert "Page 1 was read by OCR (a scan, or letters drawn as shapes), so compare the quote with the image. " \
+           "It was fed upside " \
            "down or sideways and is shown turned upright." in [c.value for c in at.caption]
 
 
