@@ -76,9 +76,10 @@ if len(shown) < len(docs):
 grid = "docs_grid_" + hashlib.sha256("\n".join(d["doc_id"] for d in shown).encode()).hexdigest()[:16]
 picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
                           column_config={"size KB": st.column_config.NumberColumn(format="%.1f"),
-                                         # wide enough to read what to do ("This file" alone said nothing)
-                                         "error": st.column_config.TextColumn(width="large"),
-                                         "notes": st.column_config.TextColumn(width="large")},
+                                         # wide enough to read what to do ("This file" alone said
+                                         # nothing), when there is an error to read
+                                         **({"error": st.column_config.TextColumn(width="medium")}
+                                            if any(d.get("error") for d in shown) else {})},
                           key=grid, on_select="rerun", selection_mode="single-row")
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
