@@ -93,6 +93,15 @@ _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _DROPPED = {qn("w:del"), qn("w:moveFrom"), qn("w:rPr"), qn("w:pPr"), _MC + "Fallback"}
 _REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+# tag names worked out once: qn() splits and looks up its argument on every call, and these are
+# compared for every element of the document
+_P, _TBL, _SDT, _SDT_CONTENT, _RUN, _TEXT, _TEXT_BOX = (
+    qn(t) for t in ("w:p", "w:tbl", "w:sdt", "w:sdtContent", "w:r", "w:t", "w:txbxContent"))
+_VANISH = f"{qn('w:rPr')}/{qn('w:vanish')}"
+_STYLE_NAME = f"{qn('w:pPr')}/{qn('w:pStyle')}"
+_OUTLINE = f"{qn('w:pPr')}/{qn('w:outlineLvl')}"
+_NUMBERED = f"{qn('w:pPr')}/{qn('w:numPr')}"
+_VAL = qn("w:val")
 _CHARACTERS = {qn("w:t"): None, qn("w:tab"): "\t", qn("w:br"): "\n", qn("w:cr"): "\n",
                qn("w:noBreakHyphen"): "-"}
 
@@ -111,8 +120,8 @@ def _text(p, seen: _Seen) -> str:
                 seen.changes += 1
             if tag in _DROPPED:
                 continue
-            if tag == qn("w:r") and _is_on(child.find(f"{qn('w:rPr')}/{qn('w:vanish')}")):
-                hidden = hidden or any((t.text or "").strip() for t in child.iter(qn("w:t")))
+            if tag == _RUN and _is_on(child.find(_VANISH)):
+                hidden = hidden or any((t.text or "").strip() for t in child.iter(_TEXT))
                 continue
             if tag in _CHARACTERS:
                 out.append(child.text or "" if _CHARACTERS[tag] is None else _CHARACTERS[tag])
@@ -124,7 +133,7 @@ def _text(p, seen: _Seen) -> str:
                 seen.referred.append((kind, child.get(qn("w:id"), ""), mark))
                 out.append(" " + mark)  # apart: "days¹" would be a word of its own to search
                 continue
-            if tag == qn("w:txbxContent"):
+            if tag == _TEXT_BOX:
                 seen.boxes.append(child)
                 continue
             walk(child)
@@ -136,23 +145,23 @@ def _text(p, seen: _Seen) -> str:
 
 def _is_on(flag) -> bool:
     """A toggle property (<w:vanish/>, <w:vanish w:val="0"/>) as Word reads it."""
-    return flag is not None and flag.get(qn("w:val"), "true") not in ("0", "false", "off")
+    return flag is not None and flag.get(_VAL, "true") not in ("0", "false", "off")
 
 
 def _body_blocks(document: DocxDocument, seen: _Seen, parent=None, styles: _Styles | None = None):
     styles = styles or _Styles()
     for element in _body_elements(document.element.body if parent is None else parent):
-        if element.tag == qn("w:p"):
+        if element.tag == _P:
             block = _paragraph_block(Paragraph(element, document), seen, styles)
             if block:
                 yield block
-            yield from _notes_told(seen)
-            boxes, seen.boxes = seen.boxes, []
-            for box in boxes:  # after the paragraph that anchors them
-                yield from _body_blocks(document, seen, box, styles)
-        elif element.tag == qn("w:tbl"):
+        else:
             yield from _table_blocks(Table(element, document), seen)
-            yield from _notes_told(seen)
+        # what the paragraph or table referred to or anchored: its notes, then its text boxes
+        yield from _notes_told(seen)
+        boxes, seen.boxes = seen.boxes, []
+        for box in boxes:
+            yield from _body_blocks(document, seen, box, styles)
 
 
 def _notes_told(seen: _Seen) -> list[Block]:
@@ -180,17 +189,17 @@ def _notes(document: DocxDocument, kind: str) -> dict[str, list]:
                 root = parse_xml(rel.target_part.blob)
             except Exception:  # noqa: BLE001 - a damaged notes part costs the notes, not the document
                 return {}
-            return {note.get(qn("w:id")): list(note.iter(qn("w:p"))) for note in root.iterchildren(qn(f"w:{kind}"))}
+            return {note.get(qn("w:id")): list(note.iter(_P)) for note in root.iterchildren(qn(f"w:{kind}"))}
     return {}
 
 
 def _body_elements(parent):
     """Paragraphs and tables in order, looking inside content controls (w:sdt)."""
     for child in parent.iterchildren():
-        if child.tag in (qn("w:p"), qn("w:tbl")):
+        if child.tag == _P or child.tag == _TBL:
             yield child
-        elif child.tag == qn("w:sdt"):
-            content = child.find(qn("w:sdtContent"))
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
             if content is not None:
                 yield from _body_elements(content)
 
@@ -216,8 +225,8 @@ class _Styles:
         self.known: dict[str | None, tuple[int, bool]] = {}
 
     def of(self, paragraph: Paragraph) -> tuple[int, bool]:
-        named = paragraph._p.find(f"{qn('w:pPr')}/{qn('w:pStyle')}")
-        key = named.get(qn("w:val")) if named is not None else None
+        named = paragraph._p.find(_STYLE_NAME)
+        key = named.get(_VAL) if named is not None else None
         if key not in self.known:
             style = paragraph.style
             self.known[key] = (_style_heading_level(style),
@@ -243,10 +252,10 @@ def _heading_level(paragraph: Paragraph, styles: _Styles) -> int:
     by_style = styles.of(paragraph)[0]
     if by_style:
         return by_style
-    outline = paragraph._p.find(f"{qn('w:pPr')}/{qn('w:outlineLvl')}")
+    outline = paragraph._p.find(_OUTLINE)
     if outline is not None:
         try:
-            value = int(outline.get(qn("w:val")))
+            value = int(outline.get(_VAL))
         except (TypeError, ValueError):
             return 0
         return value + 1 if value < 9 else 0  # 9 means "body text"
@@ -254,7 +263,7 @@ def _heading_level(paragraph: Paragraph, styles: _Styles) -> int:
 
 
 def _is_list(paragraph: Paragraph, styles: _Styles) -> bool:
-    if paragraph._p.find(f"{qn('w:pPr')}/{qn('w:numPr')}") is not None:
+    if paragraph._p.find(_NUMBERED) is not None:
         return True
     return styles.of(paragraph)[1]
 
@@ -267,7 +276,7 @@ def _table_blocks(table: Table, seen: _Seen) -> list[Block]:
             if any(cell._tc is e for e in elements):  # a merged cell is listed per grid column
                 continue
             elements.append(cell._tc)
-            paragraphs = (e for e in _body_elements(cell._tc) if e.tag == qn("w:p"))
+            paragraphs = (e for e in _body_elements(cell._tc) if e.tag == _P)
             cells.append("\n".join(_text(p, seen) for p in paragraphs))
         rows.append(cells)
     rows = normalize_rows(rows)

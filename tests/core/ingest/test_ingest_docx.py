@@ -238,3 +238,19 @@ def test_a_text_box_is_read_once_after_its_paragraph(tmp_path):
     )
     texts = [b.text for b in parse_file(path).blocks]
     assert texts[:3] == ["Claims are handled in order.", "Call 555-0100 for urgent claims.", "Next paragraph."]
+
+
+def test_a_text_box_in_a_table_cell_follows_its_table(tmp_path):
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=2)
+    for (row, col), text in {(0, 0): "Plan", (0, 1): "Days", (1, 0): "Monthly", (1, 1): "14"}.items():
+        table.cell(row, col).text = text
+    table.cell(1, 1).paragraphs[0]._p.append(parse_xml(
+        f'<w:r {_W} {_MC}><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r><w:t>Extended to 30 days in 2025.'
+        "</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r>"))
+    document.add_paragraph("After the table.")
+    document.save(tmp_path / "plans.docx")
+    texts = [b.text for b in parse_file(tmp_path / "plans.docx").blocks]
+    assert texts[1:] == ["Extended to 30 days in 2025.", "After the table."], texts
