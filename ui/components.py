@@ -292,9 +292,10 @@ def page_image(path: Path, page: int, rects: list[list[float]], scan: int | None
         st.warning("The page could not be rendered: " + escape_md(str(exc), inline=True))
 
 
-def quoted_table(text: str, quote: str, label: str = "Quote") -> bool:
+def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True) -> bool:
     """A table chunk as a table, the quoted row(s) highlighted (a quote that is no row is
-    said under it after `label`). False if it is not a table."""
+    said under it after `label`); `cited` False: the row is only the nearest to a question
+    refused, and said so. False if it is not a table."""
     before, rows = parse_pipe_table(clean(text))
     if len(rows) < 2:
         return False
@@ -309,7 +310,7 @@ def quoted_table(text: str, quote: str, label: str = "Quote") -> bool:
     styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
                                axis=1)
     st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
-    if any(marked) and label == "Quote":
+    if any(marked) and cited:
         st.caption(plural(sum(marked), "The quoted row is highlighted.", "The quoted rows are highlighted."))
     elif any(marked):  # under a refusal nothing was quoted: the row is what came nearest
         st.caption(plural(sum(marked), f"The row of the {label.lower()} is highlighted; it was not quoted.",
@@ -327,7 +328,7 @@ def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> boo
     chunk = services.chunk(settings, tenant, item.get("chunk_id", ""))
     if not chunk or ("|" not in quote and chunk.get("kind") != "table"):
         return False
-    return quoted_table(chunk.get("text", ""), quote, label="Nearest sentence")
+    return quoted_table(chunk.get("text", ""), quote, label="Nearest sentence", cited=False)
 
 
 # The Ask page brings the newest answer's top into view with this script (st.html runs it in

@@ -7,7 +7,6 @@ from typing import Any
 
 HIGHLIGHT_RGB = (1.0, 0.78, 0.2)  # amber, readable over black text
 OUTLINE_RGB = (0.9, 0.35, 0.0)
-INK = 128  # a grey level under this is print, over it paper
 
 
 def render_page_png(path: Path | str, page: int, rects: list[list[float]] | None = None,
@@ -72,6 +71,8 @@ def _ink_span(pdf_page: Any, band: Any, x0: float, x1: float, dpi: int = 36) -> 
     a quote in a scanned table's first cell was shown without the row's last columns."""
     import numpy as np
     import pymupdf
+
+    from core.ingest.ocr import INK  # the grey level OCR takes for print
 
     pix = pdf_page.get_pixmap(dpi=dpi, clip=band, colorspace=pymupdf.csGRAY, annots=False)
     if not pix.width or not pix.height:
