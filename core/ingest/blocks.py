@@ -14,6 +14,27 @@ def clean_inline(text: str) -> str:
     return _WS.sub(" ", text.replace("\u00ad", "")).strip()
 
 
+MAX_LABEL_CHARS = 40
+MAX_LABEL_WORDS = 6
+
+
+def is_field_line(line: str) -> bool:
+    """A line of a filled form or record, "Label: value": a short label (at most six words,
+    forty characters) and a value after ": ". Times ("10:30") and addresses ("https://")
+    have no space after their colon."""
+    label, colon, value = line.strip().partition(": ")
+    return bool(colon and label and value.strip()) and len(label) <= MAX_LABEL_CHARS \
+        and len(label.split()) <= MAX_LABEL_WORDS and not label.endswith(":")
+
+
+def field_lines(lines: list[str]) -> bool:
+    """Whether a paragraph's lines are fields, one to a line ("Policy number: HX-2"
+    over "Start date: 1 May"): typed so in a text or Markdown file, they are a record, not
+    wrapped prose, and each is kept a line of its own (joined, five fields read as one
+    sentence that answers none of them alone)."""
+    return len(lines) >= 2 and all(is_field_line(line) for line in lines)
+
+
 def markdown_table(rows: list[list[str]]) -> str:
     """Render rows (header first) as a Markdown table: `| a | b |`, `|---|---|`, ..."""
     width = max(len(r) for r in rows)

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from core.ingest.base import PageProgress
-from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.blocks import clean_inline, field_lines, finish, first_heading, normalize_rows, table_block
 from core.ingest.decode import decode_text
 from core.ingest.html import DROP_TAGS
 from core.ingest.text import parse_plain_text
@@ -73,12 +73,11 @@ class MarkdownParser:
             elif tok.type == "list_item_close":
                 numbers.pop()
             elif tok.type == "inline" and i > 0 and tokens[i - 1].type == "paragraph_open":
-                text_ = inline_text(tok)
                 if numbers:
-                    blocks.append(Block(kind="list_item", text=numbers[-1] + text_))
+                    blocks.append(Block(kind="list_item", text=numbers[-1] + inline_text(tok)))
                     numbers[-1] = ""
                 else:
-                    blocks.append(Block(kind="paragraph", text=text_))
+                    blocks.extend(Block(kind="paragraph", text=t) for t in paragraph_texts(tok))
             elif tok.type in ("fence", "code_block"):
                 blocks.append(Block(kind="code", text=tok.content.strip("\n")))
             elif tok.type == "html_block":
@@ -110,7 +109,12 @@ def inline_text(token: Token) -> str:
     """Plain text of an inline token: text, code spans, link text, image alt text. The body
     of an inline <script> or <style> is code no reader of the page ever sees, so it is not
     document text ("opens at <script>alert(1)</script> 30 bar" would be quoted with it)."""
-    parts: list[str] = []
+    return clean_inline(" ".join(_inline_lines(token)))
+
+
+def _inline_lines(token: Token) -> list[str]:
+    """The inline token's text line by line, as its source breaks it."""
+    lines: list[list[str]] = [[]]
     hidden = 0  # open <script>/<style> tags around the current child
     for child in token.children or []:
         if child.type == "html_inline" and (tag := _HIDDEN_INLINE.match(child.content)):
@@ -119,12 +123,22 @@ def inline_text(token: Token) -> str:
         if hidden:
             continue
         if child.type in ("text", "code_inline"):
-            parts.append(child.content)
+            lines[-1].append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
+            lines.append([])
         elif child.type == "image":
-            parts.append(child.content)
-    return clean_inline("".join(parts))
+            lines[-1].append(child.content)
+    return ["".join(parts) for parts in lines]
+
+
+def paragraph_texts(token: Token) -> list[str]:
+    """A paragraph's text: one, or one per line when its lines are fields of a record
+    (core/ingest/blocks.field_lines)."""
+    lines = [clean_inline(line) for line in _inline_lines(token)]
+    lines = [line for line in lines if line]
+    if field_lines(lines):
+        return lines
+    return [clean_inline(" ".join(lines))]
 
 
 def _table_rows(tokens: list[Token], i: int) -> tuple[int, list[list[str]]]:

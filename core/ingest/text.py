@@ -14,7 +14,15 @@ import re
 from pathlib import Path
 
 from core.ingest.base import PageProgress
-from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.blocks import (
+    clean_inline,
+    field_lines,
+    finish,
+    first_heading,
+    is_field_line,
+    normalize_rows,
+    table_block,
+)
 from core.ingest.decode import decode_text
 from core.schema import Block, ParsedDocument
 
@@ -91,7 +99,8 @@ def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
     letters = [ch for ch in line if ch.isalpha()]
     if len(letters) >= 3 and all(ch.isupper() for ch in letters):
         return 1, line
-    if has_next and line[0].isupper() and not LIST_MARKER.match(line) and len(words) <= 10:
+    if has_next and line[0].isupper() and not LIST_MARKER.match(line) and len(words) <= 10 \
+            and not is_field_line(line):  # "Policyholder: Maria Keller" is a field, not a title
         return 2, line
     return None
 
@@ -110,6 +119,9 @@ def _body_blocks(lines: list[str]) -> list[Block]:
             groups.append(("paragraph", [line]))
     blocks = []
     for kind, group in groups:
+        if kind == "paragraph" and field_lines(group):
+            blocks.extend(Block(kind="paragraph", text=clean_inline(line)) for line in group)
+            continue
         text = join_lines(group)
         if kind == "list_item":
             text = _BULLET_GLYPH.sub("", text, count=1)

@@ -320,3 +320,38 @@ def test_a_headings_anchor_attributes_are_no_text(write_file):
     assert parsed.title == "Директивы"
     assert [b.text for b in parsed.blocks if b.kind == "heading"] == ["Директивы", "Setup", "Set {x} in braces"]
     assert "{#" not in parsed.text
+
+
+FORM = ("Policy number: POL-7731\nPolicyholder: Maria Keller\nStart date: 1 March 2026\n"
+        "Excess per claim: 250 EUR\n")
+FORM_LINES = ["Policy number: POL-7731", "Policyholder: Maria Keller", "Start date: 1 March 2026",
+              "Excess per claim: 250 EUR"]
+
+
+@pytest.mark.parametrize("name, head", [("schedule.md", "# Policy schedule\n\n"), ("schedule.txt", "POLICY SCHEDULE\n\n")])
+def test_a_record_of_fields_keeps_one_field_to_a_line(write_file, name, head):
+    # joined as wrapped prose, four fields read as one sentence that answers none of them
+    text = head + FORM + "\nThe excess is paid by the policyholder\nfor each claim: not once a year.\n"
+    parsed = parse_file(write_file(name, text.encode("utf-8")))
+    assert_offsets(parsed)
+    paragraphs = [b.text for b in parsed.blocks if b.kind == "paragraph"]
+    assert paragraphs == FORM_LINES + ["The excess is paid by the policyholder for each claim: not once a year."]
+
+
+def test_a_field_standing_alone_is_no_heading(write_file):
+    text = "POLICY SCHEDULE\n\nPolicyholder: Maria Keller\n\nThe policy renews every year.\n"
+    parsed = parse_file(write_file("schedule.txt", text.encode("utf-8")))
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "POLICY SCHEDULE"), ("paragraph", "Policyholder: Maria Keller"),
+        ("paragraph", "The policy renews every year.")]
+
+
+@pytest.mark.parametrize("lines", [
+    ["Meet at 10:30 in the lobby", "and bring your badge."],  # a time, not a label
+    ["See https://example.org/help", "for the forms."],  # an address
+    ["Policy number: POL-7731", "and the rest of this sentence wraps on."],  # one field, then prose
+    ["The rules of this office are simple and they are old: pay on time", "Start date: 1 May"],
+])
+def test_wrapped_prose_is_still_one_paragraph(write_file, lines):
+    parsed = parse_file(write_file("notes.md", ("\n".join(lines) + "\n").encode("utf-8")))
+    assert [b.text for b in parsed.blocks if b.kind == "paragraph"] == [" ".join(lines)]
