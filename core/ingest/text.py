@@ -48,16 +48,48 @@ def parse_plain_text(text: str) -> list[Block]:
     blocks: list[Block] = []
     for i, para in enumerate(paragraphs):
         lines = [ln.rstrip() for ln in para.split("\n") if ln.strip()]
-        has_next = i + 1 < len(paragraphs)
-        table = _aligned_table(lines)
-        if table:
-            blocks.append(table_block(table))
+        blocks.extend(_paragraph_blocks(lines, has_next=i + 1 < len(paragraphs)))
+    return blocks
+
+
+def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> list[Block]:
+    table = _aligned_table(lines)
+    if table:
+        return [table_block(table)]
+    heading = _heading(lines, has_next)
+    if heading:
+        return [Block(kind="heading", text=heading[1], level=heading[0])]
+    if cut and any(_is_rule(line) for line in lines):
+        return _cut_at_rules(lines)
+    return _body_blocks(lines)
+
+
+def _is_rule(line: str) -> bool:
+    return len(line.strip()) >= 3 and bool(_UNDERLINE.match(line.strip()))
+
+
+def _cut_at_rules(lines: list[str]) -> list[Block]:
+    """A paragraph with rules inside: a form typed in a text file runs its sections'
+    titles, their underlines and their fields together without blank lines ("CUSTOMER"
+    over "------" over "Customer name: ..."). The line a rule underlines is a heading when
+    it reads like a title; the rule itself is decoration and is left out."""
+    blocks: list[Block] = []
+    current: list[str] = []
+    for line in lines:
+        if not _is_rule(line):
+            current.append(line)
             continue
-        heading = _heading(lines, has_next)
-        if heading:
-            blocks.append(Block(kind="heading", text=heading[1], level=heading[0]))
-            continue
-        blocks.extend(_body_blocks(lines))
+        title = clean_inline(current[-1]) if current else ""
+        if title and len(title) <= 80 and len(title.split()) <= 10 and not title.endswith((".", ",", ";", ":")):
+            current.pop()
+            if current:
+                blocks.extend(_paragraph_blocks(current, has_next=True, cut=False))
+            blocks.append(Block(kind="heading", text=title, level=1 if line.strip()[0] == "=" else 2))
+        elif current:
+            blocks.extend(_paragraph_blocks(current, has_next=True, cut=False))
+        current = []
+    if current:
+        blocks.extend(_paragraph_blocks(current, has_next=False, cut=False))
     return blocks
 
 

@@ -355,3 +355,20 @@ def test_a_field_standing_alone_is_no_heading(write_file):
 def test_wrapped_prose_is_still_one_paragraph(write_file, lines):
     parsed = parse_file(write_file("notes.md", ("\n".join(lines) + "\n").encode("utf-8")))
     assert [b.text for b in parsed.blocks if b.kind == "paragraph"] == [" ".join(lines)]
+
+
+def test_a_form_typed_in_a_text_file_is_cut_at_its_underlined_titles(write_file):
+    text = ("JOB CARD\n=========\n\nWork order no.: WO-17\nStatus: Completed\n\n"
+            "CUSTOMER\n--------\nCustomer name: Per Nilsen\nPhone: +47 412 33 908\n"
+            "VESSEL\n--------\nBoat name: Solgang\n\n"
+            "Notes written as a sentence.\n--------\nThe anodes were checked and are fine.\n")
+    parsed = parse_file(write_file("card.txt", text.encode("utf-8")))
+    assert_offsets(parsed)
+    got = [(b.kind, b.text) for b in parsed.blocks]
+    assert got == [("heading", "JOB CARD"), ("paragraph", "Work order no.: WO-17"), ("paragraph", "Status: Completed"),
+                   ("heading", "CUSTOMER"), ("paragraph", "Customer name: Per Nilsen"),
+                   ("paragraph", "Phone: +47 412 33 908"), ("heading", "VESSEL"), ("paragraph", "Boat name: Solgang"),
+                   # a sentence over a rule is no title: the rule is only left out
+                   ("paragraph", "Notes written as a sentence."),
+                   ("paragraph", "The anodes were checked and are fine.")]
+    assert next(b for b in parsed.blocks if b.text == "Boat name: Solgang").section_path == ["JOB CARD", "VESSEL"]
