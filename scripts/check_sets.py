@@ -64,13 +64,19 @@ def extract_text(path: Path) -> str:
             for row in table.rows:
                 for cell in row.cells:
                     parts.append(cell.text)
+                parts.append(" | ".join(cell.text for cell in row.cells))  # a row quoted whole
         return "\n".join(parts)
     if suffix in (".html", ".htm"):
         from bs4 import BeautifulSoup
         soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
         for tag in soup(["script", "style", "noscript", "template"]):
             tag.decompose()
-        return soup.get_text()
+        rows = [" | ".join(c.get_text(" ", strip=True) for c in tr.find_all(["td", "th"])) for tr in soup.find_all("tr")]
+        return soup.get_text() + "\n" + "\n".join(rows)  # a table row quoted whole
+    if suffix == ".csv":  # a row quoted as its cells joined by " | ", as the parsers render it
+        import csv
+        with path.open(encoding="utf-8", newline="") as f:
+            return "\n".join(" | ".join(row) for row in csv.reader(f))
     if suffix in (".md", ".markdown", ".txt"):
         return path.read_text(encoding="utf-8")
     raise ValueError(f"unsupported format: {path.name}")
