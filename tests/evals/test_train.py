@@ -109,3 +109,21 @@ def test_among_knobs_within_noise_the_one_quoting_least_from_elsewhere_wins() ->
     held = {Quoting(0.35): {"d": (rows, Confident(0))}, Quoting(0.35, 0.8): {"d": (rows, Confident(0))}}
     threshold, quoting = choose_knobs(held)
     assert quoting == Quoting(0.35, 0.8) and 0.1 < threshold <= 0.9
+
+
+def test_a_quoting_that_pads_answers_with_rivals_loses_even_when_it_scores_higher() -> None:
+    from evals.train import Quoting, choose_knobs
+
+    # the best unit lacks the answer, its runner-up from another passage holds it, and a
+    # third question's runner-up from elsewhere is a rival: quoting from elsewhere is
+    # "right" twice as often, because an answer counts as right when any quote holds it
+    rows = [placed([0.9, 0.7], [0, 1], [1, 2]), placed([0.9, 0.7], [1, 0], [1, 2]),
+            placed([0.9, 0.7], [1, 0], [1, 1])]
+
+    class Confident(Always):
+        def proba(self, x: np.ndarray) -> np.ndarray:
+            return np.full(len(x), 0.9)
+
+    held = {Quoting(0.35): {"d": (rows, Confident(0))}, Quoting(0.35, 1.0): {"d": (rows, Confident(0))}}
+    threshold, quoting = choose_knobs(held)
+    assert quoting == Quoting(0.35, 1.0)
