@@ -326,6 +326,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
             print(f"failed     {_shown(path.name)}: {_shown(result.error)}", flush=True)
             continue
         pages = "-" if result.pages is None else result.pages
+        if result.pages and result.pages_left_out:  # "pages=2/3": one page's text is not indexed
+            pages = f"{result.pages - result.pages_left_out}/{result.pages}"
         note = f"  (replaced {result.replaced})" if result.replaced else ""
         if result.status == "unchanged" and result.same_as and result.same_as != path.name:
             note = f"  (same content as {_shown(result.same_as)}, already indexed)"

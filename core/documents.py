@@ -65,6 +65,7 @@ class IngestResult:
     # preview of each whose text is gone (changed), which is in answers now
     exclusions_kept: int = 0
     exclusions_dropped: list[str] = field(default_factory=list)
+    pages_left_out: int = 0  # of `pages`, those not indexed (the warnings say which and why)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -260,7 +261,8 @@ def _index_new(
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
-                        replaced=replaced, warnings=list(parsed.warnings), reused_vectors=reused,
+                        replaced=replaced, pages_left_out=parsed.pages_left_out, warnings=list(parsed.warnings),
+                        reused_vectors=reused,
                         exclusions_kept=carried.kept, exclusions_dropped=carried.dropped)
 
 

@@ -71,6 +71,7 @@ class ParsedDocument:
     title: str = ""
     text: str = ""  # the extracted text the blocks' offsets point into
     warnings: list[str] = field(default_factory=list)
+    pages_left_out: int = 0  # of `pages`, those whose text is not in the blocks (unreadable, not OCRed)
     # page -> the OCR words of a scanned page (x0, y0, x1, y1, word, block, line), kept so its
     # quotes can be boxed (core/scan_words.py)
     scanned_words: dict[int, list[tuple]] = field(default_factory=dict)

@@ -231,6 +231,8 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
     if r["status"] == "ready":
         unit = "slide" if is_deck(r.get("file_name")) else "page"
         pages = f"{count_of(r['pages'], unit)}, " if r.get("pages") else ""
+        if r.get("pages") and r.get("pages_left_out"):  # the warnings below say which and why
+            pages = f"{r['pages'] - r['pages_left_out']} of {count_of(r['pages'], unit)}, "
         replaced = " (replaced the previous version)" if r.get("replaced") else ""
         where.success(f"**{name}**: indexed {pages}{count_of(r.get('chunks', 0), 'chunk')} in "
                       f"{r.get('seconds', 0):.1f} s{replaced}.", icon=":material/check_circle:")

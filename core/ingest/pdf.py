@@ -148,6 +148,7 @@ class PdfParser:
         parsed = finish(blocks, pages=pages, title=title, warnings=warnings)
         parsed.scanned_words = scans.words
         parsed.scanned_turns = scans.turns
+        parsed.pages_left_out = skipped + scans.left_out()
         return parsed
 
     def _scanned_text(self, page: pymupdf.Page, number: int, scans: _Scans) -> ScannedPage | None:
@@ -262,6 +263,11 @@ class _Scans:
     turns: dict[int, int] = field(default_factory=dict)  # page -> degrees it was turned to be read upright
     words: dict[int, list[tuple]] = field(default_factory=dict)  # of the pages read
     languages: str | None = None  # what the document is read in, once its first scan is read
+
+    def left_out(self) -> int:
+        """How many scanned pages' text is not in the document (each page is in one list)."""
+        return len(self.unread) + len(self.over) + len(self.failed) + len(self.illegible) + len(self.slow) \
+            + len(self.given_up)
 
     def warnings(self, reader: PageReader | None, unavailable: str, images: bool = False,
                  pages: int = 0) -> list[str]:

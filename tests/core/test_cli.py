@@ -343,3 +343,22 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path, write_file):
     err = proc.stderr.read().decode()
     proc.wait(timeout=300)
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+def test_ingest_counts_only_the_pages_it_indexed(tmp_path):
+    # a scanned page not read (OCR off) is no indexed page: "pages=1/2", the note on stderr
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Receipts must be submitted within 30 days of purchase.", fontsize=12)
+    paper = pymupdf.open()
+    paper.new_page().insert_text((72, 72), "Refunds are paid within 14 days of the request.", fontsize=14)
+    scanned = doc.new_page()
+    scanned.insert_image(scanned.rect, pixmap=paper[0].get_pixmap(dpi=150))
+    doc.save(tmp_path / "half.pdf")
+    env = {**os.environ, "GROUNDWORK_DATA": str(tmp_path / "data"), "GROUNDWORK_OCR": "0"}
+    res = subprocess.run([sys.executable, "-m", "core.cli", "ingest", "--tenant", "acme", str(tmp_path / "half.pdf"),
+                          "--no-prepare"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("ready      half.pdf  pages=1/2 ")
+    assert "half.pdf: Page 2 was scanned and not read" in res.stderr

@@ -65,3 +65,8 @@ def test_a_deck_is_cited_by_slide_and_every_other_paged_file_by_page():
         _result_line(Where(), {"file_name": name, "status": "ready", "pages": pages, "chunks": 30, "seconds": 2.0})
     assert said == ["**plans\\.pptx**: indexed 12 slides, 30 chunks in 2.0 s.",
                     "**manual\\.pdf**: indexed 1 page, 30 chunks in 2.0 s."]
+    # pages whose text is not indexed are not counted as indexed (the warnings say which)
+    said.clear()
+    _result_line(Where(), {"file_name": "scan.pdf", "status": "ready", "pages": 3, "pages_left_out": 1,
+                           "chunks": 4, "seconds": 9.0})
+    assert said == ["**scan\\.pdf**: indexed 2 of 3 pages, 4 chunks in 9.0 s."]

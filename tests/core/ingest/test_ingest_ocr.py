@@ -459,6 +459,7 @@ def test_a_page_with_no_text_either_way_up_is_left_out_and_named(tmp_path):
     doc.save(tmp_path / "mirrored.pdf")
     parsed = parse_file(tmp_path / "mirrored.pdf", Settings())
     assert {b.page for b in parsed.blocks} == {1}
+    assert (parsed.pages, parsed.pages_left_out) == (2, 1)  # "indexed 1 of 2 pages", not "2 pages"
     assert "Page 2 was left out: OCR read no legible text on it either way up (too faint, mirrored, or no text?); " \
            "rescan it and upload the file again." in parsed.warnings
 
@@ -574,6 +575,7 @@ def test_a_page_ocr_reads_nothing_of_in_time_is_left_out_and_the_file_given_up_a
     path = _noise_scan(tmp_path / "noise.pdf", 4, text_first="Receipts must be submitted within 30 days.")
     parsed = parse_file(path)
     assert "Receipts must be submitted within 30 days." in parsed.text
+    assert (parsed.pages, parsed.pages_left_out) == (5, 4)  # three too slow, one not tried
     assert parsed.warnings[:2] == [
         "Pages 2-4 were left out: OCR found no text on them in 1 seconds (a photo, a pattern or noise rather "
         "than text?).",
