@@ -249,4 +249,30 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     wait_idle(page)
     noted.scroll_into_view_if_needed()
     shot(page, "33-admin-document-notes-kept", full_page=False)
+
+    # a file one of whose pages OCR cannot read (a mirrored scan) counts only what it indexed
+    import pymupdf
+    from PIL import Image, ImageOps
+
+    sheet = pymupdf.open().new_page()
+    y = 90.0
+    for text, size in (("Travel expenses", 20), ("Receipts must be submitted within 30 days after the trip ends.", 11)):
+        sheet.insert_text((72, y), text, fontsize=size)
+        y += size * 2
+    image = sheet.get_pixmap(dpi=200)
+    mirrored = ImageOps.mirror(Image.frombytes("RGB", (image.width, image.height), image.samples))
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Claims are reported within 30 days of the loss.", fontsize=12)
+    second = doc.new_page()
+    second.insert_image(second.rect, pixmap=pymupdf.Pixmap(pymupdf.csRGB, image.width, image.height,
+                                                           mirrored.tobytes(), False))
+    doc.save(tmp_path / "claims-half.pdf")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(tmp_path / "claims-half.pdf"))
+    page.get_by_role("button", name="Index 1 file").click()
+    indexed = page.get_by_text(re.compile(r"claims-half\.pdf: indexed 1 of 2 pages,"))
+    expect()(indexed).to_be_visible(timeout=240_000)
+    expect()(page.get_by_text("Page 2 was left out: OCR read no legible text", exact=False).first).to_be_visible()
+    wait_idle(page)
+    indexed.scroll_into_view_if_needed()
+    shot(page, "33b-admin-page-left-out", full_page=False)
     assert not page.errors, page.errors
