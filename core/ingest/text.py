@@ -64,6 +64,12 @@ def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> lis
     return _body_blocks(lines)
 
 
+def _title_like(line: str) -> bool:
+    """Short, with letters, not ending as a sentence or a clause does."""
+    return len(line) <= 80 and len(line.split()) <= 12 and not line.endswith((".", ",", ";", ":", "!")) \
+        and any(ch.isalpha() for ch in line)
+
+
 def _is_rule(line: str) -> bool:
     return len(line.strip()) >= 3 and bool(_UNDERLINE.match(line.strip()))
 
@@ -80,7 +86,7 @@ def _cut_at_rules(lines: list[str]) -> list[Block]:
             current.append(line)
             continue
         title = clean_inline(current[-1]) if current else ""
-        if title and len(title) <= 80 and len(title.split()) <= 10 and not title.endswith((".", ",", ";", ":")):
+        if _title_like(title):
             current.pop()
             if current:
                 blocks.extend(_paragraph_blocks(current, has_next=True, cut=False))
@@ -121,9 +127,7 @@ def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
     if match:
         return len(match.group(1)), match.group(2)
     words = line.split()
-    if len(line) > 80 or len(words) > 12 or line.endswith((".", ",", ";", ":", "!")):
-        return None
-    if not any(ch.isalpha() for ch in line):
+    if not _title_like(line):
         return None
     numbered = _NUMBERED_HEADING.match(line)
     if numbered:
