@@ -6,7 +6,15 @@ import numpy as np
 
 from core.answer.signals import FEATURES
 from evals.train import SHIPPED, Record
-from evals.trial import general_words, premise_conflict, rank_consensus, sparse_latents, trial, with_candidate
+from evals.trial import (
+    general_words,
+    leave_one_word_out,
+    premise_conflict,
+    rank_consensus,
+    sparse_latents,
+    trial,
+    with_candidate,
+)
 
 
 def noise_records(seed: int = 0) -> list[Record]:
@@ -97,3 +105,17 @@ def test_general_words_weigh_the_question_s_rare_word_over_its_common_ones() -> 
     # "long" and "take" are two of the question's words, but the common ones
     assert rare["general_coverage"] > 0.5 > common["general_coverage"] > 0.0
     assert other["general_coverage"] == other["general_rarest"] == 0.0  # no word across languages
+
+
+def test_leave_one_word_out_keeps_the_answer_first_without_any_one_word() -> None:
+    from core.models import get_embedder
+
+    e = get_embedder()
+    units = ["Employees receive 20 days of paid vacation per year.", "The office is closed on public holidays."]
+    r = record("How many vacation days do employees get each year?", units)
+    r.qvec, r.uvecs = e.embed_query(r.qtext), e.embed_passages(units)
+    assert leave_one_word_out([r])[0] == ("loo_first", "loo_drop", "loo_gapmin", "loo_mean")
+    answer, other = r.signals
+    assert answer["loo_first"] == 1.0 and other["loo_first"] == 0.0
+    assert answer["loo_gapmin"] == 0.0 > other["loo_gapmin"]
+    assert answer["loo_drop"] > 0.0  # every reading without "vacation" is further from the answer
