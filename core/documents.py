@@ -510,7 +510,10 @@ def upload_file_name(file_name: str) -> str:
 
 def ingest_bytes(settings: Settings, tenant: str, file_name: str, data: bytes, *, uploaded_by: str,
                  progress: Progress | None = None) -> IngestResult:
-    """Index uploaded bytes (console, HTTP API) under their original name."""
+    """Index uploaded bytes (console, HTTP API) under their original name, less any folder
+    part: a client may send "../../etc/passwd.txt", and the listing and every citation would
+    show that path."""
+    file_name = Path(file_name.replace("\\", "/")).name.strip() or "upload"
     with tempfile.TemporaryDirectory(prefix="gw-upload-") as tmp:
         path = Path(tmp) / upload_file_name(file_name)
         path.write_bytes(data)

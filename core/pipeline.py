@@ -345,7 +345,7 @@ def _check(settings: Settings, generation: Generation, passages: list[Candidate]
     if (confidence < threshold and answerable is None and not generation.correction
             and generation.provider == "extractive"):
         return Outcome("refused", "", [], confidence, (
-            f"Answer confidence {confidence:.2f} is below the threshold {threshold:.2f}: "
+            f"Answer confidence {_below(confidence, threshold)}: "
             "the closest sentence does not clearly answer it."), "refuse after generating")
     if validate_citations(generation.text, len(passages)):
         return Outcome("refused", "", [], confidence, "The answer had no valid citations.", "refuse: no citations")
@@ -425,3 +425,12 @@ def _citations(settings: Settings, tenant: str, generation: Generation, passages
                             title=p.title, page=page, section=p.section, quote=sel.unit.quote,
                             char_start=sel.unit.start, char_end=sel.unit.end, score=sel.score, rects=rects))
     return out
+
+
+def _below(confidence: float, threshold: float) -> str:
+    """"0.689 is below the threshold 0.69": as many decimals as it takes for the two numbers
+    not to print the same (0.6892 at 0.69 read "0.69 is below the threshold 0.69")."""
+    digits = 2
+    while digits < 4 and f"{confidence:.{digits}f}" == f"{threshold:.{digits}f}":
+        digits += 1
+    return f"{confidence:.{digits}f} is below the threshold {threshold:.2f}"

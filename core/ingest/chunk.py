@@ -227,7 +227,8 @@ class _Chunker:
         if tokens <= budget:
             return [self.piece(index, start, end, tokens)]
         out: list[_Unit] = []
-        words = [(m.start() + start, m.end() + start) for m in _WORDS.finditer(text)]
+        words = [cut for m in _WORDS.finditer(text)
+                 for cut in _word_cuts(block.text, m.start() + start, m.end() + start, budget)]
         run_start, run_tokens, prev_end = None, 0, start
         for w_start, w_end in words:
             cost = count_content_tokens(block.text[w_start:w_end]) + 1
@@ -395,6 +396,9 @@ def _halve(unit: _Unit) -> list[_Unit]:
     spans = split_sentences(unit.text)
     if len(spans) < 2:
         spans = [(m.start(), m.end()) for m in _WORDS.finditer(unit.text)]
+    if len(spans) < 2 and len(unit.text) > 1:  # one "word" (a log line, a base64 blob): its halves
+        half = len(unit.text) // 2
+        spans = [(0, half), (half, len(unit.text))]
     if len(spans) < 2:
         return [unit]
     mid = len(spans) // 2
@@ -404,6 +408,17 @@ def _halve(unit: _Unit) -> list[_Unit]:
               unit.tokens // 2, piece=True, starts_entry=unit.starts_entry and a == 0)
         for a, b in cuts
     ]
+
+
+def _word_cuts(text: str, start: int, end: int, budget: int) -> list[tuple[int, int]]:
+    """A word as one span, or, when it alone is over the budget (40,000 characters without a
+    space: a log line, an encoded blob), as runs of characters that fit: else it became one
+    chunk of 30,000 tokens, shown whole as a "closest passage"."""
+    tokens = count_content_tokens(text[start:end])
+    if tokens <= budget:
+        return [(start, end)]
+    step = max(1, (end - start) * budget * 4 // (5 * tokens))
+    return [(a, min(a + step, end)) for a in range(start, end, step)]
 
 
 def _is_descendant(path: list[str], parent: list[str]) -> bool:

@@ -98,6 +98,17 @@ def test_upload_list_and_delete(api):
     assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md"}
 
 
+
+@pytest.mark.parametrize("sent", ["../../etc/passwd.txt", "..\\..\\windows\\passwd.txt", "/abs/dir/passwd.txt"])
+def test_an_uploads_folder_part_is_dropped_from_its_name(api, sent):
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key, files={"file": (sent, b"Staff park on level 2.\n", "text/plain")})
+    assert res.status_code == 200, res.text
+    listed = {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
+    assert listed == {"acme.md", "passwd.txt"}
+    answer = api.post("/v1/ask", headers=key, json={"question": "Where do staff park?"}).json()
+    assert all("/" not in c.get("file_name", c.get("source", "")) for c in answer.get("citations", []))
+
 def test_a_tenant_named_in_another_script_is_reached_by_its_header(api, write_file):
     tenant = "Склад север"
     assert ingest_file(api.settings, tenant, write_file("sklad.md", "# Склад\n\nСклад открыт с 8 до 20.\n")).status == "ready"

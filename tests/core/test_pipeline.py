@@ -311,3 +311,12 @@ def test_the_trace_shows_what_drove_the_answer_models_scores(answering):
     assert question_level["answer_confidence"] == pytest.approx(a.confidence, abs=1e-3)
     assert units and all(u["drivers"] and 0.0 <= u["score"] <= 1.0 for u in units)
     assert [u["score"] for u in units] == sorted((u["score"] for u in units), reverse=True)
+
+
+
+def test_a_refusal_never_says_a_confidence_is_below_the_same_number():
+    from core.pipeline import _below
+
+    assert _below(0.6892, 0.69) == "0.689 is below the threshold 0.69"
+    assert _below(0.6856, 0.69) == "0.686 is below the threshold 0.69"
+    assert _below(0.48, 0.55) == "0.48 is below the threshold 0.55"

@@ -199,6 +199,22 @@ def test_overlong_sentence_is_cut_only_to_fit_the_embedder(chunk_tokens):
     assert all(f"word{n} " in joined + " " for n in range(1500))
 
 
+
+@pytest.mark.parametrize("chunk_tokens", [60, 220])
+def test_a_word_of_forty_thousand_characters_is_cut_to_fit_too(chunk_tokens):
+    import random
+
+    blob = "".join(random.Random(7).choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(40_000))
+    text = f"Serial log: {blob} end of log. The alarm code of the north door is 4471."
+    blocks = [Block(kind="heading", text="Log", level=1, section_path=["Log"]),
+              Block(kind="paragraph", text=text, section_path=["Log"])]
+    parsed = ParsedDocument(blocks=blocks, text=join_blocks(blocks), title="Log")
+    chunks = chunk_document(parsed, doc_id="d", tenant="t", source="s", settings=Settings(chunk_tokens=chunk_tokens))
+    assert len(chunks) > 10 and all(c.tokens <= min(chunk_tokens, MAX_CHUNK_TOKENS) + 5 for c in chunks)
+    joined = "".join(c.text.removeprefix("Log\n\n") for c in chunks)
+    assert blob in joined.replace(" ", "")  # every character kept, in order
+    assert any("The alarm code of the north door is 4471." in c.text for c in chunks)
+
 def test_pdf_chunks_carry_pages(handbook_pdf):
     parsed = parse_file(handbook_pdf)
     chunks = chunk_document(parsed, doc_id="h", tenant="acme", source="handbook.pdf",
