@@ -135,8 +135,8 @@ def ingest_files(
                 # a document is known by its file name: the second would replace the first
                 parsing.take(i)
                 yield path, IngestResult(name, "failed", error=(
-                    f"Not ingested: {first_with[name]} in this run has the same file name, and this "
-                    "file would replace it; rename one of them and ingest it again."))
+                    f"Not ingested: {path} has the same file name as {first_with[name]}, indexed in "
+                    "this run, and would replace it; rename one of them and ingest it again."))
                 continue
             first_with[name] = Path(path)
             yield path, ingest_file(settings, tenant, path, uploaded_by=uploaded_by,

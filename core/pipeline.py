@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from core import index, journal, scan_words, store
+from core.answer.premise import OPPOSITE
 from core.answer.question import Question, words_of
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
@@ -208,8 +209,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 answer.status, answer.refusal_reason = "fallback", fallback_reason
             elif generation.correction:  # the passage contradicts the question's premise
                 answer.status = "corrected"
-                answer.answer = f"The documents say otherwise: {answer.answer}"
-                answer.refusal_reason = f"The question takes for granted what the documents contradict: {generation.correction}."
+                answer.answer, answer.refusal_reason = _correction_wording(parsed, answer.answer, generation.correction)
         elif fallback_reason and not answer.refusal_reason:
             answer.refusal_reason = fallback_reason
         if answer.status == "refused":
@@ -270,8 +270,10 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     as written, the rarest in general text first (core/lang/frequency.py), else the last
     (the head of an English noun phrase, usually): "dingbat" before "heavy" in "How heavy
     is the dingbat?", and in a tenant of two documents "Zanzibar" before "long" and "take".
-    None when the passages are in another language: there an unknown word is a translation."""
-    if not any(p.lang == question.lang.code for p in passages[:3]):
+    None when one of the first three passages is in another language: there an unknown word
+    may be a translation ("helmet" of «Шлем выдаётся бесплатно»), and "never mentions" would
+    be false and send an admin to teach a synonym of what the tenant already holds."""
+    if any(p.lang != question.lang.code for p in passages[:3]):
         return []
     runs: list[list[tuple[str, list[str]]]] = [[]]  # (word as written, its stems)
     for word in words_of(question.asking):
@@ -434,3 +436,13 @@ def _below(confidence: float, threshold: float) -> str:
     while digits < 4 and f"{confidence:.{digits}f}" == f"{threshold:.{digits}f}":
         digits += 1
     return f"{confidence:.{digits}f} is below the threshold {threshold:.2f}"
+
+
+def _correction_wording(question: Question, answer: str, why: str) -> tuple[str, str]:
+    """The answer and its note when the passage contradicts the question. "Why can leave be
+    paid out?" takes something for granted the documents deny ("otherwise"); "Can leave be
+    paid out?" takes nothing for granted: the documents say no to what it asks."""
+    if question.answer_type == "yesno":
+        return f"The documents say: {answer}", "The documents say no to what the question asks" + (
+            "." if why == OPPOSITE else f": {why}.")
+    return f"The documents say otherwise: {answer}", f"The question takes for granted what the documents contradict: {why}."

@@ -14,7 +14,7 @@ from ui.safe import clean, escape_md
 STATUS_STYLE: dict[str, tuple[str, str, str]] = {
     "answered": ("green", "check_circle", "every claim is supported by its citation"),
     "narrowed": ("orange", "content_cut", "an unsupported claim was dropped; the rest is supported"),
-    "corrected": ("blue", "rule", "the documents contradict what the question takes for granted"),
+    "corrected": ("blue", "rule", "the documents contradict what the question asks or takes for granted"),
     "refused": ("red", "block", "the knowledge base does not hold the answer"),
     "fallback": ("violet", "format_quote", "quotes only: the generated answer did not pass the checks"),
 }

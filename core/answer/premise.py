@@ -41,6 +41,7 @@ MIN_TOPIC = 0.6
 # form?" asserts nothing a negated sentence could deny
 ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read
+OPPOSITE = "the documents say the opposite"  # check 2's reason: a denial names no value
 MIN_SCORE = 0.2
 
 
@@ -111,7 +112,7 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
         return value
     if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC \
             and names_what_is_asked(question, f"{text} {passage_text}"):
-        return "the documents say the opposite"
+        return OPPOSITE
     word = negated_word(question, text)
     return f"the documents say {word}" if word else None
 

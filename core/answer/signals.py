@@ -104,38 +104,47 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
     return out
 
 
-def _first_cell(unit: Unit) -> str:
-    return next((c for c in row_cells(unit.quote) if c), "")
+Key = tuple[int, frozenset[str]]  # a table column and the words of one of its cells
 
 
-def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[set[str]]]:
-    """Per passage, the words of its table rows' first cells: the alternatives the table
-    sets side by side ("Part-time" / "Full-time", "Lisbon" / "Oslo"). A key shared by several
-    rows picks none of them, so only keys that stand once are kept."""
-    keys: dict[int, list[set[str]]] = {}
+def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
+    """Per passage, the cells that pick one row of its table: in any column, a cell whose
+    words stand in no other row of that column ("Part-time" / "Full-time", "Lisbon" / "Oslo",
+    "Burren Trail" beside the SKU "KC-201" of a price list). A cell shared by several rows
+    ("MTB", "Yes") picks none of them, so only cells that stand once are kept."""
+    cells: dict[int, list[Key]] = {}
     for number, unit in candidates:
         if unit.kind == "row":
-            words = set(tokenize(_first_cell(unit)))
-            if words:
-                keys.setdefault(number, []).append(words)
-    return {n: [k for k in ks if ks.count(k) == 1] for n, ks in keys.items()}
+            for column, cell in enumerate(row_cells(unit.quote)):
+                words = frozenset(tokenize(cell))
+                # a name holds a letter: an amount or a count ("25", "1190.00") names nothing
+                if words and len(words) <= MAX_KEY_WORDS and any(c.isalpha() for c in cell):
+                    cells.setdefault(number, []).append((column, words))
+    return {n: [k for k in ks if ks.count(k) == 1] for n, ks in cells.items()}
 
 
-def key_match(unit: Unit, unit_tokens: set[str], keys: list[set[str]], terms: set[str]) -> float:
+MAX_KEY_WORDS = 6  # a longer cell is a description, not a name
+
+
+def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str]) -> float:
     """Whether a unit speaks of the row the question picks, when the question names a whole
     key of the unit's table (every word of "Part-time staff"): 1 when the
-    unit's row key (or a whole key its sentence names) is one the question names, 0 when
+    unit's row holds a key the question names (or a sentence names such a key), 0 when
     the unit speaks only of other keys of that table, 0.5 when there is nothing to compare
-    (no table, no key named by the question or by the sentence)."""
-    picked = [k for k in keys if k <= terms]
+    (no table, no key named by the question or by the sentence). Of two keys of one column
+    the question names, one inside the other ("Burren Trail", "Burren Trail Pro"), the
+    longer is meant."""
+    picked = [(c, k) for c, k in keys if k <= terms]
+    picked = [(c, k) for c, k in picked if not any(c == c2 and k < k2 for c2, k2 in picked)]
     if not picked:
         return 0.5
     if unit.kind == "row":
-        return 1.0 if set(tokenize(_first_cell(unit))) in picked else 0.0
-    named = [k for k in keys if k <= unit_tokens]
+        own = {(c, frozenset(tokenize(cell))) for c, cell in enumerate(row_cells(unit.quote))}
+        return 1.0 if own & set(picked) else 0.0
+    named = [key for key in keys if key[1] <= unit_tokens]
     if not named:
         return 0.5
-    return 1.0 if any(k in picked for k in named) else 0.0
+    return 1.0 if any(key in picked for key in named) else 0.0
 
 
 def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:

@@ -13,7 +13,8 @@ element is read from the zip here (`merged_ranges`) and sheet.py fills a merged 
 across the columns it spans and a short value merged down a column into each of its rows.
 
 Cells are read with `data_only=True`: a formula gives the value Excel last computed and
-saved, and is never evaluated here (a formula never calculated reads as an empty cell).
+saved, and is never evaluated here (a formula never calculated reads as an empty cell, and
+a note counts them: `unsaved_formulas`).
 Numbers keep what their format shows of a percentage, a currency sign and decimals
 ("15%", "$9.99"); dates read as ISO dates. Bounded like the DOCX parser: an archive that
 unpacks to an absurd size, or a sheet of absurdly many cells, is refused before or while
@@ -129,7 +130,30 @@ def _workbook_blocks(book, archive: zipfile.ZipFile) -> tuple[list[Block], list[
         blocks += sheet.blocks(heading_level=2)
         if sheet.wide_rows:
             notes.append(wide_rows_warning(sheet.wide_rows, where))
+        unsaved = _sheet_part(archive, ws, unsaved_formulas, 0)
+        if unsaved:
+            notes.append(f"{where}{unsaved} formula cell{'s hold' if unsaved > 1 else ' holds'} no saved value "
+                         f"and read as empty (the program that wrote the file never calculated {'them' if unsaved > 1 else 'it'}); open "
+                         "the workbook in Excel or LibreOffice, save it, and upload it again.")
     return blocks, notes, hidden
+
+
+# how a formula cell with no value saved ends in a sheet's XML: "<f>G3*H3</f><v></v>" (as
+# openpyxl writes it), "<f>..</f><v/>", "<f>..</f></c>" (no value at all), a shared formula
+# "<f t="shared" si="0"/><v></v>"; Excel writes "<f>..</f><v>1190</v>"
+_UNSAVED = (b"</f><v></v>", b"</f><v/>", b"</f></c>", b"/><v></v>", b"/><v/>")
+
+
+def unsaved_formulas(stream: IO[bytes], read: int = _PIECE) -> int:
+    """How many formula cells of a sheet's XML hold no saved value, counted by a scan of the
+    bytes in pieces (each piece read with the tail of the one before, so a mark cut in two
+    is counted once)."""
+    count, tail, keep = 0, b"", max(map(len, _UNSAVED)) - 1
+    while piece := stream.read(read):
+        data = tail + piece
+        count += sum(data.count(mark) - tail.count(mark) for mark in _UNSAVED)
+        tail = data[-keep:]
+    return count
 
 
 def _counted_rows(ws, cells: list[int]):

@@ -393,6 +393,9 @@ def test_two_files_of_one_name_in_a_run_never_replace_each_other(settings, tmp_p
     results = [r for _, r in documents.ingest_files(settings, "acme", documents.iter_files([tmp_path / "tree"]))]
     assert [r.status for r in results] == ["ready", "failed"]
     assert "same file name" in results[1].error and "rename" in results[1].error
+    # the line names the file left out first, then the one indexed (it read as if the kept one failed)
+    assert results[1].error.startswith(f"Not ingested: {tmp_path / 'tree' / '2024' / 'report.md'} has the same")
+    assert str(tmp_path / "tree" / "2023" / "report.md") in results[1].error
     listed = [d for d in list_documents(settings, "acme") if d["status"] == "ready"]
     assert len(listed) == 1 and listed[0]["doc_id"] == results[0].doc_id
 

@@ -320,3 +320,18 @@ def test_a_refusal_never_says_a_confidence_is_below_the_same_number():
     assert _below(0.6892, 0.69) == "0.689 is below the threshold 0.69"
     assert _below(0.6856, 0.69) == "0.686 is below the threshold 0.69"
     assert _below(0.48, 0.55) == "0.48 is below the threshold 0.55"
+
+
+def test_a_yes_no_question_the_documents_deny_is_not_told_it_took_something_for_granted(settings, write_file):
+    # the QA pass: "Can leave be paid out?" read "The documents say otherwise: ..." with the note
+    # "The question takes for granted what the documents contradict"; it takes nothing for granted
+    assert ingest_file(settings, "acme", write_file("leave.md", (
+        "# Leave\n\nLeave cannot be paid out except when employment ends. Staff earn 25 days of leave a "
+        "year. Unused leave expires at the end of March.\n"))).status == "ready"
+    asked = ask(settings, "acme", "Can leave be paid out?")
+    assert asked.status == "corrected", asked
+    assert asked.answer.startswith("The documents say: Leave cannot be paid out")
+    assert asked.refusal_reason == "The documents say no to what the question asks."
+    assumed = ask(settings, "acme", "Why can leave be paid out?")
+    assert assumed.status == "corrected" and assumed.answer.startswith("The documents say otherwise: ")
+    assert "takes for granted" in assumed.refusal_reason

@@ -32,6 +32,16 @@ def test_none_when_the_passages_are_in_another_language() -> None:
     assert _unknown("How long does delivery to Zanzibar last?", lang="ru") == []
 
 
+def test_none_when_one_of_the_first_passages_is_in_another_language() -> None:
+    # the QA pass: "Is a helmet included with the rental for free?" was refused as "never
+    # mentions “helmet”" beside «Шлем выдаётся бесплатно», the second passage of a mixed tenant
+    lexicon = LexicalIndex.build([("d1:0000", TEXT)])
+    question = Question.parse("Does delivery to Zanzibar take 5 days?")
+    english, russian = _passages("en")[0], _passages("ru")[0]
+    assert unknown_words(question, lexicon, [english, russian]) == []
+    assert unknown_words(question, lexicon, [english, english, english, russian]) == ["zanzibar"]
+
+
 def test_words_of_asking_are_never_named() -> None:
     # the QA report: "How often must passwords be changed?" named "often" as a word to teach
     assert _unknown("How often does delivery of the gizmo take 5 days?") == ["gizmo"]

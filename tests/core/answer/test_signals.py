@@ -54,6 +54,17 @@ def test_key_match_without_a_key_in_the_question_compares_nothing() -> None:
     assert key_match(sentence, set(tokenize(sentence.text)), keys, terms | set(tokenize("monthly"))) == 1.0
 
 
+
+def test_of_two_row_keys_one_inside_the_other_the_longer_the_question_names_is_meant() -> None:
+    table = ("| Model | Code | Net price |\n|---|---|---|\n| Burren Trail | KC-201 | 1190.00 |\n"
+             "| Burren Trail Pro | KC-202 | 1890.00 |\n| Atlantic Road | KC-301 | 990.00 |")
+    out = scored("What is the net price of the Burren Trail Pro?", table)
+    by_key = {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}
+    assert by_key["Model: Burren Trail Pro"] == 1.0
+    assert by_key["Model: Burren Trail"] == 0.0 and by_key["Model: Atlantic Road"] == 0.0
+    out = scored("What is the net price of the Burren Trail?", table)
+    assert {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}["Model: Burren Trail"] == 1.0
+
 def test_word_overlap_signals_are_zero_across_languages() -> None:
     same = scored("How many days do I have for a refund on a monthly plan?", TABLE)
     across = scored("Сколько дней длится возврат по месячному плану?", TABLE)
