@@ -603,7 +603,8 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
         print(f"  why: {_shown(answer.refusal_reason)}")
     for c in answer.citations:
         page = f" {page_label(c.page, c.source)}" if c.page else ""
-        print(f"  [{c.index}] {_shown(c.source)}{page} § {_shown(c.section)}: “{_shown(c.quote)}”")
+        section = f" § {_shown(c.section)}" if c.section else ""  # a CSV has none: no "§ :"
+        print(f"  [{c.index}] {_shown(c.source)}{page}{section}: “{_shown(c.quote)}”")
     for c in answer.closest:
         page = f" {page_label(c.get('page'), c.get('source') or '')}" if c.get("page") else ""
         near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")

@@ -10,8 +10,10 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from core import index, journal, scan_words, store
+from core.answer.facts import tokens
 from core.answer.premise import OPPOSITE
-from core.answer.question import Question, words_of
+from core.answer.question import Question
+from core.answer.references import without_references
 from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
 from core.closest import closest_entries
@@ -276,7 +278,8 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     if any(p.lang != question.lang.code for p in passages[:3]):
         return []
     runs: list[list[tuple[str, list[str]]]] = [[]]  # (word as written, its stems)
-    for word in words_of(question.asking):
+    # a number ends a run («стажем 3 года» is no phrase «стажем года»)
+    for word in tokens(expand_contractions(without_references(question.asking))):
         stems = tokenize(word)
         # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
         # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack

@@ -29,6 +29,14 @@ def page_refs(question: str) -> list[int]:
     return [int(n) for n in PAGE_REF_RE.findall(question)]
 
 
+def without_references(text: str) -> str:
+    """The text with its references to the documents' structure blanked ("What does section 4
+    say?" -> "What does  say?"): "section" or «пункте» there names a place, not a topic."""
+    for pattern in (SECTION_REF_RE, APPENDIX_RE, PAGE_REF_RE):
+        text = pattern.sub(" ", text)
+    return text
+
+
 def has_section(ref: str, section_path: str, text: str) -> bool:
     """Is `ref` the number of a heading on this path, or of a numbered paragraph in the text?"""
     # "3." heads section 3, "3.1" does not

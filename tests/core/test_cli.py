@@ -362,3 +362,13 @@ def test_ingest_counts_only_the_pages_it_indexed(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("ready      half.pdf  pages=1/2 ")
     assert "half.pdf: Page 2 was scanned and not read" in res.stderr
+
+
+def test_a_citation_of_a_file_without_sections_prints_no_empty_section(tmp_path, write_file):
+    # the QA pass: a CSV row's citation read "[1] parts.csv § : “...”"
+    data = tmp_path / "data"
+    table = write_file("parts.csv", "Part,Bin,Stock\nBrake pads,A2,14\nChain,B7,30\nSaddle,C1,5\n")
+    assert run(data, "ingest", "--tenant", "acme", str(table)).returncode == 0
+    out = run(data, "ask", "--tenant", "acme", "In which bin are the brake pads?").stdout
+    cited = [line for line in out.splitlines() if line.startswith("  [1] parts.csv")]
+    assert cited and "§ :" not in out and cited[0].startswith("  [1] parts.csv: “"), out
