@@ -23,12 +23,22 @@ from core.answer.units import row_cells
 Rect = list[float]
 
 
+_MARKS = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹", "\n"))
+
+
 def _needles(quote: str) -> tuple[list[str], bool]:
     text = quote.strip()
     if text.startswith("|"):
         cells = sorted((c for c in row_cells(text) if c), key=len, reverse=True)
         return cells, True
-    return ([text, text[:120]] if len(text) > 120 else [text]), False
+    needles = [text, text[:120]] if len(text) > 120 else [text]
+    # a footnote's number, written "¹" by the parsers, is a small "1" on the page: the
+    # longest stretch of the quote between such marks is searched too
+    pieces = [piece.strip() for piece in text.translate(_MARKS).split("\n")]
+    longest = max(pieces, key=len)
+    if len(pieces) > 1 and len(longest) >= 10:
+        needles.append(longest[:120])
+    return needles, False
 
 
 def _round(r: Any) -> Rect:

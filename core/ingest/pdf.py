@@ -401,7 +401,7 @@ def _page_items(page: pymupdf.Page, number: int, warnings: list[str],
         below = [t.bbox[1] >= table.bbox[3] - 2 for t in texts]
         misplaced = [sum(below[:i]) + sum(above[i:]) for i in range(len(texts) + 1)]
         texts.insert(misplaced.index(min(misplaced)), table)
-    return texts
+    return _notes_after_their_marks(texts, page.rect.height)
 
 
 def _form_values(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, str]]:
@@ -550,10 +550,9 @@ def _line(raw_line: dict) -> _Line | None:
     last_x1 = None
     sizes: Counter[float] = Counter()
     chars = bold = 0
-    for span in raw_line["spans"]:
-        text = span["text"]
-        if not text:
-            continue
+    spans = [span for span in raw_line["spans"] if span["text"]]
+    for i, span in enumerate(spans):
+        text = _note_mark(span, spans[i + 1] if i + 1 < len(spans) else None, first=not parts)
         x0 = span["bbox"][0]
         if (last_x1 is not None and parts and not parts[-1].endswith(" ")
                 and not text.startswith(" ") and x0 - last_x1 > 0.25 * span["size"]):
@@ -570,6 +569,46 @@ def _line(raw_line: dict) -> _Line | None:
         return None
     return _Line(text=text, bbox=tuple(raw_line["bbox"]), size=sizes.most_common(1)[0][0],
                  chars=chars, bold_chars=bold)
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+NOTE_MARK_SIZE = 0.85  # a line's leading number this much smaller than its text is a note's number
+
+
+def _note_mark(span: dict, following: dict | None, first: bool) -> str:
+    """A span's text, a footnote's number written as superscript digits, as the DOCX parser
+    writes it: a raised number ("per kilometre ¹", "m²"; PyMuPDF flags it superscript) and
+    a line's first number set smaller than the text after it ("¹ Rate valid from ...", the
+    note at the page's foot). Read as plain digits, "per kilometre 1." and "1 Rate valid"
+    were a number of the sentence."""
+    text = span["text"]
+    digits = text.strip()
+    if not (digits.isdigit() and len(digits) <= 3):
+        return text
+    raised = bool(span["flags"] & 1)
+    leading = first and following is not None and following["text"].strip() \
+        and span["size"] <= NOTE_MARK_SIZE * following["size"]
+    return text.translate(_SUPERSCRIPT) if raised or leading else text
+
+
+def _notes_after_their_marks(items: list[_Item], page_height: float) -> list[_Item]:
+    """Each footnote of a page (a block in its lowest quarter that starts with a superscript
+    number) moved to follow the block that refers to it: at the page's foot it followed the
+    next section's heading, and was read as part of that section."""
+    for note in [i for i in items if i.rows is None and i.bbox[1] >= 0.75 * page_height and _note_number(i.text)]:
+        mark = _note_number(note.text)
+        refers = [i for i in items if i is not note and i.rows is None and mark in i.text[1:]
+                  and not _note_number(i.text)]
+        if refers:
+            items.remove(note)
+            items.insert(items.index(refers[-1]) + 1, note)
+    return items
+
+
+def _note_number(text: str) -> str:
+    """The superscript number a footnote starts with ("¹²"), or ""."""
+    mark = text[:len(text) - len(text.lstrip("⁰¹²³⁴⁵⁶⁷⁸⁹"))]
+    return mark if mark and text[len(mark):len(mark) + 1] == " " else ""
 
 
 def _bold_font(font: str) -> bool:

@@ -93,3 +93,19 @@ def test_the_scanned_words_are_not_read_for_a_digital_page(tmp_path: Path) -> No
     asked: list[int] = []
     quote_rects(path, [1, 2], STEP, scanned=lambda: asked.append(1) or {})
     assert asked == []
+
+
+def test_a_quote_with_a_footnote_mark_is_boxed_where_its_words_stand(tmp_path: Path) -> None:
+    # the parsers write a note's number "¹"; the page holds a small "1", so the quote itself
+    # is never found: its words beside the mark are
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((50, 110), "Staff using their own car get EUR 0.42 per kilometre", fontsize=10.5)
+    page.insert_text((50, 775), "1", fontsize=6.5)
+    page.insert_text((56, 778), "Rate valid from 1 January 2024.", fontsize=8)
+    path = tmp_path / "notes.pdf"
+    doc.save(path)
+    page_no, rects = quote_rects(path, [1], "¹ Rate valid from 1 January 2024.")
+    assert page_no == 1 and len(rects) == 1 and 765 < rects[0][3] < 785 and rects[0][2] > 150
+    page_no, rects = quote_rects(path, [1], "Staff using their own car get EUR 0.42 per kilometre ¹.")
+    assert page_no == 1 and len(rects) == 1 and 100 < rects[0][3] < 120

@@ -288,3 +288,28 @@ def test_a_filled_form_keeps_each_value_with_its_label(tmp_path):
     for line in ("Policy number: POL-7731", "Insured person: Anna Petrova", "Smoker: No", "Cover: Family",
                  "Date of birth 1984-03-12", "Referred by the Riga office"):
         assert line in text.split("\n\n"), (line, text)
+
+
+def test_a_footnote_is_read_as_one_and_follows_the_sentence_that_refers_to_it(tmp_path):
+    # the QA pass: "per kilometre 1." read the raised mark as a number of the sentence, and the
+    # note at the page's foot ("1 Rate valid from ...") landed in the next section
+    doc = pymupdf.open()
+    page = doc.new_page()  # 595 x 842
+    page.insert_text((50, 80), "3. Expenses", fontsize=14)
+    sentence = "Staff using their own car get EUR 0.42 per kilometre"
+    page.insert_text((50, 110), sentence, fontsize=10.5)
+    width = pymupdf.get_text_length(sentence, fontname="helv", fontsize=10.5)
+    page.insert_text((50 + width + 1, 105), "1", fontsize=6.5)  # raised and small
+    page.insert_text((50 + width + 6, 110), ".", fontsize=10.5)
+    page.insert_text((50, 200), "4. Tools and equipment", fontsize=14)
+    page.insert_text((50, 230), "Every mechanic receives a personal tool kit on the first day.", fontsize=10.5)
+    page.insert_text((50, 775), "1", fontsize=6.5)
+    page.insert_text((56, 778), "Rate valid from 1 January 2024; short trips are not reimbursed.", fontsize=8)
+    path = tmp_path / "handbook.pdf"
+    doc.save(path)
+    blocks = [(b.section_path[-1], b.text) for b in parse_file(path).blocks if b.kind != "heading"]
+    assert blocks == [
+        ("3. Expenses", "Staff using their own car get EUR 0.42 per kilometre ¹."),
+        ("3. Expenses", "¹ Rate valid from 1 January 2024; short trips are not reimbursed."),
+        ("4. Tools and equipment", "Every mechanic receives a personal tool kit on the first day."),
+    ]
