@@ -89,7 +89,9 @@ IMAGE_FORMATS = {"png", "jpeg", "tiff"}
 # .png, a workbook named .csv); .txt and a missing suffix promise nothing in particular
 _PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},
              ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff",
-             **dict.fromkeys(SHEET_SUFFIXES, "csv"), **dict.fromkeys(MARKDOWN_SUFFIXES, "markdown")}
+             **dict.fromkeys(SHEET_SUFFIXES, "csv"), **dict.fromkeys(MARKDOWN_SUFFIXES, "markdown"),
+             ".txt": "text"}
+_TEXT_FORMATS = ("text", "markdown", "html", "csv")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
     rb"^(?:\s|<\?xml[^>]*>|<!--.*?-->)*<(?:!doctype\s+html|html[\s>])", re.IGNORECASE | re.DOTALL
@@ -214,7 +216,8 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
         raise IngestError(NO_TEXT)
     suffix = Path(name).suffix.lower() if name else path.suffix.lower()
     named = _PROMISED.get(suffix, fmt)
-    if named != fmt:  # read by its content, but the admin should know the name misleads
+    # a ".txt" of Markdown, HTML or CSV is text all the same; one holding a Word file is not
+    if named != fmt and not (named == "text" and fmt in _TEXT_FORMATS):  # the admin should know the name misleads
         parsed.warnings.insert(0, f"The file is named '{suffix}' but holds {_a(FORMAT_NAMES[fmt])}; "
                                   f"it was read as {_a(FORMAT_NAMES[fmt])}.")  # about the whole file: first
     return parsed

@@ -59,7 +59,14 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
     assert parsed.warnings == ["The file is named '.pdf' but holds text; it was read as text."]
     named_md = parse_file(write_file("notes.md", _pdf_bytes("A PDF saved as notes.")))
     assert named_md.warnings[0] == "The file is named '.md' but holds PDF; it was read as PDF."
-    assert parse_file(write_file("notes.txt", _pdf_bytes("A PDF saved as text."))).warnings == []  # .txt promises nothing
+    # the QA pass: a .txt holding a PDF or a Word file was read as one with no word said, while a
+    # .pdf of text was told; a .txt of Markdown, HTML or CSV is text all the same
+    assert parse_file(write_file("notes.txt", _pdf_bytes("A PDF saved as text."))).warnings[0] == \
+        "The file is named '.txt' but holds PDF; it was read as PDF."
+    for name, content in (("readme.txt", "# Notes\n\nThe key is in the drawer.\n"),
+                          ("page.txt", "<html><body><p>The key is in the drawer.</p></body></html>"),
+                          ("list.txt", "Name,Bin\nKey,A2\nLock,B1\n")):
+        assert not [w for w in parse_file(write_file(name, content)).warnings if "named" in w], name
 
 
 @pytest.mark.parametrize(
