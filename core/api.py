@@ -143,8 +143,14 @@ def _header_text(value: str) -> str:
 async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
     """422 with the fields at fault, its JSON ASCII-escaped: a lone surrogate a client sent
     (valid JSON, not valid UTF-8) is echoed back as \\udXXX instead of failing the reply."""
-    body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True)
-    return Response(body, status_code=422, media_type="application/json")
+    detail: dict = {"detail": jsonable_encoder(exc.errors())}
+    sent = request.headers.get("content-type", "")
+    if request.method == "POST" and "json" not in sent and "multipart" not in sent \
+            and any(e.get("loc") == ("body",) for e in exc.errors()):
+        # curl -d sends form encoding: the body was never read as JSON at all
+        detail["hint"] = (f"The body was sent as {sent or 'no content type'}; send JSON with the header "
+                          "'Content-Type: application/json'.")
+    return Response(json.dumps(detail, ensure_ascii=True), status_code=422, media_type="application/json")
 
 
 async def _too_large(send: Callable, limit: int) -> None:

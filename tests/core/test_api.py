@@ -130,6 +130,16 @@ def test_bad_requests_are_422_with_the_fields_at_fault(api):
     assert api.get("/v1/eval-jobs", headers=key).json() == []  # nothing was started
 
 
+
+def test_a_json_body_sent_without_its_content_type_says_what_to_send(api):
+    # the QA pass: curl -d '{"question": ...}' read "Input should be a valid dictionary" and no more
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/ask", headers={**key, "Content-Type": "application/x-www-form-urlencoded"},
+                   content=b'{"question": "How many days of annual leave?"}')
+    assert res.status_code == 422 and "Content-Type: application/json" in res.json()["hint"]
+    right = api.post("/v1/ask", headers=key, json={"question": ""})
+    assert right.status_code == 422 and "hint" not in right.json()  # a real field error says only that
+
 def test_verify_and_eval_runs(api):
     key = auth(api.keys["acme"])
     res = api.post("/v1/verify", headers=key, json={"pairs": [
