@@ -52,7 +52,9 @@ if not names:
     feedback.section(settings, tenant)
     st.stop()
 finished_set = st.session_state.pop(eval_job.PICK_SET, None)
-if finished_set in names:  # a run that just finished is shown with its own set
+if finished_set in names and st.session_state.get("quality_set") is None:
+    # a run that just finished is shown with its own set, unless the user picked a set:
+    # a pick made while the run went on was undone when it ended (QA pass)
     st.session_state["quality_set"] = finished_set
 set_choice = st.selectbox("Eval set", names, key="quality_set")
 all_runs = services.list_eval_runs(settings, tenant, set_choice)

@@ -54,8 +54,10 @@ def section(settings: Settings, tenant: str) -> dict[str, Any] | None:
         st.session_state[PICK_SET], st.session_state[PICK_RUN] = job.get("set"), job.get("run_id")
         took = max(0.0, float(job.get("finished_at") or 0) - float(job.get("started_at") or 0))
         took_text = f"{took:.0f} s" if took < 90 else f"{took / 60:.0f} min"
+        viewed = st.session_state.get("quality_set")  # the page's "Eval set" choice, kept as the user left it
+        where = "shown below" if viewed in (None, job.get("set")) else "pick its set under Eval set to see it"
         st.success(f"Eval run finished in {took_text}: run {escape_md(job.get('run_id'), inline=True)} of "
-                   f"set {escape_md(job.get('set'), inline=True)}, shown below.", icon=":material/task_alt:")
+                   f"set {escape_md(job.get('set'), inline=True)}, {where}.", icon=":material/task_alt:")
     elif status == FAILED and not job.get("dismissed"):
         box = st.container(border=True)
         box.error(f"Eval run of set {escape_md(job.get('set'), inline=True)} started "

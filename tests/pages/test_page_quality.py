@@ -512,6 +512,21 @@ def test_a_running_job_shows_progress_and_time_left_and_the_page_stays_usable(ap
     assert bar.text == "12 of 40 questions · about 5 min left" and bar.value == 30
 
 
+
+def test_a_set_picked_while_a_run_goes_on_stays_picked_when_it_ends(app, goto, settings, data_dir, stand_in):
+    # the QA pass: a set picked during a background run jumped back to the run's set when it ended
+    (data_dir / "eval_sets" / "other.jsonl").write_bytes((data_dir / "eval_sets" / "tiny.jsonl").read_bytes())
+    job, sleeper = stand_in(settings)  # running on set "tiny"
+    open_quality(app, goto)
+    app.selectbox(key="quality_set").select("other").run()
+    assert app.selectbox(key="quality_set").value == "other"
+    sleeper.kill()
+    jobs.update(jobs.job_path(settings, "acme", job["job_id"]), status="done", run_id="r-tiny", finished_at=time.time())
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert app.selectbox(key="quality_set").value == "other"
+    assert any("Eval run finished" in s.value and "pick its set under Eval set" in s.value for s in app.success)
+
 def test_time_left_is_estimated_from_the_pace_so_far():
     now = 1000.0
     job = {"status": "running", "phase": "asking", "done": 0, "total": 40, "phase_started_at": now - 30}
