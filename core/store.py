@@ -452,11 +452,14 @@ def save_trace(settings: Settings, trace: dict[str, Any], unknown_word: str | No
 def list_traces(
     settings: Settings, tenant: str, *, status: str | None = None, search: str = "",
     only_unsupported: bool = False, provider: str | None = None,
-    since: float | None = None, limit: int = 200,
+    since: float | None = None, limit: int = 200, people_only: bool = False,
 ) -> list[dict[str, Any]]:
+    """`people_only`: leave out the asks of eval runs and benchmarks (an `origin`)."""
     sql = ("SELECT trace_id, tenant, question, created_at, status, provider, model, confidence, "
            "factuality, unsupported, total_ms, origin FROM traces WHERE tenant=?")
     args: list[Any] = [tenant]
+    if people_only:
+        sql += " AND origin IS NULL"
     if status:
         sql += " AND status=?"
         args.append(status)

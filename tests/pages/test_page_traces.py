@@ -228,6 +228,10 @@ def test_an_eval_ask_is_listed_as_asked_by_the_eval(app, goto, settings):
     ask(settings, "acme", "Who is the CEO of Microsoft?")
     ask(settings, "acme", "Who founded Microsoft?", origin=ORIGIN_EVAL)
     goto(app, "pages/traces.py")
+    # the QA pass: after one eval run the page opened on an eval question, people's asks below
+    assert list(app.dataframe[0].value["question"]) == ["Who is the CEO of Microsoft?"]
+    app.toggle(key="trace_runs").set_value(True).run()
+    app.selectbox(key="trace_open").select(app.selectbox(key="trace_open").options[0]).run()
     table = app.dataframe[0].value
     assert list(zip(table["question"], table["asked by"])) == [("Who founded Microsoft?", "eval"),
                                                                 ("Who is the CEO of Microsoft?", "person")]
