@@ -33,7 +33,8 @@ Algorithm (deterministic, so the console can show what was asked):
    h. A frame preposition the previous question lacks: X is a condition added to it
       («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
-4. When none applies there is no reading: the question is asked as typed.
+4. When none applies there is no reading: the question is asked as typed; so is a
+   follow-up in another language than the previous question (its words would be spliced in).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import re
 
 from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
 from core.answer.question import Question
-from core.lang import LANGUAGES
+from core.lang import LANGUAGES, language_of
 from core.lexical import STOPWORDS, tokenize
 
 # a Russian adjective; its ending is captured: an adjective is swapped only for one of the same ending
@@ -123,6 +124,12 @@ _ARTICLES = ("the", "a", "an")
 def read_followup(question: str, previous: str | None) -> str | None:
     """The whole question an elliptical follow-up stands for, or None (ask it as typed)."""
     if not previous or not previous.strip():
+        return None
+    # (told only with two words of three letters or more: «А E30?» has nothing to tell it by)
+    if sum(len(w) >= 3 and w.isalpha() for w in _WORD_RE.findall(question)) >= 2 \
+            and language_of(question).code != language_of(previous).code:
+        # "And with a filter change?" after a Russian question: a reading would splice English
+        # words into the Russian sentence («... насоса with a filter change?»)
         return None
     frame = _followup_object(question)
     if frame is None:

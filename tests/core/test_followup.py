@@ -118,3 +118,12 @@ def test_a_question_with_its_own_topic_stands_alone_despite_a_pronoun() -> None:
     assert not refers_back("How much does it cost to carry my dog in the hold?")
     assert not refers_back("How much does an extra checked bag cost if I buy it online?")
     assert not refers_back("How long does it take to get a refund for a cancelled flight?")
+
+
+def test_a_follow_up_in_another_language_is_asked_as_typed() -> None:
+    # the QA pass: «Как часто чистить фильтр сливного насоса?» + "And with a filter change?" was read
+    # as «Как часто чистить фильтр сливного насоса with a filter change?»
+    assert read_followup("And with a filter change?", "Как часто чистить фильтр сливного насоса?") is None
+    assert read_followup("А для годового плана?", "What is the refund window for monthly plans?") is None
+    assert read_followup("And for annual plans?", "What is the refund window for monthly plans?") == \
+        "What is the refund window for annual plans?"
