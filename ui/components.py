@@ -299,14 +299,22 @@ def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True
     before, rows = parse_pipe_table(clean(text))
     if len(rows) < 2:
         return False
-    # several rows quoted under one marker arrive joined by " … " (merge_by_index): one row a line
-    _, quoted = parse_pipe_table(clean(quote).replace("| … |", "|\n|"))
+    # the quotes of one marker arrive joined by " … " (merge_by_index): rows, and sentences of
+    # the text above the table (a sentence and a row quoted together highlighted neither)
+    parts = [part.strip() for part in clean(quote).split(" … ")]
+    _, quoted = parse_pipe_table("\n".join(part for part in parts if part.startswith("|")))
+    prose = [part for part in parts if part and not part.startswith("|")]
     wanted = {tuple(r) for r in quoted}
     header, body = unique_headers(rows[0]), rows[1:]
     frame = pd.DataFrame(body, columns=header)
     marked = [tuple(r) in wanted for r in body]
-    if before:
-        st.text(clip(" / ".join(before), 300))
+    intro = " / ".join(before)
+    said = [(intro.find(part), intro.find(part) + len(part)) for part in prose if part in intro]
+    if said:
+        st.markdown(highlight_spans_md(intro, said))
+    elif before:
+        st.text(clip(intro, 300))
+    unplaced = [part for part in prose if part not in intro]
     styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
                                axis=1)
     st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
@@ -315,8 +323,10 @@ def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True
     elif any(marked):  # under a refusal nothing was quoted: the row is what came nearest
         st.caption(plural(sum(marked), f"The row of the {label.lower()} is highlighted; it was not quoted.",
                           f"The rows of the {label.lower()} are highlighted; they were not quoted."))
-    elif quote.strip():
+    elif quote.strip() and not said:
         st.caption(f"{label}: " + escape_md(quote, inline=True))
+    if any(marked) and unplaced:  # a sentence quoted with the row that the text above does not hold
+        st.caption(f"{label}: " + escape_md(" … ".join(unplaced), inline=True))
     return True
 
 

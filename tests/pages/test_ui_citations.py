@@ -64,6 +64,23 @@ def test_two_rows_quoted_under_one_marker_are_both_highlighted(settings):
     assert not any(c.startswith("Quote:") for c in captions), captions
 
 
+
+def test_a_sentence_and_a_row_quoted_under_one_marker_are_both_highlighted(settings):
+    """The QA pass: "What is the yearly price of the Standard tier?" quoted the sentence above a
+    table and the Standard row as [1]; the panel highlighted neither and printed the joined quote."""
+    from streamlit.testing.v1 import AppTest
+
+    chunk = _tyre_table(settings)
+    cites = [{"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md",
+              "quote": q} for q in ("Tyres", "| Front | 2.4 bar |")]
+    at = AppTest.from_function(_show_citation, default_timeout=30)
+    at.session_state["citation"] = merge_by_index(cites)[1]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value for c in at.caption]
+    assert "The quoted row is highlighted." in captions and not any(c.startswith("Quote:") for c in captions)
+    assert any(":orange-background[Tyres]" in m.value for m in at.markdown), [m.value for m in at.markdown]
+
 def test_a_closest_passage_of_a_table_shows_its_table_not_raw_pipes(settings):
     """A refusal's closest passage from a table chunk whose nearest sentence is no row (or
     no sentence was near): it read as `| Axle | Pressure | |---|---|` pipes (QA pass)."""
