@@ -117,8 +117,9 @@ def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
         if unit.kind == "row":
             for column, cell in enumerate(row_cells(unit.quote)):
                 words = frozenset(tokenize(cell))
-                # a name holds a letter: an amount or a count ("25", "1190.00") names nothing
-                if words and len(words) <= MAX_KEY_WORDS and any(c.isalpha() for c in cell):
+                # the first column names its rows whatever it holds ("3-5" years of service);
+                # elsewhere a name holds a letter: an amount ("25", "1190.00") names nothing
+                if words and len(words) <= MAX_KEY_WORDS and (column == 0 or any(c.isalpha() for c in cell)):
                     cells.setdefault(number, []).append((column, words))
     return {n: [k for k in ks if ks.count(k) == 1] for n, ks in cells.items()}
 
