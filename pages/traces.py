@@ -22,12 +22,11 @@ search = search_col.text_input("Search questions", key="trace_search", placehold
 status = status_col.selectbox("Status", ["any", *ANSWER_STATUSES], key="trace_status")
 provider = provider_col.selectbox("Provider", ["any", "extractive", "llm"], key="trace_provider")
 since = since_col.date_input("Since", value=None, key="trace_since")
-# their own row: squeezed beside the filters a label was cut to "Uns…"
-unsupported_col, runs_col = st.columns(2)
-only_unsupported = unsupported_col.toggle("Only asks with unsupported claims", key="trace_unsupported")
+# a row each: squeezed beside the filters or each other a label was cut to "Uns…"
+only_unsupported = st.toggle("Only asks with unsupported claims", key="trace_unsupported")
 # one eval run asks hundreds of questions: off, the people's asks are not buried under them
-with_runs = runs_col.toggle("Include eval and benchmark runs", key="trace_runs",
-                            help="Asks made by an eval run or a benchmark, left out of live quality and review.")
+with_runs = st.toggle("Include eval and benchmark runs", key="trace_runs",
+                      help="Asks made by an eval run or a benchmark, left out of live quality and review.")
 
 traces = services.list_traces(
     settings, tenant, search=search.strip(), status=None if status == "any" else status,

@@ -241,7 +241,7 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     shot(page, "04b-ask-refusal-closest-sentence")
 
     # a question in Russian about English documents: the refusal suggests asking in English
-    box.fill("Сколько месяцев гарантии на аккумуляторы марсохода?")
+    box.fill("Какая гарантия на телескоп марсохода?")
     box.press("Enter")
     russian = page.locator('[data-testid="stChatMessage"]').nth(5)
     expect()(russian).to_contain_text("refused", timeout=120_000)

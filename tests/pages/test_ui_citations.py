@@ -50,33 +50,30 @@ def _show_closest():
 def test_two_rows_quoted_under_one_marker_are_both_highlighted(settings):
     """An answer quoting two rows of one table marks both [1]; opening [1] showed the table
     with no row highlighted and the joined quote as raw pipes under it (QA pass)."""
-    from streamlit.testing.v1 import AppTest
-
-    chunk = _tyre_table(settings)
-    rows = [{"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md",
-             "quote": q} for q in ("| Front | 2.4 bar |", "| Rear | 2.2 bar |")]
-    at = AppTest.from_function(_show_citation, default_timeout=30)
-    at.session_state["citation"] = merge_by_index(rows)[1]
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = _tyre_citation(settings, "| Front | 2.4 bar |", "| Rear | 2.2 bar |")
     captions = [c.value for c in at.caption]
     assert "The quoted rows are highlighted." in captions, captions
     assert not any(c.startswith("Quote:") for c in captions), captions
 
 
-
-def test_a_sentence_and_a_row_quoted_under_one_marker_are_both_highlighted(settings):
-    """The QA pass: "What is the yearly price of the Standard tier?" quoted the sentence above a
-    table and the Standard row as [1]; the panel highlighted neither and printed the joined quote."""
+def _tyre_citation(settings, *quotes: str):
+    """The citation panel of one marker quoting `quotes` of the tyre table's passage, run."""
     from streamlit.testing.v1 import AppTest
 
     chunk = _tyre_table(settings)
     cites = [{"index": 1, "chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md",
-              "quote": q} for q in ("Tyres", "| Front | 2.4 bar |")]
+              "quote": q} for q in quotes]
     at = AppTest.from_function(_show_citation, default_timeout=30)
     at.session_state["citation"] = merge_by_index(cites)[1]
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_sentence_and_a_row_quoted_under_one_marker_are_both_highlighted(settings):
+    """The QA pass: "What is the yearly price of the Standard tier?" quoted the sentence above a
+    table and the Standard row as [1]; the panel highlighted neither and printed the joined quote."""
+    at = _tyre_citation(settings, "Tyres", "| Front | 2.4 bar |")
     captions = [c.value for c in at.caption]
     assert "The quoted row is highlighted." in captions and not any(c.startswith("Quote:") for c in captions)
     assert any(":orange-background[Tyres]" in m.value for m in at.markdown), [m.value for m in at.markdown]
