@@ -164,8 +164,6 @@ def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
             break
         if s.passage != best.passage and s.score < other_passage * best.score:
             continue
-        if rules_out(best.signals, s.signals):
-            continue
         if all(s.unit.text != p.unit.text for p in picked):
             picked.append(s)
     out = [Selected(s.passage, s.unit, round(s.score, 4)) for s in picked]
@@ -173,12 +171,6 @@ def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
         out += list_items(best, passages[best.passage - 1], {(s.passage, s.unit.start) for s in out})
     out.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
     return out
-
-
-def rules_out(best: dict[str, float], other: dict[str, float]) -> bool:
-    """The best unit is the row the question names ("the Burren Trail Pro") and the other
-    speaks of another row of that table: quoted beside it, it reads as a rival answer."""
-    return best.get("row_key_match") == 1.0 and other.get("row_key_match") == 0.0
 
 
 def list_items(head: Scored, passage: Candidate, have: set[tuple[int, int]]) -> list[Selected]:

@@ -128,8 +128,3 @@ def test_a_quoting_that_pads_answers_with_rivals_loses_even_when_it_scores_highe
     threshold, quoting = choose_knobs(held)
     assert quoting == Quoting(0.35, 1.0)
 
-
-def test_quoted_units_leave_out_a_row_the_question_rules_out_as_choose_does() -> None:
-    r = ranked([0.9, 0.8, 0.7], [1, 0, 0])
-    r.record.signals = [{"row_key_match": 1.0}, {"row_key_match": 0.0}, {"row_key_match": 0.5}]
-    assert quoted(r, 0.35) == [0, 2]

@@ -36,14 +36,3 @@ def test_the_same_ratio_still_ends_the_list() -> None:
     ranked = [scored(1, "A.", 0.9), scored(1, "B.", 0.2, start=5)]
     assert texts(choose(ranked, [], 0.35, other_passage=0.0)) == ["A."]
 
-
-def test_a_row_the_question_rules_out_is_never_quoted_beside_the_row_it_names() -> None:
-    # the QA pass: "net price of the Burren Trail Pro?" quoted the Burren Trail's row beside it
-    pro = scored(1, "Model: Burren Trail Pro; Net price: 1890.00", 0.9, start=50)
-    plain = scored(1, "Model: Burren Trail; Net price: 1190.00", 0.8)
-    note = scored(1, "Prices include VAT.", 0.7, start=100)
-    pro.signals, plain.signals, note.signals = {"row_key_match": 1.0}, {"row_key_match": 0.0}, {"row_key_match": 0.5}
-    assert texts(choose([pro, plain, note], [], 0.35)) == [pro.unit.text, note.unit.text]
-    # with no key named, nothing is ruled out
-    pro.signals = {"row_key_match": 0.5}
-    assert texts(choose([pro, plain, note], [], 0.35)) == [plain.unit.text, pro.unit.text, note.unit.text]
