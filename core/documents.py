@@ -493,12 +493,17 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
 _UNSAFE_NAME_CHARS = frozenset(':*?"<>|')
 
 
+def base_name(file_name: str) -> str:
+    """A file name sent by a client without any folder part, "/" or "\\" ("../../a.txt" -> "a.txt")."""
+    return Path(file_name.replace("\\", "/")).name
+
+
 def upload_file_name(file_name: str) -> str:
     """A file-system-safe name for uploaded bytes that keeps the original stem: parsers take
     the stem as the title of a document without a heading, and the title counts as the
     passage's context when answering, so an upload must not be titled "upload" where the
     same file ingested by the CLI is titled by its name."""
-    name = Path(file_name.replace("\\", "/")).name
+    name = base_name(file_name)
     stem, dot, suffix = name.rpartition(".")
     if not dot:
         stem, suffix = name, ""
@@ -513,7 +518,7 @@ def ingest_bytes(settings: Settings, tenant: str, file_name: str, data: bytes, *
     """Index uploaded bytes (console, HTTP API) under their original name, less any folder
     part: a client may send "../../etc/passwd.txt", and the listing and every citation would
     show that path."""
-    file_name = Path(file_name.replace("\\", "/")).name.strip() or "upload"
+    file_name = base_name(file_name).strip() or "upload"
     with tempfile.TemporaryDirectory(prefix="gw-upload-") as tmp:
         path = Path(tmp) / upload_file_name(file_name)
         path.write_bytes(data)

@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from core.answer.units import row_cells
+from core.ingest.blocks import SUPERSCRIPT_DIGITS
 
 Rect = list[float]
 
 
-_MARKS = str.maketrans(dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹", "\n"))
+_MARKS = str.maketrans(dict.fromkeys(SUPERSCRIPT_DIGITS, "\n"))
 
 
 def _needles(quote: str) -> tuple[list[str], bool]:

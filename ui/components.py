@@ -309,7 +309,7 @@ def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True
     frame = pd.DataFrame(body, columns=header)
     marked = [tuple(r) in wanted for r in body]
     intro = " / ".join(before)
-    said = [(intro.find(part), intro.find(part) + len(part)) for part in prose if part in intro]
+    said = [(at, at + len(part)) for part in prose if (at := intro.find(part)) >= 0]
     if said:
         st.markdown(highlight_spans_md(intro, said))
     elif before:

@@ -19,6 +19,7 @@ Every signal is a number in a small range; `FEATURES` fixes their order for the 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,7 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
 
 
 Key = tuple[int, frozenset[str]]  # a table column and the words of one of its cells
+MAX_KEY_WORDS = 6  # a longer cell is a description, not a name
 
 
 def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
@@ -121,10 +123,8 @@ def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
                 # elsewhere a name holds a letter: an amount ("25", "1190.00") names nothing
                 if words and len(words) <= MAX_KEY_WORDS and (column == 0 or any(c.isalpha() for c in cell)):
                     cells.setdefault(number, []).append((column, words))
-    return {n: [k for k in ks if ks.count(k) == 1] for n, ks in cells.items()}
-
-
-MAX_KEY_WORDS = 6  # a longer cell is a description, not a name
+    counts = {n: Counter(ks) for n, ks in cells.items()}  # every cell of every column: not ks.count per key
+    return {n: [k for k in ks if counts[n][k] == 1] for n, ks in cells.items()}
 
 
 def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str]) -> float:

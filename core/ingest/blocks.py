@@ -7,6 +7,9 @@ import re
 from core.schema import Block, ParsedDocument, join_blocks
 
 _WS = re.compile(r"\s+")
+# a footnote's number as the parsers write it ("within 30 days ¹"), whatever the format
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 
 
 def clean_inline(text: str) -> str:

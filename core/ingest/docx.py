@@ -31,7 +31,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from core.ingest.base import NOT_DOCX, IngestError, PageProgress, check_office_zip
-from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.blocks import SUPERSCRIPT, clean_inline, finish, first_heading, normalize_rows, table_block
 from core.schema import Block, ParsedDocument
 
 # A DOCX is a zip: refuse archives that would unpack to absurd sizes (zip bombs).
@@ -92,7 +92,6 @@ _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 # mc:Fallback repeats mc:Choice (a text box as DrawingML, then again as VML): one is read
 _DROPPED = {qn("w:del"), qn("w:moveFrom"), qn("w:rPr"), qn("w:pPr"), _MC + "Fallback"}
 _REFERENCES = {qn("w:footnoteReference"): "footnote", qn("w:endnoteReference"): "endnote"}
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # tag names worked out once: qn() splits and looks up its argument on every call, and these are
 # compared for every element of the document
 _P, _TBL, _SDT, _SDT_CONTENT, _RUN, _TEXT, _TEXT_BOX = (
@@ -129,7 +128,7 @@ def _text(p, seen: _Seen) -> str:
             if tag in _REFERENCES:
                 kind = _REFERENCES[tag]
                 seen.marks[kind] += 1
-                mark = str(seen.marks[kind]).translate(_SUPERSCRIPT)
+                mark = str(seen.marks[kind]).translate(SUPERSCRIPT)
                 seen.referred.append((kind, child.get(qn("w:id"), ""), mark))
                 out.append(" " + mark)  # apart: "days¹" would be a word of its own to search
                 continue

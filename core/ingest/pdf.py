@@ -36,7 +36,15 @@ import pymupdf
 
 from core.ingest import ocr
 from core.ingest.base import NOT_PDF, IngestError, PageProgress
-from core.ingest.blocks import clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.blocks import (
+    SUPERSCRIPT,
+    SUPERSCRIPT_DIGITS,
+    clean_inline,
+    finish,
+    first_heading,
+    normalize_rows,
+    table_block,
+)
 from core.ingest.ocr import (
     NO_OCR_DATA,
     OCR_BULLET_MISREADS,
@@ -571,7 +579,6 @@ def _line(raw_line: dict) -> _Line | None:
                  chars=chars, bold_chars=bold)
 
 
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 NOTE_MARK_SIZE = 0.85  # a line's leading number this much smaller than its text is a note's number
 
 
@@ -588,7 +595,7 @@ def _note_mark(span: dict, following: dict | None, first: bool) -> str:
     raised = bool(span["flags"] & 1)
     leading = first and following is not None and following["text"].strip() \
         and span["size"] <= NOTE_MARK_SIZE * following["size"]
-    return text.translate(_SUPERSCRIPT) if raised or leading else text
+    return text.translate(SUPERSCRIPT) if raised or leading else text
 
 
 def _notes_after_their_marks(items: list[_Item], page_height: float) -> list[_Item]:
@@ -607,7 +614,7 @@ def _notes_after_their_marks(items: list[_Item], page_height: float) -> list[_It
 
 def _note_number(text: str) -> str:
     """The superscript number a footnote starts with ("¹²"), or ""."""
-    mark = text[:len(text) - len(text.lstrip("⁰¹²³⁴⁵⁶⁷⁸⁹"))]
+    mark = text[:len(text) - len(text.lstrip(SUPERSCRIPT_DIGITS))]
     return mark if mark and text[len(mark):len(mark) + 1] == " " else ""
 
 
