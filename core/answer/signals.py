@@ -112,7 +112,7 @@ MAX_KEY_WORDS = 6  # a longer cell is a description, not a name
 def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
     """Per passage, the cells that pick one row of its table: in any column, a cell whose
     words stand in no other row of that column ("Part-time" / "Full-time", "Lisbon" / "Oslo",
-    "Burren Trail" beside the SKU "KC-201" of a price list). A cell shared by several rows
+    a model name beside the SKU of a price list). A cell shared by several rows
     ("MTB", "Yes") picks none of them, so only cells that stand once are kept."""
     cells: dict[int, list[Key]] = {}
     for number, unit in candidates:
@@ -133,7 +133,7 @@ def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str
     unit's row holds a key the question names (or a sentence names such a key), 0 when
     the unit speaks only of other keys of that table, 0.5 when there is nothing to compare
     (no table, no key named by the question or by the sentence). Of two keys of one column
-    the question names, one inside the other ("Burren Trail", "Burren Trail Pro"), the
+    the question names, one inside the other ("Trail", "Trail Pro"), the
     longer is meant."""
     picked = [(c, k) for c, k in keys if k <= terms]
     picked = [(c, k) for c, k in picked if not any(c == c2 and k < k2 for c2, k2 in picked)]
