@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from core import index, journal, scan_words, store
+from core.answer.differing import note as differences_note
 from core.answer.facts import tokens
 from core.answer.premise import OPPOSITE
 from core.answer.question import Question
@@ -212,6 +213,12 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
             elif generation.correction:  # the passage contradicts the question's premise
                 answer.status = "corrected"
                 answer.answer, answer.refusal_reason = _correction_wording(parsed, answer.answer, generation.correction)
+            elif generation.differences:  # two documents disagree, or a row is out of force
+                answer.differences = [{"key": d["key"], "rows": [{k: r[k] for k in ("source", "validity", "date")}
+                                                                  for r in d["rows"]]} for d in generation.differences]
+                if any(len(d["rows"]) > 1 for d in generation.differences):
+                    answer.answer = f"The documents differ: {answer.answer}"
+                answer.refusal_reason = differences_note(generation.differences)
         elif fallback_reason and not answer.refusal_reason:
             answer.refusal_reason = fallback_reason
         if answer.status == "refused":

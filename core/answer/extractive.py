@@ -14,12 +14,16 @@
 7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (from another
    passage, within `runner_up_other_passage`; at most `MAX_UNITS`),
    plus the items of a list the best unit introduces ("...as follows:"), in document order.
+8. A quoted table row another document gives other values for is quoted with that row, the
+   one in force first (core/answer/differing.py).
 """
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
+from core.answer.differing import in_force_first, rival_rows
 from core.answer.model import AnswerModel, load_model
 from core.answer.premise import correction
 from core.answer.question import Question
@@ -111,8 +115,9 @@ class LearnedExtractive:
     """Verbatim units chosen and judged by the answer model (see the module docstring)."""
 
     def __init__(self, embedder: Any = None, synonyms: Any = (), model: AnswerModel | None = None,
-                 stored: AnswerVectors | None = None) -> None:
+                 stored: AnswerVectors | None = None, today: date | None = None) -> None:
         self.embedder = embedder
+        self.today = today  # what "valid until" is read against; None: the day of the ask
         self.stored = stored  # the tenant's prepared unit vectors (core/answer_vectors.py)
         self.synonyms = synonyms
         self.model = model or load_model()
@@ -142,15 +147,19 @@ class LearnedExtractive:
         if fix:  # the passage contradicts what the question takes for granted: say so
             unit, why = fix
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
+            differences: list[dict[str, Any]] = []
         else:
             chosen = choose(ranked, passages, self.model.runner_up, self.model.runner_up_other_passage)
+            chosen, differences = in_force_first(rival_rows(chosen, ranked, passages), chosen, passages,
+                                                 self.today or date.today())
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
         shown.insert(0, {"answer_confidence": round(support, 4), "signals": {k: round(v, 3) for k, v in qsig.items()},
                          "drivers": self.model.answer.contributions(qsig)})
         return Generation(text=render(chosen), selected=chosen, support=support, rejected=rejected,
-                          candidates=shown, correction=fix[1] if fix else None, ranked=ranked)
+                          candidates=shown, correction=fix[1] if fix else None, ranked=ranked,
+                          differences=differences)
 
 
 def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,

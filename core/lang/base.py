@@ -58,6 +58,12 @@ class Language:
     acronyms: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""
+    # each month's number by its word forms ("jan" -> 1, «января» -> 1), to read a date
+    month_numbers: dict[str, int] = field(default_factory=dict)
+    # phrases that bound when a statement holds ("valid until", «действует до»): a price
+    # list "valid until 31 January 2026" is no longer the one in force after that day
+    valid_until: tuple[str, ...] = ()
+    valid_from: tuple[str, ...] = ()
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()

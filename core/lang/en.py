@@ -2,6 +2,11 @@
 
 from core.lang.base import Language
 
+MONTH_NUMBERS = {name: n for n, names in enumerate((
+    "january jan", "february feb", "march mar", "april apr", "may", "june jun", "july jul",
+    "august aug", "september sep sept", "october oct", "november nov", "december dec"), start=1)
+    for name in names.split()}
+
 LANGUAGE = Language(
     code="en",
     name="English",
@@ -39,8 +44,12 @@ LANGUAGE = Language(
     pronouns=frozenset({"it", "them"}),  # "their", "they" mostly point within the question
     bounds=frozenset(f"{no} {word} than" for no in ("no", "not")
                      for word in ("more", "less", "fewer", "later", "earlier", "longer", "greater")) | {"not exceeding"},
-    months=frozenset("january february march april june july august september october november "
-                     "december jan feb mar apr jun jul aug sep sept oct nov dec".split()),
+    months=frozenset(MONTH_NUMBERS) - {"may"},  # "You may return it" names no month
+    month_numbers=MONTH_NUMBERS,
+    valid_until=("valid until", "valid till", "valid through", "valid to", "effective until",
+                 "expires on", "expires", "expiry date", "expiry", "expiration date", "applies until"),
+    valid_from=("effective from", "effective as of", "effective", "valid from", "applies from",
+                "in force from", "starting from"),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
     time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "
                          "weeks month months year years business-day business-days weekday "

@@ -335,3 +335,30 @@ def test_a_yes_no_question_the_documents_deny_is_not_told_it_took_something_for_
     assumed = ask(settings, "acme", "Why can leave be paid out?")
     assert assumed.status == "corrected" and assumed.answer.startswith("The documents say otherwise: ")
     assert "takes for granted" in assumed.refusal_reason
+
+
+def test_two_price_lists_that_differ_are_both_quoted_the_one_in_force_first(settings, write_file):
+    # a QA pass: an old price list (its rows valid until a past day) and the new one both
+    # hold "Microchipping"; the old price was quoted alone, at 0.96, with factuality 100%
+    old = write_file("prices_2025.csv", "Service,Price EUR,Valid until\nMicrochipping,22.00,31 January 2026\n"
+                                        "Nail clipping,10.00,31 January 2026\nPet passport,65.00,31 January 2026\n")
+    new = write_file("price-list-2026.md", "# Price list 2026\n\nEffective from 1 February 2026.\n\n"
+                                           "| Service | Riverside | Northgate |\n|---|---|---|\n"
+                                           "| Microchipping | 25.00 | 25.00 |\n| Nail clipping | 12.00 | 14.00 |\n")
+    for path in (old, new):
+        assert ingest_file(settings, "vet", path).status == "ready"
+    a = ask(replace(settings, gate_threshold=0.3), "vet", "How much is microchipping?")
+    assert a.status == "answered", a.refusal_reason
+    assert a.answer.startswith("The documents differ: ")
+    # the row in force first, the expired one after it, each cited
+    assert a.answer.index("25.00") < a.answer.index("22.00")
+    assert [c.source for c in a.citations] == ["price-list-2026.md", "prices_2025.csv"]
+    assert a.differences == [{"key": "Microchipping", "rows": [
+        {"source": "price-list-2026.md", "validity": None, "date": None},
+        {"source": "prices_2025.csv", "validity": "expired", "date": "2026-01-31"}]}]
+    assert "prices_2025.csv (valid until 2026-01-31, a day now past)" in a.refusal_reason
+    _quotes_are_exact(settings, a)
+    # a row only the old list holds is answered and said to be out of force
+    b = ask(replace(settings, gate_threshold=0.3), "vet", "How much is a pet passport?")
+    assert b.status == "answered" and "65.00" in b.answer and not b.answer.startswith("The documents differ")
+    assert "may no longer apply" in b.refusal_reason

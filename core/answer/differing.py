@@ -1,0 +1,187 @@
+"""Rows of two documents that give different values for one thing, and which one is in force.
+
+An old and a new price list both hold a "Microchipping" row: quoting the first one found as
+*the* answer hides that the knowledge base disagrees with itself, and a reader who trusts a
+cited answer pays the old price. So, after the answer's units are chosen:
+
+1. Each chosen table row's key is its first cell (what a price list, register or schedule
+   names its rows by), compared casefolded with whitespace collapsed.
+2. Among every admissible unit of the passages, the best-scored row of *another document*
+   with the same key and different values in its other cells is its rival (a re-uploaded
+   copy with the same values is no rival).
+3. Both rows are quoted and the answer says the documents differ.
+4. Which is in force: a row, or else its passage, that bounds its validity with the
+   language's phrases ("valid until 31 January 2026", «действует до 31 января 2026 г.»)
+   to a day before today is no longer in force; one valid from a day after today is not
+   yet. A row in force is quoted before one that is not.
+
+Dates are read from the words after the phrase: "31 January 2026", "January 31, 2026",
+"2026-01-31", "31.01.2026" (day first unless the second number cannot be a month).
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date
+
+from core.answer.result import Selected
+from core.answer.signals import Scored
+from core.answer.units import Unit, row_cells
+from core.lang import Language, language_of
+from core.retrieve import Candidate
+
+SKIPPED = frozenset({"the", "of", "on", "г", "года"})  # "the 31st of January", «2026 г.»
+
+
+@dataclass(frozen=True)
+class Validity:
+    state: str  # "expired" (valid until a day before today) | "not_yet" (valid from a later day)
+    day: date
+
+
+def row_key(unit: Unit) -> str:
+    """A row's first cell, casefolded, spaces collapsed ("" for a sentence or an empty cell)."""
+    if unit.kind != "row":
+        return ""
+    cells = row_cells(unit.quote)
+    return " ".join(cells[0].casefold().split()) if cells else ""
+
+
+def row_values(unit: Unit) -> frozenset[str]:
+    return frozenset(" ".join(c.casefold().split()) for c in row_cells(unit.quote)[1:] if c.strip())
+
+
+def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Candidate]) -> list[tuple[Selected, Scored]]:
+    """(chosen row, its rival) for each chosen row another document gives other values for."""
+    out: list[tuple[Selected, Scored]] = []
+    quoted = {(s.passage, s.unit.start) for s in chosen}
+    for sel in chosen:
+        key = row_key(sel.unit)
+        if not key or not any(ch.isalpha() for ch in key):
+            continue
+        home = passages[sel.passage - 1].doc_id
+        values = row_values(sel.unit)
+        for s in ranked:
+            if ((s.passage, s.unit.start) not in quoted and passages[s.passage - 1].doc_id != home
+                    and row_key(s.unit) == key and row_values(s.unit) != values):
+                out.append((sel, s))
+                quoted.add((s.passage, s.unit.start))
+                break
+    return out
+
+
+def read_date(text: str, lang: Language) -> date | None:
+    """The date the text starts with, or None; a month without a day is its last day when
+    `end` dates are read (see `validity`), else its first."""
+    words = [w for w in "".join(c if c.isalnum() else " " for c in text.casefold()).split()[:6]
+             if w not in SKIPPED][:3]
+    month = next((lang.month_numbers[w] for w in words if w in lang.month_numbers), None)
+    numbers = []
+    for w in words:
+        digits = w.rstrip("stndrh") if w[:1].isdigit() else w  # "31st"
+        if digits.isdigit():
+            numbers.append(digits)
+        elif w not in lang.month_numbers:
+            break
+    years = [int(n) for n in numbers if len(n) == 4]
+    small = [int(n) for n in numbers if len(n) <= 2]
+    if month is not None:
+        if not years:
+            return None
+        day = small[0] if small else None
+    elif len(numbers) >= 3 and len(numbers[0]) == 4:  # 2026-01-31
+        years, month, day = [int(numbers[0])], int(numbers[1]), int(numbers[2])
+    elif len(numbers) >= 3:  # 31.01.2026; 01/31/2026 when 31 cannot be a month
+        day, month = int(numbers[0]), int(numbers[1])
+        if month > 12 >= day:
+            day, month = month, day
+        year = int(numbers[2])
+        years = [year + 2000 if year < 100 else year]
+    else:
+        return None
+    if not 1 <= month <= 12 or not 1900 <= years[0] <= 2200:
+        return None
+    last = calendar.monthrange(years[0], month)[1]
+    if day is None:
+        day = last
+    return date(years[0], month, day) if 1 <= day <= last else None
+
+
+def _bound(text: str, phrases: tuple[str, ...], lang: Language) -> date | None:
+    low = text.casefold()
+    for phrase in sorted(phrases, key=len, reverse=True):
+        at = low.find(phrase)
+        while at >= 0:
+            before = low[at - 1] if at else " "
+            after = at + len(phrase)
+            if not before.isalnum() and (after >= len(low) or not low[after].isalnum()):
+                found = read_date(text[after:], lang)
+                if found:
+                    return found
+            at = low.find(phrase, at + 1)
+    return None
+
+
+def validity(unit: Unit, passage_text: str, today: date) -> Validity | None:
+    """Whether the unit (or, when it says nothing, its passage) is out of force today."""
+    lang = language_of(unit.text + " " + passage_text)
+    for text in (unit.text, passage_text):
+        until = _bound(text, lang.valid_until, lang)
+        since = _bound(text, lang.valid_from, lang)
+        if until and until < today:
+            return Validity("expired", until)
+        if since and since > today:
+            return Validity("not_yet", since)
+        if until or since:
+            return None
+    return None
+
+
+def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected], passages: list[Candidate],
+                   today: date) -> tuple[list[Selected], list[dict]]:
+    """The answer's units with each rival beside its row (the one in force first), and what
+    each pair's rows say of their validity, for the note."""
+    out = list(chosen)
+    differences = []
+    paired = {id(sel) for sel, _ in pairs}
+    for sel in chosen:  # a row out of force with no rival is still said to be so
+        state = validity(sel.unit, passages[sel.passage - 1].text, today) if sel.unit.kind == "row" else None
+        if state is not None and id(sel) not in paired:
+            differences.append({"key": row_cells(sel.unit.quote)[0].strip(), "rows": [
+                {"passage": sel.passage, "source": passages[sel.passage - 1].source,
+                 "validity": state.state, "date": state.day.isoformat()}]})
+    for sel, rival in pairs:
+        other = Selected(rival.passage, rival.unit, round(rival.score, 4))
+        rows = [sel, other]
+        states = [validity(s.unit, passages[s.passage - 1].text, today) for s in rows]
+        if states[0] is not None and states[1] is None:
+            rows, states = rows[::-1], states[::-1]
+        at = out.index(sel)
+        out[at:at + 1] = rows
+        differences.append({
+            "key": row_cells(sel.unit.quote)[0].strip(),
+            "rows": [{"passage": s.passage, "source": passages[s.passage - 1].source,
+                      "validity": v.state if v else None, "date": v.day.isoformat() if v else None}
+                     for s, v in zip(rows, states)]})
+    return out, differences
+
+
+def note(differences: list[dict]) -> str:
+    """One sentence per differing row: which documents, and which of them is out of force;
+    or, for a row out of force with no rival, that it may no longer apply."""
+    said = []
+    for d in differences:
+        parts = []
+        for row in d["rows"]:
+            when = ""
+            if row["validity"] == "expired":
+                when = f" (valid until {row['date']}, a day now past)"
+            elif row["validity"] == "not_yet":
+                when = f" (valid only from {row['date']})"
+            parts.append(f"{row['source']}{when}")
+        if len(parts) == 1:
+            said.append(f"“{d['key']}” of {parts[0]} may no longer apply.")
+        else:
+            said.append(f"The documents give different values for “{d['key']}”: {' and '.join(parts)}.")
+    return " ".join(said)

@@ -1,0 +1,95 @@
+"""core/answer/differing.py: rows two documents disagree on, and which of them is in force."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from core.answer.differing import in_force_first, note, read_date, rival_rows, validity
+from core.answer.result import Selected
+from core.answer.signals import Scored
+from core.answer.units import units
+from core.lang import LANGUAGES
+from core.retrieve import Candidate
+
+OLD = ("Prices 2025\n\n| Service | Price EUR | Valid until |\n|---|---|---|\n"
+       "| Microchipping | 22.00 | 31 January 2026 |\n| Nail clipping | 10.00 | 31 January 2026 |")
+NEW = ("Price list 2026. Effective from 1 February 2026.\n\n| Service | Riverside | Northgate |\n|---|---|---|\n"
+       "| Microchipping | 25.00 | 25.00 |\n| Nail clipping | 12.00 | 14.00 |")
+COPY = ("Prices\n\n| Service | Riverside | Northgate |\n|---|---|---|\n"
+        "| Microchipping | 25.00 | 25.00 |")
+AFTER = date(2026, 11, 29)
+BEFORE = date(2025, 12, 1)
+
+
+def passage(doc: str, text: str) -> Candidate:
+    return Candidate(f"{doc}:0", doc, text, f"{doc}.pdf", doc, None, None, "", "table", "en", 0)
+
+
+def rows(n: int, p: Candidate, score: float) -> list[Scored]:
+    return [Scored(n, u, {}, score) for u in units(p.text) if u.kind == "row"]
+
+
+def test_dates_in_the_forms_documents_write_them() -> None:
+    en, ru = LANGUAGES["en"], LANGUAGES["ru"]
+    assert read_date(": 31 January 2026 |", en) == date(2026, 1, 31)
+    assert read_date("January 31st, 2026.", en) == date(2026, 1, 31)
+    assert read_date("2026-01-31", en) == date(2026, 1, 31)
+    assert read_date("31.01.2026", en) == date(2026, 1, 31)
+    assert read_date("01/31/2026", en) == date(2026, 1, 31)  # 31 cannot be a month
+    assert read_date("March 2026", en) == date(2026, 3, 31)
+    assert read_date(" 31 января 2026 г.", ru) == date(2026, 1, 31)
+    assert read_date("your first visit", en) is None
+    assert read_date("31 January", en) is None  # no year: no date to compare with today
+    assert read_date("32.01.2026", en) is None
+
+
+def test_a_row_valid_until_a_past_day_is_expired_and_one_from_a_later_day_not_yet() -> None:
+    old, new = passage("old", OLD), passage("new", NEW)
+    chip_old, chip_new = rows(1, old, 0.9)[0].unit, rows(2, new, 0.8)[0].unit
+    assert validity(chip_old, old.text, AFTER).state == "expired"
+    assert validity(chip_old, old.text, BEFORE) is None  # still in force then
+    assert validity(chip_new, new.text, AFTER) is None  # the passage: effective since February
+    assert validity(chip_new, new.text, BEFORE).state == "not_yet"
+    ru = passage("ru", "| Услуга | Цена | Действует до |\n|---|---|---|\n| Чипирование | 22 | 31 января 2026 г. |")
+    assert validity(rows(1, ru, 0.9)[0].unit, ru.text, AFTER).state == "expired"
+
+
+def test_the_same_row_of_another_document_with_other_values_is_its_rival() -> None:
+    passages = [passage("old", OLD), passage("new", NEW)]
+    ranked = sorted(rows(1, passages[0], 0.9) + rows(2, passages[1], 0.7), key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]  # the old Microchipping row ranked first
+    pairs = rival_rows(chosen, ranked, passages)
+    assert [(a.unit.text, b.unit.text) for a, b in pairs] == [(
+        "Service: Microchipping; Price EUR: 22.00; Valid until: 31 January 2026",
+        "Service: Microchipping; Riverside: 25.00; Northgate: 25.00")]
+    out, differences = in_force_first(pairs, chosen, passages, AFTER)
+    # the row in force is quoted first, the expired one after it
+    assert [s.passage for s in out] == [2, 1]
+    assert differences == [{"key": "Microchipping", "rows": [
+        {"passage": 2, "source": "new.pdf", "validity": None, "date": None},
+        {"passage": 1, "source": "old.pdf", "validity": "expired", "date": "2026-01-31"}]}]
+    assert note(differences) == ("The documents give different values for “Microchipping”: new.pdf and "
+                                 "old.pdf (valid until 2026-01-31, a day now past).")
+    # before the old list ran out neither is out of force: the best row stays first
+    out, _ = in_force_first(pairs, chosen, passages, BEFORE)
+    assert [s.passage for s in out] == [1, 2]
+
+
+def test_no_rival_in_the_same_document_nor_in_a_copy_with_the_same_values() -> None:
+    passages = [passage("new", NEW), passage("copy", COPY)]
+    ranked = rows(1, passages[0], 0.9) + rows(2, passages[1], 0.8)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    assert rival_rows(chosen, ranked, passages) == []
+    # a sentence has no key: nothing to compare
+    sentence = Scored(1, units("Microchipping costs 25 EUR.")[0], {}, 0.9)
+    assert rival_rows([Selected(1, sentence.unit, 0.9)], ranked, passages) == []
+
+
+def test_an_expired_row_without_a_rival_is_still_said_to_be_so() -> None:
+    passages = [passage("old", OLD)]
+    ranked = rows(1, passages[0], 0.9)
+    chosen = [Selected(1, ranked[1].unit, 0.9)]
+    out, differences = in_force_first([], chosen, passages, AFTER)
+    assert out == chosen
+    assert note(differences) == "“Nail clipping” of old.pdf (valid until 2026-01-31, a day now past) may no longer apply."
+    assert in_force_first([], chosen, passages, BEFORE)[1] == []
