@@ -24,8 +24,10 @@ Algorithm (deterministic, so the console can show what was asked):
    d. The head: the previous question's word with the head's stem keeps its place, the
       modifiers before it become X's ("for part-time staff" + "full-time staff" -> "for
       full-time staff"); brand names ("PeopleDesk") among them stay.
-   e. A name for the previous question's one name of that kind (Lisbon -> Oslo; with
-      several, the one after a preposition, brands left out).
+   e. A day or a month for the previous question's one of that kind (Saturday -> weekday,
+      «в субботу» -> «в будни»); else a name for the previous question's one name of that
+      kind (Lisbon -> Oslo; with several, the one after a preposition, brands left out;
+      days and months are no names).
    f. One Russian adjective for the previous question's one adjective of the same ending
       («Сколько длится ежегодный отпуск?» + «а учебный?» -> «Сколько длится учебный отпуск?»).
    g. X with an article for the subject between an English auxiliary and its verb ("How
@@ -144,6 +146,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
         lambda: _replace_kind(previous, x, words),
         lambda: _replace_after(previous, prep, x) if prep else None,
         lambda: _replace_like(previous, words),
+        lambda: _replace_day(previous, words),
         lambda: _replace_name(previous, words, placed_only=mode == "bare"),
         lambda: _replace_adjective(previous, words),
     ]
@@ -313,6 +316,31 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
     return None
 
 
+def _calendar(word: str) -> str | None:
+    """"day" for a weekday's name or a kind of day ("weekend", «будни»), "month" for a month's
+    name, else None: such a capitalised word names no place or person."""
+    low = word.lower()
+    for lang in LANGUAGES.values():
+        if low in lang.weekdays or low in lang.day_kinds:
+            return "day"
+        if low in lang.months:
+            return "month"
+    return None
+
+
+def _replace_day(previous: str, words: list[str]) -> str | None:
+    """Step 3e': a day or month for the previous question's one of the same kind: "What about
+    on Saturday?" after "What are the weekday opening hours of Northgate?" -> "... the
+    Saturday opening hours of Northgate?" (it took the place of the name "Northgate")."""
+    kinds = {_calendar(w) for w in words}
+    if len(kinds) != 1 or None in kinds:
+        return None
+    old = [m for m in _WORD_RE.finditer(previous) if _calendar(m.group(0)) in kinds]
+    if len({m.group(0).lower() for m in old}) != 1:
+        return None
+    return f"{previous[:old[0].start()]}{' '.join(words)}{previous[old[0].end():]}"
+
+
 def _replace_name(previous: str, words: list[str], placed_only: bool = False) -> str | None:
     """Step 3e: X's name for the previous question's one name of that kind. A bare name
     ("Porto?") only takes the place of one after a place preposition ("the train to
@@ -320,11 +348,12 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
     # a follow-up's first word is capitalised as a sentence start would be: a name only
     # when it is capitalised in the middle of a text ("about Oslo")
     x = " ".join(words)
-    new_names = proper_names(f"about {x}") | {w for w in words if len(w) >= 2 and w.isupper() and w.isalpha()}
+    new_names = {n for n in proper_names(f"about {x}") | {w for w in words if len(w) >= 2 and w.isupper()
+                                                           and w.isalpha()} if not _calendar(n)}
     # a name phrase is capitalised throughout ("Core Hours"), not "Notice period"
     if not new_names or any(w.lower() in STOPWORDS or not (w[0].isupper() or w[0].isdigit()) for w in words):
         return None
-    old_names = sorted(n for n in proper_names(previous) if n not in new_names)
+    old_names = sorted(n for n in proper_names(previous) if n not in new_names and not _calendar(n))
     if len(old_names) > 1:  # "PeopleDesk Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
     if len(old_names) > 1 or placed_only:  # "the train to Lisbon": the name after a preposition

@@ -58,6 +58,8 @@ class Language:
     acronyms: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""
+    # words for a kind of day ("weekend", «будни»): a follow-up "and on Saturday?" takes the place of one
+    day_kinds: frozenset[str] = frozenset()
     # each month's number by its word forms ("jan" -> 1, «января» -> 1), to read a date
     month_numbers: dict[str, int] = field(default_factory=dict)
     # phrases that bound when a statement holds ("valid until", «действует до»): a price

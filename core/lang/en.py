@@ -51,6 +51,7 @@ LANGUAGE = Language(
     valid_from=("effective from", "effective as of", "effective", "valid from", "applies from",
                 "in force from", "starting from"),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
+    day_kinds=frozenset("weekday weekdays weekend weekends holiday holidays".split()),
     time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "
                          "weeks month months year years business-day business-days weekday "
                          "weekdays fortnight".split()),

@@ -7,6 +7,15 @@ from core.followup import read_followup
 
 
 @pytest.mark.parametrize("previous, question, whole", [
+    # a QA pass: a day takes the place of a day ("weekday"), not of the branch's name, and
+    # a weekday's capital is no name, so the branch's name is the one to replace
+    ("What are the weekday opening hours of Northgate?", "What about on Saturday?",
+     "What are the Saturday opening hours of Northgate?"),
+    ("What are Riverside's opening hours on Saturday?", "And Eastfield?",
+     "What are Eastfield's opening hours on Saturday?"),
+    ("Во сколько открывается филиал Northgate в будни?", "А в субботу?",
+     "Во сколько открывается филиал Northgate в субботу?"),
+    ("How many visits were there in February?", "And in March?", "How many visits were there in March?"),
     # step 3: the head word stays, its modifiers change
     ("What is the refund window for monthly plans?", "What about annual plans?",
      "What is the refund window for annual plans?"),
