@@ -68,6 +68,23 @@ def normalize_rows(rows: list[list[str]]) -> list[list[str]]:
     return rows
 
 
+def distinct_names(names: list[str]) -> list[str]:
+    """Header names with a repeated one numbered ("Price", "Price (2)"); blanks stay blank."""
+    taken = set(names)
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name and name in seen:
+            n = 2
+            while f"{name} ({n})" in taken:
+                n += 1
+            name = f"{name} ({n})"
+            taken.add(name)
+        seen.add(name)
+        out.append(name)
+    return out
+
+
 def table_block(rows: list[list[str]], **kwargs) -> Block:
     return Block(kind="table", text=markdown_table(rows), rows=rows, **kwargs)
 

@@ -2,7 +2,8 @@
 
 Styles give the structure: "Title" and "Heading N" (also localised names such as
 "Заголовок N", or any style based on them) are headings; "List ..." styles or numbered
-paragraphs are list items; tables stay tables (header row first, merged cells once).
+paragraphs are list items; tables stay tables (header row first; a merged cell fills each
+column it spans, but a label spanning a whole row is said once).
 Footnotes and endnotes are read: the reference is the note's number in superscript where
 it stands ("30 days ²"), numbered in the order they are referred to, as Word numbers them,
 and the note follows the paragraph (or table) that refers to it, in its section ("² Calendar
@@ -31,7 +32,15 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from core.ingest.base import NOT_DOCX, IngestError, PageProgress, check_office_zip
-from core.ingest.blocks import SUPERSCRIPT, clean_inline, finish, first_heading, normalize_rows, table_block
+from core.ingest.blocks import (
+    SUPERSCRIPT,
+    clean_inline,
+    distinct_names,
+    finish,
+    first_heading,
+    normalize_rows,
+    table_block,
+)
 from core.schema import Block, ParsedDocument
 
 # A DOCX is a zip: refuse archives that would unpack to absurd sizes (zip bombs).
@@ -270,18 +279,23 @@ def _is_list(paragraph: Paragraph, styles: _Styles) -> bool:
 def _table_blocks(table: Table, seen: _Seen) -> list[Block]:
     rows = []
     for row in table.rows:
-        cells, elements = [], []
-        for cell in row.cells:
-            if any(cell._tc is e for e in elements):  # a merged cell is listed per grid column
-                continue
-            elements.append(cell._tc)
-            paragraphs = (e for e in _body_elements(cell._tc) if e.tag == _P)
-            cells.append("\n".join(_text(p, seen) for p in paragraphs))
-        rows.append(cells)
+        # python-docx lists a merged cell once per grid column it spans: each column keeps
+        # its place (a cell merged over two branches' columns shifted the next one under
+        # the wrong branch), the text repeated in every column it covers, unless it spans
+        # the whole row (a label between groups of rows: said once)
+        grid = [cell._tc for cell in row.cells]
+        texts: dict[int, str] = {}
+        for tc in grid:
+            if id(tc) not in texts:
+                paragraphs = (e for e in _body_elements(tc) if e.tag == _P)
+                texts[id(tc)] = "\n".join(_text(p, seen) for p in paragraphs)
+        label = len(texts) == 1
+        rows.append([("" if label and k else texts[id(tc)]) for k, tc in enumerate(grid)])
     rows = normalize_rows(rows)
     if not rows:
         return []
     if len(rows[0]) >= 2:
-        return [table_block(rows)]
+        # a header cell over two columns names both ("Sales", "Sales (2)"), as a sheet's does
+        return [table_block([distinct_names(rows[0]), *rows[1:]])]
     # A one-column table is a layout box: its cells are ordinary paragraphs.
     return [Block(kind="paragraph", text=row[0]) for row in rows if row[0]]

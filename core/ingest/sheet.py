@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.ingest.base import IngestError, PageProgress
-from core.ingest.blocks import clean_inline, finish, table_block
+from core.ingest.blocks import clean_inline, distinct_names, finish, table_block
 from core.ingest.decode import decode_text, utf16_without_bom
 from core.schema import Block, ParsedDocument
 
@@ -142,7 +142,7 @@ def shape(numbered: list[tuple[int, list[str]]], merges: Sequence[Merge] = ()) -
     if merges:
         _fill_merges(rows, used, merges, header=rows[0][0] if named else None)
     if named:
-        sheet.header, rows = _distinct(first), rows[1:]
+        sheet.header, rows = distinct_names(first), rows[1:]
         sheet.wide_rows = [n for n, cells in rows if len(cells) > len(first)]
     else:
         sheet.named_header = False
@@ -183,23 +183,6 @@ def _fill_merges(rows: list[tuple[int, list[str]]], used: list[int], merges: Seq
                     budget -= 1
             if budget <= 0:
                 return
-
-
-def _distinct(names: list[str]) -> list[str]:
-    """Header names with a repeated one numbered ("Price", "Price (2)"); blanks stay blank."""
-    taken = set(names)
-    seen: set[str] = set()
-    out = []
-    for name in names:
-        if name and name in seen:
-            n = 2
-            while f"{name} ({n})" in taken:
-                n += 1
-            name = f"{name} ({n})"
-            taken.add(name)
-        seen.add(name)
-        out.append(name)
-    return out
 
 
 def is_value(cell: str) -> bool:

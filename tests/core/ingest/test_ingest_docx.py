@@ -37,7 +37,7 @@ def test_docx_body_in_order_with_styles_and_table(handbook_docx):
     assert all(b.page is None for b in parsed.blocks)
 
 
-def test_docx_merged_cells_appear_once(tmp_path):
+def test_docx_a_merged_header_names_each_column_it_spans(tmp_path):
     document = docx.Document()
     table = document.add_table(rows=2, cols=3)
     table.cell(0, 0).text = "Region"
@@ -47,7 +47,29 @@ def test_docx_merged_cells_appear_once(tmp_path):
     path = tmp_path / "merged.docx"
     document.save(str(path))
     block = parse_file(path).blocks[0]
-    assert block.rows == [["Region", "Sales", ""], ["EU", "1.5", "2.5"]]
+    assert block.rows == [["Region", "Sales", "Sales (2)"], ["EU", "1.5", "2.5"]]
+
+
+def test_docx_a_cell_merged_over_two_columns_keeps_every_column_in_its_place(tmp_path):
+    # a QA pass: "Dr Ivanova" merged over Riverside and Northgate was read as Riverside's
+    # alone, and the next cell slid under Northgate
+    document = docx.Document()
+    table = document.add_table(rows=4, cols=4)
+    for c, value in enumerate(["Shift", "Riverside", "Northgate", "Eastfield"]):
+        table.cell(0, c).text = value
+    table.cell(1, 0).text = "Weekday nights"
+    table.cell(1, 1).merge(table.cell(1, 2)).text = "Dr Ivanova"
+    table.cell(1, 3).text = "Dr Petrov"
+    table.cell(2, 0).merge(table.cell(2, 3)).text = "Weekends"  # a label across the row: once
+    for c, value in enumerate(["Saturday", "Dr Lee", "closed", "Dr Roy"]):
+        table.cell(3, c).text = value
+    path = tmp_path / "rota.docx"
+    document.save(str(path))
+    assert parse_file(path).blocks[0].rows == [
+        ["Shift", "Riverside", "Northgate", "Eastfield"],
+        ["Weekday nights", "Dr Ivanova", "Dr Ivanova", "Dr Petrov"],
+        ["Weekends", "", "", ""],
+        ["Saturday", "Dr Lee", "closed", "Dr Roy"]]
 
 
 def test_corrupt_docx(tmp_path):
