@@ -28,6 +28,7 @@ from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.ahead import ParseAhead
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
+from core.lexical import tokenize
 from core.models import EMBED_BATCH, get_embedder
 from core.schema import ParsedDocument
 from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, validate_tenant
@@ -69,6 +70,24 @@ class IngestResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+UNLIKE_SHARE = 0.25  # of the two versions' words (stems), the share both hold, below which it is said
+
+
+def replacement_warning(file_name: str, old_texts: list[str], new_texts: list[str]) -> str | None:
+    """A new version is known by its file name alone: an unrelated file of the same name
+    (another folder's "faq.md") silently takes the old one's place. Said when the two share
+    under `UNLIKE_SHARE` of their words (Jaccard over stems), so the admin can put it back."""
+    old = set(tokenize(" ".join(old_texts)))
+    new = set(tokenize(" ".join(new_texts)))
+    if not old or not new:
+        return None
+    share = len(old & new) / len(old | new)
+    if share >= UNLIKE_SHARE:
+        return None
+    return (f"It replaced the earlier {file_name}, with which it shares only {share:.0%} of its words: if it is "
+            "another document, upload it under another name and the earlier one again.")
 
 
 def exclusions_note(kept: int, dropped: list[str]) -> str | None:
@@ -260,8 +279,11 @@ def _index_new(
     journal.end(settings, tenant)
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
+    unlike = replacement_warning(file_name, [c["text"] for c in before.chunks if c["doc_id"] == replaced],
+                                 [c.text for c in chunks]) if replaced else None
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
-                        replaced=replaced, pages_left_out=parsed.pages_left_out, warnings=list(parsed.warnings),
+                        replaced=replaced, pages_left_out=parsed.pages_left_out,
+                        warnings=list(parsed.warnings) + ([unlike] if unlike else []),
                         reused_vectors=reused,
                         exclusions_kept=carried.kept, exclusions_dropped=carried.dropped)
 

@@ -81,6 +81,19 @@ def test_same_bytes_are_a_no_op_and_new_version_replaces(settings, write_file):
     assert _everywhere(settings, "acme", first.doc_id) == {"registry": False, "chunks": 0, "vectors": 0, "bm25": 0}
     texts = " ".join(r["text"] for r in store.chunk_rows(settings, "acme"))
     assert "21 days" in texts and "14 days" not in texts
+    assert newer.warnings == []  # a new version of the same text: nothing to say
+
+
+def test_an_unrelated_file_of_the_same_name_is_said_to_have_replaced_the_other(settings, write_file):
+    # a QA pass: another folder's one-question faq.md took the place of the client FAQ with
+    # only "(replaced ...)" to tell
+    first = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    other = ingest_file(settings, "acme", write_file("refunds.md", "# Parking\n\nStaff park behind the "
+                                                                   "warehouse; visitors use bays 1 to 4."))
+    assert other.status == "ready" and other.replaced == first.doc_id
+    assert len(other.warnings) == 1
+    assert other.warnings[0].startswith("It replaced the earlier refunds.md, with which it shares only ")
+    assert other.warnings[0].endswith("upload it under another name and the earlier one again.")
 
 
 def test_delete_removes_everything(settings, write_file):
