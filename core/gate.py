@@ -10,8 +10,9 @@ Hard stops (confidence 0), each with a code and the subject it names:
   or a name with a number ("Model X 12"), that no retrieved passage contains (a bare value,
   "500" or "12.5", is no code);
 - `unknown_name`: a capitalised name in the asking sentence that no document of the
-  tenant uses at all (another company, a product it does not have) — skipped when the
-  question and the passages are in different languages, where a name may be transliterated.
+  tenant uses at all (another company, a product it does not have) — skipped when any of
+  the first three passages is in another language than the question, where a name may be
+  transliterated («Смирнова» for Smirnova).
 
 Retrieval evidence (for the trace and the model provider): IDF coverage of the
 question's terms by the best of the top three passages, the top dense cosine rescaled to
@@ -104,7 +105,9 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
         subject = ", ".join(m.upper() if m.islower() else m for m in missing)
         return _stop("missing_identifier", subject, f"No passage mentions {subject}.", cov, sim, agree,
                      missing_ids=missing)
-    same_language = any(c.lang == q.lang.code for c in top[:3])
+    # a name can stand transliterated («Смирнова» for Smirnova) in a passage of the other
+    # language: with one among the first three, no name is said to be unknown
+    same_language = all(c.lang == q.lang.code for c in top[:3])
     unknown = sorted(n for n in proper_names(q.asking)
                      if all(lexicon.df.get(t, 0) == 0 for t in tokenize(n, keep_stopwords=True)))
     if unknown and same_language:

@@ -58,6 +58,13 @@ def test_a_name_the_documents_never_use_but_not_across_languages() -> None:
     assert _assess("I moved to Lisbon. How far in advance is annual leave requested?").code is None
     # a Russian question over English passages: a name may be transliterated
     assert _assess("Сколько отпуска у сотрудников Глобекс?").code is None
+    # a QA pass: "When does Dr. Smirnova see patients?" was stopped as never mentioned while
+    # the closest passage said «Доктор Ольга Смирнова принимает ...», an English one beside it
+    mixed = [_passage("Доктор Ольга Смирнова принимает по понедельникам.", lang="ru"),
+             _passage(TEXT, rank=2)]
+    assert _assess("When does Dr. Smirnova see patients?", mixed).code is None
+    assert _assess("When does Dr. Smirnova see patients?", [_passage(TEXT), _passage(TEXT, rank=2)]).code \
+        == "unknown_name"
 
 
 def test_no_passages() -> None:
