@@ -1,6 +1,7 @@
 """HTML via BeautifulSoup (lxml): text only, nothing is ever executed or fetched.
 
-Dropped: script, style, nav, noscript, template, head, footer, iframe, svg, form controls
+Dropped: script, style, nav, noscript, template, head, footer, iframe, svg, form controls,
+cookie and consent banners (by id or class)
 and anything hidden. Kept in document order: headings h1-h6, paragraphs, list items
 (ordered ones numbered), pre as code, tables (th/td rows; one-row or one-column layout
 tables are read as ordinary content) and any loose text inside containers as paragraphs.
@@ -87,9 +88,24 @@ def _drop_noise(soup: BeautifulSoup) -> None:
             tag.has_attr("hidden")
             or tag.get("aria-hidden") == "true"
             or tag.get("role") == "navigation"
+            or _is_consent_banner(tag)
             or _HIDDEN_STYLE.search(str(tag.get("style", "")))
         ):
             tag.decompose()
+
+
+BANNER_CHARS = 1000  # a banner is a sentence or two and its buttons, not a cookie policy page's text
+# an id or class naming a cookie banner; "consent" alone could be a clinic's consent section
+BANNER_NAMES = ("cookie", "gdpr")
+CONSENT_BOXES = ("banner", "bar", "popup", "modal", "notice", "dialog", "overlay")
+
+
+def _is_consent_banner(tag: Tag) -> bool:
+    """A cookie or consent banner ("We use cookies ... Accept all"), known by its id or class:
+    on every page of a site, and no part of what the page says."""
+    names = " ".join([str(tag.get("id") or "")] + [str(c) for c in (tag.get("class") or [])]).lower()
+    banner = any(m in names for m in BANNER_NAMES) or ("consent" in names and any(b in names for b in CONSENT_BOXES))
+    return banner and len(tag.get_text(" ", strip=True)) <= BANNER_CHARS
 
 
 def _walk(container: Tag, blocks: list[Block], *, blocks_only: bool = False) -> None:

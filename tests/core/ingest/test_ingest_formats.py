@@ -119,6 +119,21 @@ def test_html_drops_noise_and_keeps_structure(write_file):
     assert parsed.title == "Customer Handbook"
 
 
+def test_a_cookie_banner_is_no_part_of_the_page_but_a_consent_section_is(write_file):
+    # a QA pass: "We use cookies ... Accept all" was indexed and shown as the closest passage
+    page = ("<html><body><div id='cookie-banner'>We use cookies to improve your experience. "
+            "<button>Accept all</button></div><div class='gdpr-consent-bar'>Manage your privacy choices.</div>"
+            "<main><h1>Clinic</h1><section id='consent'><h2>Consent to treatment</h2>"
+            "<p>We ask for written consent before any anaesthetic.</p></section>"
+            "<div class='cookie-policy'><h2>Cookies</h2><p>" + "Our cookie policy explains each cookie. " * 40
+            + "</p></div></main></body></html>")
+    parsed = parse_file(write_file("home.html", page))
+    assert "Accept all" not in parsed.text and "improve your experience" not in parsed.text
+    assert "privacy choices" not in parsed.text
+    assert "written consent before any anaesthetic" in parsed.text  # a section named "consent" is content
+    assert "Our cookie policy explains each cookie." in parsed.text  # a long cookie policy is the page itself
+
+
 def test_html_layout_table_is_read_as_content(write_file):
     html = ("<html><body><table><tr><td><h2>Plans</h2><p>Basic costs 9.99.</p></td></tr>"
             "</table></body></html>")
