@@ -14,7 +14,8 @@
 7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (from another
    passage, within `runner_up_other_passage`; at most `MAX_UNITS`),
    plus the items of a list the best unit introduces ("...as follows:"), in document order.
-8. A quoted table row another document gives other values for is quoted with that row, the
+8. A quoted unit that says no about what the question asks is quoted first.
+9. A quoted table row another document gives other values for is quoted with that row, the
    one in force first (core/answer/differing.py).
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 
 from core.answer.differing import in_force_first, rival_rows
 from core.answer.model import AnswerModel, load_model
-from core.answer.premise import correction
+from core.answer.premise import correction, denials_first
 from core.answer.question import Question
 from core.answer.result import Generation, Selected
 from core.answer.safety import looks_like_instruction
@@ -149,7 +150,8 @@ class LearnedExtractive:
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
             differences: list[dict[str, Any]] = []
         else:
-            chosen = choose(ranked, passages, self.model.runner_up, self.model.runner_up_other_passage)
+            chosen = denials_first(q, choose(ranked, passages, self.model.runner_up,
+                                             self.model.runner_up_other_passage))
             chosen, differences = in_force_first(rival_rows(chosen, ranked, passages), chosen, passages,
                                                  self.today or date.today())
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),

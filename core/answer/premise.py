@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.answer.facts import number_units, says_no
+from core.answer.facts import number_units, says_no, tokens
 from core.answer.question import Question, words_of
+from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.lang import LANGUAGES
-from core.lexical import tokenize
+from core.lexical import expand_contractions, tokenize
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
@@ -127,3 +128,20 @@ def correction(question: Question, ranked: list[Scored],
         if why:
             return s, why
     return None
+
+
+def denials_first(question: Question, selected: list[Selected]) -> list[Selected]:
+    """The quoted units with the prohibitions about what the question asks first: "How many
+    days should I give my dog paracetamol?" quoted the meloxicam dose "for 5 days" before
+    "Never give human painkillers such as paracetamol ..."; a hurried reader stops at the
+    first. A prohibition opens with its negation ("Never ...", "Do not ...", «Не давайте ...»)
+    and names a topic word of the question; a caveat further in ("It does not apply to ...")
+    leans on the sentence before it and keeps its place, as does every other unit."""
+    if question.negated or len(selected) < 2:
+        return selected
+    topic = _topic(question)
+    negations = question.lang.negations
+    first = [s for s in selected
+             if set(tokens(expand_contractions(s.unit.text))[:2]) & negations
+             and topic.intersection(tokenize(s.unit.text))]
+    return first + [s for s in selected if s not in first] if first else selected

@@ -116,3 +116,29 @@ def test_a_no_about_another_action_denies_nothing_the_question_asks() -> None:
     denied = "Дочерний компонент не может получать данные от родителя напрямую."
     asked = Question.parse("Как дочернему компоненту получать данные от родителя?")
     assert conflict(asked, _scored(denied), denied) == "the documents say the opposite"
+
+
+def test_a_prohibition_about_what_is_asked_is_quoted_first() -> None:
+    # a QA pass: the meloxicam dose "for 5 days" was read before "Never give ... paracetamol"
+    from core.answer.premise import denials_first
+    from core.answer.result import Selected
+    from core.answer.units import Unit
+
+    def sel(text: str, start: int) -> Selected:
+        return Selected(1, Unit(text, text, start, start + len(text), text, "sentence"), 0.5)
+
+    q = Question.parse("How many days should I give my dog paracetamol after surgery?")
+    drowsy = sel("Your pet may be drowsy for up to 24 hours after the anaesthetic.", 0)
+    dose = sel("Give meloxicam once daily with food for 5 days.", 70)
+    never = sel("Never give human painkillers such as paracetamol or ibuprofen to cats or dogs.", 120)
+    assert denials_first(q, [drowsy, dose, never]) == [never, drowsy, dose]
+    # a caveat inside a sentence leans on the one before it: kept in its place
+    caveat = sel("It does not apply to dogs after surgery.", 120)
+    assert denials_first(q, [drowsy, caveat]) == [drowsy, caveat]
+    # a prohibition about something the question does not name keeps its place
+    other = sel("Do not bath your pet for 10 days.", 120)
+    assert denials_first(q, [dose, other]) == [dose, other]
+    ru = Question.parse("Сколько дней давать собаке парацетамол?")
+    ru_dose = sel("Мелоксикам дают 5 дней.", 0)
+    ru_never = sel("Не давайте собаке парацетамол.", 30)
+    assert denials_first(ru, [ru_dose, ru_never]) == [ru_never, ru_dose]
