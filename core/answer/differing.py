@@ -8,7 +8,9 @@ cited answer pays the old price. So, after the answer's units are chosen:
    names its rows by), compared casefolded with whitespace collapsed.
 2. Among every admissible unit of the passages, the best-scored row of *another document*
    with the same key and different values in its other cells is its rival (a re-uploaded
-   copy with the same values is no rival).
+   copy with the same values is no rival), when the unit model scores it at least
+   `RIVAL_SHARE` of the chosen row: a "Gold" row of another product's table, which the
+   question's other words do not fit, is another thing of the same name, not a rival.
 3. Both rows are quoted and the answer says the documents differ.
 4. Which is in force: a row, or else its passage, that bounds its validity with the
    language's phrases ("valid until 31 January 2026", «действует до 31 января 2026 г.»)
@@ -31,6 +33,7 @@ from core.answer.units import Unit, row_cells
 from core.lang import Language, language_of
 from core.retrieve import Candidate
 
+RIVAL_SHARE = 0.5
 SKIPPED = frozenset({"the", "of", "on", "г", "года"})  # "the 31st of January", «2026 г.»
 
 
@@ -63,6 +66,8 @@ def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Cand
         home = passages[sel.passage - 1].doc_id
         values = row_values(sel.unit)
         for s in ranked:
+            if s.score < RIVAL_SHARE * sel.score:
+                break  # ranked best first: no later row is close enough either
             if ((s.passage, s.unit.start) not in quoted and passages[s.passage - 1].doc_id != home
                     and row_key(s.unit) == key and row_values(s.unit) != values):
                 out.append((sel, s))

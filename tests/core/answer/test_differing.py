@@ -62,6 +62,9 @@ def test_the_same_row_of_another_document_with_other_values_is_its_rival() -> No
     assert [(a.unit.text, b.unit.text) for a, b in pairs] == [(
         "Service: Microchipping; Price EUR: 22.00; Valid until: 31 January 2026",
         "Service: Microchipping; Riverside: 25.00; Northgate: 25.00")]
+    # a row of the same name the model scores far below the chosen one is another thing
+    low = sorted(rows(1, passages[0], 0.9) + rows(2, passages[1], 0.4), key=lambda s: -s.score)
+    assert rival_rows(chosen, low, passages) == []
     out, differences = in_force_first(pairs, chosen, passages, AFTER)
     # the row in force is quoted first, the expired one after it
     assert [s.passage for s in out] == [2, 1]
