@@ -505,11 +505,15 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
         # a rating given before a reload (or in a saved chat) shows as given: drawn empty, the
         # user rated again and the empty comment replaced theirs
         given = services.feedback_given(settings, tenant, trace_id)
+        # a thumb is stored as it is clicked: a click not followed by "Send" was silently lost
+        # (the thumb stayed lit, the rating never reached Quality)
         rating = st.feedback("thumbs", key=f"{key}_thumbs",
-                             default=None if given is None else int(given["rating"] == 1))
+                             default=None if given is None else int(given["rating"] == 1),
+                             on_change=_rated, args=(settings, tenant, trace_id, key))
         comment = st.text_input("Comment (optional)", key=f"{key}_comment", max_chars=2000,
                                 value=(given or {}).get("comment") or "")
-        if st.button("Send feedback", key=f"{key}_send", disabled=rating is None):
+        if st.button("Send comment", key=f"{key}_send", disabled=rating is None,
+                     help="The thumb is saved as you click it; this adds or replaces the comment."):
             send_feedback(settings, tenant, trace_id, up=rating == 1, comment=comment)
         elif given is not None and trace_id not in st.session_state.get("feedback_sent", {}):
             st.caption(f"You rated this answer {'up' if given['rating'] == 1 else 'down'} on "
@@ -904,6 +908,13 @@ def chunk_viewer(chunks: list[dict[str, Any]], key: str,
 
 
 # ---- feedback: one rating per answer -------------------------------------------------------
+
+
+def _rated(settings: Settings, tenant: str, trace_id: str, key: str) -> None:
+    """The thumbs' on_change: store the rating now, with whatever comment is typed."""
+    value = st.session_state.get(f"{key}_thumbs")
+    if value is not None:
+        send_feedback(settings, tenant, trace_id, up=value == 1, comment=st.session_state.get(f"{key}_comment") or "")
 
 
 def send_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comment: str) -> str | None:

@@ -205,8 +205,8 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     answer.get_by_role("radio", name="Thumbs down").click()
     answer.get_by_label("Comment (optional)").fill("Should say from the delivery date")
     answer.get_by_label("Comment (optional)").press("Enter")
-    answer.get_by_role("button", name="Send feedback").click()
-    expect()(answer.get_by_text("Feedback saved (down).")).to_be_visible()
+    answer.get_by_role("button", name="Send comment").click()
+    expect()(answer.get_by_text(re.compile(r"Feedback (saved|updated) \(down\)\."))).to_be_visible()
 
     with page.expect_download() as download:
         answer.get_by_role("tab", name=re.compile("Sources")).click()

@@ -107,6 +107,17 @@ def test_feedback_is_stored(app, settings):
     assert rows[0]["rating"] == -1
 
 
+def test_a_thumb_is_stored_as_it_is_clicked(app, settings):
+    # the console QA pass: a thumb clicked and not followed by "Send" stayed lit and was lost
+    ask(app, "What is the engine oil capacity?")
+    trace_id = app.session_state["history"]["acme"][0]["trace_id"]
+    app.feedback[0].set_value(0).run()  # thumbs down, nothing else
+    assert [(r["trace_id"], r["rating"]) for r in store.list_feedback(settings, "acme")] == [(trace_id, -1)]
+    app.feedback[0].set_value(1).run()  # changed mind: one rating, updated
+    assert [r["rating"] for r in store.list_feedback(settings, "acme")] == [1]
+    assert any(c.value == "Feedback updated (up)." for c in app.caption), [c.value for c in app.caption]
+
+
 def test_feedback_on_an_answer_whose_trace_is_gone_says_so(app, settings):
     ask(app, "What is the engine oil capacity?")
     trace_id = app.session_state["history"]["acme"][0]["trace_id"]
