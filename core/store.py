@@ -150,6 +150,12 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE documents ADD COLUMN notes TEXT;
     """,
+    # 16: wrong passwords per user name (core/users.py): after a few within a window the name
+    # waits, so a password cannot be guessed at the sign-in form's speed
+    """
+    CREATE TABLE sign_in_failures (username TEXT NOT NULL, at REAL NOT NULL);
+    CREATE INDEX sign_in_failures_user ON sign_in_failures(username, at);
+    """,
 ]
 
 

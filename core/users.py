@@ -11,6 +11,11 @@ once, stored as their SHA-256 (`console_sessions`, migration 12) with a hard exp
 (`Settings.session_hours`, 12 h by default). It names one user and nothing else: the
 user's roles are read afresh on every use. Signing out ends it; removing the user or
 changing their password ends all of theirs.
+
+Wrong passwords are counted per user name (`sign_in_failures`, migration 16), known or not,
+so the count tells no name apart: after `MAX_FAILURES` within `FAILURE_WINDOW_S` the name
+waits until the oldest of them leaves the window (`SignInLocked`, with the seconds left),
+right password or not; a sign-in that succeeds clears its name's count.
 """
 
 from __future__ import annotations
@@ -33,6 +38,18 @@ PAGES_OF_ROLE = {
 _N, _R, _P = 2 ** 14, 8, 1
 MIN_PASSWORD = 10
 ORGANISATION_ONLY = "organisation-only"  # stored instead of a password hash
+MAX_FAILURES = 5
+FAILURE_WINDOW_S = 15 * 60
+
+
+class SignInLocked(Exception):
+    """Too many wrong passwords for one user name lately: it waits `seconds` more."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        minutes = max(1, round(seconds / 60))
+        super().__init__(f"Too many wrong passwords for this user name; try again in {minutes} "
+                         f"minute{'s' if minutes != 1 else ''}.")
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -122,20 +139,31 @@ def sign_in_required(settings: Settings) -> bool:
         return conn.execute("SELECT 1 FROM users LIMIT 1").fetchone() is not None
 
 
-def authenticate(settings: Settings, username: str, password: str) -> dict[str, str] | None:
+def authenticate(settings: Settings, username: str, password: str, *, now: float | None = None) -> dict[str, str] | None:
     """The user's roles {tenant: role} when the password is right, else None (the same
-    work is done for an unknown name, so timing does not tell names apart)."""
+    work is done for an unknown name, so timing does not tell names apart). Raises
+    `SignInLocked` while the name has `MAX_FAILURES` wrong passwords within the window."""
     try:
         username = _username(username)
     except ValueError:
         return None
+    now = time.time() if now is None else now
     with store.connect(settings) as conn:
+        conn.execute("DELETE FROM sign_in_failures WHERE at < ?", (now - FAILURE_WINDOW_S,))
+        recent = [r["at"] for r in conn.execute(
+            "SELECT at FROM sign_in_failures WHERE username=? ORDER BY at", (username,))]
+        if len(recent) >= MAX_FAILURES:
+            raise SignInLocked(recent[-MAX_FAILURES] + FAILURE_WINDOW_S - now)
         row = conn.execute("SELECT password_hash FROM users WHERE username=?", (username,)).fetchone()
         if row is None or row["password_hash"] == ORGANISATION_ONLY:
             _matches(password, hash_password("not a user"))  # the same work: timing tells no name apart
+            ok = False
+        else:
+            ok = _matches(password, row["password_hash"])
+        if not ok:
+            conn.execute("INSERT INTO sign_in_failures (username, at) VALUES (?, ?)", (username, now))
             return None
-        if not _matches(password, row["password_hash"]):
-            return None
+        conn.execute("DELETE FROM sign_in_failures WHERE username=?", (username,))
         members = conn.execute("SELECT tenant, role FROM memberships WHERE username=?", (username,)).fetchall()
     return {m["tenant"]: m["role"] for m in members}
 

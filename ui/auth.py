@@ -59,16 +59,27 @@ def _sign_in_form(settings: Settings, at_root: bool = False) -> None:
         name = st.text_input("User name", max_chars=64)
         password = st.text_input("Password", type="password", max_chars=200)
         if st.form_submit_button("Sign in", type="primary"):
-            roles = users.authenticate(settings, name, password)
-            if roles is None:
-                st.error("Wrong user name or password.")
+            try:
+                roles = users.authenticate(settings, name, password)
+            except users.SignInLocked as exc:
+                st.error(str(exc), icon=":material/lock_clock:")
             else:
-                user = User(" ".join(name.split()).lower(), roles)
-                token = users.start_session(settings, user.name)
-                st.session_state[_USER], st.session_state[_TOKEN] = user, token
-                st.session_state[_AT_ROOT] = at_root
-                st.query_params[PARAM] = token  # a reload of this URL finds the sign-in again
-                st.rerun()
+                _signed_in(settings, name, roles, at_root)
+
+
+def _signed_in(settings: Settings, name: str, roles: dict[str, str] | None, at_root: bool) -> None:
+    """After the password was checked: say it was wrong, or start the session."""
+    from core import users
+
+    if roles is None:
+        st.error("Wrong user name or password.")
+    else:
+        user = User(" ".join(name.split()).lower(), roles)
+        token = users.start_session(settings, user.name)
+        st.session_state[_USER], st.session_state[_TOKEN] = user, token
+        st.session_state[_AT_ROOT] = at_root
+        st.query_params[PARAM] = token  # a reload of this URL finds the sign-in again
+        st.rerun()
 
 
 def current_user(settings: Settings) -> User | None | bool:

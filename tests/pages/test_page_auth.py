@@ -42,6 +42,41 @@ def test_a_signed_out_visitor_sees_only_the_sign_in(settings, data_dir):
     assert [t.value for t in at.title] == ["Sign in"]
 
 
+def test_wrong_passwords_make_a_user_name_wait(settings, data_dir):
+    # the console QA pass: eight wrong passwords, then the right one, signed in at once
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    at = fresh(data_dir)
+    for _ in range(users.MAX_FAILURES):
+        sign_in(at, "ann", "wrong password!")
+    sign_in(at, "ann")  # right, but the name waits
+    assert any("Too many wrong passwords for this user name; try again in 15 minutes." in e.value
+               for e in at.error), [e.value for e in at.error]
+    assert [t.value for t in at.title] == ["Sign in"]
+
+
+def test_the_wait_ends_with_the_window_and_a_sign_in_clears_the_count(settings):
+    users.add_user(settings, "ann", PASSWORD, "acme", "expert")
+    users.add_user(settings, "bob", PASSWORD, "acme", "expert")
+    t0 = 1_000_000.0
+    for k in range(users.MAX_FAILURES - 1):
+        assert users.authenticate(settings, "ann", "nope", now=t0 + k) is None
+    assert users.authenticate(settings, "ann", PASSWORD, now=t0 + 10) == {"acme": "expert"}  # clears
+    for k in range(users.MAX_FAILURES):
+        assert users.authenticate(settings, "ann", "nope", now=t0 + 20 + k) is None
+    with pytest.raises(users.SignInLocked) as locked:
+        users.authenticate(settings, "ann", PASSWORD, now=t0 + 60)
+    assert 0 < locked.value.seconds <= users.FAILURE_WINDOW_S
+    # another name is not held up; an unknown name is counted alike (no name told apart)
+    assert users.authenticate(settings, "bob", PASSWORD, now=t0 + 60) == {"acme": "expert"}
+    for k in range(users.MAX_FAILURES):
+        assert users.authenticate(settings, "nobody", "nope", now=t0 + k) is None
+    with pytest.raises(users.SignInLocked):
+        users.authenticate(settings, "nobody", "nope", now=t0 + 30)
+    # once the oldest failure leaves the window, the right password signs in again
+    assert users.authenticate(settings, "ann", PASSWORD, now=t0 + 20 + users.FAILURE_WINDOW_S + 1) \
+        == {"acme": "expert"}
+
+
 def test_a_manager_sees_only_quality_and_cannot_open_documents(settings, data_dir):
     users.add_user(settings, "max", PASSWORD, "acme", "manager")
     at = sign_in(fresh(data_dir), "max")
