@@ -535,8 +535,8 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
             expected = st.text_input("Expected answer", value=plain if answer.get("status") != "refused" else "",
                                      max_chars=2000)
             gold_source = st.selectbox("Source that holds the answer", sources or ["(none)"])
-            first_quote = next((c.get("quote") for c in answer.get("citations", []) if c.get("quote")), "")
-            gold_quote = st.text_input("Gold quote (exact text from the source)", value=first_quote, max_chars=4000)
+            gold_quote = st.text_input("Gold quote (exact text from the source)", value=suggested_quote(answer),
+                                       max_chars=4000)
             category = st.text_input("Category", value="feedback", max_chars=80)
             if st.form_submit_button("Add to eval set"):
                 try:
@@ -549,6 +549,14 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                     name = escape_md(path.name, inline=True)
                     st.success(f"Updated the existing row for this question in {name}." if outcome == "updated"
                                else f"Added to {name}.")
+
+
+def suggested_quote(answer: dict[str, Any]) -> str:
+    """The gold quote "Add to eval set" offers: the quote the answer model scored best, not the
+    first shown (a runner-up, "The water tank holds 2.4 litres", or a prohibition quoted
+    first is not what was asked)."""
+    quoted = [c for c in answer.get("citations") or [] if c.get("quote")]
+    return max(quoted, key=lambda c: c.get("score") or 0.0)["quote"] if quoted else ""
 
 
 def answer_md_plain(text: str) -> str:

@@ -232,3 +232,15 @@ def test_a_quote_from_a_deck_is_cited_by_its_slide(settings, tmp_path):
     head = at.markdown[0].value
     assert "onboarding\\.pptx" in head and "slide 2" in head and "p. 2" not in head, head
     assert not at.image and not at.toggle
+
+
+def test_add_to_eval_set_offers_the_best_scored_quote_not_the_first_shown():
+    # the console QA pass: the water-tank runner-up was offered as the gold quote
+    from ui.components import suggested_quote
+
+    answer = {"citations": [
+        {"index": 1, "quote": "Never give human painkillers to dogs.", "score": 0.41},
+        {"index": 1, "quote": "The boiler pressure is 15 bar.", "score": 0.93},
+        {"index": 2, "quote": "The water tank holds 2.4 litres.", "score": 0.52}]}
+    assert suggested_quote(answer) == "The boiler pressure is 15 bar."
+    assert suggested_quote({"citations": []}) == "" and suggested_quote({}) == ""
