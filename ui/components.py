@@ -357,17 +357,24 @@ for (const wait of [150, 600, 1500]) {
 </script>"""
 
 ORDINALS = ("", "second ", "third ", "fourth ", "fifth ")
+# a closest passage further down is named for its language only when its sentence scores at
+# least this share of the first's: the console QA passes found the note on refusals of
+# off-topic questions, naming an unrelated Russian passage far below
+OTHER_LANGUAGE_SHARE = 0.5
 
 
 def other_language_note(question: str, closest: list[dict[str, Any]]) -> str | None:
     """Which closest passage is in another language than the question, and to try asking in
     it. One further down is named with its document: in a tenant of English and Russian
     documents an English question about English ones had "A closest passage is in Russian
-    ... try asking in Russian" for a third passage of an unrelated Russian file."""
+    ... try asking in Russian" for a third passage of an unrelated Russian file; one scored
+    far below the first is not named at all."""
     found = first_in_other_language(question, closest)
     if not found:
         return None
     n, language = found
+    if n and (closest[n].get("score") or 0.0) < OTHER_LANGUAGE_SHARE * (closest[0].get("score") or 0.0):
+        return None  # a passage far below the first is no lead: the note read as noise
     why = ("Questions in one language about documents in another are refused more often (their words "
            "cannot be checked against the passage)")
     if n == 0:

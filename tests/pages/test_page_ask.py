@@ -418,10 +418,13 @@ def test_a_closest_passage_further_down_in_another_language_is_named():
     for the third passage, from an unrelated Russian file."""
     from ui.components import other_language_note
 
-    english = {"source": "code-of-conduct.md", "sentence": "We encourage you to report violations to your supervisor."}
+    english = {"source": "code-of-conduct.md", "sentence": "We encourage you to report violations to your supervisor.",
+               "score": 0.4}
     russian = {"source": "components__props.md",
-               "sentence": "Эта страница предполагает, что вы уже прочитали Основы компонентов."}
+               "sentence": "Эта страница предполагает, что вы уже прочитали Основы компонентов.", "score": 0.3}
     question = "And who else can I report it to?"
+    # the second console QA pass: a passage scored far below the first is not named at all
+    assert other_language_note(question, [english, english, {**russian, "score": 0.05}]) is None
     assert other_language_note(question, [english, english, russian]) == (
         "The third closest passage (components__props.md) is in Russian. Questions in one language about "
         "documents in another are refused more often (their words cannot be checked against the passage): "
