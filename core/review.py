@@ -33,7 +33,7 @@ class QueueItem:
     status: str
     confidence: float | None
     asked_at: float
-    reasons: tuple[str, ...]  # refused | low confidence | rated down | routed to a person
+    reasons: tuple[str, ...]  # refused | near the threshold | rated down | routed to a person
     comment: str | None = None
     resolution: str | None = None
     resolved_at: float | None = None
@@ -52,7 +52,7 @@ def _reasons(row: dict[str, Any], below: float) -> tuple[str, ...]:
     if row["status"] == "refused":
         reasons.append("refused")
     elif (row.get("confidence") or 0.0) < below:
-        reasons.append("low confidence")
+        reasons.append("near the threshold")  # answered, but under the review line
     if row.get("rating") == -1:
         reasons.append("rated down")
     if row.get("route") == "human":

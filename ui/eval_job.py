@@ -79,7 +79,7 @@ def _progress(settings: Settings, tenant: str, job_id: str) -> None:
         st.rerun()
     box = st.container(border=True)
     box.markdown(f"**Eval run in progress** · set {escape_md(job.get('set'), inline=True)} · split "
-                 f"{escape_md(job.get('split'), inline=True)}" + (" · ingesting its corpus" if job.get("ingest") else "")
+                 f"{escape_md(job.get('split'), inline=True)}" + (" · on fresh eval tenants built from its corpus" if job.get("ingest") else "")
                  + f" · started {fmt_time(job.get('started_at'))}")
     fraction, line = services.eval_job_progress(job)
     box.progress(fraction, text=escape_md(line, inline=True))

@@ -18,7 +18,8 @@ from ui.feedback import trace_link
 from ui.format import fmt_time, page_label, status_badge_md
 from ui.safe import clean, clip, escape_md
 
-TABLE_COLUMNS = ["asked", "waiting", "why", "status", "confidence", "question", "decision", "trace"]
+# the question first: on a phone only the first columns are in view, and the rows must be told apart
+TABLE_COLUMNS = ["question", "why", "waiting", "asked", "status", "confidence", "decision", "trace"]
 PASSAGES_SHOWN = 6
 
 
@@ -58,9 +59,10 @@ def queue_cards(summary: dict[str, Any]) -> None:
     row.metric("Open", summary["open"], border=True, help="Asks waiting for a decision.")
     row.metric("Refused", by.get("refused", 0), border=True,
                help="Asks the assistant declined: was the answer in the documents after all?")
-    row.metric("Low confidence", by.get("low confidence", 0), border=True,
-               help="Answers given with a confidence just above the gate threshold, and corrections of a "
-               "question's premise under it (a correction is shown whatever its confidence).")
+    row.metric("Near the threshold", by.get("near the threshold", 0), border=True,
+               help="Answers given with a confidence less than the review margin above the gate threshold, "
+               "and corrections of a question's premise under it (a correction is shown whatever its "
+               "confidence).")
     row.metric("Rated down", by.get("rated down", 0), border=True,
                help="Answers a user gave a thumbs down on the Ask page.")
     row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,

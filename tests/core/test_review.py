@@ -47,11 +47,11 @@ def test_queue_holds_refused_doubtful_and_rated_down_asks_only(settings, tenant)
     items = {i.trace_id: i for i in review.queue(settings, tenant)}
     assert set(items) == {refused, doubtful, rated}
     assert items[refused].reasons == ("refused",)
-    assert items[doubtful].reasons == ("low confidence",)
+    assert items[doubtful].reasons == ("near the threshold",)
     assert items[rated].reasons == ("rated down",) and items[rated].comment == "wrong year"
     assert confident not in items
     summary = review.counts(list(items.values()))
-    assert summary["open"] == 3 and summary["by_reason"] == {"refused": 1, "low confidence": 1, "rated down": 1}
+    assert summary["open"] == 3 and summary["by_reason"] == {"refused": 1, "near the threshold": 1, "rated down": 1}
     assert summary["oldest_s"] is not None and summary["oldest_s"] >= 0
 
 
