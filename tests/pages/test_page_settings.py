@@ -206,7 +206,15 @@ def test_api_keys_are_created_shown_once_listed_and_revoked(app, goto, settings)
     app.run()
     assert not app.code  # shown once
     next(b for b in app.button if b.label == "Revoke").click().run()
+    # the console QA pass: one click revoked it, with no question and no word after
+    assert keys.tenant_for_key(settings, shown[0]) == "acme"
+    assert any(w.value.startswith("Revoke ") and "401 at once" in w.value for w in app.warning)
+    next(b for b in app.button if b.label == "Cancel").click().run()
+    assert keys.tenant_for_key(settings, shown[0]) == "acme" and not app.warning
+    next(b for b in app.button if b.label == "Revoke").click().run()
+    next(b for b in app.button if b.label == "Yes, revoke").click().run()
     assert keys.tenant_for_key(settings, shown[0]) is None
+    assert any("requests with it now get 401" in s.value for s in app.success)
     table = next(d.value for d in app.dataframe if "key id" in d.value.columns)
     assert list(table["state"]) == ["revoked"]
 
