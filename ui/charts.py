@@ -162,9 +162,11 @@ def calibration(points: list[dict[str, Any]], threshold: float | None,
         fig.add_vline(x=recommended, line=dict(color="#2da44e", dash="dot", width=2),
                       annotation=dict(text=f"recommended {recommended:.2f}", y=1.08, yref="paper",
                                       showarrow=False, xanchor="left", **label_box))
+    # the legend below the axis title: at the shared y=-0.2 "gate threshold" printed over an entry
     fig.update_layout(title="Confidence gate: metrics by threshold",
                       xaxis=dict(title="gate threshold", range=[0, 1]),
-                      yaxis=dict(title="%", range=[-2, 105]), **_LAYOUT)
+                      yaxis=dict(title="%", range=[-2, 105]),
+                      **{**_LAYOUT, "legend": dict(orientation="h", yanchor="top", y=-0.3, x=0)})
     return fig
 
 
