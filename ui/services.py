@@ -269,8 +269,8 @@ def create_tenant(settings: Settings, tenant: str, owner: str | None = None) -> 
     validate_new_tenant(tenant, existing)
     if tenant in existing:
         if owner is not None and tenant not in users.roles_of(settings, owner):
-            raise TenantError(f"A tenant named '{tenant}' already exists and you have no role in it; choose "
-                              "another id, or ask one of its admins for a role.")
+            # said as a reserved id is, so the form tells no one which tenants exist
+            raise TenantError(f"The tenant id '{tenant}' cannot be used; choose another id.")
         return tenant
     if is_eval_tenant(tenant):
         raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval harness; "
