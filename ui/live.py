@@ -68,9 +68,10 @@ def cards(summary: dict[str, Any], targets: dict[str, Target]) -> None:
 
 
 def refused_frame(rows: list[dict[str, Any]], tenant: str) -> pd.DataFrame:
+    # the count first: on a phone a long question pushed it off the screen
     return pd.DataFrame([{"question": clip(clean(r["question"]), 300), "times refused": r["times"],
                           "last asked": fmt_time(r["last_asked"]), "trace": trace_link(r["trace_id"], tenant)}
-                         for r in rows], columns=["question", "times refused", "last asked", "trace"])
+                         for r in rows], columns=["times refused", "question", "last asked", "trace"])
 
 
 def render(settings: Settings, tenant: str) -> None:
@@ -95,7 +96,8 @@ def render(settings: Settings, tenant: str) -> None:
             st.caption("The tenant's experts and admins see what was retrieved for each on the **Traces** page, "
                        "and turn a refusal into an eval row or a synonym on the **Review** page.")
         st.dataframe(frame, hide_index=True, width="stretch",
-                     column_config={"trace": st.column_config.LinkColumn(
+                     column_config={"times refused": st.column_config.NumberColumn("times refused", width="small"),
+                                    "trace": st.column_config.LinkColumn(
                          "trace", display_text="open trace", width="small",
                          help="Opens the newest refusal of this question on the Traces page.")})
     else:
