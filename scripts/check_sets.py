@@ -16,8 +16,10 @@ Checks:
 - unanswerable / misleading: expected_answer, gold_source and gold_quote are null.
 
 Text extraction (independent of the project's own parsers): PyMuPDF page.get_text()
-for PDF, python-docx paragraphs + table cells for DOCX, raw text for md/txt,
-BeautifulSoup get_text() for HTML with script/style removed.
+for PDF (a table-row quote, "a | b | c", matches its cells in order), python-docx
+paragraphs + table cells for DOCX, openpyxl's cells for XLSX and the csv module's (delimiter
+sniffed) for CSV, rows joined by " | ", raw text for md/txt, BeautifulSoup get_text() for
+HTML with script/style removed.
 
 Usage: .venv/bin/python scripts/check_sets.py [evals/sets/NAME.jsonl ...]
 Exit 0 when all sets pass, 1 otherwise (one line per problem on stderr).
@@ -56,6 +58,14 @@ def extract_text(path: Path) -> str:
         import pymupdf
         with pymupdf.open(path) as doc:
             return "\n".join(page.get_text() for page in doc)
+    if suffix == ".xlsx":  # every sheet's rows, cells joined by " | "
+        import openpyxl
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        try:
+            return "\n".join(" | ".join("" if v is None else str(v) for v in row)
+                             for ws in book.worksheets for row in ws.iter_rows(values_only=True))
+        finally:
+            book.close()
     if suffix == ".docx":
         import docx
         d = docx.Document(str(path))
@@ -75,8 +85,12 @@ def extract_text(path: Path) -> str:
         return soup.get_text() + "\n" + "\n".join(rows)  # a table row quoted whole
     if suffix == ".csv":  # a row quoted as its cells joined by " | ", as the parsers render it
         import csv
-        with path.open(encoding="utf-8", newline="") as f:
-            return "\n".join(" | ".join(row) for row in csv.reader(f))
+        text = path.read_text(encoding="utf-8")
+        try:  # "," or ";" (a European spreadsheet's export), as the parser finds it
+            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        return "\n".join(" | ".join(row) for row in csv.reader(text.splitlines(), dialect))
     if suffix in (".md", ".markdown", ".txt"):
         return path.read_text(encoding="utf-8")
     raise ValueError(f"unsupported format: {path.name}")
@@ -155,7 +169,10 @@ def check_set(set_path: Path) -> list[str]:
         if path is None:
             problems.append(f"{where}: gold_source {source!r} not found in the folders of tenant {q['tenant']!r}")
             continue
-        if norm(quote) not in norm(extract_text(path)):
+        text = norm(extract_text(path))
+        # a table row quoted as the parsers render it ("Microchipping | 25.00 | 25.00") stands
+        # in a PDF's text as its cells in order, one after another
+        if norm(quote) not in text and not (" | " in quote and norm(quote.replace(" | ", " ")) in text):
             problems.append(f"{where}: gold_quote not found in {source}: {quote!r}")
     return problems
 
