@@ -14,7 +14,8 @@
 7. Otherwise quote the best unit, plus runners-up within `runner_up` of it (from another
    passage, within `runner_up_other_passage`; at most `MAX_UNITS`),
    plus the items of a list the best unit introduces ("...as follows:"), in document order.
-8. A quoted unit that says no about what the question asks is quoted first.
+8. A quoted prohibition about what the question asks (it opens with its negation) is quoted
+   first (premise.denials_first); the quoted set is the same.
 9. A quoted table row another document gives other values for is quoted with that row, the
    one in force first (core/answer/differing.py).
 """
