@@ -232,7 +232,8 @@ def live_per_day(days: list[dict[str, Any]]) -> go.Figure:
     most = max((d["asks"] for d in days), default=0)
     # asks are whole questions; the share axis keeps its own round ticks (plotly would
     # otherwise sync them to the count axis: 23.8, 47.5, ...) and draws no second grid
-    fig.update_layout(title="Real asks per day", xaxis=dict(type="category"),
+    # at most 7 day labels: thirty of them overlapped on a phone
+    fig.update_layout(title="Real asks per day", xaxis=dict(type="category", nticks=7),
                       yaxis=dict(title="asks", rangemode="tozero", dtick=1 if most <= 10 else None),
                       yaxis2=dict(title="% of asks", overlaying="y", side="right", range=[0, 100],
                                   tickmode="linear", tick0=0, dtick=25, showgrid=False), **_LAYOUT)
