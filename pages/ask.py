@@ -30,6 +30,13 @@ if history and tools.button("New chat", icon=":material/add_comment:",
     st.rerun()
 if saved:
     with tools.popover(f"Saved chats ({len(saved)})", icon=":material/history:"):
+        this = next((c for c in saved if c["id"] == current[tenant]), None)
+        if this is not None:  # chats named alike by their first question are told apart by a name
+            with st.form("rename_chat", border=False):
+                name = st.text_input("Name this chat", value=this["title"], max_chars=conversations.TITLE_CHARS)
+                if st.form_submit_button("Rename", icon=":material/edit:"):
+                    conversations.rename(settings, tenant, this["id"], name, owner)
+                    st.rerun()
         for conv in saved[:30]:
             opened, dropped = st.columns([5, 1])
             # a button label is Markdown: the user's question is escaped like any shown text

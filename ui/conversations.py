@@ -1,8 +1,9 @@
 """Ask-page conversations kept per tenant across reloads, listed and deletable.
 
 One JSON file per conversation under `GROUNDWORK_DATA/conversations/<tenant key>/`
-(`{id, tenant, title, created_at, updated_at, turns}`, `turns` being the answers as the
-page holds them, each with its passages: tens of KB), and beside it `<id>.meta.json`
+(`{id, tenant, title, created_at, updated_at, turns}`, and `named` when the user renamed it;
+`turns` being the answers as the page holds them, each with its passages: tens of KB), and
+beside it `<id>.meta.json`
 with all but the turns, which is all the list reads on every rerun of the Ask page. Both
 are written by rename, the turns first, so a crash never leaves half a file. The tenant's
 folder is named by its key, as every tenant folder is, so no id reaches outside.
@@ -49,14 +50,15 @@ def save(settings: Settings, tenant: str, conv_id: str, turns: list[dict[str, An
     if path is None or not turns:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    created = time.time()
-    try:  # a conversation saved before keeps its start
-        created = json.loads(_meta_path(path).read_text(encoding="utf-8")).get("created_at", created)
+    created, named = time.time(), None
+    try:  # a conversation saved before keeps its start, and the name a user gave it
+        before = json.loads(_meta_path(path).read_text(encoding="utf-8"))
+        created, named = before.get("created_at", created), before.get("named")
     except (OSError, ValueError):
         pass
-    title = " ".join(str(turns[0].get("question", "")).split())[:TITLE_CHARS]
+    title = named or " ".join(str(turns[0].get("question", "")).split())[:TITLE_CHARS]
     meta = {"id": conv_id, "tenant": tenant, "title": title, "created_at": created,
-            "updated_at": time.time(), "turns": len(turns)}
+            "updated_at": time.time(), "turns": len(turns), **({"named": named} if named else {})}
     _write(path, {**meta, "turns": turns})
     _write(_meta_path(path), meta)
 
@@ -93,6 +95,31 @@ def load(settings: Settings, tenant: str, conv_id: str, owner: str | None = None
     except (OSError, ValueError):
         return []
     return list(record.get("turns") or []) if record.get("tenant") == tenant else []
+
+
+def rename(settings: Settings, tenant: str, conv_id: str, name: str, owner: str | None = None) -> bool:
+    """Give a saved conversation a name of the user's (three chats all titled "What is the oil
+    capacity?" were told apart by their time alone); an empty name goes back to the first
+    question. False when there is no such conversation."""
+    path = _path(settings, tenant, conv_id, owner)
+    if path is None or not path.exists():
+        return False
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if record.get("tenant") != tenant:
+        return False
+    name = " ".join(name.split())[:TITLE_CHARS]
+    turns = record.get("turns") or []
+    record.pop("named", None)
+    if name:
+        record["named"] = name
+    first = " ".join(str(turns[0].get("question", "")).split())[:TITLE_CHARS] if turns else ""
+    record["title"] = name or first
+    _write(path, record)
+    _write(_meta_path(path), {k: v for k, v in record.items() if k != "turns"} | {"turns": len(turns)})
+    return True
 
 
 def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = None) -> bool:

@@ -552,6 +552,28 @@ def test_a_saved_chat_says_how_many_questions_and_when_in_view(answering_env, ap
     assert plain.startswith("today ") and " · 2 questions · What is the engine oil capacity" in plain, label
 
 
+def test_a_saved_chat_can_be_named_and_keeps_its_name_as_it_grows(answering_env, app, settings):
+    # the console QA pass: three chats titled "What is the oil capacity?" were told apart by time alone
+    from ui import conversations
+
+    ask(app, "What is the engine oil capacity?")
+    conv = conversations.listed(settings, "acme")[0]
+    box = app.text_input(key=next(t.key for t in app.text_input if t.label == "Name this chat"))
+    assert box.value == "What is the engine oil capacity?"
+    box.set_value("Van servicing")
+    next(b for b in app.button if b.label == "Rename").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert [c["title"] for c in conversations.listed(settings, "acme")] == ["Van servicing"]
+    ask(app, "What is the tyre pressure at the front?")  # saved again: the name stays
+    listed = conversations.listed(settings, "acme")
+    assert [(c["id"], c["title"], c["turns"]) for c in listed] == [(conv["id"], "Van servicing", 2)]
+    assert any("Van servicing" in b.label for b in app.button if b.key == f"open_{conv['id']}")
+    # an empty name gives the first question back
+    assert conversations.rename(settings, "acme", conv["id"], "  ")
+    assert conversations.listed(settings, "acme")[0]["title"] == "What is the engine oil capacity?"
+    assert not conversations.rename(settings, "acme", "nosuchchat1", "x")
+
+
 def test_a_saved_chat_from_another_day_says_its_day_briefly():
     import datetime as dt
 
