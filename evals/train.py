@@ -105,7 +105,8 @@ EXTRA: dict[str, dict] = {
     "vueguide": {"sets": [SETS / f"ood_vue{n}.jsonl" for n in (2, 3, 4)] + RETIRED["vueguide"]},
     **{name: {"sets": RETIRED[name]} for name in ("clinic", "finance", "warehouse", "hosting")},
     **{name: {"tenant": name, "corpus": [ROOT / "evals" / "corpora" / name], "sets": [SETS / f"ood_{name}.jsonl"]}
-       for name in ("helpdesk", "library")},
+       # vet: a veterinary clinic chain's documents and questions by the twenty-fifth session's QA helper
+       for name in ("helpdesk", "library", "vet")},
     # real documents nobody here wrote, from Debian's packages (tenth session): the Debian
     # Administrator's Handbook in Russian (127 HTML pages) and Debian Reference in English
     # (one 261-page PDF); evals/corpora/SOURCES.md
