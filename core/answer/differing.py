@@ -76,9 +76,9 @@ def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Cand
     return out
 
 
-def read_date(text: str, lang: Language) -> date | None:
-    """The date the text starts with, or None; a month without a day is its last day when
-    `end` dates are read (see `validity`), else its first."""
+def read_date(text: str, lang: Language, *, end: bool = True) -> date | None:
+    """The date the text starts with, or None. A month without a day is its last day for
+    the end of a validity ("valid until March 2026"), its first for a start (`end=False`)."""
     words = [w for w in "".join(c if c.isalnum() else " " for c in text.casefold()).split()[:6]
              if w not in SKIPPED][:3]
     month = next((lang.month_numbers[w] for w in words if w in lang.month_numbers), None)
@@ -109,11 +109,11 @@ def read_date(text: str, lang: Language) -> date | None:
         return None
     last = calendar.monthrange(years[0], month)[1]
     if day is None:
-        day = last
+        day = last if end else 1
     return date(years[0], month, day) if 1 <= day <= last else None
 
 
-def _bound(text: str, phrases: tuple[str, ...], lang: Language) -> date | None:
+def _bound(text: str, phrases: tuple[str, ...], lang: Language, *, end: bool) -> date | None:
     low = text.casefold()
     for phrase in sorted(phrases, key=len, reverse=True):
         at = low.find(phrase)
@@ -121,7 +121,7 @@ def _bound(text: str, phrases: tuple[str, ...], lang: Language) -> date | None:
             before = low[at - 1] if at else " "
             after = at + len(phrase)
             if not before.isalnum() and (after >= len(low) or not low[after].isalnum()):
-                found = read_date(text[after:], lang)
+                found = read_date(text[after:], lang, end=end)
                 if found:
                     return found
             at = low.find(phrase, at + 1)
@@ -132,8 +132,8 @@ def validity(unit: Unit, passage_text: str, today: date) -> Validity | None:
     """Whether the unit (or, when it says nothing, its passage) is out of force today."""
     lang = language_of(unit.text + " " + passage_text)
     for text in (unit.text, passage_text):
-        until = _bound(text, lang.valid_until, lang)
-        since = _bound(text, lang.valid_from, lang)
+        until = _bound(text, lang.valid_until, lang, end=True)
+        since = _bound(text, lang.valid_from, lang, end=False)
         if until and until < today:
             return Validity("expired", until)
         if since and since > today:
@@ -143,32 +143,32 @@ def validity(unit: Unit, passage_text: str, today: date) -> Validity | None:
     return None
 
 
+def _row(sel: Selected, passages: list[Candidate], state: Validity | None) -> dict:
+    return {"passage": sel.passage, "source": passages[sel.passage - 1].source,
+            "validity": state.state if state else None, "date": state.day.isoformat() if state else None}
+
+
 def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected], passages: list[Candidate],
                    today: date) -> tuple[list[Selected], list[dict]]:
     """The answer's units with each rival beside its row (the one in force first), and what
-    each pair's rows say of their validity, for the note."""
+    each pair's rows say of their validity, for the note; a chosen row out of force with no
+    rival is said to be so too."""
     out = list(chosen)
     differences = []
     paired = {id(sel) for sel, _ in pairs}
-    for sel in chosen:  # a row out of force with no rival is still said to be so
+    for sel in chosen:
         state = validity(sel.unit, passages[sel.passage - 1].text, today) if sel.unit.kind == "row" else None
         if state is not None and id(sel) not in paired:
-            differences.append({"key": row_cells(sel.unit.quote)[0].strip(), "rows": [
-                {"passage": sel.passage, "source": passages[sel.passage - 1].source,
-                 "validity": state.state, "date": state.day.isoformat()}]})
+            differences.append({"key": row_cells(sel.unit.quote)[0].strip(), "rows": [_row(sel, passages, state)]})
     for sel, rival in pairs:
-        other = Selected(rival.passage, rival.unit, round(rival.score, 4))
-        rows = [sel, other]
+        rows = [sel, Selected(rival.passage, rival.unit, round(rival.score, 4))]
         states = [validity(s.unit, passages[s.passage - 1].text, today) for s in rows]
         if states[0] is not None and states[1] is None:
             rows, states = rows[::-1], states[::-1]
         at = out.index(sel)
         out[at:at + 1] = rows
-        differences.append({
-            "key": row_cells(sel.unit.quote)[0].strip(),
-            "rows": [{"passage": s.passage, "source": passages[s.passage - 1].source,
-                      "validity": v.state if v else None, "date": v.day.isoformat() if v else None}
-                     for s, v in zip(rows, states)]})
+        differences.append({"key": row_cells(sel.unit.quote)[0].strip(),
+                            "rows": [_row(s, passages, v) for s, v in zip(rows, states)]})
     return out, differences
 
 

@@ -37,6 +37,7 @@ def test_dates_in_the_forms_documents_write_them() -> None:
     assert read_date("31.01.2026", en) == date(2026, 1, 31)
     assert read_date("01/31/2026", en) == date(2026, 1, 31)  # 31 cannot be a month
     assert read_date("March 2026", en) == date(2026, 3, 31)
+    assert read_date("March 2026", en, end=False) == date(2026, 3, 1)  # "effective from March 2026"
     assert read_date(" 31 января 2026 г.", ru) == date(2026, 1, 31)
     assert read_date("your first visit", en) is None
     assert read_date("31 January", en) is None  # no year: no date to compare with today
