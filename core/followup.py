@@ -175,7 +175,11 @@ def refers_back(question: str) -> bool:
     words = {w.lower() for w in _WORD_RE.findall(question)}
     if not any(words & lang.pronouns for lang in LANGUAGES.values()):
         return False
-    return len(Question.parse(question).asking_terms) < STANDS_ALONE_TERMS
+    parsed = Question.parse(question)
+    # what it asks for counts as its own ("how much does it COST to carry my dog"), though
+    # it is no topic a passage must hold
+    own = parsed.slot - parsed.lang.stopwords - parsed.lang.filler
+    return len(parsed.asking_terms) + len(own) < STANDS_ALONE_TERMS
 
 
 def looks_like_followup(question: str) -> bool:

@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from core import store
-from core.answer.extractive import admissible_units, answer_signals
+from core.answer.extractive import admissible_units, answer_signals, sibling_row
 from core.answer.model import ANSWER_FEATURES, MODEL_PATH, AnswerModel, Logistic, fit_logistic
 from core.answer.signals import FEATURES
 from core.answer.vectors import unit_vectors
@@ -325,6 +325,8 @@ def quoted(r: Ranked, runner_up: float | Quoting) -> list[int]:
         if len(out) >= QUOTED_MAX or r.scores[i] < knobs.runner_up * best:
             break
         if _passage(r.record, int(i)) != home and r.scores[i] < knobs.other_passage * best:
+            continue
+        if sibling_row(r.record.signals[first], home, r.record.signals[i], _passage(r.record, int(i))):
             continue
         out.append(int(i))
     return out

@@ -176,6 +176,8 @@ def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
             break
         if s.passage != best.passage and s.score < other_passage * best.score:
             continue
+        if sibling_row(best.signals, best.passage, s.signals, s.passage):
+            continue
         if all(s.unit.text != p.unit.text for p in picked):
             picked.append(s)
     out = [Selected(s.passage, s.unit, round(s.score, 4)) for s in picked]
@@ -183,6 +185,15 @@ def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
         out += list_items(best, passages[best.passage - 1], {(s.passage, s.unit.start) for s in out})
     out.sort(key=lambda s: (s.passage != best.passage, s.passage, s.unit.start))
     return out
+
+
+def sibling_row(best: dict[str, float], best_passage: int, other: dict[str, float], other_passage: int) -> bool:
+    """Is the runner-up another row of the best row's table that holds less of the question?
+    The words the best row alone holds pick it ("when I MOVE HOUSE" against the rows of a
+    leave table); its neighbours then speak of other occasions, and quoting them padded
+    the answer with a wedding's and a bereavement's days."""
+    return bool(best.get("is_row") and other.get("is_row") and best_passage == other_passage
+                and other.get("lex_context", 0.0) < best.get("lex_context", 0.0))
 
 
 def list_items(head: Scored, passage: Candidate, have: set[tuple[int, int]]) -> list[Selected]:

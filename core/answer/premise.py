@@ -19,7 +19,12 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
    the asking sentence: "Badges are not issued to visitors", in a passage that never
    mentions contractors, denies nothing about contractors;
 3. a negated word: the unit holds a word of the question with a negating prefix of its
-   language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»).
+   language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»);
+4. a contrary: an asserting question, not negated, takes a state for granted ("Why is the
+   branch OPEN on Sundays?") and a unit naming the rest of the asking sentence's topic (with
+   its passage) states the language's contrary instead, and not the state asked ("Sunday:
+   CLOSED"). A question that names both states ("Is the form optional or required?")
+   takes neither for granted.
 
 "On the same topic" is the answer model's business: only units it ranks near the top and
 that cover at least `MIN_TOPIC` of the question's topic words are read.
@@ -105,6 +110,40 @@ def negated_word(question: Question, text: str) -> str | None:
     return None
 
 
+@cache
+def _contrary_stems(code: str) -> dict[str, frozenset[str]]:
+    """Stem -> the stems of its contraries in one language, built once."""
+    out: dict[str, set[str]] = {}
+    for a, b in LANGUAGES[code].contraries:
+        for x, y in ((a, b), (b, a)):
+            for sx in tokenize(x, keep_stopwords=True):
+                out.setdefault(sx, set()).update(tokenize(y, keep_stopwords=True))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def contrary_word(question: Question, text: str, passage_text: str) -> str | None:
+    """Check 4: the text states the contrary of a state the question takes for granted."""
+    if question.answer_type not in ASSERTING or question.negated:
+        return None
+    pairs = _contrary_stems(question.lang.code)
+    asked = set(question.asking_terms)
+    said = set(tokenize(text))
+    for stem in question.asking_terms:
+        contraries = pairs.get(stem, frozenset())
+        if not contraries or asked & contraries or stem in said or not contraries & said:
+            continue
+        named = set(tokenize(f"{text} {passage_text}"))
+        skip = _asking_stems(question.lang.code) | {stem}
+        if all(t in named for t in question.asking_terms if not t[0].isdigit() and t not in skip):
+            return f"{_word_of(text, contraries)}, not {_word_of(question.asking, {stem})}"
+    return None
+
+
+def _word_of(text: str, stems: set[str] | frozenset[str]) -> str:
+    """The text's first word written as one of the stems ("Closed" for close)."""
+    return next((w for w in words_of(text) if set(tokenize(w, keep_stopwords=True)) & stems), min(stems))
+
+
 def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     """Why the unit contradicts the question's premise, or None."""
     text = unit.unit.text
@@ -115,7 +154,10 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
             and names_what_is_asked(question, f"{text} {passage_text}"):
         return OPPOSITE
     word = negated_word(question, text)
-    return f"the documents say {word}" if word else None
+    if word:
+        return f"the documents say {word}"
+    contrary = contrary_word(question, text, passage_text)
+    return f"the documents say {contrary}" if contrary else None
 
 
 def correction(question: Question, ranked: list[Scored],

@@ -28,6 +28,7 @@ class Question:
     answer_type: str | None
     asking: str = ""  # the sentence that asks (a scene before it is left out)
     focus: str | None = None  # the first topic term of the asking sentence: what it is about
+    slot: frozenset[str] = frozenset()  # the asking phrase's words naming the answer's slot ("how LONG")
     negated: bool = False
     vector: object = field(default=None, repr=False)  # the e5 query vector, when computed
 
@@ -37,13 +38,17 @@ class Question:
         words = words_of(text)
         asking = _asking_sentence(text)
         asking_words = words_of(asking)
+        # the answer type and its slot words come from the asking sentence's first words,
+        # else from the whole question's
+        opening = asking_words[:8] if lang.answer_type(asking_words[:8]) else words[:8]
+        slot = lang.slot_words(opening)
         return cls(
             text=text, lang=lang, words=words,
-            terms=_terms(words, lang), asking_terms=_terms(asking_words, lang),
+            terms=_terms(words, lang, slot), asking_terms=_terms(asking_words, lang, slot),
             identifiers=identifiers(text), numbers=numbers(text),
-            answer_type=lang.answer_type(asking_words[:8]) or lang.answer_type(words[:8]),
+            answer_type=lang.answer_type(opening),
             negated=any(w in lang.negations for w in asking_words), asking=asking,
-            focus=_focus(asking_words, lang),
+            focus=_focus(asking_words, lang, slot), slot=slot,
         )
 
     def to_dict(self) -> dict:
@@ -51,16 +56,17 @@ class Question:
                 "numbers": self.numbers, "answer_type": self.answer_type}
 
 
-def _terms(words: list[str], lang: Language) -> list[str]:
-    """Stemmed topic tokens: the words that are not the language's stop words."""
+def _terms(words: list[str], lang: Language, slot: frozenset[str] = frozenset()) -> list[str]:
+    """Stemmed topic tokens: the words that are not the language's stop words, nor the
+    asking phrase's slot words ("how LONG")."""
     return list(dict.fromkeys(tokenize(" ".join(w for w in words if w not in lang.stopwords
-                                                and w not in lang.filler))))
+                                                and w not in lang.filler and w not in slot))))
 
 
-def _focus(asking_words: list[str], lang: Language) -> str | None:
+def _focus(asking_words: list[str], lang: Language, slot: frozenset[str] = frozenset()) -> str | None:
     """The first topic term of the asking sentence that is not the answer's own slot
     ("how many DAYS of LEAVE" is about leave; days are how the answer is given)."""
-    slot = lang.time_units | lang.money_words
+    slot = slot | lang.time_units | lang.money_words
     for term in _terms([w for w in asking_words if w not in slot], lang):
         if not term[0].isdigit():
             return term

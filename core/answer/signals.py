@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from core.answer.facts import Reading, identifiers, numbers
-from core.answer.question import Question
+from core.answer.question import Question, words_of
 from core.answer.units import Unit, row_cells, units
-from core.lang import language_of
+from core.lang import LANGUAGES, language_of
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
 
@@ -107,6 +107,26 @@ def windows(passages: list[Candidate], candidates: list[tuple[int, Unit]]) -> li
 
 Key = tuple[int, frozenset[str]]  # a table column and the words of one of its cells
 MAX_KEY_WORDS = 6  # a longer cell is a description, not a name
+RANGE_WORDS = frozenset(w for lang in LANGUAGES.values() for w in lang.range_words)
+
+
+def range_of(text: str) -> frozenset[str]:
+    """The words that bound a range, when the text holds a number ("under 20 kg")."""
+    if not any(ch.isdigit() for ch in text):
+        return frozenset()
+    return frozenset(words_of(text)) & RANGE_WORDS
+
+
+def key_words(text: str) -> frozenset[str]:
+    """The topic stems of a cell and its range words: "Dog, under 20 kg" and "Dog, 20 kg and
+    over" are two keys, not one."""
+    return frozenset(tokenize(text)) | range_of(text)
+
+
+def asked_key_words(question: Question) -> set[str]:
+    """The question's words a key is compared with: its topic terms, its numbers (as the
+    tokenizer writes them) and its range words."""
+    return set(question.terms) | set(tokenize(" ".join(question.numbers))) | (set(question.words) & RANGE_WORDS)
 
 
 def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
@@ -118,7 +138,7 @@ def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
     for number, unit in candidates:
         if unit.kind == "row":
             for column, cell in enumerate(row_cells(unit.quote)):
-                words = frozenset(tokenize(cell))
+                words = key_words(cell)
                 # the first column names its rows whatever it holds ("3-5" years of service);
                 # elsewhere a name holds a letter: an amount ("25", "1190.00") names nothing
                 if words and len(words) <= MAX_KEY_WORDS and (column == 0 or any(c.isalpha() for c in cell)):
@@ -140,7 +160,7 @@ def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str
     if not picked:
         return 0.5
     if unit.kind == "row":
-        own = {(c, frozenset(tokenize(cell))) for c, cell in enumerate(row_cells(unit.quote))}
+        own = {(c, key_words(cell)) for c, cell in enumerate(row_cells(unit.quote))}
         return 1.0 if own & set(picked) else 0.0
     named = [key for key in keys if key[1] <= unit_tokens]
     if not named:
@@ -189,6 +209,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     passage_tokens = [set(tokenize(f"{p.section}\n{p.title}\n{p.text}")) for p in passages]
     typed = 0.0 if question.answer_type in (None, "how", "reason", "yesno", "other") else 1.0
     q_words = set(question.terms)
+    q_key_words = asked_key_words(question)
     keys = row_keys(candidates)
     out = []
     for (number, unit), sim, wsim, wtext in zip(candidates, sims, wsims, window_texts):
@@ -248,7 +269,8 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
             # a table row is about what its first cell names ("Part-time", "Lisbon"), and
             # a sentence beside the table about the key it names
-            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_words),
+            "row_key_match": key_match(unit, unit_tokens | range_of(unit.text), keys.get(number, []),
+                                       q_key_words),
         }
         if cross:
             s.update(dict.fromkeys(LEXICAL, 0.0))

@@ -55,6 +55,10 @@ class Language:
     pronouns: frozenset[str] = frozenset()
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
+    # states that exclude each other ("open" / "closed", «разрешено» / «запрещено»): a
+    # question that takes one for granted against a passage stating the other is corrected
+    # (core/answer/premise.py); a negating prefix ("UNavailable") needs no pair here
+    contraries: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""
@@ -66,6 +70,9 @@ class Language:
     # list "valid until 31 January 2026" is no longer the one in force after that day
     valid_until: tuple[str, ...] = ()
     valid_from: tuple[str, ...] = ()
+    # words that bound a range in a table cell holding a number ("under 20 kg" / "20 kg and
+    # over", «до 20 кг» / «от 20 кг»): stop words elsewhere, they tell two rows' keys apart
+    range_words: frozenset[str] = frozenset()
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()
@@ -79,15 +86,29 @@ class Language:
         never a topic the documents should have used."""
         return frozenset(w for phrase in self.question_words for w in phrase.split())
 
+    def asking_phrase(self, words: list[str]) -> str | None:
+        """The question phrase that sets the answer type: the longest one among the words
+        ("how many days" before "how many"), or None."""
+        joined = " " + " ".join(words) + " "
+        found = [phrase for phrase in self.question_words if f" {phrase} " in joined]
+        return max(found, key=len) if found else None
+
     def answer_type(self, words: list[str]) -> str | None:
         """The answer type the question's words ask for, or None (free form)."""
-        best: tuple[int, str] | None = None
-        joined = " " + " ".join(words) + " "
-        for phrase, kind in self.question_words.items():
-            if f" {phrase} " in joined and (best is None or len(phrase) > best[0]):
-                best = (len(phrase), kind)
-        if best:
-            return best[1]
+        phrase = self.asking_phrase(words)
+        if phrase:
+            return self.question_words[phrase]
         if words and words[0] in self.yes_no_starts:
             return "yesno"
         return None
+
+    def slot_words(self, words: list[str]) -> frozenset[str]:
+        """Words of the asking phrase that name the answer's slot, not its topic: "how LONG",
+        "how OFTEN", «как ЧАСТО», «ПОЧЕМУ». An answer states a duration, it rarely says "long"
+        (4 in 100 gold quotes of "how long" questions did), so counting such a word as a topic
+        the passage must hold marks every answer down. Unit words stay topics ("how many DAYS":
+        the answer says days)."""
+        phrase = self.asking_phrase(words)
+        if not phrase:
+            return frozenset()
+        return frozenset(phrase.split()) - self.time_units - self.money_words

@@ -50,6 +50,7 @@ LANGUAGE = Language(
                  "expires on", "expires", "expiry date", "expiry", "expiration date", "applies until"),
     valid_from=("effective from", "effective as of", "effective", "valid from", "applies from",
                 "in force from", "starting from"),
+    range_words=frozenset("under over above below up from to upto less more fewer least most".split()),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
     day_kinds=frozenset("weekday weekdays weekend weekends holiday holidays".split()),
     time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "
@@ -91,6 +92,10 @@ LANGUAGE = Language(
                ("monthly", "yearly"), ("standard", "express"), ("standard", "premium"), ("hot", "cold"),
                ("summer", "winter"), ("weekday", "weekend"), ("day", "night"), ("minimum", "maximum"),
                ("private", "business"), ("full-time", "part-time"), ("new", "used")),
+    contraries=(("open", "closed"), ("open", "shut"), ("included", "excluded"), ("allowed", "prohibited"),
+                ("allowed", "forbidden"), ("permitted", "prohibited"), ("permitted", "forbidden"),
+                ("mandatory", "optional"), ("required", "optional"), ("compulsory", "optional"),
+                ("enabled", "disabled")),
     yes_no_starts=frozenset("do does did can could will would should is are was were may must "
                             "have has am shall".split()),
 )

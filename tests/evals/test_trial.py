@@ -96,13 +96,14 @@ def test_sparse_latents_cover_a_matching_sentence_more_than_an_unrelated_one() -
 
 
 def test_general_words_weigh_the_question_s_rare_word_over_its_common_ones() -> None:
-    r = record("How long does the hydrotherapy course take?",
-               ["The hydrotherapy course runs for six weeks.", "It does not take long.", "Курс длится шесть недель."])
+    r = record("When does the hydrotherapy course start?",
+               ["The hydrotherapy course starts in the first week.", "It does not start before noon.",
+                "Курс начинается в первую неделю."])
     r.signals = [{"cross_language": 0.0}, {"cross_language": 0.0}, {"cross_language": 1.0}]
     general_words([r])
     rare, common, other = r.signals
     assert rare["general_rarest"] == 1.0 and common["general_rarest"] == 0.0
-    # "long" and "take" are two of the question's words, but the common ones
+    # "start" is one of the question's words, but a common one
     assert rare["general_coverage"] > 0.5 > common["general_coverage"] > 0.0
     assert other["general_coverage"] == other["general_rarest"] == 0.0  # no word across languages
 

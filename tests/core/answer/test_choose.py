@@ -36,3 +36,23 @@ def test_the_same_ratio_still_ends_the_list() -> None:
     ranked = [scored(1, "A.", 0.9), scored(1, "B.", 0.2, start=5)]
     assert texts(choose(ranked, [], 0.35, other_passage=0.0)) == ["A."]
 
+
+
+def row(passage: int, text: str, score: float, lex: float, start: int = 0) -> Scored:
+    return Scored(passage, Unit(text, text, start, start + len(text), text, "row"),
+                  {"is_row": 1.0, "lex_context": lex}, score)
+
+
+def test_rows_of_the_best_rows_table_holding_less_of_the_question_are_not_quoted() -> None:
+    # "How many paid days off do I get when I move house?": the wedding's and the
+    # bereavement's rows padded the answer, the wedding's quoted first
+    ranked = [row(1, "Occasion: Moving house; Paid days off: 1 day", 0.95, 1.0, start=80),
+              row(1, "Occasion: Own wedding; Paid days off: 2 days", 0.43, 0.48),
+              row(1, "Occasion: Death of a parent; Paid days off: 3 days", 0.40, 0.48, start=40)]
+    assert texts(choose(ranked, [], 0.35)) == ["Occasion: Moving house; Paid days off: 1 day"]
+    # rows holding as much of the question as the best are quoted with it (a timetable's days)
+    even = [row(1, "Day: Monday-Friday; Hours: 8-18", 0.9, 0.7), row(1, "Day: Saturday; Hours: 9-13", 0.8, 0.7, start=40)]
+    assert len(choose(even, [], 0.35)) == 2
+    # another table's row is no sibling
+    elsewhere = [ranked[0], row(2, "Occasion: Moving office; Paid days off: 0", 0.9, 0.5)]
+    assert len(choose(elsewhere, [], 0.35, other_passage=0.5)) == 2

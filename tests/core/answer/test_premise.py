@@ -142,3 +142,31 @@ def test_a_prohibition_about_what_is_asked_is_quoted_first() -> None:
     ru_dose = sel("Мелоксикам дают 5 дней.", 0)
     ru_never = sel("Не давайте собаке парацетамол.", 30)
     assert denials_first(ru, [ru_dose, ru_never]) == [ru_never, ru_dose]
+
+
+def test_a_contrary_state_corrects_the_state_the_question_takes_for_granted() -> None:
+    # the QA report: "Why is the Riverside branch open on Sundays?" against a row saying
+    # Sunday: closed was answered as asked, since no word of it was negated
+    row = _scored("Day: Sunday; Riverside: closed; Northgate: 10:00-14:00")
+    passage = "Branch opening hours\n| Day | Riverside | Northgate |\n" + row.unit.text
+    assert conflict(Question.parse("Why is the Riverside branch open on Sundays?"), row, passage) \
+        == "the documents say closed, not open"
+    ru = _scored("Курение на территории клиники запрещено.")
+    assert conflict(Question.parse("Почему курение на территории клиники разрешено?"), ru, ru.unit.text) \
+        == "the documents say запрещено, not разрешено"
+
+
+def test_no_contrary_correction_without_a_premise_or_off_the_topic() -> None:
+    row = _scored("Day: Sunday; Riverside: closed")
+    passage = "Branch opening hours\n" + row.unit.text
+    # asks when, takes no state for granted
+    assert conflict(Question.parse("When is the Riverside branch open?"), row, passage) is None
+    # names both states: takes neither for granted
+    both = _scored("The consent form is required for every patient.")
+    assert conflict(Question.parse("Is the consent form optional or required?"), both, both.unit.text) is None
+    # the contrary is said about something the question does not name
+    other = _scored("Pets are prohibited in the office.")
+    assert conflict(Question.parse("Why are pets allowed in the lounge?"), other, other.unit.text) is None
+    # the state asked stands in the unit too: no contradiction to read
+    mixed = _scored("The Riverside branch is open on Saturdays and closed on Sundays.")
+    assert conflict(Question.parse("Is the Riverside branch open on Sundays?"), mixed, mixed.unit.text) is None

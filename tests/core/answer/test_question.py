@@ -15,3 +15,14 @@ def test_russian_question_and_identifiers() -> None:
     assert q.lang.code == "ru"
     assert "err-20" in q.identifiers
     assert q.to_dict()["lang"] == "ru"
+
+
+def test_the_asking_phrase_is_no_topic_the_passage_must_hold() -> None:
+    # "The pump is covered for 5 years." never says "long": "long" is the slot, not a topic
+    q = Question.parse("How long is the pump covered?")
+    assert q.terms == ["pump", "cover"] and q.asking_terms == ["pump", "cover"]
+    assert q.answer_type == "duration" and q.focus == "pump"
+    ru = Question.parse("Как часто нужно менять фильтр?")
+    assert "част" not in ru.terms and ru.answer_type == "frequency"
+    # a word of the phrase used elsewhere in a scene is a topic there only when no phrase asks
+    assert "long" in Question.parse("Is the long hose included?").terms

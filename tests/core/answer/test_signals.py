@@ -65,6 +65,25 @@ def test_of_two_row_keys_one_inside_the_other_the_longer_the_question_names_is_m
     out = scored("What is the net price of the Burren Trail?", table)
     assert {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}["Model: Burren Trail"] == 1.0
 
+def test_rows_told_apart_only_by_a_range_word_and_a_number_are_two_keys() -> None:
+    # "under" and "over" are stop words: without them the two rows had one key, so neither
+    # was picked; the question's number is part of what it names
+    table = ("| Service | Price |\n|---|---|\n| Dog spay, under 20 kg | 180.00 |\n"
+             "| Dog spay, 20 kg and over | 240.00 |\n| Cat spay | 120.00 |")
+    out = scored("How much is a spay for a dog under 20 kg?", table)
+    by_key = {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}
+    assert by_key["Service: Dog spay, under 20 kg"] == 1.0
+    assert by_key["Service: Dog spay, 20 kg and over"] == 0.0
+    out = scored("What does a dog spay cost?", table)  # no range named: nothing to compare
+    assert {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}["Service: Dog spay, under 20 kg"] == 0.5
+
+
+def test_a_range_word_in_a_cell_without_a_number_is_no_part_of_its_key() -> None:
+    table = "| Route | Price |\n|---|---|\n| Transfer to the airport | 30.00 |\n| City tour | 45.00 |"
+    out = scored("How much is the airport transfer?", table)
+    assert {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}["Route: Transfer to the airport"] == 1.0
+
+
 def test_word_overlap_signals_are_zero_across_languages() -> None:
     same = scored("How many days do I have for a refund on a monthly plan?", TABLE)
     across = scored("Сколько дней длится возврат по месячному плану?", TABLE)

@@ -21,6 +21,17 @@ def test_answer_type_takes_the_longest_phrase() -> None:
     assert ru.answer_type("во сколько открывается".split()) == "time"
 
 
+def test_slot_words_are_the_asking_phrase_less_its_units() -> None:
+    en, ru = LANGUAGES["en"], LANGUAGES["ru"]
+    assert en.slot_words("how long is the pump covered".split()) == {"how", "long"}
+    assert en.slot_words("how often is it serviced".split()) == {"how", "often"}
+    # the answer says days: a unit word stays a topic
+    assert en.slot_words("how many days of leave".split()) == {"how", "many"}
+    assert en.slot_words("describe the process".split()) == frozenset()
+    assert ru.slot_words("как часто менять фильтр".split()) == {"как", "часто"}
+    assert ru.slot_words("сколько дней длится".split()) == {"сколько"}
+
+
 def test_every_language_fills_the_interface() -> None:
     for lang in LANGUAGES.values():
         assert lang.letters and lang.stopwords and lang.question_words and lang.negations and lang.months
