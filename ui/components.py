@@ -942,8 +942,9 @@ def send_feedback(settings: Settings, tenant: str, trace_id: str, up: bool, comm
         st.error(escape_md(str(exc), inline=True))
         return None
     word = "up" if up else "down"
+    # said beside the thumbs (`feedback_note`), not in a toast: a toast sat over the New chat
+    # button for seconds after every rating
     st.session_state.setdefault("feedback_sent", {})[trace_id] = f"Feedback {outcome} ({word})."
-    st.toast(f"Feedback {outcome}.", icon=":material/thumb_up:" if up else ":material/thumb_down:")
     return outcome
 
 

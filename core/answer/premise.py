@@ -126,9 +126,12 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
     if question.answer_type not in ASSERTING or question.negated:
         return None
     pairs = _contrary_stems(question.lang.code)
-    asked = set(question.asking_terms)
+    # every word of the asking sentence: a state may be asked with a word that is no topic
+    # term (a stop word, filler, the asking phrase's slot)
+    stems = list(dict.fromkeys(tokenize(question.asking, keep_stopwords=True)))
+    asked = set(stems)
     said = set(tokenize(text))
-    for stem in question.asking_terms:
+    for stem in stems:
         contraries = pairs.get(stem, frozenset())
         if not contraries or asked & contraries or stem in said or not contraries & said:
             continue

@@ -248,6 +248,7 @@ def test_send_feedback_says_saved_then_updated(app, settings):
     assert not at.caption
     at.button(key="send").click().run()
     assert [c.value for c in at.caption] == ["Feedback saved (up)."]
+    assert not at.toast  # said beside the thumbs; a toast covered the New chat button
     at.session_state["up"] = False
     at.button(key="send").click().run()
     assert [c.value for c in at.caption] == ["Feedback updated (down)."]

@@ -170,3 +170,10 @@ def test_no_contrary_correction_without_a_premise_or_off_the_topic() -> None:
     # the state asked stands in the unit too: no contradiction to read
     mixed = _scored("The Riverside branch is open on Saturdays and closed on Sundays.")
     assert conflict(Question.parse("Is the Riverside branch open on Sundays?"), mixed, mixed.unit.text) is None
+
+
+def test_a_state_asked_with_a_word_of_asking_is_still_taken_for_granted() -> None:
+    # "allowed" is no topic term (it asks as "can" does), yet the question takes it for granted
+    unit = _scored("Smoking is prohibited on the clinic premises.")
+    assert conflict(Question.parse("Am I allowed to smoke on the clinic premises?"), unit, unit.unit.text) \
+        == "the documents say prohibited, not allowed"
