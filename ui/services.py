@@ -53,13 +53,10 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
             asked.append(t["question"])
         if len(asked) >= examples:
             break
-    topics: list[str] = []
-    for section in store.opening_sections(settings, tenant):
-        topic = section.split(" > ")[-1].strip()
-        if topic and topic not in topics:
-            topics.append(topic)
-        if len(topics) >= 6:
-            break
+    openings = [section.split(" > ")[-1].strip() for section in store.opening_sections(settings, tenant)]
+    # a heading that opens several documents is a letterhead (the company's name), not what
+    # any one of them is about
+    topics = [t for t in dict.fromkeys(openings) if t and openings.count(t) == 1][:6]
     return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}
 
 

@@ -586,3 +586,16 @@ def test_a_saved_chat_from_another_day_says_its_day_briefly():
     assert saved_label({"title": "Oil?", "turns": 1, "updated_at": earlier}, now) == "Mar 04 09:05 · 1 question · Oil?"
     assert saved_label({"title": "Oil?", "turns": 3, "updated_at": last_year}, now) == "2025-03-04 · 3 questions · Oil?"
     assert saved_label({"title": "", "turns": 0}, now) == "0 questions · (no question)"
+
+
+def test_a_heading_opening_several_documents_is_no_topic_of_the_intro(settings, write_file):
+    # the QA pass: the Ask page's intro listed the clinic chain's name as a topic
+    from core.documents import ingest_file
+    from ui import services
+
+    for name, body in (("fees.md", "Vaccination costs 40 EUR."), ("hours.md", "We open at 8."),
+                       ("dogs.md", "# Dog vaccinations\n\nPuppies get two doses.")):
+        heading = "" if name == "dogs.md" else "# Riverbank Vets\n\n"
+        assert ingest_file(settings, "acme", write_file(name, heading + body + "\n")).status == "ready"
+    topics = services.tenant_overview(settings, "acme")["topics"]
+    assert "Riverbank Vets" not in topics and "Dog vaccinations" in topics
