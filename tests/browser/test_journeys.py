@@ -163,6 +163,9 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     shot(page, "01-documents-uploaded")
 
     nav(page, "Ask")
+    expect()(page.get_by_text(re.compile(r"This knowledge base holds 2 documents"))).to_be_visible()
+    wait_idle(page)
+    shot(page, "01b-ask-intro", full_page=False)
     started = time.monotonic()
     box = page.locator('[data-testid="stChatInputTextArea"]')
     box.fill("How long does the warranty cover manufacturing defects?")
@@ -210,6 +213,7 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     # a click while the feedback's rerun still redraws the message can land on a button
     # that is replaced (the download never starts: seen once on a loaded machine)
     wait_idle(page)
+    shot(page, "03c-ask-feedback-sent", full_page=False)  # said beside the thumbs; no toast over New chat
 
     with page.expect_download() as download:
         answer.get_by_role("tab", name=re.compile("Sources")).click()
