@@ -47,7 +47,7 @@ import re
 from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
 from core.answer.question import Question
 from core.lang import LANGUAGES, language_of
-from core.lexical import STOPWORDS, tokenize
+from core.lexical import STOPWORDS, pair_stems, stem_of
 
 # a Russian adjective; its ending is captured: an adjective is swapped only for one of the same ending
 RU_ADJECTIVE_RE = re.compile(r"[а-яё]{3,}(ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ого|его|ому|ему|ую|юю|ыми|ими)$",
@@ -176,7 +176,7 @@ def refers_back(question: str) -> bool:
     if not any(words & lang.pronouns for lang in LANGUAGES.values()):
         return False
     parsed = Question.parse(question)
-    # what it asks for counts as its own ("how much does it COST to carry my dog"), though
+    # what it asks for counts as its own ("how much does it COST to ship it abroad"), though
     # it is no topic a passage must hold
     own = parsed.slot - parsed.lang.stopwords - parsed.lang.filler
     return len(parsed.asking_terms) + len(own) < STANDS_ALONE_TERMS
@@ -203,11 +203,6 @@ def _followup_object(question: str) -> tuple[str | None, str, str] | None:
     return None
 
 
-def _stem(word: str) -> str:
-    stems = tokenize(word, keep_stopwords=True)
-    return stems[0] if stems else word.lower()
-
-
 def _is_brand(word: str) -> bool:
     """"PeopleDesk", "DeskPro", "AB-200": a name inside a phrase, not a modifier to swap."""
     return bool(re.search(r"[a-zа-яё][A-ZА-ЯЁ]|\d", word))
@@ -216,11 +211,7 @@ def _is_brand(word: str) -> bool:
 @functools.cache
 def _opposite_stems() -> dict[str, frozenset[str]]:
     """Stem -> the stems of its opposites, built once."""
-    out: dict[str, set[str]] = {}
-    for a, b in (pair for lang in LANGUAGES.values() for pair in lang.opposites):
-        out.setdefault(_stem(a), set()).add(_stem(b))
-        out.setdefault(_stem(b), set()).add(_stem(a))
-    return {k: frozenset(v) for k, v in out.items()}
+    return pair_stems(pair for lang in LANGUAGES.values() for pair in lang.opposites)
 
 
 _NEGATING_PREFIXES = tuple(p for lang in LANGUAGES.values() for p in lang.negating_prefixes)
@@ -236,9 +227,9 @@ def _replace_opposite(previous: str, words: list[str]) -> str | None:
     """Step 3a: "what about PART-TIME?" after "FULL-TIME staff" (the language modules'
     opposites), "and unpaid?" after "paid leave" (a negating prefix)."""
     for new in words:
-        wanted = _opposite_stems().get(_stem(new), frozenset())
+        wanted = _opposite_stems().get(stem_of(new), frozenset())
         for m in _WORD_RE.finditer(previous):
-            if _stem(m.group(0)) in wanted or _negated_pair(m.group(0), new):
+            if stem_of(m.group(0)) in wanted or _negated_pair(m.group(0), new):
                 return f"{previous[:m.start()]}{new}{previous[m.end():]}"
     return None
 
@@ -304,9 +295,9 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
     if not modifiers or head.lower() in ("one", "ones"):
         return None
     found = list(_WORD_RE.finditer(previous))
-    head_stem = _stem(head)
+    head_stem = stem_of(head)
     for i in range(len(found) - 1, -1, -1):
-        if _stem(found[i].group(0)) != head_stem:
+        if stem_of(found[i].group(0)) != head_stem:
             continue
         start = i
         while start > 0 and found[start - 1].group(0).lower() not in _BOUNDARY and i - start < MAX_MODIFIER_RUN:

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -125,6 +126,21 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
             tok = _stemmer(algorithm).stemWord(tok)
         out.append(tok)
     return out
+
+
+def stem_of(word: str) -> str:
+    """A word's stem as the index writes it (the word itself, lowercased, when it has none)."""
+    stems = tokenize(word, keep_stopwords=True)
+    return stems[0] if stems else word.lower()
+
+
+def pair_stems(pairs: Iterable[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Stem -> the stems of the words paired with it, both ways (front / rear, open / closed)."""
+    out: dict[str, set[str]] = {}
+    for a, b in pairs:
+        out.setdefault(stem_of(a), set()).add(stem_of(b))
+        out.setdefault(stem_of(b), set()).add(stem_of(a))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 FAMILY_PREFIX = 6  # shorter stems begin too many unrelated words

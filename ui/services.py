@@ -6,6 +6,7 @@ Nothing here renders; each function takes settings and a tenant explicitly.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,8 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
     openings = [section.split(" > ")[-1].strip() for section in store.opening_sections(settings, tenant)]
     # a heading that opens several documents is a letterhead (the company's name), not what
     # any one of them is about
-    topics = [t for t in dict.fromkeys(openings) if t and openings.count(t) == 1][:6]
+    times = Counter(openings)
+    topics = [t for t in times if t and times[t] == 1][:6]
     return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}
 
 

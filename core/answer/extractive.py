@@ -189,9 +189,9 @@ def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,
 
 def sibling_row(best: dict[str, float], best_passage: int, other: dict[str, float], other_passage: int) -> bool:
     """Is the runner-up another row of the best row's table that holds less of the question?
-    The words the best row alone holds pick it ("when I MOVE HOUSE" against the rows of a
-    leave table); its neighbours then speak of other occasions, and quoting them padded
-    the answer with a wedding's and a bereavement's days."""
+    The words the best row alone holds pick it ("for a TRAINEE" against the rows of a fee
+    table); its neighbours then speak of other cases, and quoting them padded the answer
+    with their figures, one of them quoted first."""
     return bool(best.get("is_row") and other.get("is_row") and best_passage == other_passage
                 and other.get("lex_context", 0.0) < best.get("lex_context", 0.0))
 

@@ -21,7 +21,7 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
 3. a negated word: the unit holds a word of the question with a negating prefix of its
    language ("paid" asked, "UNpaid" said; «оплачиваемый» / «НЕоплачиваемый»);
 4. a contrary: an asserting question, not negated, takes a state for granted ("Why is the
-   branch OPEN on Sundays?") and a unit naming the rest of the asking sentence's topic (with
+   lab OPEN on Sundays?") and a unit naming the rest of the asking sentence's topic (with
    its passage) states the language's contrary instead, and not the state asked ("Sunday:
    CLOSED"). A question that names both states ("Is the form optional or required?")
    takes neither for granted.
@@ -39,7 +39,7 @@ from core.answer.question import Question, words_of
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.lang import LANGUAGES
-from core.lexical import expand_contractions, tokenize
+from core.lexical import expand_contractions, pair_stems, tokenize
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
@@ -88,12 +88,13 @@ def _asking_stems(code: str) -> frozenset[str]:
     return frozenset(tokenize(" ".join(LANGUAGES[code].asking_words)))
 
 
-def names_what_is_asked(question: Question, text: str, besides: str = "") -> bool:
+def names_what_is_asked(question: Question, text: str, besides: str = "",
+                        besides_stems: frozenset[str] = frozenset()) -> bool:
     """The text names every topic term of the asking sentence (stemmed as the index is)
-    but numbers, the words of asking and the words of `besides`: a value's own unit word
-    («за 14 дней» of a notice period does not name the leave «Почему отпуск составляет 35
-    дней?» asks about)."""
-    skip = set(tokenize(besides)) | _asking_stems(question.lang.code)
+    but numbers, the words of asking and the words of `besides` (or the stems of
+    `besides_stems`): a value's own unit word («за 14 дней» of a notice period does not name
+    the leave «Почему отпуск составляет 35 дней?» asks about), the state a contrary replaces."""
+    skip = set(tokenize(besides)) | besides_stems | _asking_stems(question.lang.code)
     said = set(tokenize(text))
     return all(t in said for t in question.asking_terms if not t[0].isdigit() and t not in skip)
 
@@ -113,12 +114,7 @@ def negated_word(question: Question, text: str) -> str | None:
 @cache
 def _contrary_stems(code: str) -> dict[str, frozenset[str]]:
     """Stem -> the stems of its contraries in one language, built once."""
-    out: dict[str, set[str]] = {}
-    for a, b in LANGUAGES[code].contraries:
-        for x, y in ((a, b), (b, a)):
-            for sx in tokenize(x, keep_stopwords=True):
-                out.setdefault(sx, set()).update(tokenize(y, keep_stopwords=True))
-    return {k: frozenset(v) for k, v in out.items()}
+    return pair_stems(LANGUAGES[code].contraries)
 
 
 def contrary_word(question: Question, text: str, passage_text: str) -> str | None:
@@ -135,9 +131,7 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
         contraries = pairs.get(stem, frozenset())
         if not contraries or asked & contraries or stem in said or not contraries & said:
             continue
-        named = set(tokenize(f"{text} {passage_text}"))
-        skip = _asking_stems(question.lang.code) | {stem}
-        if all(t in named for t in question.asking_terms if not t[0].isdigit() and t not in skip):
+        if names_what_is_asked(question, f"{text} {passage_text}", besides_stems=frozenset({stem})):
             return f"{_word_of(text, contraries)}, not {_word_of(question.asking, {stem})}"
     return None
 

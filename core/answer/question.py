@@ -40,13 +40,17 @@ class Question:
         asking_words = words_of(asking)
         # the answer type and its slot words come from the asking sentence's first words,
         # else from the whole question's
-        opening = asking_words[:8] if lang.answer_type(asking_words[:8]) else words[:8]
+        opening = asking_words[:8]
+        answer_type = lang.answer_type(opening)
+        if not answer_type:
+            opening = words[:8]
+            answer_type = lang.answer_type(opening)
         slot = lang.slot_words(opening)
         return cls(
             text=text, lang=lang, words=words,
             terms=_terms(words, lang, slot), asking_terms=_terms(asking_words, lang, slot),
             identifiers=identifiers(text), numbers=numbers(text),
-            answer_type=lang.answer_type(opening),
+            answer_type=answer_type,
             negated=any(w in lang.negations for w in asking_words), asking=asking,
             focus=_focus(asking_words, lang, slot), slot=slot,
         )

@@ -118,8 +118,8 @@ def range_of(text: str) -> frozenset[str]:
 
 
 def key_words(text: str) -> frozenset[str]:
-    """The topic stems of a cell and its range words: "Dog, under 20 kg" and "Dog, 20 kg and
-    over" are two keys, not one."""
+    """The topic stems of a cell and its range words: "Adult, under 20 kg" and "Adult, 20 kg
+    and over" are two keys, not one."""
     return frozenset(tokenize(text)) | range_of(text)
 
 
@@ -162,6 +162,7 @@ def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str
     if unit.kind == "row":
         own = {(c, key_words(cell)) for c, cell in enumerate(row_cells(unit.quote))}
         return 1.0 if own & set(picked) else 0.0
+    unit_tokens = unit_tokens | range_of(unit.text)
     named = [key for key in keys if key[1] <= unit_tokens]
     if not named:
         return 0.5
@@ -269,8 +270,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
             # a table row is about what its first cell names ("Part-time", "Lisbon"), and
             # a sentence beside the table about the key it names
-            "row_key_match": key_match(unit, unit_tokens | range_of(unit.text), keys.get(number, []),
-                                       q_key_words),
+            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_key_words),
         }
         if cross:
             s.update(dict.fromkeys(LEXICAL, 0.0))
