@@ -32,7 +32,6 @@ CYRILLIC_RE = re.compile(r"[а-яё]", re.IGNORECASE)
 # stop words and stemmers come from the language modules (core/lang/): one place per language
 STOPWORDS = frozenset(w for lang in LANGUAGES.values() for w in lang.stopwords)
 _STEMMER_OF = {letter: lang.stemmer for lang in LANGUAGES.values() for letter in lang.letters}
-IRREGULAR = {form: word for lang in LANGUAGES.values() for form, word in lang.irregular.items()}
 
 
 @functools.lru_cache(maxsize=8)
@@ -42,7 +41,7 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 
 # Bumped whenever tokenize() changes: a BM25 index written with another version is rebuilt
 # on first use (core/index.py), so queries and index always agree.
-TOKENIZER_VERSION = 8
+TOKENIZER_VERSION = 7
 
 # English contractions: "wouldn't" is "would not" (not an unknown word "wouldn"), "I've
 # got" has no word "ve", "PeopleDesk's" is PeopleDesk
@@ -121,7 +120,6 @@ def tokenize(text: str, keep_stopwords: bool = False) -> list[str]:
         elif tok.isalpha() and (symbol := _unit_symbol(tok)):
             tok = symbol
         elif tok.isalpha():
-            tok = IRREGULAR.get(tok, tok)
             algorithm = next((_STEMMER_OF[ch] for ch in tok if ch in _STEMMER_OF), "english")
             if algorithm == "russian":
                 tok = _as_infinitive(tok)

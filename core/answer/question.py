@@ -5,31 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.answer.facts import TOKEN_RE, identifiers, numbers
+from core.answer.facts import identifiers, numbers, tokens
 from core.ingest.sentences import split_sentences
 from core.lang import Language, language_of
-from core.lexical import TOKEN_RE as INDEX_TOKEN_RE
 from core.lexical import expand_contractions, tokenize
 
 
 def words_of(text: str) -> list[str]:
-    """Lowercase words, contractions written out ("can't" -> can not). A code of letters
-    and digits stays one word, as the index keeps it ("E30", not a word "e": a stub the
-    documents never use would count as an unknown topic word)."""
-    text = expand_contractions(text)
-    codes = {m.start(): m.group() for m in INDEX_TOKEN_RE.finditer(text)
-             if m.group()[0].isalpha() and not m.group().isalpha()}
-    words, end = [], 0
-    for m in TOKEN_RE.finditer(text):
-        if m.start() < end:
-            continue  # the digits of a code already taken whole
-        code = codes.get(m.start())
-        if code:
-            words.append(code.lower())
-            end = m.start() + len(code)
-        elif m.group()[0].isalpha():
-            words.append(m.group().lower())
-    return words
+    """Lowercase words, contractions written out ("can't" -> can not)."""
+    return [t for t in tokens(expand_contractions(text)) if t[0].isalpha()]
 
 
 @dataclass

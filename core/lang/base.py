@@ -60,10 +60,6 @@ class Language:
     # (core/answer/premise.py); a negating prefix ("UNavailable") needs no pair here
     contraries: tuple[tuple[str, str], ...] = ()
     acronyms: dict[str, str] = field(default_factory=dict)
-    # word forms the stemmer cannot bring to their word's stem (suppletion, a vowel that
-    # drops out: «лет» is «год», «дня» is «день», "children" is "child"): form -> the form
-    # whose stem stands for them all, read before stemming, in the index and in questions
-    irregular: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""
     # words for a kind of day ("weekend", «будни»): a follow-up "and on Saturday?" takes the place of one

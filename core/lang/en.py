@@ -87,8 +87,6 @@ LANGUAGE = Language(
         once while both only go goes going onto into something anything everything someone anyone
         somebody anybody straight directly""".split()),
     negating_prefixes=("un", "non-", "non"),
-    irregular={"children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot",
-               "teeth": "tooth"},
     opposites=(("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
                ("domestic", "international"), ("domestic", "foreign"), ("monthly", "annual"),
                ("monthly", "yearly"), ("standard", "express"), ("standard", "premium"), ("hot", "cold"),

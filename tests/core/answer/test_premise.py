@@ -72,7 +72,7 @@ def test_another_number_about_something_else_is_no_correction() -> None:
     notice = _scored("Заявление на отпуск подаётся не позднее чем за 14 дней.")
     assert conflict(q, notice, notice.unit.text) is None
     length = _scored("Ежегодный отпуск составляет 28 дней.")
-    assert conflict(q, length, length.unit.text) == "the documents state 28 ден, not 35 ден"
+    assert conflict(q, length, length.unit.text) == "the documents state 28 дне, not 35 дне"
 
 
 def test_a_negation_inside_a_conditional_clause_states_a_case_and_denies_nothing() -> None:

@@ -26,14 +26,3 @@ def test_the_asking_phrase_is_no_topic_the_passage_must_hold() -> None:
     assert "част" not in ru.terms and ru.answer_type == "frequency"
     # a word of the phrase used elsewhere in a scene is a topic there only when no phrase asks
     assert "long" in Question.parse("Is the long hose included?").terms
-
-
-def test_a_code_of_letters_and_digits_is_one_topic_term_as_the_index_keeps_it() -> None:
-    # "E30" split into a word "e" and a number gave a topic term no document uses: the
-    # question counted as half unknown and the sentence naming E30 was refused
-    ru = Question.parse("Что означает код ошибки E30?")
-    assert "e30" in ru.terms and "e" not in ru.terms and "e" not in ru.words
-    en = Question.parse("Does the X12 fit a 4x4 with a v2.3 mount?")
-    assert {"x12", "x4", "v2"} <= set(en.terms) and not {"x", "v"} & set(en.terms)
-    # words with a hyphen and written-out contractions read as before
-    assert Question.parse("Can't I use Wi-Fi?").words == ["can", "not", "i", "use", "wi-fi"]
