@@ -169,7 +169,8 @@ def number_units(text: str) -> list[tuple[str, str]]:
     for m in NUM_UNIT_RE.finditer(text):
         num = re.sub(r"\s*[-–]\s*", "-", m.group(1)).replace(",", ".")
         unit = (m.group(2) or "").lower().strip(".")
-        out.append((num, tokenize(unit, keep_stopwords=True)[0] if tokenize(unit, keep_stopwords=True) else unit))
+        stems = tokenize(unit, keep_stopwords=True)
+        out.append((num, stems[0] if stems else unit))  # the unit word as the index stems it
     return out
 
 

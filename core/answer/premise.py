@@ -63,7 +63,7 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
     said = number_units(text)
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
-        if rivals and (num, word) not in number_units(passage_text) and names_what_is_asked(question, text, word):
+        if rivals and (num, word) not in number_units(passage_text) and names_what_is_asked(question, text, frozenset({word})):
             return f"the documents state {rivals[0]} {word}, not {num} {word}"
     return None
 
@@ -88,13 +88,12 @@ def _asking_stems(code: str) -> frozenset[str]:
     return frozenset(tokenize(" ".join(LANGUAGES[code].asking_words)))
 
 
-def names_what_is_asked(question: Question, text: str, besides: str = "",
-                        besides_stems: frozenset[str] = frozenset()) -> bool:
+def names_what_is_asked(question: Question, text: str, besides: frozenset[str] = frozenset()) -> bool:
     """The text names every topic term of the asking sentence (stemmed as the index is)
-    but numbers, the words of asking and the words of `besides` (or the stems of
-    `besides_stems`): a value's own unit word («за 14 дней» of a notice period does not name
-    the leave «Почему отпуск составляет 35 дней?» asks about), the state a contrary replaces."""
-    skip = set(tokenize(besides)) | besides_stems | _asking_stems(question.lang.code)
+    but numbers, the words of asking and the stems `besides`: a value's own unit word («за
+    14 дней» of a notice period does not name the leave «Почему отпуск составляет 35 дней?»
+    asks about), the state a contrary replaces."""
+    skip = besides | _asking_stems(question.lang.code)
     said = set(tokenize(text))
     return all(t in said for t in question.asking_terms if not t[0].isdigit() and t not in skip)
 
@@ -131,7 +130,7 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
         contraries = pairs.get(stem, frozenset())
         if not contraries or asked & contraries or stem in said or not contraries & said:
             continue
-        if names_what_is_asked(question, f"{text} {passage_text}", besides_stems=frozenset({stem})):
+        if names_what_is_asked(question, f"{text} {passage_text}", frozenset({stem})):
             return f"{_word_of(text, contraries)}, not {_word_of(question.asking, {stem})}"
     return None
 
