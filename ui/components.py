@@ -38,7 +38,7 @@ from ui.format import (
     verdict_badge_md,
 )
 from ui.pdf import render_page_png
-from ui.safe import clean, clip, escape_md, highlight_md, highlight_spans_md
+from ui.safe import MAX_RENDER_CHARS, clean, clip, escape_md, highlight_md, highlight_spans_md
 
 # ---- answer header and text ----------------------------------------------------------------
 
@@ -296,31 +296,29 @@ def page_image(path: Path, page: int, rects: list[list[float]], scan: int | None
 
 
 def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True) -> bool:
-    """A table chunk as a table, the quoted row(s) highlighted (a quote that is no row is
-    said under it after `label`); `cited` False: the row is only the nearest to a question
+    """A table chunk as a table, the quoted row(s) highlighted, with the chunk's lines above
+    and below it (a quoted sentence among them highlighted; a quote that is neither is said
+    under it after `label`); `cited` False: the row is only the nearest to a question
     refused, and said so. False if it is not a table."""
-    before, rows = parse_pipe_table(clean(text))
+    before, rows, after = parse_pipe_table(clean(text))
     if len(rows) < 2:
         return False
     # the quotes of one marker arrive joined by " … " (merge_by_index): rows, and sentences of
-    # the text above the table (a sentence and a row quoted together highlighted neither)
+    # the text around the table (a sentence and a row quoted together highlighted neither)
     parts = [part.strip() for part in clean(quote).split(" … ")]
-    _, quoted = parse_pipe_table("\n".join(part for part in parts if part.startswith("|")))
+    _, quoted, _ = parse_pipe_table("\n".join(part for part in parts if part.startswith("|")))
     prose = [part for part in parts if part and not part.startswith("|")]
     wanted = {tuple(r) for r in quoted}
     header, body = unique_headers(rows[0]), rows[1:]
     frame = pd.DataFrame(body, columns=header)
     marked = [tuple(r) in wanted for r in body]
-    intro = " / ".join(before)
-    said = [(at, at + len(part)) for part in prose if (at := intro.find(part)) >= 0]
-    if said:
-        st.markdown(highlight_spans_md(intro, said))
-    elif before:
-        st.text(clip(intro, 300))
-    unplaced = [part for part in prose if part not in intro]
+    intro, outro = " / ".join(before), " / ".join(after)
+    said = _prose_around(intro, prose, 300)
+    unplaced = [part for part in prose if part not in intro and part not in outro]
     styled = frame.style.apply(lambda row: ["background-color: #ffe8cc" if marked[row.name] else ""] * len(row),
                                axis=1)
     st.dataframe(styled, hide_index=True, placeholder="—", width="stretch")
+    said = _prose_around(outro, prose) or said
     if any(marked) and cited:
         st.caption(plural(sum(marked), "The quoted row is highlighted.", "The quoted rows are highlighted."))
     elif any(marked):  # under a refusal nothing was quoted: the row is what came nearest
@@ -328,9 +326,20 @@ def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True
                           f"The rows of the {label.lower()} are highlighted; they were not quoted."))
     elif quote.strip() and not said:
         st.caption(f"{label}: " + escape_md(quote, inline=True))
-    if any(marked) and unplaced:  # a sentence quoted with the row that the text above does not hold
+    if any(marked) and unplaced:  # a sentence quoted with the row that the text around does not hold
         st.caption(f"{label}: " + escape_md(" … ".join(unplaced), inline=True))
     return True
+
+
+def _prose_around(text: str, prose: list[str], limit: int = MAX_RENDER_CHARS) -> bool:
+    """The chunk's lines above or below its table, the quoted sentences among them
+    highlighted; True if one was."""
+    said = [(at, at + len(part)) for part in prose if (at := text.find(part)) >= 0]
+    if said:
+        st.markdown(highlight_spans_md(text, said))
+    elif text:
+        st.text(clip(text, limit))
+    return bool(said)
 
 
 def _closest_table(settings: Settings, tenant: str, item: dict[str, Any]) -> bool:
@@ -706,13 +715,15 @@ def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
         st.markdown(" · ".join(meta))
         text = re.sub(r"\n\s*\n", "\n", clean(chunk.get("text", "")))  # compact: one line per block
         if chunk.get("kind") == "table":
-            before, rows = parse_pipe_table(text)
+            before, rows, after = parse_pipe_table(text)
             if rows:
                 if before:
                     st.text(clip(" / ".join(before), 300))
                 header, body = rows[0], rows[1:]
                 st.dataframe(pd.DataFrame(body, columns=unique_headers(header)), hide_index=True, placeholder="—",
                              width="stretch")
+                if after:  # sentences under the table are part of the passage too
+                    st.text(clip(" / ".join(after)))
                 return
         found = text.lower().find(needle) if needle else -1
         if found >= 0:

@@ -134,13 +134,16 @@ def fmt_ms(value: float | None) -> str:
     return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.0f} ms"
 
 
-def parse_pipe_table(text: str) -> tuple[list[str], list[list[str]]]:
-    """(lines before the table, rows) of a chunk holding a `| a | b |` table; header row first.
+def parse_pipe_table(text: str) -> tuple[list[str], list[list[str]], list[str]]:
+    """(lines before the table, rows, lines after it) of a chunk holding a `| a | b |` table;
+    header row first. The lines after matter: a chunk may go on with sentences under its
+    table ("Helmets are free ...") that were otherwise never shown.
 
     Cells may contain escaped pipes (`\\|`). Returns no rows when the text is not a table.
     """
     before: list[str] = []
     rows: list[list[str]] = []
+    after: list[str] = []
     for line in text.split("\n"):
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
@@ -148,12 +151,12 @@ def parse_pipe_table(text: str) -> tuple[list[str], list[list[str]]]:
             if all(set(c) <= set("-: ") and c for c in cells):
                 continue  # the |---|---| separator
             rows.append(cells)
-        elif not rows and stripped:
-            before.append(stripped)
+        elif stripped:
+            (after if rows else before).append(stripped)
     if rows:
         width = max(len(r) for r in rows)
         rows = [r + [""] * (width - len(r)) for r in rows]
-    return before, rows
+    return before, rows, after
 
 
 def unique_headers(header: list[str]) -> list[str]:

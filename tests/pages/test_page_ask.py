@@ -599,3 +599,30 @@ def test_a_heading_opening_several_documents_is_no_topic_of_the_intro(settings, 
         assert ingest_file(settings, "acme", write_file(name, heading + body + "\n")).status == "ready"
     topics = services.tenant_overview(settings, "acme")["topics"]
     assert "Riverbank Vets" not in topics and "Dog vaccinations" in topics
+
+
+PRICE_LIST_MD = """# Price list 2025
+
+| Bike | 1 day | 3 days |
+|---|---|---|
+| City bike | 15 EUR | 40 EUR |
+| Mountain bike | 25 EUR | 65 EUR |
+
+Helmets are free with every rental. A child seat costs 5 EUR per day and a trailer 12 EUR per day.
+"""
+
+
+def test_a_quoted_sentence_under_a_table_is_shown_highlighted_under_it(answering_env, app, settings, write_file):
+    """Seen in the QA pass: a quote of the sentences under a price table showed the table,
+    nothing highlighted, and the quote only as a grey caption."""
+    from core.documents import ingest_file
+
+    assert ingest_file(settings, "acme", write_file("price-list.md", PRICE_LIST_MD)).status == "ready"
+    ask(app, "What does a child seat cost?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["status"] == "answered" and answer["citations"][0]["source"] == "price-list.md", answer
+    assert not answer["citations"][0]["quote"].startswith("|")
+    assert any("City bike" in list(d.value.iloc[:, 0]) for d in app.dataframe)  # the table, drawn as one
+    assert any(":orange-background[A child seat costs 5 EUR per day" in m.value for m in app.markdown), [
+        m.value for m in app.markdown]
+    assert not any(c.value.startswith("Quote:") for c in app.caption)

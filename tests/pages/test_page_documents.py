@@ -663,3 +663,16 @@ def test_what_indexing_noted_stays_with_the_document_after_the_upload(app, goto,
     assert len(noted) == 1 and "some of its text may be missing" in noted[0]
     grid = next(d.value for d in app.dataframe if "notes" in d.value.columns)
     assert "some of its text may be missing" in grid.loc[grid["name"] == "cut.pdf", "notes"].iloc[0]
+
+
+def test_the_sentences_under_a_table_are_shown_with_its_passage(app, goto):
+    """Seen in the QA pass: a price list's passage showed its table only, the sentences under
+    it ("Helmets are free ...") nowhere."""
+    goto(app, "pages/documents.py")
+    upload(app, [("price-list.md", b"# Price list\n\n| Bike | 1 day |\n|---|---|\n| City bike | 15 EUR |\n"
+                                   b"| E-bike | 45 EUR |\n\nHelmets are free with every rental. A child seat "
+                                   b"costs 5 EUR per day.\n", "text/markdown")])
+    app.text_input(key="doc_search").input("price").run()
+    table = next(d.value for d in app.dataframe if "Bike" in d.value.columns)
+    assert list(table["Bike"]) == ["City bike", "E-bike"]
+    assert any("Helmets are free with every rental. A child seat costs 5 EUR per day." in t.value for t in app.text)

@@ -102,9 +102,19 @@ def test_csv_cells_cannot_start_a_formula():
 
 
 def test_pipe_tables_parse_with_escaped_pipes():
-    before, rows = parse_pipe_table("Tyres\n\n| Axle | Pressure |\n|---|---|\n| Front | 2.4 \\| 35 psi |")
-    assert before == ["Tyres"]
+    before, rows, after = parse_pipe_table("Tyres\n\n| Axle | Pressure |\n|---|---|\n| Front | 2.4 \\| 35 psi |")
+    assert before == ["Tyres"] and after == []
     assert rows == [["Axle", "Pressure"], ["Front", "2.4 | 35 psi"]]
+
+
+def test_the_lines_after_a_pipe_table_are_kept():
+    """Seen in the QA pass: a price list's sentences under its table ("Helmets are free ...")
+    were dropped, so neither the chunk view nor a quote of them showed them."""
+    before, rows, after = parse_pipe_table("Price list\n\n| Bike | 1 day |\n|---|---|\n| City bike | 15 EUR |\n\n"
+                                           "Helmets are free. A child seat costs 5 EUR per day.\nGroups get 10%.")
+    assert before == ["Price list"] and rows == [["Bike", "1 day"], ["City bike", "15 EUR"]]
+    assert after == ["Helmets are free. A child seat costs 5 EUR per day.", "Groups get 10%."]
+    assert parse_pipe_table("No table here.\nNone at all.") == (["No table here.", "None at all."], [], [])
 
 
 def test_numbered_steps_of_an_answer_start_their_own_lines_and_markers_keep_their_space():
