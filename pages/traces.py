@@ -5,7 +5,7 @@ import datetime as dt
 import streamlit as st
 
 from ui import components, services
-from ui.format import ANSWER_STATUSES, fmt_ms, status_badge_md
+from ui.format import ANSWER_STATUSES, fmt_confidence, fmt_ms, status_badge_md
 from ui.safe import clean, escape_md
 from ui.state import ensure_navigation, require_tenant
 
@@ -62,10 +62,11 @@ if answer.get("asked_as"):
 asked_by = f" · asked by {trace['origin']} run, left out of live quality and review" if trace.get("origin") else ""
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}{asked_by}", inline=True))
 with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)
-    st.metric("Answer confidence", f"{answer.get('confidence', 0):.2f}",
+    st.metric("Answer confidence", fmt_confidence(answer.get("confidence"), answer.get("status") == "refused"),
               help="What the gate threshold is compared with (the Gate tab shows how it was made).")
     st.metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
-    st.metric("Factuality", f"{answer.get('factuality', 0):.0f}%")
+    # no claims (a refusal): no share of them to show
+    st.metric("Factuality", f"{answer.get('factuality', 0):.0f}%" if answer.get("claims") else "—")
     st.metric("Claims", len(answer.get("claims") or []))
     st.metric("Total", fmt_ms((answer.get("timings_ms") or {}).get("total")))
 

@@ -27,6 +27,8 @@ from ui.format import (
     answer_md,
     citation_label,
     count_of,
+    factuality_of,
+    fmt_confidence,
     fmt_ms,
     fmt_time,
     kind_badge_md,
@@ -57,7 +59,9 @@ def answer_header(answer: dict[str, Any]) -> None:
     confidence) and is the quote in the document (verbatim by construction for quotes; the
     judged share for a model's claims); provider and time."""
     status = answer.get("status", "")
-    bits = [status_badge_md(status), f"answers the question **{answer.get('confidence', 0):.2f}**"]
+    # a refusal's confidence is under the threshold: never shown rounded up onto it
+    bits = [status_badge_md(status),
+            f"answers the question **{fmt_confidence(answer.get('confidence'), status == 'refused')}**"]
     provider = answer.get("provider") or "extractive"
     if status != "refused":
         bits.append("quoted verbatim" if provider == "extractive"
@@ -741,7 +745,7 @@ def traces_table(traces: list[dict[str, Any]]) -> str | None:
     frame = pd.DataFrame([{
         "when": fmt_time(t.get("created_at")), "status": t.get("status"),
         "question": clip(clean(t.get("question", "")), 300),
-        "confidence": t.get("confidence"), "factuality": t.get("factuality"),
+        "confidence": t.get("confidence"), "factuality": factuality_of(t.get("factuality"), t.get("unsupported")),
         "unsupported": t.get("unsupported"), "provider": t.get("provider"),
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
         "asked by": t.get("origin") or "person",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import time
 from typing import Any
@@ -122,6 +123,28 @@ def fmt_time_short(ts: float | None, now: float | None = None) -> str:
     if at.date() == today:
         return at.strftime("today %H:%M")
     return at.strftime("%b %d %H:%M") if at.year == today.year else at.strftime("%Y-%m-%d")
+
+
+def fmt_confidence(confidence: float | None, refused: bool = False) -> str:
+    """A confidence with two decimals; a refused answer's never rounded up (it was under
+    the threshold: 0.6596 at 0.66 read "0.66"): more decimals, up to four, else cut."""
+    value = confidence or 0.0
+    if not refused:
+        return f"{value:.2f}"
+    for digits in (2, 3, 4):
+        shown = f"{value:.{digits}f}"
+        if float(shown) <= value:
+            return shown
+    return f"{math.floor(value * 10_000) / 10_000:.4f}"
+
+
+def factuality_of(factuality: float | None, unsupported: int | None) -> float | None:
+    """A trace's factuality, None (n/a) when it has no claims: the pipeline stores 0 for
+    none, which read "0%" on refusals. No claim is unsupported and none supported (a
+    factuality of 0 with an unsupported count of 0) means there were none."""
+    if factuality is None or (not factuality and not unsupported):
+        return None
+    return factuality
 
 
 def fmt_pct(value: float | None) -> str:

@@ -237,3 +237,27 @@ def test_an_eval_ask_is_listed_as_asked_by_the_eval(app, goto, settings):
                                                                 ("Who is the CEO of Microsoft?", "person")]
     # the open trace (the newest, the eval's) says who asked it (escaped Markdown)
     assert any("asked by eval run\\, left out of live quality and review" in m.value for m in app.markdown)
+
+
+def test_a_refusal_without_claims_has_no_factuality_and_no_confidence_rounded_onto_the_threshold(
+        app, goto, settings):
+    """Seen in the QA pass: refused asks with no claim read "Factuality 0%" (card and table),
+    and a refusal at 0.6596 under the threshold 0.66 read "answers the question 0.66"."""
+    from core.pipeline import ask
+
+    answered = ask(settings, "acme", "What is the engine oil capacity?")
+    assert answered.claims
+    refused = store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
+        "answer": "I did not find this in your knowledge base.", "confidence": 0.6596, "factuality": 0.0,
+        "claims": [], "refusal_reason": "Answer confidence 0.6596 is below the threshold 0.66."},
+        "gate": {"threshold": 0.66}})
+    goto(app, "pages/traces.py")
+    table = app.dataframe[0].value.set_index("question")
+    assert table["factuality"].isna()["How much is a mountain bike for 3 days?"]
+    assert table["factuality"][answered.question] == answered.factuality  # claims: its share, as before
+    assert app.selectbox(key="trace_open").value == refused
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["Factuality"] == "—" and metrics["Claims"] == "0"
+    assert metrics["Answer confidence"] == "0.6596" and metrics["Gate threshold"] == "0.66"
+    assert any("answers the question **0.6596**" in m.value for m in app.markdown)

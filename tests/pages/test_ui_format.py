@@ -2,7 +2,7 @@
 several things, none, and thousands."""
 
 from core.config import load_settings
-from ui.format import count_of, plural
+from ui.format import count_of, factuality_of, fmt_confidence, plural
 from ui.services import settings_rows
 from ui.upload import interrupted_note
 
@@ -70,3 +70,19 @@ def test_a_deck_is_cited_by_slide_and_every_other_paged_file_by_page():
     _result_line(Where(), {"file_name": "scan.pdf", "status": "ready", "pages": 3, "pages_left_out": 1,
                            "chunks": 4, "seconds": 9.0})
     assert said == ["**scan\\.pdf**: indexed 2 of 3 pages, 4 chunks in 9.0 s."]
+
+
+def test_a_refused_answers_confidence_is_never_rounded_onto_its_threshold():
+    """Seen in the QA pass: "answers the question 0.66" over "0.6596 is below the threshold 0.66"."""
+    assert fmt_confidence(0.6596, refused=True) == "0.6596"
+    assert fmt_confidence(0.65999, refused=True) == "0.6599"  # cut, never rounded up
+    assert fmt_confidence(0.655, refused=True) == "0.655"
+    assert fmt_confidence(0.6512, refused=True) == "0.65"
+    assert fmt_confidence(0.6596) == "0.66" and fmt_confidence(None) == "0.00"  # answered: as before
+
+
+def test_a_trace_without_claims_has_no_factuality():
+    """Seen in the QA pass: refused asks with no claim read "Factuality 0%"."""
+    assert factuality_of(0.0, 0) is None and factuality_of(None, None) is None
+    assert factuality_of(0.0, 2) == 0.0  # two claims, none supported: a real 0 %
+    assert factuality_of(50.0, 1) == 50.0 and factuality_of(100.0, 0) == 100.0
