@@ -56,4 +56,4 @@ with tab_pass:
 with tab_refuse:
     rv.refusal_buttons(settings, tenant, item)
 with tab_syn:
-    rv.synonym_form(settings, tenant, item)
+    rv.synonym_form(settings, tenant, item, rv.unknown_word(answer))

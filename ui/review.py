@@ -155,11 +155,19 @@ def refusal_buttons(settings: Settings, tenant: str, item: QueueItem) -> None:
         _act(services.review_dismiss, settings, tenant, item.trace_id, done="Closed.")
 
 
-def synonym_form(settings: Settings, tenant: str, item: QueueItem) -> None:
+def unknown_word(answer: dict[str, Any]) -> str:
+    """The word a refusal says the documents never use ("" if it names none): the word to teach."""
+    if answer.get("refusal_code") == "unknown_word" and answer.get("refusal_subject"):
+        return clean(str(answer["refusal_subject"]))[:80]  # the field takes 80 characters
+    return ""
+
+
+def synonym_form(settings: Settings, tenant: str, item: QueueItem, word: str = "") -> None:
+    """`word`: the user's word the refusal named, filled in (the expert had to retype it)."""
     with st.form(f"review_syn_{item.trace_id}", border=False):
         st.caption("The user's word for what the documents call otherwise (\"the app\" = the product's name).")
         c1, c2 = st.columns(2)
-        word = c1.text_input("User's word", max_chars=80)
+        word = c1.text_input("User's word", value=word, max_chars=80)
         doc_words = c2.text_input("The documents' words", max_chars=200)
         if st.form_submit_button("Teach the synonym", icon=":material/school:"):
             _act(services.review_synonym, settings, tenant, item.trace_id, word, doc_words,

@@ -73,6 +73,22 @@ def test_teaching_a_word_saves_a_synonym(app, goto, settings):
     assert load_tenant_overrides(settings, "acme")["synonyms"] == {"boss": "oil capacity"}
 
 
+def test_teach_a_word_starts_with_the_word_the_refusal_named(app, goto, settings):
+    """Seen in the QA pass: for a refusal over an unknown word the "User's word" field
+    started blank, the word to be retyped from the reason above it."""
+    from core.config import load_tenant_overrides
+    from core.pipeline import ask
+
+    answer = ask(settings, "acme", "What is the lubricant capacity?")
+    assert answer.refusal_code == "unknown_word" and answer.refusal_subject == "lubricant"
+    goto(app, "pages/review.py")
+    field = next(t for t in app.text_input if t.label == "User's word")
+    assert field.value == "lubricant"
+    app.text_input[-1].input("engine oil")
+    next(b for b in app.button if b.label == "Teach the synonym").click().run()
+    assert load_tenant_overrides(settings, "acme")["synonyms"] == {"lubricant": "engine oil"}
+
+
 def test_the_passages_of_one_document_are_told_apart_by_their_section(app, goto, settings):
     """Seen in the QA pass: six passages read "1. built-ins__keep-alive.md" ...
     "6. built-ins__keep-alive.md", nothing telling them apart until each was opened."""
