@@ -258,18 +258,30 @@ def create_tenant(settings: Settings, tenant: str, owner: str | None = None) -> 
 
     `owner` is the signed-in user creating it: they become its admin (else the tenant they
     just made is one their picker never offers), and an existing tenant they have no role in
-    is refused, never handed to them."""
+    is refused, never handed to them; so is a case twin of one (the sentence names no
+    tenant the user has no role in)."""
     from core import users
     from core.documents import ensure_tenant
     from core.tenants import EVAL_TENANT_PREFIX, TenantError, is_eval_tenant, validate_new_tenant
 
     tenant = (tenant or "").strip()
     existing = [t["id"] for t in store.list_tenants(settings)]
-    validate_new_tenant(tenant, existing)
+    if owner is None:  # single-user mode: every tenant is the user's, a case twin may be named
+        validate_new_tenant(tenant, existing)
+    else:
+        # a case twin is named only among the user's own tenants: "differs from the existing
+        # tenant 'rivals'" told an admin of another tenant that it exists
+        mine = users.roles_of(settings, owner)
+        validate_new_tenant(tenant, [t for t in existing if t in mine])
+        # said as a reserved id is, so the form tells no one which tenants exist
+        unusable = TenantError(f"The tenant id '{tenant}' cannot be used; choose another id.")
+        if tenant in existing and tenant not in mine:
+            raise unusable
+        try:
+            validate_new_tenant(tenant, existing)  # the id's rules passed above: only a twin is left
+        except TenantError:
+            raise unusable from None
     if tenant in existing:
-        if owner is not None and tenant not in users.roles_of(settings, owner):
-            # said as a reserved id is, so the form tells no one which tenants exist
-            raise TenantError(f"The tenant id '{tenant}' cannot be used; choose another id.")
         return tenant
     if is_eval_tenant(tenant):
         raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval harness; "

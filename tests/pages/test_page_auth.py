@@ -414,6 +414,29 @@ def test_an_admin_who_creates_a_tenant_becomes_its_admin_and_cannot_take_another
     assert at.sidebar.selectbox(key="tenant").value == "acme"
 
 
+def test_creating_a_case_twin_of_another_organisations_tenant_names_it_not(settings, data_dir, goto):
+    """Seen in the QA pass: `rivals` read "cannot be used; choose another id", but `RIVALS`
+    read "differs from the existing tenant 'rivals' only in letter case", naming a tenant
+    the admin has no role in. A twin of one of their own tenants may still be named."""
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "rivals")
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    at = sign_in(fresh(data_dir), "ann")
+    goto(at, "pages/documents.py")
+
+    def create(name: str) -> list[str]:
+        next(t for t in at.text_input if t.label == "Tenant id").set_value(name)
+        next(b for b in at.button if b.label == "Create tenant").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        return [e.value for e in at.error]
+
+    assert create("rivals") == ["The tenant id \\'rivals\\' cannot be used\\; choose another id\\."]
+    assert create("RIVALS") == ["The tenant id \\'RIVALS\\' cannot be used\\; choose another id\\."]
+    assert any("existing tenant \\'acme\\'" in e for e in create("ACME"))  # her own: named, as before
+    assert users.roles_of(settings, "ann") == {"acme": "admin"}
+
+
 def test_a_users_saved_chats_are_their_own_in_a_shared_tenant(settings, data_dir):
     """Seen in the QA pass: an admin opening Ask found an expert's whole chat of the same
     tenant (16 questions) open, with Saved chats to open or delete."""
