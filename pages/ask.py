@@ -77,6 +77,9 @@ for number, answer in enumerate(history, start=1):
         st.page_link("pages/traces.py", label="Open the full trace", icon=":material/manage_search:",
                      query_params={"trace": answer.get("trace_id", ""), "tenant": tenant})
 
+# a constant script (st.html, no user text in it): a click on an older answer's [n] marker
+# opens its folded sources
+st.html(components.SOURCES_LINK_OPENS, unsafe_allow_javascript=True)
 if st.session_state.pop("scroll_to_newest", False):
     # a constant script run in the page itself (st.html; no user text in it): bring
     # the newest answer's top into view (the page otherwise stays scrolled to its bottom,

@@ -24,6 +24,7 @@ from core.trace import unknown_word_of
 from ui import services
 from ui.format import (
     STATUS_STYLE,
+    anchor_html,
     answer_md,
     citation_label,
     count_of,
@@ -35,6 +36,7 @@ from ui.format import (
     page_label,
     parse_pipe_table,
     plural,
+    sources_anchor,
     status_badge_md,
     unique_headers,
     verdict_badge_md,
@@ -128,7 +130,7 @@ def quoted_rows(answer: dict[str, Any]) -> pd.DataFrame | None:
 def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
     # each [n] shows its quote on hover (a link title); the pills below open the passage
     quotes = {n: c.get("quote", "") for n, c in merge_by_index(answer.get("citations") or []).items()}
-    st.markdown(answer_md(answer.get("answer", ""), quotes, f"gw-sources-{key}"))
+    st.markdown(answer_md(answer.get("answer", ""), quotes, sources_anchor(key)))
     table = quoted_rows(answer) if answer.get("status") != "refused" else None
     if table is not None:
         st.dataframe(table, hide_index=True, width="content")
@@ -367,6 +369,39 @@ for (const wait of [150, 600, 1500]) {
     if (messages.length) messages[messages.length - 1].scrollIntoView({block: "start"});
   }, wait);
 }
+</script>"""
+
+# The Ask page runs this once a run (st.html in the page itself; a constant, no user text):
+# a click on an answer's [n] marker brings its sources' anchor into view, and opens an older
+# answer's folded sources under it. The link alone did neither: the page, kept scrolled to
+# its bottom as it grows, did not move to the anchor. Installed once per page.
+SOURCES_LINK_OPENS = """<script>
+(() => {
+  const doc = window.parent.document;
+  if (doc.gwSourcesLinks) return;
+  doc.gwSourcesLinks = true;
+  doc.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#gw-sources-"]');
+    const id = link && link.getAttribute("href").slice(1);
+    const anchor = id && doc.getElementById(id);
+    if (!anchor) return;
+    if (anchor.classList.contains("gw-fold")) {
+      const message = anchor.closest('[data-testid="stChatMessage"]') || doc;
+      const fold = [...message.querySelectorAll("details")].find(
+        (d) => anchor.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING);
+      if (fold && !fold.open) fold.querySelector("summary").click();
+    }
+    // again as the opened sources are drawn (the page would stay at its bottom)
+    for (const wait of [0, 150, 600, 1500]) {
+      setTimeout(() => {
+        const at = doc.getElementById(id);
+        if (!at) return;
+        at.style.scrollMarginTop = "4rem";  // clear of the page's top bar
+        at.scrollIntoView({block: "start"});
+      }, wait);
+    }
+  });
+})();
 </script>"""
 
 ORDINALS = ("", "second ", "third ", "fourth ", "fifth ")
@@ -609,6 +644,10 @@ def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                    f"{plural(len(gone), 'was', 'were')} replaced or deleted: ask again for an answer from "
                    "the current documents.", icon=":material/history:")
     names = answer_tab_names(answer, feedback)
+    # what the text's [n] markers link to: without it a marker's click went nowhere (no
+    # element had the id); over a folded answer it sits above the expander, which stays
+    # in the page closed (and SOURCES_LINK_OPENS opens on the click)
+    st.html(anchor_html(key, folded=fold is not None))
     if fold is None:
         answer_tabs(settings, tenant, answer, key, names, open_first=open_first, feedback=feedback)
         return

@@ -57,6 +57,18 @@ def hover_title(quote: str, limit: int = 240) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def sources_anchor(key: str) -> str:
+    """The id of the element over an answer's sources that its `[n]` markers link to: letters,
+    digits, `_` and `-` only (it is written into an HTML id and a link)."""
+    return "gw-sources-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+def anchor_html(key: str, folded: bool = False) -> str:
+    """An empty element with the id `sources_anchor(key)`; `folded` marks it as above an
+    older answer's folded sources, which the Ask page's `SOURCES_LINK_OPENS` opens on a marker's click."""
+    return f'<div id="{sources_anchor(key)}"' + (' class="gw-fold"' if folded else "") + "></div>"
+
+
 def answer_md(text: str, quotes: dict[int, str] | None = None, anchor: str | None = None) -> str:
     """Escaped answer text with each `[n]` marker turned into a citation pill; with `quotes`
     and `anchor`, a marker whose quote is known becomes a link to `#anchor` (the sources

@@ -572,3 +572,40 @@ def test_a_long_saved_chat_reopens_compact_and_an_older_turn_opens_with_its_page
     first.scroll_into_view_if_needed()
     shot(page, "04h-ask-older-turn-opened", full_page=False)
     assert not page.errors, page.errors
+
+
+def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh_server, page, shot, tmp_path):
+    """Seen in the QA pass: [1] in an earlier answer set #gw-sources-turn1 in the address, but
+    no element had that id: nothing scrolled and the folded sources stayed shut."""
+    from core.config import load_settings
+    from core.documents import ingest_file
+    from core.pipeline import ask
+    from tests.conftest import ANSWERING_THRESHOLD
+    from ui import conversations
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)})
+    (tmp_path / "shipping.md").write_text(SHIPPING_MD)
+    assert ingest_file(settings, "acme", tmp_path / "shipping.md", uploaded_by="test").status == "ready"
+    history = [ask(settings, "acme", q).to_dict() for q in (
+        "How much does express delivery cost?", "How long does standard delivery to Germany take?",
+        "How long does standard delivery to Austria take?", "How long does standard delivery to Germany take?")]
+    assert history[0]["status"] == "answered", history[0]
+    conversations.save(settings, "acme", conversations.new_id(), history)
+    url = fresh_server(data)
+
+    page.goto(f"{url}/?tenant=acme")
+    messages = page.locator('[data-testid="stChatMessage"]')
+    expect()(messages).to_have_count(8, timeout=60_000)
+    wait_idle(page)
+    first = messages.nth(1)
+    expect()(first.get_by_role("tab")).to_have_count(0)  # folded
+    assert page.locator("#gw-sources-turn1").count() == 1
+    first.locator('a[href="#gw-sources-turn1"]').first.click()
+    expect()(page).to_have_url(re.compile("#gw-sources-turn1$"))
+    expect()(first.get_by_role("tab", name="Feedback")).to_be_visible(timeout=60_000)  # opened
+    wait_idle(page)
+    expect()(first.get_by_role("tab", name=re.compile(r"Sources \(1\)"))).to_be_in_viewport()
+    expect()(first.get_by_text(re.compile(r"Sources \(1\) · Claims"))).to_be_in_viewport()  # its folded line too
+    shot(page, "04i-ask-older-marker-opens-its-sources", full_page=False)
+    assert not page.errors, page.errors

@@ -626,3 +626,26 @@ def test_a_quoted_sentence_under_a_table_is_shown_highlighted_under_it(answering
     assert any(":orange-background[A child seat costs 5 EUR per day" in m.value for m in app.markdown), [
         m.value for m in app.markdown]
     assert not any(c.value.startswith("Quote:") for c in app.caption)
+
+
+def test_every_answers_markers_link_to_an_anchor_on_the_page_folded_or_not(answering_env, app):
+    """Seen in the QA pass: a click on [1] of an older answer set the address to
+    #gw-sources-turn1, but no element had that id: nothing scrolled, the sources stayed shut.
+    Each answer draws its anchor above its sources (an older one's above its folded line,
+    marked for the Ask page's script to open it) whatever is folded."""
+    import re
+
+    ask(app, "What is the engine oil capacity?")
+    ask(app, "Within how many days can monthly plans be refunded?")
+    linked = {m for b in [m.value for m in app.markdown] for m in re.findall(r"\]\(#(gw-sources-[\w-]+) ", b)}
+    assert linked == {"gw-sources-turn1", "gw-sources-turn2"}, linked
+    html = [h.proto.body for h in app.get("html")]
+    assert '<div id="gw-sources-turn1" class="gw-fold"></div>' in html  # the older answer, folded
+    assert '<div id="gw-sources-turn2"></div>' in html  # the latest, above its tabs
+    from ui.components import SOURCES_LINK_OPENS
+
+    assert SOURCES_LINK_OPENS in html  # opens the fold on a marker's click (tests/browser/test_journeys.py)
+    # the anchor sits right above the folded line it stands for
+    older = [child for child in app.chat_message[1].children.values()]
+    at = next(i for i, c in enumerate(older) if c.type == "html" and "gw-sources-turn1" in c.proto.body)
+    assert older[at + 1].type == "expander" and older[at + 1].label.startswith("Sources (1)")

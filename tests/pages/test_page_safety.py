@@ -20,6 +20,8 @@ HOSTILE_QUESTION = "<script>alert(1)</script> [x](javascript:alert(1)) What is t
 OURS = re.compile(r":(?:[a-z]+-badge|[a-z]+-background)\[|:material/[a-z_]+:|\*\*|  \n|#### "
                   r'|\[\\\[\d+\\\]\]\(#gw-sources-[A-Za-z0-9_-]+ "')  # a citation marker with its quote
 
+ANCHOR = re.compile(r'<div id="gw-sources-[A-Za-z0-9_-]+"(?: class="gw-fold")?></div>')
+
 
 def inert(body: str) -> bool:
     """No unescaped HTML or link syntax, no LaTeX, and nothing huge."""
@@ -30,11 +32,13 @@ def inert(body: str) -> bool:
 
 def check_page(at, md_bodies):
     assert not at.exception, [e.value for e in at.exception]
-    # nothing but the Ask page's own constant script (it scrolls to the newest answer) may be
-    # rendered through st.html: no text of a document, a name or a question
-    from ui.components import NEWEST_ANSWER_TOP
+    # nothing but the Ask page's own constant scripts (one scrolls to the newest answer, one
+    # opens an older answer's sources on a marker's click) and the empty anchors its markers
+    # link to may be rendered through st.html: no text of a document, a name or a question
+    from ui.components import NEWEST_ANSWER_TOP, SOURCES_LINK_OPENS
 
-    assert all(h.proto.body == NEWEST_ANSWER_TOP for h in at.get("html")), "only our own script in st.html"
+    assert all(h.proto.body in (NEWEST_ANSWER_TOP, SOURCES_LINK_OPENS) or ANCHOR.fullmatch(h.proto.body)
+               for h in at.get("html")), "only our own scripts and anchors in st.html"
     bad = [b for b in md_bodies(at) if not inert(b)]
     assert not bad, bad[:3]
 

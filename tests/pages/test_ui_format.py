@@ -86,3 +86,11 @@ def test_a_trace_without_claims_has_no_factuality():
     assert factuality_of(0.0, 0) is None and factuality_of(None, None) is None
     assert factuality_of(0.0, 2) == 0.0  # two claims, none supported: a real 0 %
     assert factuality_of(50.0, 1) == 50.0 and factuality_of(100.0, 0) == 100.0
+
+
+def test_an_answers_sources_anchor_is_a_plain_id_its_markers_link_to():
+    from ui.format import anchor_html, answer_md, sources_anchor
+
+    assert sources_anchor("turn5") == "gw-sources-turn5" and sources_anchor('a"<b> c') == "gw-sources-a--b--c"
+    assert anchor_html("turn5", folded=True) == '<div id="gw-sources-turn5" class="gw-fold"></div>'
+    assert "](#gw-sources-turn5 " in answer_md("Yes. [1]", {1: "Yes."}, sources_anchor("turn5"))
