@@ -19,7 +19,9 @@ Algorithm (deterministic, so the console can show what was asked):
    b. A model, an identifier of the same shape, a model variant: "DeskPro 7" for
       "DeskPro 9 Plus", ERR-30 for ERR-20, 7-3 for 7-2, "the 9 Plus" for the 7.
    c. The frame's preposition: the previous question's phrase after the same preposition
-      (to the next preposition or the end) becomes X: "the allowance on DeskPro work
+      (to the next preposition, the verb of an English question with "does", or the end;
+      one Russian adjective takes the place of the phrase's first word only, «при морской
+      перевозке» + «а при автомобильной?») becomes X: "the allowance on DeskPro work
       laptops" + "and on accessories?" -> "the allowance on accessories".
    d. The head: the previous question's word with the head's stem keeps its place, the
       modifiers before it become X's ("for part-time staff" + "full-time staff" -> "for
