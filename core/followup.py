@@ -281,9 +281,14 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
     end = start + 1
     while end < len(found) and lowered[end] not in _BOUNDARY - set(_ARTICLES):
         end += 1
-    if end == len(found) and end - start > 1 and lowered[-1] in _FINAL_VERBS \
-            and _DO_SUPPORT_RE.search(previous[:found[start - 1].start()]):
-        end -= 1  # "how long does the train to Lisbon TAKE?": the question's verb stays
+    if _DO_SUPPORT_RE.search(previous[:found[start - 1].start()]):
+        # "how long does the train to Lisbon TAKE?", "how much does groupage to Vienna COST per
+        # pallet?": the question's verb and what follows it stay
+        end = next((i for i in range(start + 1, end) if lowered[i] in _FINAL_VERBS), end)
+    if end - start > 1 and RU_ADJECTIVE_RE.fullmatch(x):
+        first = RU_ADJECTIVE_RE.fullmatch(found[start].group(0))
+        if first and first.group(1).lower() == RU_ADJECTIVE_RE.fullmatch(x).group(1).lower():
+            end = start + 1  # «при морской перевозке» + «а при автомобильной?»: the noun stays
     return f"{previous[:cut]}{lead}{x}{previous[found[end - 1].end():]}"
 
 

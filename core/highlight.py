@@ -47,13 +47,24 @@ def _round(r: Any) -> Rect:
 
 
 def _row(page: Any, cells: list[str]) -> list[Rect]:
-    """One rectangle over the row the longest cell stands in, or nothing."""
-    for anchor in page.search_for(cells[0]) if cells else []:
+    """One rectangle over the row the longest cell stands in, or nothing. Of the lines the
+    longest cell stands on, the one with the most of the other cells beside it: two rows
+    opening "Fuel surcharge" (Road 14%, Air 0.95 EUR) boxed the first for the Air row."""
+    if not cells:
+        return []
+    others = [page.search_for(cell) for cell in cells[1:]]
+    best: tuple[int, list[Any]] | None = None
+    for anchor in page.search_for(cells[0]):
         mid = (anchor.y0 + anchor.y1) / 2
-        same_line = [anchor] + [h for cell in cells[1:] for h in page.search_for(cell) if h.y0 <= mid <= h.y1]
-        x0, x1 = min(h.x0 for h in same_line), max(h.x1 for h in same_line)
-        return [[round(x0, 1), round(anchor.y0, 1), round(x1, 1), round(anchor.y1, 1)]]
-    return []
+        beside = [[h for h in hits if h.y0 <= mid <= h.y1] for hits in others]
+        found = sum(1 for hits in beside if hits)
+        if best is None or found > best[0]:
+            best = (found, [anchor] + [h for hits in beside for h in hits])
+    if best is None:
+        return []
+    anchor, same_line = best[1][0], best[1]
+    x0, x1 = min(h.x0 for h in same_line), max(h.x1 for h in same_line)
+    return [[round(x0, 1), round(anchor.y0, 1), round(x1, 1), round(anchor.y1, 1)]]
 
 
 def _after(hits: list[tuple[int, Any]], context: list[tuple[int, Any]]) -> tuple[int, Any]:

@@ -24,6 +24,7 @@ from core.followup import looks_like_followup, read_followup
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
+from core.lang import LANGUAGES
 from core.lang.frequency import chunk_probability
 from core.lexical import LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
@@ -227,8 +228,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
             unknown = unknown_words(parsed, lexicon, passages)
             if unknown and answer.refusal_code != "failed_checks":  # a word of the user's: a synonym to teach
                 answer.refusal_code, answer.refusal_subject = "unknown_word", unknown[0]
-                answer.refusal_reason = (f"The knowledge base never mentions “{unknown[0]}”; "
-                                         + (answer.refusal_reason or ""))
+                answer.refusal_reason = (f"The knowledge base never mentions “{unknown[0]}”"
+                                         + word_scope(parsed, passages) + "; " + (answer.refusal_reason or ""))
 
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
@@ -299,6 +300,17 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
     runs = [r for r in reversed(runs) if r]
     runs.sort(key=lambda r: min(chunk_probability(t) for _, stems in r for t in stems))
     return [" ".join(word for word, _ in r) for r in runs]
+
+
+def word_scope(question: Question, passages: list[Candidate]) -> str:
+    """" in English; its documents in Russian may use their own words for it", when a passage
+    is in another language: the claim holds for the question's language only (a Russian
+    passage fourth for "lithium batteries" said «Литиевые батареи»)."""
+    others = sorted({p.lang for p in passages if p.lang != question.lang.code and p.lang in LANGUAGES})
+    if not others:
+        return ""
+    names = " or ".join(LANGUAGES[code].name for code in others)
+    return f" in {question.lang.name}; its documents in {names} may use their own words for it"
 
 
 def prepare_question(question: str, synonyms: Synonyms = ()) -> str:

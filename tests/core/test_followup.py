@@ -78,6 +78,12 @@ from core.followup import read_followup
     ("Is there a refund window for monthly plans?", "does that apply to annual plans too?",
      "Is there a refund window for annual plans?"),
     ("How long does delivery to Germany take?", "Austria?", "How long does delivery to Austria take?"),
+    # the QA pass: the phrase after "to" ran to the end, and the verb and "per pallet" went with it;
+    # one Russian adjective for the first of the phrase, «перевозке» kept
+    ("How much does road groupage from Hamburg to Vienna cost per pallet?", "And to Madrid?",
+     "How much does road groupage from Hamburg to Madrid cost per pallet?"),
+    ("Какая надбавка за опасный груз при морской перевозке?", "А при автомобильной?",
+     "Какая надбавка за опасный груз при автомобильной перевозке?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])

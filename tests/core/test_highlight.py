@@ -47,6 +47,22 @@ def test_a_table_row_is_boxed_across_all_its_cells(tmp_path: Path) -> None:
     assert x0 < 80 and x1 > 400 and y1 < 120  # from the first cell to the last, one line
 
 
+def test_of_two_rows_opening_alike_the_one_holding_the_other_cells_is_boxed(tmp_path: Path) -> None:
+    # the QA pass: "Fuel surcharge" opens the Road row and the Air row; the Air row's quote
+    # boxed the Road row's first cell
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for y, mode, value in ((100, "Road", "14%"), (130, "Air", "0.95 EUR")):
+        for x, text in ((72, "Fuel surcharge"), (220, mode), (320, value)):
+            page.insert_text((x, y), text, fontsize=11)
+    path = tmp_path / "surcharges.pdf"
+    doc.save(path)
+    found, rects = quote_rects(path, [1], "| Fuel surcharge | Air | 0.95 EUR |")
+    assert found == 1 and len(rects) == 1
+    x0, y0, x1, y1 = rects[0]
+    assert 115 < y0 < y1 < 140 and x1 > 360  # the second line, across all its cells
+
+
 def test_a_quote_over_two_lines_gets_a_rectangle_per_line(tmp_path: Path) -> None:
     doc = pymupdf.open()
     text = "The warranty covers manufacturing defects for twenty-four months from the date of delivery to the customer."

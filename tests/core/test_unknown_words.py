@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.answer.question import Question
 from core.lexical import LexicalIndex
-from core.pipeline import unknown_words
+from core.pipeline import unknown_words, word_scope
 from core.retrieve import Candidate
 
 TEXT = "Delivery to Europe takes 5 days. Delivery to Asia takes 9 days."
@@ -64,3 +64,14 @@ def test_a_reference_to_a_section_or_page_is_no_unknown_word() -> None:
 def test_a_number_ends_a_run_of_unknown_words() -> None:
     # «со стажем 3 года» was named as one phrase «стажем года»
     assert _unknown("Does delivery of gizmo 5 widgets take 5 days?") == ["widgets", "gizmo"]
+
+
+def test_never_mentions_is_said_of_the_questions_language_when_a_passage_is_in_another() -> None:
+    # the QA pass: "lithium batteries" was "never mentioned" while the fourth passage, in
+    # Russian, was headed «Литиевые батареи»; the word stays one to teach (a synonym across
+    # languages helps), but the refusal says which documents never use it
+    question = Question.parse("Does delivery to Zanzibar take 5 days?")
+    english, russian = _passages("en")[0], _passages("ru")[0]
+    assert word_scope(question, [english, english, english, russian]) == \
+        " in English; its documents in Russian may use their own words for it"
+    assert word_scope(question, [english, english]) == ""
