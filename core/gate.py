@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.answer.facts import identifiers, model_names, proper_names
+from core.answer.facts import identifiers, is_value, model_names, proper_names
 from core.answer.question import Question
 from core.answer.references import appendix_refs, has_section, page_refs, section_refs
 from core.answer.signals import coverage
@@ -98,7 +98,7 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     refs = set(section_refs(q.text))
     # a bare value ("500", "12.5", "2024") is no code: whether the passages state it is the
     # answer model's `numbers_missing` signal, not a stop before any passage is read
-    missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not _is_value(i))
+    missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not is_value(i))
     # a name with a number ("Model X 12") is a product no passage states unless it stands there
     missing += [n for n in model_names(q.text) if n.lower() not in haystack]
     if missing:
@@ -115,9 +115,3 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
                      f"The knowledge base never mentions {', '.join(unknown)}.", cov, sim, agree,
                      unknown_names=unknown)
     return GateResult(round(0.55 * cov + 0.30 * sim + 0.15 * agree, 4), round(cov, 4), round(sim, 4), agree)
-
-
-def _is_value(identifier: str) -> bool:
-    """A plain number (digits, at most one decimal point): an amount or a year, not a code."""
-    whole, _, fraction = identifier.partition(".")
-    return whole.isdigit() and (not fraction or fraction.isdigit())

@@ -4,7 +4,7 @@
 2. Split the passages into units (sentences, table rows with their header).
 3. Hard vetoes, the only rules: a unit addressing a model ("ignore previous
    instructions"), or sharing its paragraph with such text, is never quoted; a unit whose
-   context lacks an identifier of the question (ERR-20, 7-2) cannot answer it; nor can a
+   context lacks a code of the question (ERR-20, 7-2; a bare value is none) cannot answer it; nor can a
    unit that speaks only of another row of a table than the one the question names.
 4. Score every other unit with the unit model over general signals (core/answer/signals.py).
 5. A top-ranked unit on the question's topic that contradicts its premise (core/answer/

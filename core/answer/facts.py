@@ -45,6 +45,12 @@ def identifiers(text: str) -> set[str]:
             if any(ch.isdigit() for ch in m.group(0))}
 
 
+def is_value(identifier: str) -> bool:
+    """A plain number (digits, at most one decimal point): an amount or a year, not a code."""
+    whole, _, fraction = identifier.partition(".")
+    return whole.isdigit() and (not fraction or fraction.isdigit())
+
+
 def numbers(text: str) -> list[str]:
     """Numbers as written, normalised: decimal comma -> point, dash ranges -> a-b."""
     return [re.sub(r"\s*[-–]\s*", "-", m.group(0)).replace(",", ".") for m in NUMBER_RE.finditer(text)]

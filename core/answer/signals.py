@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.facts import Reading, identifiers, numbers
+from core.answer.facts import Reading, identifiers, is_value, numbers
 from core.answer.question import Question, words_of
 from core.answer.units import Unit, row_cells, units
 from core.lang import LANGUAGES, language_of
@@ -129,32 +129,60 @@ def asked_key_words(question: Question) -> set[str]:
     return set(question.terms) | set(tokenize(" ".join(question.numbers))) | (set(question.words) & RANGE_WORDS)
 
 
-def row_keys(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
-    """Per passage, the cells that pick one row of its table: in any column, a cell whose
-    words stand in no other row of that column ("Part-time" / "Full-time", "Lisbon" / "Oslo",
-    a model name beside the SKU of a price list). A cell shared by several rows
-    ("MTB", "Yes") picks none of them, so only cells that stand once are kept."""
+def table_cells(candidates: list[tuple[int, Unit]]) -> dict[int, list[Key]]:
+    """Per passage, the cells of its table rows that can name something, each time it stands:
+    the first column names its rows whatever it holds ("3-5" years of service); elsewhere a
+    name holds a letter: an amount ("25", "1190.00") names nothing."""
     cells: dict[int, list[Key]] = {}
     for number, unit in candidates:
         if unit.kind == "row":
             for column, cell in enumerate(row_cells(unit.quote)):
                 words = key_words(cell)
-                # the first column names its rows whatever it holds ("3-5" years of service);
-                # elsewhere a name holds a letter: an amount ("25", "1190.00") names nothing
                 if words and len(words) <= MAX_KEY_WORDS and (column == 0 or any(c.isalpha() for c in cell)):
                     cells.setdefault(number, []).append((column, words))
+    return cells
+
+
+def row_keys(cells: dict[int, list[Key]]) -> dict[int, list[Key]]:
+    """Per passage, the cells that pick one row of its table: in any column, a cell whose
+    words stand in no other row of that column ("Part-time" / "Full-time", "Lisbon" / "Oslo",
+    a model name beside the SKU of a price list). A cell shared by several rows
+    ("MTB", "Yes") picks none of them, so only cells that stand once are kept."""
     counts = {n: Counter(ks) for n, ks in cells.items()}  # every cell of every column: not ks.count per key
     return {n: [k for k in ks if counts[n][k] == 1] for n, ks in cells.items()}
 
 
-def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str]) -> float:
+def named_values(cells: list[Key], terms: set[str]) -> dict[int, set[frozenset[str]]]:
+    """Per column of a passage's table, the values the question names whole, when the column
+    holds other values too: "air freight" names Air of a Mode column of Sea, Air and Road
+    rows, shared by several rows or not (a surcharge's Sea row answered "... for air
+    freight?"). Of two values of one column one inside the other ("Trail", "Trail Pro"),
+    the longer is meant."""
+    values: dict[int, set[frozenset[str]]] = {}
+    for column, words in cells:
+        values.setdefault(column, set()).add(words)
+    out = {}
+    for column, all_values in values.items():
+        named = {v for v in all_values if v <= terms}
+        named = {v for v in named if not any(v < v2 for v2 in named)}
+        if named and named != all_values:
+            out[column] = named
+    return out
+
+
+def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str],
+              named: dict[int, set[frozenset[str]]] | None = None) -> float:
     """Whether a unit speaks of the row the question picks, when the question names a whole
     key of the unit's table (every word of "Part-time staff"): 1 when the
     unit's row holds a key the question names (or a sentence names such a key), 0 when
     the unit speaks only of other keys of that table, 0.5 when there is nothing to compare
     (no table, no key named by the question or by the sentence). Of two keys of one column
     the question names, one inside the other ("Trail", "Trail Pro"), the
-    longer is meant."""
+    longer is meant. A row is compared on every column whose values the question names
+    (`named_values`): it speaks of another row when one of those cells holds another value."""
+    if unit.kind == "row" and named:
+        own = dict(enumerate(key_words(cell) for cell in row_cells(unit.quote)))
+        return 1.0 if all(own.get(c) in values for c, values in named.items()) else 0.0
     picked = [(c, k) for c, k in keys if k <= terms]
     picked = [(c, k) for c, k in picked if not any(c == c2 and k < k2 for c2, k2 in picked)]
     if not picked:
@@ -211,7 +239,13 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     typed = 0.0 if question.answer_type in (None, "how", "reason", "yesno", "other") else 1.0
     q_words = set(question.terms)
     q_key_words = asked_key_words(question)
-    keys = row_keys(candidates)
+    # a bare value ("200" EUR, "2024") is no code, as at the gate: a unit without it is weighed
+    # by `numbers_missing`, not vetoed ("Why is the deposit 200 EUR?" had no unit left to
+    # correct its premise with)
+    codes = [i for i in question.identifiers if not is_value(i)]
+    cells = table_cells(candidates)
+    keys = row_keys(cells)
+    named = {number: named_values(found, q_key_words) for number, found in cells.items()}
     out = []
     for (number, unit), sim, wsim, wtext in zip(candidates, sims, wsims, window_texts):
         p = passages[number - 1]
@@ -222,9 +256,9 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         p_tokens = passage_tokens[number - 1]
         reading = Reading(unit.text)
         lower_ctx = f"{ctx_text}\n{paragraph}".lower()
-        ids_missing = sum(1 for i in question.identifiers
+        ids_missing = sum(1 for i in codes
                           if i not in lower_ctx and i not in p.subject_ids and i not in identifiers(lower_ctx))
-        nums = [n for n in question.numbers if n not in question.identifiers]
+        nums = [n for n in question.numbers if n not in codes]
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
         # a code line or a quoted English term inside a Russian passage is not another language
         cross = 1.0 if question.lang.code not in (language_of(unit.text).code, p.lang) else 0.0
@@ -270,7 +304,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "focus_unknown": 1.0 if focus and lexicon.df.get(focus, 0) == 0 and not cross else 0.0,
             # a table row is about what its first cell names ("Part-time", "Lisbon"), and
             # a sentence beside the table about the key it names
-            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_key_words),
+            "row_key_match": key_match(unit, unit_tokens, keys.get(number, []), q_key_words, named.get(number)),
         }
         if cross:
             s.update(dict.fromkeys(LEXICAL, 0.0))

@@ -183,12 +183,7 @@ def _list(tag: Tag, blocks: list[Block]) -> None:
 
 
 def _table(tag: Tag, blocks: list[Block]) -> None:
-    rows = []
-    for tr in tag.find_all("tr"):
-        if tr.find_parent("table") is not tag:
-            continue
-        rows.append([_inline(cell) for cell in tr.find_all(["th", "td"], recursive=False)])
-    rows = normalize_rows(rows)
+    rows = normalize_rows(_grid([tr for tr in tag.find_all("tr") if tr.find_parent("table") is tag]))
     if len(rows) >= 2 and len(rows[0]) >= 2:
         caption = tag.find("caption")
         if caption is not None and caption.find_parent("table") is tag:
@@ -200,6 +195,49 @@ def _table(tag: Tag, blocks: list[Block]) -> None:
         if tr.find_parent("table") is tag:
             for cell in tr.find_all(["th", "td"], recursive=False):
                 _walk(cell, blocks)
+
+
+MAX_SPAN = 100  # a colspan or rowspan past this is a typo or a trap, read as this
+
+
+def _grid(trs: list[Tag]) -> list[list[str]]:
+    """The table's cells on its grid, as the DOCX reader does with merged cells: a cell with
+    `colspan` fills each column it covers and one with `rowspan` each row below it, unless it
+    spans the whole row (a label between groups of rows: said once). Read cell by cell,
+    "Altenwerder (closed on weekdays)" over two columns put the next cell's Saturday hours
+    under Weekdays."""
+    rows: list[list[str]] = []
+    below: dict[int, tuple[int, str]] = {}  # column -> (rows still covered, text) of a rowspan
+    for tr in trs:
+        row: list[str] = []
+        cells = tr.find_all(["th", "td"], recursive=False)
+        for cell in cells:
+            _carry(row, below)
+            text, cols, down = _inline(cell), _span(cell, "colspan"), _span(cell, "rowspan")
+            label = cols > 1 and len(cells) == 1
+            for k in range(cols):
+                if down > 1:
+                    below[len(row)] = (down - 1, text)
+                row.append("" if label and k else text)
+        _carry(row, below)
+        rows.append(row)
+    return rows
+
+
+def _carry(row: list[str], below: dict[int, tuple[int, str]]) -> None:
+    """Fill the row's next columns that a cell above spans down into."""
+    while len(row) in below:
+        left, text = below.pop(len(row))
+        if left > 1:
+            below[len(row)] = (left - 1, text)
+        row.append(text)
+
+
+def _span(cell: Tag, name: str) -> int:
+    try:
+        return max(1, min(int(str(cell.get(name) or "1").strip()), MAX_SPAN))
+    except ValueError:
+        return 1
 
 
 def _inline(tag: Tag, *, skip: set[str] | frozenset[str] = frozenset(), clean: bool = True) -> str:

@@ -61,7 +61,29 @@ def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> lis
         return [Block(kind="heading", text=heading[1], level=heading[0])]
     if cut and any(_is_rule(line) for line in lines):
         return _cut_at_rules(lines)
+    titles = _capital_titles(lines)
+    if titles:
+        rest = _paragraph_blocks(lines[len(titles):], has_next, cut)
+        return [Block(kind="heading", text=title, level=1) for title in titles] + rest
     return _body_blocks(lines)
+
+
+def _capital_titles(lines: list[str]) -> list[str]:
+    """The title lines in capitals that open a paragraph with no blank line under them
+    ("FAULT DESCRIPTION" over "Category: Plumbing"): a line of prose is rarely all capitals,
+    and one whose next line goes on in lower case is a wrapped sentence; a title-case line
+    may be a wrapped one too, and stays."""
+    titles: list[str] = []
+    for line in lines[:-1]:
+        text = clean_inline(line)
+        letters = [ch for ch in text if ch.isalpha()]
+        if len(letters) < 3 or not all(ch.isupper() for ch in letters) or not _title_like(text) \
+                or LIST_MARKER.match(text) or is_field_line(text):
+            break
+        titles.append(text)
+    if titles and lines[len(titles)].lstrip()[:1].islower():  # "NASA AND ESA" over "signed it."
+        return []
+    return titles
 
 
 def _title_like(line: str) -> bool:

@@ -87,11 +87,14 @@ class Language:
         return frozenset(w for phrase in self.question_words for w in phrase.split())
 
     def asking_phrase(self, words: list[str]) -> str | None:
-        """The question phrase that sets the answer type: the longest one among the words
-        ("how many days" before "how many"), or None."""
+        """The question phrase that sets the answer type: the first one among the words, and
+        of those starting there the longest ("how many days" before "how many"), or None. The
+        longest anywhere read "Why does a late return COST 20 EUR?" as asking for money, and
+        its premise went unchecked."""
         joined = " " + " ".join(words) + " "
-        found = [phrase for phrase in self.question_words if f" {phrase} " in joined]
-        return max(found, key=len) if found else None
+        found = [(joined.find(f" {phrase} "), -len(phrase), phrase) for phrase in self.question_words
+                 if f" {phrase} " in joined]
+        return min(found)[2] if found else None
 
     def answer_type(self, words: list[str]) -> str | None:
         """The answer type the question's words ask for, or None (free form)."""

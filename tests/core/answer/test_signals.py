@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from core.answer.question import Question
-from core.answer.signals import LEXICAL, key_match, row_keys, signals, unit_candidates
+from core.answer.signals import LEXICAL, key_match, row_keys, signals, table_cells, unit_candidates
 from core.lexical import LexicalIndex, tokenize
 from core.retrieve import Candidate
 
@@ -47,7 +47,7 @@ def test_a_sentence_naming_another_row_key_than_the_question_does_not_match() ->
 
 def test_key_match_without_a_key_in_the_question_compares_nothing() -> None:
     candidates = unit_candidates([passage(TABLE)])
-    keys = row_keys(candidates)[1]
+    keys = row_keys(table_cells(candidates))[1]
     sentence = next(u for _, u in candidates if u.text.startswith("For a Monthly"))
     terms = set(tokenize("When does the refund period start?"))
     assert key_match(sentence, set(tokenize(sentence.text)), keys, terms) == 0.5
@@ -76,6 +76,35 @@ def test_rows_told_apart_only_by_a_range_word_and_a_number_are_two_keys() -> Non
     assert by_key["Service: Dog spay, 20 kg and over"] == 0.0
     out = scored("What does a dog spay cost?", table)  # no range named: nothing to compare
     assert {text.split(";")[0]: s["row_key_match"] for text, s in out.items()}["Service: Dog spay, under 20 kg"] == 0.5
+
+
+def test_a_value_several_rows_share_still_tells_the_other_rows_apart() -> None:
+    # the QA pass: "What is the peak season surcharge for air freight?" was answered with the
+    # Sea row: "Air" stands in two rows, so it named no single row and nothing was compared
+    table = ("| Surcharge | Mode | Amount |\n|---|---|---|\n| Fuel surcharge | Road | 14% |\n"
+             "| Fuel surcharge | Air | 0.95 EUR per kg |\n| Peak season surcharge | Sea | 300 EUR |\n"
+             "| Peak season surcharge | Air | 0.40 EUR per kg |")
+    out = scored("What is the peak season surcharge for air freight?", table)
+    by_row = {text.split("; Amount")[0]: s["row_key_match"] for text, s in out.items()}
+    assert by_row["Surcharge: Peak season surcharge; Mode: Air"] == 1.0
+    assert by_row["Surcharge: Peak season surcharge; Mode: Sea"] == 0.0
+    assert by_row["Surcharge: Fuel surcharge; Mode: Air"] == 0.0
+    # a question naming every value of a column, or none, compares nothing on it
+    out = scored("What is the peak season surcharge?", table)
+    by_row = {text.split("; Amount")[0]: s["row_key_match"] for text, s in out.items()}
+    assert by_row["Surcharge: Peak season surcharge; Mode: Sea"] == by_row["Surcharge: Peak season surcharge; Mode: Air"] == 1.0
+    assert by_row["Surcharge: Fuel surcharge; Mode: Road"] == 0.0
+
+
+def test_a_bare_value_is_no_code_a_unit_must_hold() -> None:
+    # "200" (three digits) was read as a code: every unit without it was vetoed and the
+    # premise "Why is the deposit 200 EUR?" had nothing to be corrected with
+    out = scored("Why is the e-bike deposit 200 EUR?", "For e-bikes the deposit is 350 EUR. Helmets are free.")
+    assert out["For e-bikes the deposit is 350 EUR."]["ids_missing"] == 0.0
+    assert out["For e-bikes the deposit is 350 EUR."]["numbers_missing"] == 1.0
+    # a code still must stand there
+    out = scored("What is the deposit for the EB-200?", "For e-bikes the deposit is 350 EUR. Helmets are free.")
+    assert out["For e-bikes the deposit is 350 EUR."]["ids_missing"] > 0
 
 
 def test_a_range_word_in_a_cell_without_a_number_is_no_part_of_its_key() -> None:

@@ -387,3 +387,48 @@ def test_a_form_typed_in_a_text_file_is_cut_at_its_underlined_titles(write_file)
                    ("paragraph", "Notes written as a sentence."),
                    ("paragraph", "The anodes were checked and are fine.")]
     assert next(b for b in parsed.blocks if b.text == "Boat name: Solgang").section_path == ["JOB CARD", "VESSEL"]
+
+
+def test_titles_in_capitals_with_no_blank_line_under_them_are_headings(write_file):
+    # glued to the lines below, "FAULT DESCRIPTION" was a paragraph of its own and the fields
+    # under it had no section; the banner over a document's title is a title too
+    text = ("LARKFIELD PHYSIOTHERAPY\nSTANDARD OPERATING PROCEDURE SOP-07\nIssued by the clinic manager.\n\n"
+            "FAULT DESCRIPTION\nCategory: Plumbing - leak\nUrgency: Urgent\n\n"
+            "NOTES\nResponse target for urgent jobs is 24 hours\nfrom instruction.\n")
+    parsed = parse_file(write_file("ticket.txt", text.encode("utf-8")))
+    assert_offsets(parsed)
+    assert [(b.kind, b.text) for b in parsed.blocks] == [
+        ("heading", "LARKFIELD PHYSIOTHERAPY"), ("heading", "STANDARD OPERATING PROCEDURE SOP-07"),
+        ("paragraph", "Issued by the clinic manager."),
+        ("heading", "FAULT DESCRIPTION"), ("paragraph", "Category: Plumbing - leak"), ("paragraph", "Urgency: Urgent"),
+        ("heading", "NOTES"), ("paragraph", "Response target for urgent jobs is 24 hours from instruction.")]
+    assert next(b for b in parsed.blocks if b.text == "Urgency: Urgent").section_path[-1] == "FAULT DESCRIPTION"
+
+
+@pytest.mark.parametrize("lines", [
+    ["NASA AND ESA", "signed the agreement in 2019."],  # capitals, then the sentence goes on
+    ["Monthly plans can be refunded within", "TWO WEEKS of purchase."],
+    ["Refund policy", "Monthly plans can be refunded within 14 days."],  # title case may be wrapped prose
+])
+def test_capitals_inside_wrapped_prose_stay_in_the_paragraph(write_file, lines):
+    parsed = parse_file(write_file("notes.txt", ("\n".join(lines) + "\n").encode("utf-8")))
+    assert [(b.kind, b.text) for b in parsed.blocks] == [("paragraph", " ".join(lines))]
+
+
+def test_html_merged_cells_keep_every_column_in_its_place(write_file):
+    # read cell by cell, the depot's name spanning two columns put its Saturday hours under
+    # Weekdays, and the answer said it opened on weekdays
+    html = ("<table><tr><th>Depot</th><th>Weekdays</th><th>Saturday</th></tr>"
+            "<tr><td>Waltershof</td><td>06:00-22:00</td><td>08:00-14:00</td></tr>"
+            "<tr><td colspan='2'>Altenwerder (closed on weekdays)</td><td>09:00-12:00</td></tr>"
+            "<tr><td colspan='3'>Southern depots</td></tr>"
+            "<tr><td rowspan='2'>Harburg</td><td>07:00-19:00</td><td>closed</td></tr>"
+            "<tr><td>07:00-18:00</td><td>by appointment</td></tr>"
+            "<tr><td colspan='999999999'>x</td></tr></table>")
+    parsed = parse_file(write_file("depots.html", html.encode("utf-8")))
+    table = next(b for b in parsed.blocks if b.kind == "table")
+    lines = table.text.splitlines()
+    assert lines[3] == "| Altenwerder (closed on weekdays) | Altenwerder (closed on weekdays) | 09:00-12:00 |"
+    assert lines[4] == "| Southern depots |  |  |"  # a label over the whole row is said once
+    assert lines[5:7] == ["| Harburg | 07:00-19:00 | closed |", "| Harburg | 07:00-18:00 | by appointment |"]
+    assert len(lines[0].split("|")) == 5  # a huge colspan is no reason for a hundred empty columns

@@ -9,7 +9,7 @@ def test_language_of_picks_by_letters() -> None:
     assert language_of("12345").code == "en"  # no letters: the default
 
 
-def test_answer_type_takes_the_longest_phrase() -> None:
+def test_answer_type_takes_the_first_phrase_and_there_the_longest() -> None:
     en = LANGUAGES["en"]
     assert en.answer_type("how many days of leave".split()) == "duration"
     assert en.answer_type("how many laptops".split()) == "number"
@@ -19,6 +19,11 @@ def test_answer_type_takes_the_longest_phrase() -> None:
     ru = LANGUAGES["ru"]
     assert ru.answer_type("сколько дней длится".split()) == "duration"
     assert ru.answer_type("во сколько открывается".split()) == "time"
+    # the first phrase asks: "cost" later in a why question names its topic (read as money,
+    # its premise "20 EUR" went unchecked), as "price" does in a when question
+    assert en.answer_type("why does a late return cost 20 eur".split()) == "reason"
+    assert en.answer_type("when does the 2026 price list take effect".split()) == "date"
+    assert en.answer_type("who do we phone when the machine fails".split()) == "person"
 
 
 def test_slot_words_are_the_asking_phrase_less_its_units() -> None:
