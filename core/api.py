@@ -21,6 +21,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from core import eval_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
@@ -32,10 +33,24 @@ MAX_VERIFY_PAIRS = 100
 
 
 class AskBody(BaseModel):
-    # the pipeline's own limit, so the published schema says what the server accepts
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    # the pipeline's own limit, so the published schema says what the server accepts; the
+    # pattern (published, checked by the validator below) says blanks alone are no question
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, json_schema_extra={"pattern": r"\S"},
+                          description="The question, with at least one character that is not a space; "
+                                      "an empty or blank one is refused (422).")
     previous: str | None = Field(default=None, max_length=MAX_QUESTION_CHARS,
                                  description="The question asked just before in the same chat (follow-ups).")
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _not_blank(cls, question: Any) -> Any:
+        # "" got pydantic's string_too_short and "  " the pipeline's sentence: one sentence
+        # for both, as a field error like every other (422); runs before min_length
+        from core.pipeline import EMPTY_QUESTION, is_empty_question
+
+        if isinstance(question, str) and is_empty_question(question):
+            raise PydanticCustomError("empty_question", EMPTY_QUESTION)
+        return question
 
 
 class Pair(BaseModel):

@@ -540,6 +540,7 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text; save it as UTF-8 JSONL.") from None
     rows = []
+    lines_of_id: dict[str, list[int]] = {}  # an id (as JSON: any value, hashable or not) -> its lines
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -554,7 +555,15 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
                 raise UserError(f"{path}:{n} has no '{key}' field.")
             if key != "id" and not (isinstance(row[key], str) and row[key].strip()):
                 raise UserError(f"{path}:{n} has an empty '{key}'; give it text or remove the row.")
+        if "id" in required:
+            lines_of_id.setdefault(json.dumps(row["id"], ensure_ascii=False, sort_keys=True), []).append(n)
         rows.append(row)
+    # output rows are told apart by their id alone: a repeated id is refused before any row runs
+    repeated = [(lines, shown) for shown, lines in lines_of_id.items() if len(lines) > 1]
+    if repeated:
+        lines, shown = min(repeated)  # the id repeated first
+        raise UserError(f"{path} has the id {shown} on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}; "
+                        "give each row its own id.")
     return rows
 
 

@@ -102,7 +102,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     validate_tenant(tenant)
     question = without_controls(question or "").strip()
     if not question:
-        raise ValueError("Ask a question: the text is empty.")
+        raise ValueError(EMPTY_QUESTION)
     if len(question) > MAX_QUESTION_CHARS:
         raise ValueError(f"The question is {len(question)} characters; keep it under {MAX_QUESTION_CHARS}.")
     if not re.search(r"\w", MARKUP_RE.sub(" ", question)):
@@ -266,6 +266,14 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
            tokens=tokens)
     emit_ask(settings.otel_endpoint, answered, tokens, cost)
     return answer
+
+
+EMPTY_QUESTION = "Ask a question: the text is empty."
+
+
+def is_empty_question(text: str) -> bool:
+    """Nothing but spaces and control characters: the question asks nothing."""
+    return not without_controls(text).strip()
 
 
 def without_controls(text: str) -> str:

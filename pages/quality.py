@@ -14,7 +14,7 @@ from ui import charts, dashboard, eval_job, feedback, live, services
 from ui import quality as q
 from ui.format import count_of, fmt_time
 from ui.safe import escape_md
-from ui.state import base_settings, current_tenant, ensure_navigation
+from ui.state import base_settings, current_tenant, ensure_navigation, tenant_settings
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings = base_settings()
@@ -132,6 +132,9 @@ run_id = pick_col.selectbox(
 margin = margin_col.number_input("Drift margin (points)", min_value=0.0, max_value=50.0, value=5.0, step=0.5,
                                  key="quality_margin") / 100
 report = services.get_eval_run(settings, tenant, run_id) or {}
+# which gate the run was asked with, and whose settings: a threshold changed on the Settings
+# page moves no run on the set's own corpus (fresh eval tenants keep their own)
+st.caption(q.threshold_caption(report, tenant, tenant_settings(tenant).gate_threshold))
 overall = report.get("overall") or by_id[run_id].get("overall") or {}
 before = q.previous_run(runs, run_id)
 if overall.get("errors"):

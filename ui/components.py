@@ -27,6 +27,7 @@ from ui.format import (
     anchor_html,
     answer_md,
     citation_label,
+    confidence_cell,
     count_of,
     factuality_of,
     fmt_confidence,
@@ -784,7 +785,8 @@ def traces_table(traces: list[dict[str, Any]]) -> str | None:
     frame = pd.DataFrame([{
         "when": fmt_time(t.get("created_at")), "status": t.get("status"),
         "question": clip(clean(t.get("question", "")), 300),
-        "confidence": t.get("confidence"), "factuality": factuality_of(t.get("factuality"), t.get("unsupported")),
+        "confidence": confidence_cell(t.get("confidence"), t.get("status")),
+        "factuality": factuality_of(t.get("factuality"), t.get("unsupported")),
         "unsupported": t.get("unsupported"), "provider": t.get("provider"),
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
         "asked by": t.get("origin") or "person",
@@ -795,7 +797,7 @@ def traces_table(traces: list[dict[str, Any]]) -> str | None:
     event = st.dataframe(frame, hide_index=True, placeholder="—", width="stretch",
                          height=min(35 * (len(frame) + 1) + 3, 316), key="traces_grid",
                          on_select="rerun", selection_mode="single-row",
-                         column_config={"confidence": st.column_config.NumberColumn(format="%.2f"),
+                         column_config={"confidence": st.column_config.TextColumn(),
                                         "factuality": st.column_config.NumberColumn(format="%.0f%%")})
     rows = event.selection.rows if event is not None else []
     return traces[rows[0]]["trace_id"] if rows and rows[0] < len(traces) else None
@@ -887,8 +889,10 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
         line = (f"answer confidence **not recorded**; threshold **{threshold:.2f}** "
                 f"· retrieval confidence **{retrieval:.2f}**")
     else:
-        side = "below" if answer_conf < threshold else "at or above"
-        line = (f"answer confidence **{answer_conf:.2f}** vs threshold **{threshold:.2f}** ({side}) "
+        below = answer_conf < threshold
+        side = "below" if below else "at or above"
+        # under the threshold: never shown rounded up onto it ("0.66 vs 0.66 (below)")
+        line = (f"answer confidence **{fmt_confidence(answer_conf, below)}** vs threshold **{threshold:.2f}** ({side}) "
                 f"· retrieval confidence **{retrieval:.2f}**")
     if gate.get("support") is not None:
         line += f" · sentence support **{float(gate['support']):.2f}**"

@@ -17,7 +17,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import auth, charts, services
-from ui.format import fmt_pct, fmt_time
+from ui.format import confidence_cell, fmt_pct, fmt_time
 from ui.safe import clean, clip, escape_md
 
 # words beside the emoji: a browser without an emoji font still shows which is which
@@ -79,7 +79,7 @@ def table_frame(rows: list[dict[str, Any]], tenant: str) -> pd.DataFrame:
         "rating": RATING_TEXT.get(r.get("rating"), ""),
         "question": clip(clean(r.get("question") or ""), 300),
         "status": r.get("status") or "(no trace)",
-        "confidence": r.get("confidence"),
+        "confidence": confidence_cell(r.get("confidence"), r.get("status")),
         "comment": clip(clean(r.get("comment") or ""), 1000),
         "trace": trace_link(r["trace_id"], tenant) if r.get("status") else None,
     } for r in rows], columns=TABLE_COLUMNS)
@@ -113,7 +113,7 @@ def feedback_table(rows: list[dict[str, Any]], tenant: str, linked: bool = True)
             "when": st.column_config.TextColumn("when", help="When the rating was given."),
             "rating": st.column_config.TextColumn("rating", width="small"),
             "status": st.column_config.TextColumn("answer status"),
-            "confidence": st.column_config.NumberColumn("confidence", format="%.2f"),
+            "confidence": st.column_config.TextColumn("confidence"),
             "trace": st.column_config.LinkColumn(
                 "trace", display_text="open trace", width="small",
                 help="Opens the ask on the Traces page in a new tab."),

@@ -150,6 +150,14 @@ def fmt_confidence(confidence: float | None, refused: bool = False) -> str:
     return f"{math.floor(value * 10_000) / 10_000:.4f}"
 
 
+def confidence_cell(confidence: float | None, status: str | None) -> str | None:
+    """A table's confidence cell: `fmt_confidence` with the row's status (a refused row's never
+    rounded up onto the threshold), None (the table's placeholder) when none was recorded.
+    Text, not a number column's "%.2f": that format rounded a refusal's 0.6596 to "0.66" (QA
+    pass); the cells still sort by value, each being "d.dd..."."""
+    return None if confidence is None else fmt_confidence(confidence, status == "refused")
+
+
 def factuality_of(factuality: float | None, unsupported: int | None) -> float | None:
     """A trace's factuality, None (n/a) when it has no claims: the pipeline stores 0 for
     none, which read "0%" on refusals. No claim is unsupported and none supported (a

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evals.metrics import LOWER_IS_BETTER  # deltas and drift flip their sign for these
-from ui.safe import clean, csv_cell
+from ui.safe import clean, csv_cell, escape_md
 
 COUNTS = ("n", "errors")  # question counts beside the metrics, never rates
 LABELS = {
@@ -245,14 +245,58 @@ def latencies_ms(report: dict[str, Any]) -> list[float]:
     return out
 
 
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def asked_thresholds(report: dict[str, Any]) -> dict[str, float]:
+    """{tenant asked: the answer threshold it was asked with}, from the settings the run
+    stored (evals/run.py): a pinned threshold (a calibration run's 0), else the tenant's own
+    override kept with the run (an eval tenant's manifest knobs), else the run's base setting."""
+    settings = report.get("settings") or {}
+    overrides = settings.get("tenant_overrides") or {}
+    pinned = _number((settings.get("pins") or {}).get("gate_threshold"))
+    base = settings.get("gate_threshold")
+    tenants = report.get("tenants_asked") or sorted(overrides) or [report.get("tenant") or ""]
+    out = {}
+    for t in tenants:
+        value = pinned if pinned is not None else _number((overrides.get(t) or {}).get("gate_threshold", base))
+        if value is not None:
+            out[t] = value
+    return out
+
+
 def run_threshold(report: dict[str, Any]) -> float | None:
     """The gate threshold the run used (calibration runs pin it to 0: use the tenant's)."""
     current = (report.get("calibration") or {}).get("current_thresholds") or {}
     if current:
         return float(next(iter(current.values())))
-    settings = report.get("settings") or {}
-    value = settings.get("gate_threshold")
-    return float(value) if isinstance(value, int | float) else None
+    return next(iter(asked_thresholds(report).values()), None)
+
+
+def threshold_caption(report: dict[str, Any], tenant: str, tenant_threshold: float) -> str:
+    """Markdown: the threshold a run was asked with, and whose settings those were. A manager
+    who changed the tenant's threshold and ran a set again saw nothing move, without a word
+    that a run on the set's corpus asks fresh eval tenants with their own settings (QA pass)."""
+    from core.tenants import is_eval_tenant
+
+    thresholds = asked_thresholds(report)
+    if report.get("mode") == "calibration":
+        head = "Asked with the gate open (threshold 0: a calibration run)"
+    elif not thresholds:
+        head = "This run did not store its answer threshold"
+    elif len(set(thresholds.values())) == 1:
+        head = f"Asked with the answer threshold (gate) **{next(iter(thresholds.values())):.2f}**"
+    else:
+        head = "Asked with the answer thresholds (gate) " + ", ".join(
+            f"**{v:.2f}** ({escape_md(t, inline=True)})" for t, v in thresholds.items())
+    whose = escape_md(tenant, inline=True)
+    asked = report.get("tenants_asked") or [t for t in thresholds if t]
+    now = f"{tenant_threshold:.2f}"
+    if asked and all(is_eval_tenant(t) for t in asked):
+        return (f"{head}. Eval runs use the eval tenants' own settings (defaults, or knobs in the set's "
+                f"manifest), not {whose}'s (its threshold is {now} now).")
+    return f"{head}, with the settings {whose} had then (its threshold is {now} now)."
 
 
 def recommended_threshold(report: dict[str, Any]) -> float | None:

@@ -15,7 +15,7 @@ from core.config import Settings
 from core.review import QueueItem
 from ui import services
 from ui.feedback import trace_link
-from ui.format import fmt_time, page_label, status_badge_md
+from ui.format import confidence_cell, fmt_confidence, fmt_time, page_label, status_badge_md
 from ui.safe import clean, clip, escape_md
 
 # the question first: on a phone only the first columns are in view, and the rows must be told apart
@@ -36,7 +36,8 @@ def fmt_age(seconds: float | None) -> str:
 def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -> pd.DataFrame:
     return pd.DataFrame([{
         "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
-        "why": ", ".join(i.reasons), "status": i.status, "confidence": i.confidence,
+        "why": ", ".join(i.reasons), "status": i.status,
+        "confidence": confidence_cell(i.confidence, i.status),
         "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
@@ -49,7 +50,7 @@ def status_line(item: QueueItem) -> str:
     reasons = [r for r in item.reasons if r != item.status]
     bits = [escape_md(", ".join(reasons), inline=True)] if reasons else []
     if item.confidence is not None:
-        bits.append(f"confidence {item.confidence:.2f}")
+        bits.append(f"confidence {fmt_confidence(item.confidence, item.status == 'refused')}")
     return status_badge_md(item.status) + (" " + " · ".join(bits) if bits else "")
 
 
@@ -77,7 +78,7 @@ def queue_table(items: list[QueueItem], tenant: str) -> int | None:
         on_select="rerun", selection_mode="single-row",
         height=min(35 * (len(frame) + 1) + 3, 386),
         column_config={
-            "confidence": st.column_config.NumberColumn(format="%.2f"),
+            "confidence": st.column_config.TextColumn(),
             "trace": st.column_config.LinkColumn("trace", display_text="open trace", width="small",
                                                  help="Opens the ask on the Traces page in a new tab."),
         })

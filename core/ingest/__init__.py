@@ -91,6 +91,18 @@ _PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},
              ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff",
              **dict.fromkeys(SHEET_SUFFIXES, "csv"), **dict.fromkeys(MARKDOWN_SUFFIXES, "markdown"),
              ".txt": "text"}
+# names of programs, archives and media (binary formats not read here): a file so named that
+# holds text is read as the text it is, with the same note as a .pdf of text, since the
+# admin should know the name misleads (a .doc saved as RTF, a log renamed .exe); holding
+# binary data, it is refused ("Unsupported file type '.exe'; ...")
+_BINARY_NAMES = frozenset({
+    ".exe", ".dll", ".msi", ".sys", ".so", ".dylib", ".bin", ".class", ".jar", ".war", ".apk", ".ipa",
+    ".dmg", ".iso", ".img", ".pyc", ".wasm", ".deb", ".rpm",  # programs, libraries, disk images
+    ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".cab",  # archives
+    ".doc", ".xls", ".ppt", ".pps", ".ppsx", ".odt", ".ods", ".odp", ".epub",  # documents not read here
+    ".gif", ".webp", ".bmp", ".heic", ".heif", ".avif", ".ico", ".psd",  # images not read here
+    ".mp3", ".mp4", ".m4a", ".wav", ".flac", ".ogg", ".mov", ".avi", ".mkv", ".webm", ".sqlite",
+})
 _TEXT_FORMATS = ("text", "markdown", "html", "csv")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HTML_START = re.compile(
@@ -103,9 +115,10 @@ def detect_format(path: Path) -> str:
     "tiff", "markdown", "html", "csv" or "text".
 
     Magic bytes win over the file name (a PDF named .txt is a PDF; a .pdf holding plain
-    text is text; DOCX, XLSX and PPTX, all zips, by the part they hold). Markdown and CSV/TSV
-    are told from text by the extension only. Raises IngestError for empty, binary or
-    unsupported files.
+    text is text, as is a .exe or .zip of text; DOCX, XLSX and PPTX, all zips, by the part
+    they hold). Markdown and CSV/TSV are told from text by the extension only. Raises
+    IngestError for empty, binary or unsupported files. `parse_file` notes a name that
+    promises another format than the bytes hold.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -215,7 +228,7 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
     if not parsed.blocks:
         raise IngestError(NO_TEXT)
     suffix = Path(name).suffix.lower() if name else path.suffix.lower()
-    named = _PROMISED.get(suffix, fmt)
+    named = _PROMISED.get(suffix) or ("binary" if suffix in _BINARY_NAMES else fmt)
     # a ".txt" of Markdown, HTML or CSV is text all the same; one holding a Word file is not
     if named != fmt and not (named == "text" and fmt in _TEXT_FORMATS):  # the admin should know the name misleads
         parsed.warnings.insert(0, f"The file is named '{suffix}' but holds {_a(FORMAT_NAMES[fmt])}; "

@@ -131,6 +131,19 @@ def test_bad_requests_are_422_with_the_fields_at_fault(api):
 
 
 
+def test_an_empty_and_a_blank_question_get_the_same_sentence(api):
+    """"" got pydantic's string_too_short and "  " the pipeline's sentence (QA pass): one
+    field error for every question with nothing but blanks, and the schema says so."""
+    key = auth(api.keys["acme"])
+    replies = [api.post("/v1/ask", headers=key, json={"question": q}) for q in ("", "   ", "\t\n", "\u0007 ")]
+    assert {r.status_code for r in replies} == {422}
+    details = [r.json()["detail"] for r in replies]
+    assert all(len(d) == 1 and d[0]["loc"] == ["body", "question"] and d[0]["type"] == "empty_question"
+               and d[0]["msg"] == "Ask a question: the text is empty." for d in details), details
+    question = api.get("/openapi.json").json()["components"]["schemas"]["AskBody"]["properties"]["question"]
+    assert question["minLength"] == 1 and question["pattern"] == r"\S" and "blank" in question["description"]
+
+
 def test_a_json_body_sent_without_its_content_type_says_what_to_send(api):
     # the QA pass: curl -d '{"question": ...}' read "Input should be a valid dictionary" and no more
     key = auth(api.keys["acme"])

@@ -178,6 +178,27 @@ def test_ask_checks_the_tenant_and_every_batch_row_first(tmp_path, write_file):
     assert not out.exists()  # nothing half-written: the rows are checked before the first ask
 
 
+def test_a_batch_with_a_repeated_id_is_refused_before_the_first_ask(settings, tmp_path, write_file, capsys):
+    """Two rows of one id gave two output rows no one could tell apart (QA pass)."""
+    from core.cli import main
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    questions = write_file("q.jsonl", '{"id": "q1", "question": "What is the oil capacity?"}\n'
+                                      '{"id": 7, "question": "What oil?"}\n\n'
+                                      '{"id": "q1", "question": "How much oil?"}\n'
+                                      '{"id": 7, "question": "Which oil?"}\n'
+                                      '{"id": "q1", "question": "Oil?"}\n')
+    out = tmp_path / "answers.jsonl"
+    assert main(["ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f'error: {questions} has the id "q1" on lines 1, 4 and 6; give each row its own id.\n'
+    assert not out.exists()  # nothing asked, nothing written
+    from core import store
+
+    assert not store.list_traces(settings, "acme")  # no question was asked
+
+
 def test_the_cli_creates_tenants_by_the_consoles_rules(tmp_path):
     data = tmp_path / "data"
     assert run(data, "tenants", "create", "acme").returncode == 0

@@ -153,6 +153,22 @@ def test_history_drift_compare_and_export(app, goto, settings):
     assert len(export) == 2
 
 
+def test_a_run_says_the_threshold_it_was_asked_with_and_whose_settings(app, goto, settings):
+    """A manager raised acme's threshold and ran the set again on its corpus: nothing moved,
+    and no word said the eval tenant kept its own threshold (QA pass)."""
+    from core.config import save_tenant_overrides
+
+    save_tenant_overrides(settings, "acme", {"gate_threshold": 0.7})
+    eval_run = {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], time.time()), "run_id": "run-eval",
+                "tenants_asked": ["eval-tiny-acme"],
+                "settings": {"gate_threshold": 0.66, "pins": {}, "tenant_overrides": {"eval-tiny-acme": {}}}}
+    store.save_eval_run(settings, eval_run)
+    open_quality(app, goto)
+    said = [c.value for c in app.caption if "Asked with the answer threshold" in c.value]
+    assert said == ["Asked with the answer threshold (gate) **0.66**. Eval runs use the eval tenants' own settings "
+                    "(defaults, or knobs in the set's manifest), not acme's (its threshold is 0.70 now)."], said
+
+
 def test_cards_show_each_rates_interval_and_a_drift_says_whether_it_can_be_chance(app, goto, settings):
     now = time.time()
     store.save_eval_run(settings, {**report(1.0, 0.0, ["correct", "correct", "refused_ok"], now - 60),

@@ -129,3 +129,19 @@ def test_a_refused_ask_says_refused_once_beside_its_badge(app, goto, settings):
     line = next(m.value for m in app.markdown if m.value.startswith(badge))
     assert not line[len(badge):].strip().startswith("refused"), line
     assert "confidence" in line
+
+
+def test_a_refusal_just_under_the_threshold_is_never_shown_on_it(app, goto, settings):
+    """A refusal at 0.6596 under the threshold 0.66 read "0.66" in the queue and on the opened
+    ask's line (QA pass): refused, its confidence is cut, never rounded up onto the threshold."""
+    from core import store
+    from ui.format import status_badge_md
+
+    store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
+        "answer": "I did not find this in your knowledge base.", "confidence": 0.6596, "claims": [],
+        "refusal_reason": "Answer confidence 0.6596 is below the threshold 0.66."}, "gate": {"threshold": 0.66}})
+    goto(app, "pages/review.py")
+    assert list(app.dataframe[0].value["confidence"]) == ["0.6596"]
+    line = next(m.value for m in app.markdown if m.value.startswith(status_badge_md("refused")))
+    assert "confidence 0.6596" in line, line

@@ -261,3 +261,25 @@ def test_a_refusal_without_claims_has_no_factuality_and_no_confidence_rounded_on
     assert metrics["Factuality"] == "—" and metrics["Claims"] == "0"
     assert metrics["Answer confidence"] == "0.6596" and metrics["Gate threshold"] == "0.66"
     assert any("answers the question **0.6596**" in m.value for m in app.markdown)
+
+
+def test_the_table_and_the_gate_tab_never_round_a_refusal_onto_its_threshold(app, goto, settings, md_bodies):
+    """The card said 0.6596 but the table's column (and the Gate tab) read "0.66" against the
+    threshold 0.66 (QA pass); an answered row keeps two decimals."""
+    from core.pipeline import ask
+
+    answered = ask(settings, "acme", "What is the engine oil capacity?")
+    assert answered.status == "answered"
+    store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
+        "answer": "I did not find this in your knowledge base.", "confidence": 0.6596, "claims": [],
+        "refusal_reason": "Answer confidence 0.6596 is below the threshold 0.66."},
+        "gate": {"threshold": 0.66, "answer_confidence": 0.6596, "confidence": 0.5, "decision": "refuse"}})
+    goto(app, "pages/traces.py")
+    table = app.dataframe[0].value.set_index("question")
+    assert table["confidence"]["How much is a mountain bike for 3 days?"] == "0.6596"
+    assert table["confidence"][answered.question] == f"{answered.confidence:.2f}"
+    assert app.selectbox(key="trace_open").value is not None
+    app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
+    app.run()
+    assert any("answer confidence **0.6596** vs threshold **0.66** (below)" in b for b in md_bodies(app))

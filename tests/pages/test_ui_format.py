@@ -94,3 +94,12 @@ def test_an_answers_sources_anchor_is_a_plain_id_its_markers_link_to():
     assert sources_anchor("turn5") == "gw-sources-turn5" and sources_anchor('a"<b> c') == "gw-sources-a--b--c"
     assert anchor_html("turn5", folded=True) == '<div id="gw-sources-turn5" class="gw-fold"></div>'
     assert "](#gw-sources-turn5 " in answer_md("Yes. [1]", {1: "Yes."}, sources_anchor("turn5"))
+
+
+def test_a_table_cell_of_confidence_follows_the_rows_status():
+    """The Traces, Review and feedback tables showed "%.2f": a refusal's 0.6596 read "0.66"."""
+    from ui.format import confidence_cell
+
+    assert confidence_cell(0.6596, "refused") == "0.6596"
+    assert confidence_cell(0.6596, "answered") == "0.66"
+    assert confidence_cell(None, "refused") is None  # the table's placeholder, not "0.00"

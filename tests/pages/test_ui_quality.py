@@ -139,3 +139,24 @@ def test_the_thumbs_up_card_says_how_many_answers_were_rated():
     at.run()
     captions = [c.value for c in at.caption]
     assert "no answer rated yet" in captions and not any("of 0" in c for c in captions)
+
+
+def test_a_runs_threshold_is_read_per_tenant_from_the_settings_it_stored():
+    """The run's base threshold, an asked tenant's own override (a manifest knob) over it, a
+    pinned one (calibration) over both; a run of the user's own tenant says so."""
+    from ui.quality import asked_thresholds, run_threshold, threshold_caption
+
+    run = {"tenant": "acme", "tenants_asked": ["eval-s-a", "eval-s-b"],
+           "settings": {"gate_threshold": 0.66, "pins": {},
+                        "tenant_overrides": {"eval-s-a": {}, "eval-s-b": {"gate_threshold": 0.5}}}}
+    assert asked_thresholds(run) == {"eval-s-a": 0.66, "eval-s-b": 0.5}
+    assert run_threshold(run) == 0.66
+    assert threshold_caption(run, "acme", 0.7).startswith(
+        "Asked with the answer thresholds (gate) **0.66** (eval\\-s\\-a), **0.50** (eval\\-s\\-b). Eval runs use")
+    pinned = {**run, "settings": {**run["settings"], "pins": {"gate_threshold": 0.0}}}
+    assert asked_thresholds(pinned) == {"eval-s-a": 0.0, "eval-s-b": 0.0}
+    own = {"tenant": "acme", "tenants_asked": ["acme"],
+           "settings": {"gate_threshold": 0.66, "pins": {}, "tenant_overrides": {"acme": {"gate_threshold": 0.6}}}}
+    assert threshold_caption(own, "acme", 0.7) == ("Asked with the answer threshold (gate) **0.60**, with the "
+                                                   "settings acme had then (its threshold is 0.70 now).")
+    assert asked_thresholds({"tenant": "acme"}) == {}

@@ -69,6 +69,19 @@ def test_mislabelled_files_parse_as_what_they_are(write_file):
         assert not [w for w in parse_file(write_file(name, content)).warnings if "named" in w], name
 
 
+@pytest.mark.parametrize("name", ["tool.exe", "archive.zip", "report.doc", "clip.gif"])
+def test_text_named_as_a_program_or_another_binary_format_is_read_with_a_note(write_file, name):
+    """A .pdf of text was noted, a tool.exe of text indexed with no word said (QA pass): a
+    name promising a binary format not read here misleads as much; binary, it is refused."""
+    parsed = parse_file(write_file(name, b"Restart the pump before noon.\n"))
+    assert parsed.text == "Restart the pump before noon."
+    suffix = "." + name.rsplit(".", 1)[1]
+    assert parsed.warnings == [f"The file is named '{suffix}' but holds text; it was read as text."]
+    # text-like names promise nothing else: no note
+    for plain in ("notes.log", "config.json", "script.py", "notes"):
+        assert not [w for w in parse_file(write_file(plain, "Restart the pump.\n")).warnings if "named" in w]
+
+
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
