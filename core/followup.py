@@ -25,7 +25,8 @@ Algorithm (deterministic, so the console can show what was asked):
       laptops" + "and on accessories?" -> "the allowance on accessories".
    d. The head: the previous question's word with the head's stem keeps its place, the
       modifiers before it become X's ("for part-time staff" + "full-time staff" -> "for
-      full-time staff"); brand names ("PeopleDesk") among them stay.
+      full-time staff"); brand names ("PeopleDesk") among them stay. A compound whose last
+      part is the head ("an e-bike") is replaced whole ("What about a standard bike?").
    e. A day or a month for the previous question's one of that kind (Saturday -> weekday,
       «в субботу» -> «в будни»); else a name for the previous question's one name of that
       kind (Lisbon -> Oslo; with several, the one after a preposition, brands left out;
@@ -304,7 +305,15 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
     found = list(_WORD_RE.finditer(previous))
     head_stem = stem_of(head)
     for i in range(len(found) - 1, -1, -1):
-        if stem_of(found[i].group(0)) != head_stem:
+        word = found[i].group(0)
+        if "-" in word and stem_of(word.rsplit("-", 1)[1]) == head_stem:
+            # a compound holds its own modifier ("e-bike" + "a standard bike"): X takes its place
+            cut, x = found[i].start(), " ".join(words)
+            if i and found[i - 1].group(0).lower() in ("a", "an"):  # "an e-bike" -> "a standard bike"
+                cut = found[i - 1].start()
+                x = ("an " if x[:1].lower() in "aeiou" else "a ") + x
+            return f"{previous[:cut]}{x}{previous[found[i].end():]}"
+        if stem_of(word) != head_stem:
             continue
         start = i
         while start > 0 and found[start - 1].group(0).lower() not in _BOUNDARY and i - start < MAX_MODIFIER_RUN:

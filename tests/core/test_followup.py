@@ -84,6 +84,9 @@ from core.followup import read_followup
      "How much does road groupage from Hamburg to Madrid cost per pallet?"),
     ("Какая надбавка за опасный груз при морской перевозке?", "А при автомобильной?",
      "Какая надбавка за опасный груз при автомобильной перевозке?"),
+    # step 3d with a compound: "e-bike" holds its own modifier, so X takes its place
+    ("How much is the deposit for an e-bike?", "What about a standard bike?",
+     "How much is the deposit for a standard bike?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
