@@ -288,9 +288,10 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
         # "how long does the train to Lisbon TAKE?", "how much does groupage to Vienna COST per
         # pallet?": the question's verb and what follows it stay
         end = next((i for i in range(start + 1, end) if lowered[i] in _FINAL_VERBS), end)
-    if end - start > 1 and RU_ADJECTIVE_RE.fullmatch(x):
+    adjective = RU_ADJECTIVE_RE.fullmatch(x) if end - start > 1 else None
+    if adjective:
         first = RU_ADJECTIVE_RE.fullmatch(found[start].group(0))
-        if first and first.group(1).lower() == RU_ADJECTIVE_RE.fullmatch(x).group(1).lower():
+        if first and first.group(1).lower() == adjective.group(1).lower():
             end = start + 1  # «при морской перевозке» + «а при автомобильной?»: the noun stays
     return f"{previous[:cut]}{lead}{x}{previous[found[end - 1].end():]}"
 

@@ -20,7 +20,6 @@ from core.closest import first_in_other_language
 from core.config import Settings
 from core.lang import LANGUAGES
 from core.schema import is_paged
-from core.trace import unknown_word_of
 from ui import services
 from ui.format import (
     STATUS_STYLE,
@@ -41,6 +40,7 @@ from ui.format import (
     status_badge_md,
     unique_headers,
     verdict_badge_md,
+    word_to_teach,
 )
 from ui.pdf import render_page_png
 from ui.safe import MAX_RENDER_CHARS, clean, clip, escape_md, highlight_md, highlight_spans_md
@@ -137,7 +137,7 @@ def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
         st.dataframe(table, hide_index=True, width="content")
     if answer.get("status") == "refused" and answer.get("refusal_reason"):
         st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
-        word = unknown_word_of(answer["refusal_reason"])
+        word = word_to_teach(answer)
         if word:
             st.caption(f"If “{escape_md(word, inline=True)}” is your word for something the documents call "
                        "otherwise, an admin can add it under Settings → Synonyms; the next ask reads it.")

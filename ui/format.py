@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from core.schema import is_deck, page_label  # noqa: F401 - the console's names for them
+from core.trace import unknown_word_of
 from ui.safe import clean, escape_md
 
 # status -> (badge colour, Material icon, what it means for the reader)
@@ -165,6 +166,17 @@ def factuality_of(factuality: float | None, unsupported: int | None) -> float | 
     if factuality is None or (not factuality and not unsupported):
         return None
     return factuality
+
+
+def word_to_teach(answer: dict[str, Any]) -> str:
+    """The word a refusal says the documents never use ("" if it names none): its
+    `refusal_subject` when its code is `unknown_word`, else read from the reason (answers
+    kept in chats from before refusals carried a code)."""
+    if answer.get("status") != "refused":
+        return ""
+    if answer.get("refusal_code") == "unknown_word" and answer.get("refusal_subject"):
+        return str(answer["refusal_subject"])
+    return unknown_word_of(answer.get("refusal_reason")) or ""
 
 
 def fmt_pct(value: float | None) -> str:

@@ -15,7 +15,7 @@ from core.config import Settings
 from core.review import QueueItem
 from ui import services
 from ui.feedback import trace_link
-from ui.format import confidence_cell, fmt_confidence, fmt_time, page_label, status_badge_md
+from ui.format import confidence_cell, fmt_confidence, fmt_time, page_label, status_badge_md, word_to_teach
 from ui.safe import clean, clip, escape_md
 
 # the question first: on a phone only the first columns are in view, and the rows must be told apart
@@ -157,10 +157,8 @@ def refusal_buttons(settings: Settings, tenant: str, item: QueueItem) -> None:
 
 
 def unknown_word(answer: dict[str, Any]) -> str:
-    """The word a refusal says the documents never use ("" if it names none): the word to teach."""
-    if answer.get("refusal_code") == "unknown_word" and answer.get("refusal_subject"):
-        return clean(str(answer["refusal_subject"]))[:80]  # the field takes 80 characters
-    return ""
+    """The word to teach, as the field takes it (80 characters)."""
+    return clean(word_to_teach(answer))[:80]
 
 
 def synonym_form(settings: Settings, tenant: str, item: QueueItem, word: str = "") -> None:

@@ -76,9 +76,7 @@ def _capital_titles(lines: list[str]) -> list[str]:
     titles: list[str] = []
     for line in lines[:-1]:
         text = clean_inline(line)
-        letters = [ch for ch in text if ch.isalpha()]
-        if len(letters) < 3 or not all(ch.isupper() for ch in letters) or not _title_like(text) \
-                or LIST_MARKER.match(text) or is_field_line(text):
+        if not _in_capitals(text) or not _title_like(text) or LIST_MARKER.match(text) or is_field_line(text):
             break
         titles.append(text)
     if titles and lines[len(titles)].lstrip()[:1].islower():  # "NASA AND ESA" over "signed it."
@@ -90,6 +88,12 @@ def _title_like(line: str) -> bool:
     """Short, with letters, not ending as a sentence or a clause does."""
     return len(line) <= 80 and len(line.split()) <= 12 and not line.endswith((".", ",", ";", ":", "!")) \
         and any(ch.isalpha() for ch in line)
+
+
+def _in_capitals(line: str) -> bool:
+    """Three letters or more, all capitals ("FAULT DESCRIPTION", "SOP-07 SCOPE")."""
+    letters = [ch for ch in line if ch.isalpha()]
+    return len(letters) >= 3 and all(ch.isupper() for ch in letters)
 
 
 def _is_rule(line: str) -> bool:
@@ -154,8 +158,7 @@ def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
     numbered = _NUMBERED_HEADING.match(line)
     if numbered:
         return numbered.group(1).count(".") + 1, line
-    letters = [ch for ch in line if ch.isalpha()]
-    if len(letters) >= 3 and all(ch.isupper() for ch in letters):
+    if _in_capitals(line):
         return 1, line
     if has_next and line[0].isupper() and not LIST_MARKER.match(line) and len(words) <= 10 \
             and not is_field_line(line):  # "Policyholder: Maria Keller" is a field, not a title
