@@ -37,12 +37,12 @@ Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 
 SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".csv", ".tsv",
-                      ".xlsx", ".xlsm", ".pptx", ".pptm", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
+                      ".xlsx", ".xlsm", ".pptx", ".pptm", ".rtf", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
 # The kept original is named by what its bytes are (see detect_format), so the console never
 # serves a text file named .pdf as a PDF, and a re-index detects the same format again.
 # (A TSV is kept as .csv: its delimiter is found in its text again, not in its name.)
 KEPT_SUFFIXES = {"pdf": ".pdf", "docx": ".docx", "markdown": ".md", "html": ".html", "text": ".txt",
-                 "csv": ".csv", "xlsx": ".xlsx", "pptx": ".pptx", "png": ".png", "jpeg": ".jpg", "tiff": ".tif"}
+                 "csv": ".csv", "xlsx": ".xlsx", "pptx": ".pptx", "rtf": ".rtf", "png": ".png", "jpeg": ".jpg", "tiff": ".tif"}
 
 
 @dataclass

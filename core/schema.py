@@ -31,7 +31,7 @@ def page_label(page: Any, source: str = "") -> str:
     return f"slide {page}" if is_deck(source) else f"p. {page}"
 
 
-SUPPORTED_FORMATS = "PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image"
+SUPPORTED_FORMATS = "PDF, DOCX, RTF, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image"
 # kept originals the console shows page by page, and boxes quotes on (an image is a page)
 PAGED_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
 

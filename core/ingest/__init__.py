@@ -37,6 +37,8 @@ from core.ingest.markdown import MarkdownParser
 from core.ingest.ocr import page_reader, why_no_reader
 from core.ingest.pdf import PdfParser
 from core.ingest.pptx import PptxParser
+from core.ingest.rtf import MAGIC as RTF_MAGIC
+from core.ingest.rtf import NOT_RTF, RtfParser
 from core.ingest.sheet import CsvParser
 from core.ingest.text import TextParser
 from core.ingest.xlsx import XlsxParser
@@ -56,13 +58,14 @@ PARSERS: dict[str, Parser] = {
     "csv": CsvParser(),  # CSV and TSV: the delimiter is found in the text, not the name
     "xlsx": XlsxParser(),
     "pptx": PptxParser(),
+    "rtf": RtfParser(),  # Word's "Rich Text", and many an old .doc
     # photos and scans of pages: read by OCR only, so parse_file gives them the settings' reader
     "png": ImageParser(),
     "jpeg": ImageParser(),
     "tiff": ImageParser(),
 }
 FORMAT_NAMES = {"pdf": "PDF", "docx": "DOCX", "markdown": "Markdown", "html": "HTML",
-                "text": "text", "csv": "CSV", "xlsx": "XLSX", "pptx": "PPTX", "png": "PNG image", "jpeg": "JPEG image", "tiff": "TIFF image"}
+                "text": "text", "csv": "CSV", "xlsx": "XLSX", "pptx": "PPTX", "rtf": "RTF", "png": "PNG image", "jpeg": "JPEG image", "tiff": "TIFF image"}
 
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".mdown", ".mkd"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
@@ -77,7 +80,8 @@ NO_TEXT = "The file contains no text; check that it is the document you meant an
 # A name that promises a binary format: when the bytes are read as text instead and fail,
 # the file is a damaged PDF/DOCX, and "not text" would only confuse the user.
 _NAMED_BINARY = {".pdf": ("pdf", NOT_PDF), ".docx": ("docx", NOT_DOCX), ".xlsx": ("xlsx", NOT_XLSX),
-                 ".xlsm": ("xlsx", NOT_XLSX), ".pptx": ("pptx", NOT_PPTX), ".pptm": ("pptx", NOT_PPTX)}
+                 ".xlsm": ("xlsx", NOT_XLSX), ".pptx": ("pptx", NOT_PPTX), ".pptm": ("pptx", NOT_PPTX),
+                 ".rtf": ("rtf", NOT_RTF)}
 # Office names that promise a zip
 _NAMED_ZIP = {".docx": NOT_DOCX, ".xlsx": NOT_XLSX, ".xlsm": NOT_XLSX, ".pptx": NOT_PPTX, ".pptm": NOT_PPTX}
 _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
@@ -93,7 +97,7 @@ _PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},
              ".txt": "text"}
 # names of programs, archives and media (binary formats not read here): a file so named that
 # holds text is read as the text it is, with the same note as a .pdf of text, since the
-# admin should know the name misleads (a .doc saved as RTF, a log renamed .exe); holding
+# admin should know the name misleads (a log renamed .exe, notes saved as .doc); holding
 # binary data, it is refused ("Unsupported file type '.exe'; ...")
 _BINARY_NAMES = frozenset({
     ".exe", ".dll", ".msi", ".sys", ".so", ".dylib", ".bin", ".class", ".jar", ".war", ".apk", ".ipa",
@@ -137,6 +141,8 @@ def detect_format(path: Path) -> str:
     # A PDF may start with some junk bytes; a text that merely mentions "%PDF-" is no PDF.
     if marker == 0 or (marker > 0 and _PDF_OBJECT.search(head, marker)):
         return "pdf"
+    if head.lstrip().startswith(RTF_MAGIC):  # by its bytes, whatever the name: an old ".doc" is often RTF
+        return "rtf"
     if head.startswith(b"PK\x03\x04"):
         return _sniff_zip(path, suffix)
     for magic, fmt in _IMAGE_MAGIC:

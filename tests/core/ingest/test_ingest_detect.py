@@ -18,7 +18,7 @@ def _pdf_bytes(text: str) -> bytes:
 
 
 def test_registry_has_every_format():
-    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx", "pptx", "png", "jpeg", "tiff"}
+    assert set(PARSERS) == {"pdf", "docx", "markdown", "html", "text", "csv", "xlsx", "pptx", "rtf", "png", "jpeg", "tiff"}
     assert all(callable(getattr(p, "parse", None)) for p in PARSERS.values())
 
 
@@ -88,7 +88,7 @@ def test_text_named_as_a_program_or_another_binary_format_is_read_with_a_note(wr
         ("empty.txt", b"", r"^The file is empty \(0 bytes\); check that you picked the right file"),
         ("blank.md", b" \n\n \t\n", r"^The file contains no text; check that it is the document you meant"),
         ("tool.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(range(256)) * 4,
-         r"^Unsupported file type '\.exe'; upload PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image\.$"),
+         r"^Unsupported file type '\.exe'; upload PDF, DOCX, RTF, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image\.$"),
         ("blob", os.urandom(4096) + b"\x00",
          r"^Unsupported file type \(binary content\); upload PDF"),
         ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64,  # a PNG cut off in its header

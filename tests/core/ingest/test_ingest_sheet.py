@@ -146,7 +146,7 @@ BAD = [
     ("commas.csv", b",,,\n, ,\n,\n", r"^The spreadsheet has no filled cells; check that it is the file you meant"),
     ("header.csv", b"Plan,Premium,Deductible\n", r"^The spreadsheet has a header row but no rows under it; add the rows"),
     ("binary.csv", os.urandom(4096) + b"\x00\x01",
-     r"^The file is named '\.csv' but contains binary data; upload PDF, DOCX, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image\.$"),
+     r"^The file is named '\.csv' but contains binary data; upload PDF, DOCX, RTF, PPTX, Markdown, HTML, text, CSV, TSV, XLSX or a PNG, JPEG or TIFF image\.$"),
     ("binary.tsv", bytes(range(256)) * 8, r"^The file is named '\.tsv' but contains binary data"),
     ("huge-cell.csv", b"Plan,Notes\nGold," + b"x" * (3 * 1024 * 1024) + b"\n",
      rf"^Line 2 holds a cell of more than {MAX_CELL_CHARS:,} characters .*; move long text into a document"),
