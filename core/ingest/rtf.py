@@ -24,6 +24,8 @@ MAGIC = b"{\\rtf"
 NOT_RTF = ("The file is not a valid RTF document (it may be damaged); open it in Word, save it "
            "as DOCX and upload that.")
 _CELL_END = "|"
+# a `\bin` run's bytes come out as characters: no control character reaches a passage
+_CONTROLS = {c: None for c in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]}
 
 
 class RtfParser:
@@ -59,9 +61,10 @@ def rtf_text(data: bytes) -> str:
     # RTF is 7-bit: anything else is an escape's byte or a stray one; latin-1 keeps each byte
     source = data.decode("latin-1")
     try:
-        return rtf_to_text(source, encoding=code_page(data), errors="replace")
+        text = rtf_to_text(source, encoding=code_page(data), errors="replace")
     except (IndexError, ValueError, KeyError) as exc:  # a truncated or malformed group
         raise IngestError(NOT_RTF) from exc
+    return text.translate(_CONTROLS)
 
 
 def rtf_blocks(text: str) -> list[Block]:

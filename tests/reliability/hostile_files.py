@@ -209,6 +209,12 @@ def kinds() -> list[Kind]:
             _PROLOG, b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>').replace(
             b"Loading bays", b"Loading &xxe; bays")}), "either", None),
         ("pictures-only.pptx", lambda: _deck_bytes(with_text=False), "failed", None),
+        ("old-policy.doc", lambda: (b"{\\rtf1\\ansi\\ansicpg1251{\\fonttbl{\\f0 Arial;}}\\pard "
+                                    b"\\'cf\\'ee\\'e3\\'f0\\'f3\\'e7\\'f7\\'e8\\'ea 5 \\'f2.\\par}"), "ready", "Погрузчик 5 т."),
+        ("deep.rtf", lambda: b"{\\rtf1\\ansi " + b"{" * 200_000 + b"Bay 9 opens at 6." + b"}" * 200_000 + b"}", "ready",
+         "Bay 9 opens at 6."),
+        ("binary-run.rtf", lambda: b"{\\rtf1\\ansi Dock 3 \\bin4 \x00\x01\x1b\x7f closes at 22.\\par}", "ready",
+         "closes at 22."),
     ]
     return [(name, make(), outcome, text) for name, make, outcome, text in made]
 

@@ -82,3 +82,18 @@ def test_an_rtf_name_over_plain_text_is_read_as_text_with_a_note(write_file):
 def test_an_rtf_with_no_text_is_refused_in_one_sentence(write_file, content):
     with pytest.raises(IngestError, match=r"^The file contains no text"):
         parse_file(write_file("empty.rtf", content))
+
+
+def test_hostile_rtf_gives_text_or_one_sentence(write_file):
+    """Deep nesting, binary runs, pictures and stray braces: text without control characters,
+    or the sentence of a file with no text."""
+    nested = b"{\\rtf1\\ansi " + b"{" * 100_000 + b"Deep text." + b"}" * 100_000 + b"}"
+    assert parse_file(write_file("deep.rtf", nested)).text == "Deep text."
+    binary = b"{\\rtf1\\ansi Before \\bin8 \x00\x01\x02\x03\x1b\x7f\x00\x00 after.\\par}"
+    text = parse_file(write_file("bin.rtf", binary)).text
+    assert text.startswith("Before") and text.endswith("after.")
+    assert not any(ord(c) < 32 or ord(c) == 127 for c in text), repr(text)
+    picture = b"{\\rtf1\\ansi Before {\\pict\\pngblip " + b"89abcdef" * 10_000 + b"} after.\\par}"
+    assert "89abcdef" not in parse_file(write_file("pict.rtf", picture)).text
+    with pytest.raises(IngestError, match=r"^The file contains no text"):
+        parse_file(write_file("stray.rtf", b"{\\rtf1\\ansi }}}} text after the end"))
