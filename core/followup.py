@@ -40,6 +40,9 @@ Algorithm (deterministic, so the console can show what was asked):
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed; so is a
    follow-up in another language than the previous question (its words would be spliced in).
+5. A question that is no elliptical follow-up but leans on the previous one through a
+   pronoun ("How much does it cost?") is asked with the previous question before it as its
+   scene (`with_previous`), in the same language only.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import re
 
 from core.answer.facts import identifier_shape, identifiers, model_names, proper_names
 from core.answer.question import Question
+from core.config import MAX_QUESTION_CHARS
 from core.lang import LANGUAGES, language_of
 from core.lexical import STOPWORDS, pair_stems, stem_of
 
@@ -128,11 +132,7 @@ _ARTICLES = ("the", "a", "an")
 
 def read_followup(question: str, previous: str | None) -> str | None:
     """The whole question an elliptical follow-up stands for, or None (ask it as typed)."""
-    if not previous or not previous.strip():
-        return None
-    # (told only with two words of three letters or more: «А E30?» has nothing to tell it by)
-    if sum(len(w) >= 3 and w.isalpha() for w in _WORD_RE.findall(question)) >= 2 \
-            and language_of(question).code != language_of(previous).code:
+    if not previous or not previous.strip() or _other_language(question, previous):
         # "And with a filter change?" after a Russian question: a reading would splice English
         # words into the Russian sentence («... насоса with a filter change?»)
         return None
@@ -164,19 +164,62 @@ def read_followup(question: str, previous: str | None) -> str | None:
     return None
 
 
+def _other_language(question: str, previous: str) -> bool:
+    """Is the question in another language than the one before it? (Told only with two
+    words of three letters or more: «А E30?» has nothing to tell it by.)"""
+    return (sum(len(w) >= 3 and w.isalpha() for w in _WORD_RE.findall(question)) >= 2
+            and language_of(question).code != language_of(previous).code)
+
+
+def with_previous(question: str, previous: str | None) -> str | None:
+    """A question that leans on the one before through a pronoun ("How much does it cost?"
+    after "How long is the kayak tour?"), read with that question before it as its scene:
+    "How long is the kayak tour? How much does it cost?". None when it does not lean back,
+    or is in another language than the one before it.
+
+    Nothing here resolves the pronoun: the answer step reads a scene before a question as
+    it reads any ("My dog is 12 kg. How much paracetamol can I give?"): what is asked comes
+    from the last sentence (its answer type, its asking terms), what it is about from the
+    whole, so the unit about the tour's price outranks another price. The reading is shown
+    to the operator as asked. A scene longer than the question limit keeps its last sentences.
+    """
+    if not previous or not previous.strip() or not refers_back(question) or _other_language(question, previous):
+        return None
+    asked = " ".join(question.split())
+    if asked[-1] not in "?.!":
+        asked += "?"  # the asking sentence is the last one ending in "?": this one, not the scene
+    scene = " ".join(previous.split())
+    if scene[-1] not in "?.!":
+        scene += "?"
+    room = MAX_QUESTION_CHARS - len(asked) - 1
+    while len(scene) > room:
+        cut = min((scene.find(mark + " ") for mark in "?.!" if scene.find(mark + " ") >= 0), default=-1)
+        if cut < 0:
+            return None
+        scene = scene[cut + 2:]
+    return f"{scene} {asked}"
+
+
 # a question naming this many topic terms of its own stands alone even with a pronoun in it:
 # "How much does it cost to carry my dog in the hold?" (a dummy "it"), "... an extra bag
 # cost if I buy it online?" (an "it" pointing inside the question)
 STANDS_ALONE_TERMS = 4
 
 
+def _points_back(words: list[str], i: int, lang) -> bool:
+    """Is words[i] a pronoun of `lang` that points outside its sentence? Not a placeholder
+    for a clause that follows ("does IT cost TO freeze ..."; "send IT TO me" points back)."""
+    return words[i] in lang.pronouns and not (
+        i + 2 < len(words) and words[i + 2] in lang.anticipating and words[i + 1] not in lang.anticipating)
+
+
 def refers_back(question: str) -> bool:
     """Does the question lean on the one before through a pronoun ("And who else can I
-    report it to?")? Such a question is asked as typed (nothing here resolves a pronoun);
-    the operator is told, as for a follow-up whose change could not be told. Only a
-    question with little topic of its own leans back (`STANDS_ALONE_TERMS`)."""
-    words = {w.lower() for w in _WORD_RE.findall(question)}
-    if not any(words & lang.pronouns for lang in LANGUAGES.values()):
+    report it to?")? Such a question is asked with the one before it as its scene
+    (`with_previous`). Only a question with little topic of its own leans back
+    (`STANDS_ALONE_TERMS`)."""
+    words = [w.lower() for w in _WORD_RE.findall(question)]
+    if not any(_points_back(words, i, lang) for lang in LANGUAGES.values() for i in range(len(words))):
         return False
     parsed = Question.parse(question)
     # what it asks for counts as its own ("how much does it COST to ship it abroad"), though

@@ -6,13 +6,15 @@ provider, the model rewrites those into a standalone question.
 
 Algorithm:
 1. Only when the deterministic reading found nothing, a previous question exists and the
-   question reads as a follow-up (`looks_like_followup`): a whole question is never sent.
+   question reads as a follow-up (`looks_like_followup`) or leans on the previous one
+   through a pronoun (`refers_back`): a question that stands alone is never sent.
 2. Ask at temperature 0: the previous question and the follow-up, both marked as data,
    "Rewrite the follow-up as one standalone question in its language; reply with the
    question only."
 3. Accept the reply only if it is one line of at most `MAX_CHARS`, differs from both
    questions, and is in the follow-up's script (a Russian follow-up stays Russian); else,
-   or when the endpoint fails, the question is asked as typed.
+   or when the endpoint fails, the question is asked as typed (one leaning back through a
+   pronoun, with the previous question before it: `followup.with_previous`).
 """
 
 from __future__ import annotations

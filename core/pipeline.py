@@ -20,7 +20,7 @@ from core.answer_vectors import AnswerVectors
 from core.closest import closest_entries
 from core.config import MAX_QUESTION_CHARS, Settings
 from core.expand import Synonyms, expand_question
-from core.followup import looks_like_followup, read_followup
+from core.followup import looks_like_followup, read_followup, refers_back, with_previous
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
@@ -66,7 +66,8 @@ def ask(settings: Settings, tenant: str, question: str, previous: str | None = N
         origin: str | None = None) -> Answer:
     """Answer one question from the tenant's documents. `previous` is the question asked
     just before in the same chat: an elliptical follow-up ("What about part-time staff?") is
-    read as the whole question it stands for (core/followup.py), kept as `asked_as`.
+    read as the whole question it stands for (core/followup.py), kept as `asked_as`; one
+    that leans on it through a pronoun ("How much does it cost?") is asked with it before it.
     `origin` marks an ask no person made (`eval`, `benchmark`): its trace is kept and listed,
     but live quality, the review queue and the words to teach count people's asks only.
 
@@ -126,11 +127,14 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     #    spelled out ("CEO" -> "CEO chief executive officer") as documents write them.
     previous = (previous or "")[:MAX_QUESTION_CHARS]
     asked_as = read_followup(question, previous)
-    if asked_as is None and previous and settings.provider == "llm" and looks_like_followup(question):
+    if asked_as is None and previous and settings.provider == "llm" and (
+            looks_like_followup(question) or refers_back(question)):
         try:  # the model reads what the rules could not place; None when it fails
             asked_as = condense(LLMClient(settings), question, previous)
         except LLMUnavailable:
             asked_as = None
+    if asked_as is None:  # a pronoun pointing back: asked with the question before it as its scene
+        asked_as = with_previous(question, previous)
     asked = prepare_question(asked_as or question, settings.synonyms)
     hyde = settings.llm_hyde and settings.llm_configured
     hypothetical = hypothetical_passage(LLMClient(settings), asked) if hyde else None  # None: the model failed

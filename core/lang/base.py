@@ -53,6 +53,9 @@ class Language:
     # pronouns that point back to something said before ("who else can I report IT to?",
     # «а где ЕГО взять?»): in a chat such a question leans on the one before it
     pronouns: frozenset[str] = frozenset()
+    # a word two after a pronoun that makes it a placeholder for what follows, pointing
+    # nowhere ("how much does IT cost TO freeze a membership?", "is IT possible TO ...")
+    anticipating: frozenset[str] = frozenset()
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
     # states that exclude each other ("open" / "closed", «разрешено» / «запрещено»): a

@@ -29,6 +29,7 @@ LANGUAGE = Language(
         "how many hours": "duration", "how many weeks": "duration", "how many months": "duration",
         "how many years": "duration", "how many minutes": "duration", "how soon": "duration",
         "how far in advance": "duration", "how often": "frequency", "how frequently": "frequency",
+        "how fast": "number", "how quickly": "number",  # a speed or a time: a number either way
         "when": "date", "what date": "date", "what day": "date", "by when": "date",
         "until when": "date", "what year": "date", "what time": "time", "at what time": "time",
         "who": "person", "whom": "person", "whose": "person", "which person": "person",
@@ -42,6 +43,7 @@ LANGUAGE = Language(
                         "mustn't shouldn't without neither".split()),
     conditionals=frozenset("if unless whether when whenever".split()),
     pronouns=frozenset({"it", "them"}),  # "their", "they" mostly point within the question
+    anticipating=frozenset({"to"}),
     bounds=frozenset(f"{no} {word} than" for no in ("no", "not")
                      for word in ("more", "less", "fewer", "later", "earlier", "longer", "greater")) | {"not exceeding"},
     months=frozenset(MONTH_NUMBERS) - {"may"},  # "You may return it" names no month

@@ -35,7 +35,7 @@ LANGUAGE = Language(
         "какова стоимость": "money", "сколько дней": "duration", "сколько часов": "duration",
         "сколько недель": "duration", "сколько месяцев": "duration", "сколько лет": "duration",
         "сколько минут": "duration", "как долго": "duration", "какой срок": "duration",
-        "за сколько": "duration", "как часто": "frequency", "когда": "date", "какого числа": "date",
+        "за сколько": "duration", "как быстро": "number", "насколько быстро": "number", "как часто": "frequency", "когда": "date", "какого числа": "date",
         "до какого": "date", "во сколько": "time", "во скольки": "time", "в какое время": "time", "кто": "person",
         "кому": "person", "кого": "person", "к кому": "person", "где": "place", "куда": "place",
         "откуда": "place", "почему": "reason", "зачем": "reason", "для чего": "reason",

@@ -136,6 +136,11 @@ def test_a_question_with_its_own_topic_stands_alone_despite_a_pronoun() -> None:
     assert not refers_back("How much does it cost to carry my dog in the hold?")
     assert not refers_back("How much does an extra checked bag cost if I buy it online?")
     assert not refers_back("How long does it take to get a refund for a cancelled flight?")
+    # an "it" standing for the clause after it points nowhere, however short the question
+    # (QA pass: "How much does it cost to freeze a membership?" was said to read like a follow-up)
+    assert not refers_back("How much does it cost to freeze a membership?")
+    assert not refers_back("Is it possible to pause?")
+    assert refers_back("Can I send it to you?") and refers_back("How much does it cost?")
 
 
 def test_a_follow_up_in_another_language_is_asked_as_typed() -> None:
@@ -145,3 +150,38 @@ def test_a_follow_up_in_another_language_is_asked_as_typed() -> None:
     assert read_followup("А для годового плана?", "What is the refund window for monthly plans?") is None
     assert read_followup("And for annual plans?", "What is the refund window for monthly plans?") == \
         "What is the refund window for annual plans?"
+
+
+def test_a_question_leaning_back_through_a_pronoun_is_asked_with_the_one_before_it() -> None:
+    from core.followup import with_previous
+
+    assert with_previous("How much does it cost?", "How long is the kayak tour?") == \
+        "How long is the kayak tour? How much does it cost?"
+    # the asking sentence is the last one ending in "?": a question typed without one gets it
+    assert with_previous("can I cancel it online", "What is the Pro plan") == \
+        "What is the Pro plan? can I cancel it online?"
+    assert with_previous("А сколько он стоит?", "Сколько длится тур?") == "Сколько длится тур? А сколько он стоит?"
+    # a question of its own, another language, or nothing before it: no reading
+    assert with_previous("What is the engine oil capacity?", "How long is the kayak tour?") is None
+    assert with_previous("How much does it cost to carry my dog in the hold?", "How long is the tour?") is None
+    assert with_previous("Сколько он стоит?", "How long is the kayak tour?") is None
+    assert with_previous("How much does it cost?", None) is None and with_previous("How much does it cost?", " ") is None
+
+
+def test_a_long_scene_keeps_its_last_sentences() -> None:
+    from core.config import MAX_QUESTION_CHARS
+    from core.followup import with_previous
+
+    scene = " ".join(f"Sentence number {n} about the tour." for n in range(200)) + " How long is the tour?"
+    read = with_previous("How much does it cost?", scene)
+    assert read is not None and len(read) <= MAX_QUESTION_CHARS
+    assert read.endswith("How long is the tour? How much does it cost?") and read.startswith("Sentence number")
+
+
+def test_the_asking_sentence_of_a_reading_is_the_question_typed() -> None:
+    from core.answer.question import Question
+    from core.followup import with_previous
+
+    read = Question.parse(with_previous("How much does it cost?", "How long is the kayak tour?"))
+    assert read.asking == "How much does it cost?" and read.answer_type == "money"
+    assert "kayak" in read.terms and "kayak" not in read.asking_terms

@@ -251,6 +251,15 @@ def test_a_follow_up_is_answered_as_the_whole_question_it_stands_for(answering):
     assert trace["answer"]["asked_as"] == austria.asked_as
 
 
+def test_a_question_leaning_back_through_a_pronoun_is_answered_about_what_it_points_to(answering):
+    # asked alone, "How much does it cost?" names nothing: refused at 0.10 with the shipped model
+    a = ask(answering, "demo", "How much does it cost?", previous="What does CarePlus Complete cover?")
+    assert a.question == "How much does it cost?"
+    assert a.asked_as == "What does CarePlus Complete cover? How much does it cost?"
+    assert a.status == "answered" and "€189" in a.answer
+    assert "CarePlus Complete" in a.citations[0].quote
+
+
 def test_a_whole_question_after_another_is_asked_as_typed(answering):
     a = ask(answering, "demo", "What is the oil capacity?", previous="How long does delivery to Germany take?")
     assert a.asked_as is None and "5 quarts" in a.answer

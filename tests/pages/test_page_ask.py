@@ -291,11 +291,16 @@ def test_a_follow_up_is_read_with_the_question_before_it(answering_env, app):
     last = app.session_state["history"]["acme"][-1]
     assert last["asked_as"] is None and last["unplaced_followup"] is True
     assert any("Asked on its own" in c.value for c in app.caption)
-    # one that points back with a pronoun is asked as typed too, and says so (QA pass: "And
-    # who else can I report it to?" showed neither note)
+    # one that points back with a pronoun is asked with the question before it as its scene,
+    # and the page shows that reading (QA pass: "And who else can I report it to?" was asked
+    # alone with neither note; then alone with "Asked on its own")
     ask(app, "How often should I check it?")
-    assert app.session_state["history"]["acme"][-1]["unplaced_followup"] is True
-    assert sum("Asked on its own" in c.value for c in app.caption) == 2
+    last = app.session_state["history"]["acme"][-1]
+    assert last["asked_as"] == "And the tyres? How often should I check it?"
+    assert last["unplaced_followup"] is False
+    assert any("Read as a follow-up" in c.value and "And the tyres? How often should I check it?" in c.value
+               for c in app.caption)
+    assert sum("Asked on its own" in c.value for c in app.caption) == 1
 
 
 def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_answered(answering_env, app):

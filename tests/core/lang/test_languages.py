@@ -35,6 +35,12 @@ def test_slot_words_are_the_asking_phrase_less_its_units() -> None:
     assert en.slot_words("describe the process".split()) == frozenset()
     assert ru.slot_words("как часто менять фильтр".split()) == {"как", "часто"}
     assert ru.slot_words("сколько дней длится".split()) == {"сколько"}
+    # "how fast" asks for a speed or a time, never about speed: "fast" was named as a word the
+    # documents never use ("How fast do parcels ship?" refused, QA pass)
+    assert en.answer_type("how fast do parcels ship".split()) == "number"
+    assert en.slot_words("how fast do parcels ship".split()) == {"how", "fast"}
+    assert en.slot_words("how quickly must i report it".split()) == {"how", "quickly"}
+    assert ru.slot_words("как быстро приезжает инженер".split()) == {"как", "быстро"}
 
 
 def test_every_language_fills_the_interface() -> None:
