@@ -37,6 +37,9 @@ class QueueItem:
     comment: str | None = None
     resolution: str | None = None
     resolved_at: float | None = None
+    # the threshold its answer confidence was compared with (the tenant's now when its trace
+    # recorded none): its confidence is shown against it
+    threshold: float | None = None
 
     def age_s(self, now: float | None = None) -> float:
         return max(0.0, (now or time.time()) - self.asked_at)
@@ -70,7 +73,9 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
     return [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
                       confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
                       comment=r.get("comment"), resolution=r.get("resolution"),
-                      resolved_at=r.get("resolved_at")) for r in rows]
+                      resolved_at=r.get("resolved_at"),
+                      threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold)
+            for r in rows]
 
 
 def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:

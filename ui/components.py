@@ -25,6 +25,7 @@ from ui.format import (
     STATUS_STYLE,
     anchor_html,
     answer_md,
+    ask_threshold,
     citation_label,
     confidence_cell,
     count_of,
@@ -57,14 +58,14 @@ HEADER_HELP = (
     "its claims the judge found in the cited passages.")
 
 
-def answer_header(answer: dict[str, Any]) -> None:
+def answer_header(answer: dict[str, Any], threshold: float | None = None) -> None:
     """Status badge, then apart: does the passage answer the question (the answer step's
-    confidence) and is the quote in the document (verbatim by construction for quotes; the
-    judged share for a model's claims); provider and time."""
+    confidence, shown against `threshold`, the one it was compared with) and is the quote in the
+    document (verbatim by construction for quotes; the judged share for a model's claims);
+    provider and time."""
     status = answer.get("status", "")
-    # a refusal's confidence is under the threshold: never shown rounded up onto it
     bits = [status_badge_md(status),
-            f"answers the question **{fmt_confidence(answer.get('confidence'), status == 'refused')}**"]
+            f"answers the question **{fmt_confidence(answer.get('confidence'), threshold)}**"]
     provider = answer.get("provider") or "extractive"
     if status != "refused":
         bits.append("quoted verbatim" if provider == "extractive"
@@ -626,15 +627,17 @@ def answer_md_plain(text: str) -> str:
 
 
 def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: str, *,
-                  open_first: bool = True, feedback: bool = True, fold: str | None = None) -> None:
-    """Header, text with pills, then Sources / Claims / Feedback tabs.
+                  open_first: bool = True, feedback: bool = True, fold: str | None = None,
+                  threshold: float | None = None) -> None:
+    """Header, text with pills, then Sources / Claims / Feedback tabs. `threshold`: the one the
+    answer's confidence was compared with (a trace's gate records it), else the tenant's.
 
     With `fold` (an older turn of a chat), only the header, the text with its markers (each
     shows its quote on hover) and a stale-source warning are drawn; the suggestions and the
     tabs wait in a collapsed expander keyed `fold`, whose content runs only once it is opened
     (the first citation then opens with its page). A reopened chat of 26 turns drew every
     turn's tabs, passages and feedback form, and took seconds to show."""
-    answer_header(answer)
+    answer_header(answer, settings.gate_threshold if threshold is None else threshold)
     answer_body(answer, key)
     if fold is None:
         answer_suggestions(answer, key, feedback)
@@ -780,12 +783,14 @@ def path_suffix(path: Path | None) -> str:
     return path.suffix.lower() if path else ""
 
 
-def traces_table(traces: list[dict[str, Any]]) -> str | None:
-    """The asks as a table; returns the trace id of the row the user clicked, if any."""
+def traces_table(traces: list[dict[str, Any]], threshold: float | None = None) -> str | None:
+    """The asks as a table; returns the trace id of the row the user clicked, if any. Each
+    confidence is shown against its ask's threshold, `threshold` (the tenant's) when its trace
+    recorded none."""
     frame = pd.DataFrame([{
         "when": fmt_time(t.get("created_at")), "status": t.get("status"),
         "question": clip(clean(t.get("question", "")), 300),
-        "confidence": confidence_cell(t.get("confidence"), t.get("status")),
+        "confidence": confidence_cell(t.get("confidence"), ask_threshold(t, threshold)),
         "factuality": factuality_of(t.get("factuality"), t.get("unsupported")),
         "unsupported": t.get("unsupported"), "provider": t.get("provider"),
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
@@ -889,10 +894,9 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
         line = (f"answer confidence **not recorded**; threshold **{threshold:.2f}** "
                 f"· retrieval confidence **{retrieval:.2f}**")
     else:
-        below = answer_conf < threshold
-        side = "below" if below else "at or above"
-        # under the threshold: never shown rounded up onto it ("0.66 vs 0.66 (below)")
-        line = (f"answer confidence **{fmt_confidence(answer_conf, below)}** vs threshold **{threshold:.2f}** ({side}) "
+        side = "below" if answer_conf < threshold else "at or above"
+        # on its side of the threshold: never "0.66 vs 0.66 (below)"
+        line = (f"answer confidence **{fmt_confidence(answer_conf, threshold)}** vs threshold **{threshold:.2f}** ({side}) "
                 f"· retrieval confidence **{retrieval:.2f}**")
     if gate.get("support") is not None:
         line += f" · sentence support **{float(gate['support']):.2f}**"

@@ -37,7 +37,7 @@ def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -
     return pd.DataFrame([{
         "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
         "why": ", ".join(i.reasons), "status": i.status,
-        "confidence": confidence_cell(i.confidence, i.status),
+        "confidence": confidence_cell(i.confidence, i.threshold),
         "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
@@ -50,7 +50,7 @@ def status_line(item: QueueItem) -> str:
     reasons = [r for r in item.reasons if r != item.status]
     bits = [escape_md(", ".join(reasons), inline=True)] if reasons else []
     if item.confidence is not None:
-        bits.append(f"confidence {fmt_confidence(item.confidence, item.status == 'refused')}")
+        bits.append(f"confidence {fmt_confidence(item.confidence, item.threshold)}")
     return status_badge_md(item.status) + (" " + " · ".join(bits) if bits else "")
 
 

@@ -145,3 +145,21 @@ def test_a_refusal_just_under_the_threshold_is_never_shown_on_it(app, goto, sett
     assert list(app.dataframe[0].value["confidence"]) == ["0.6596"]
     line = next(m.value for m in app.markdown if m.value.startswith(status_badge_md("refused")))
     assert "confidence 0.6596" in line, line
+
+
+def test_a_refusal_far_under_the_threshold_reads_two_decimals(app, goto, settings):
+    """Seen in the QA pass: the queue read "0.4097" and "0.2087" beside "0.52" and "0.47": two
+    decimals, more only when two would read on or over the threshold the ask was refused under."""
+    from core import store
+    from ui.format import status_badge_md
+
+    for question, confidence in (("How much is a tandem for a week?", 0.2087),
+                                 ("How much is a mountain bike for 3 days?", 0.40976)):
+        store.save_trace(settings, {"answer": {
+            "tenant": "acme", "question": question, "status": "refused", "claims": [],
+            "answer": "I did not find this in your knowledge base.", "confidence": confidence,
+            "refusal_reason": "Answer confidence is below the threshold 0.66."}, "gate": {"threshold": 0.66}})
+    goto(app, "pages/review.py")
+    assert list(app.dataframe[0].value["confidence"]) == ["0.41", "0.21"]
+    line = next(m.value for m in app.markdown if m.value.startswith(status_badge_md("refused")))
+    assert line.endswith("confidence 0.41"), line
