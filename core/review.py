@@ -78,14 +78,29 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
             for r in rows]
 
 
+# what an open item is counted under on the Review page, first reason first: one card each,
+# so the cards add up to the open items (a refusal rated down is counted as a refusal)
+CARDS = ("refused", "near the threshold", "rated down", "routed to a person")
+
+
+def card_of(item: QueueItem) -> str:
+    """The one card `item` is counted under: its first reason in CARDS' order. Every queued
+    ask has one (`_reasons` reads the same columns the queue's query selects by); the last
+    card stands for none."""
+    return next((card for card in CARDS if card in item.reasons), CARDS[-1])
+
+
 def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:
-    """Open items, by reason, and the oldest open item's age in seconds (None when empty)."""
+    """Open items; by reason (an item with two reasons counts under both); by card (each
+    item once, so these add up to the open items); and the oldest open item's age in
+    seconds (None when empty)."""
     open_items = [i for i in items if i.resolution is None]
     by_reason: dict[str, int] = {}
     for item in open_items:
         for reason in item.reasons:
             by_reason[reason] = by_reason.get(reason, 0) + 1
-    return {"open": len(open_items), "by_reason": by_reason,
+    by_card = {card: sum(1 for i in open_items if card_of(i) == card) for card in CARDS}
+    return {"open": len(open_items), "by_reason": by_reason, "by_card": by_card,
             "oldest_s": max((i.age_s(now) for i in open_items), default=None)}
 
 

@@ -54,18 +54,29 @@ def status_line(item: QueueItem) -> str:
     return status_badge_md(item.status) + (" " + " · ".join(bits) if bits else "")
 
 
+# (card, label, help) in core.review.CARDS' order
+CARD_TEXT = (
+    ("refused", "Refused", "Asks the assistant declined: was the answer in the documents after all?"),
+    ("near the threshold", "Near the threshold",
+     "Answers given with a confidence less than the review margin above the gate threshold, and corrections "
+     "of a question's premise under it (a correction is shown whatever its confidence)."),
+    ("rated down", "Rated down", "Answers a user gave a thumbs down on the Ask page."),
+    ("routed to a person", "Routed to a person",
+     "Answers given with enough confidence that the checks still send to a person: a claim dropped "
+     "(narrowed), quotes only in place of the model's answer, or a claim not supported by its passage."),
+)
+SEVERAL_REASONS = ("An ask waiting for several reasons is counted once, under the first of Refused, Near the "
+                   "threshold, Rated down and Routed to a person; the table's **why** column lists them all.")
+
+
 def queue_cards(summary: dict[str, Any]) -> None:
+    """Open, then one card per reason an ask waits for; each open ask counted in one of them,
+    so they add up to Open (five asks routed to a person had no card: QA pass)."""
     row = st.container(horizontal=True)
-    by = summary["by_reason"]
+    by = summary["by_card"]
     row.metric("Open", summary["open"], border=True, help="Asks waiting for a decision.")
-    row.metric("Refused", by.get("refused", 0), border=True,
-               help="Asks the assistant declined: was the answer in the documents after all?")
-    row.metric("Near the threshold", by.get("near the threshold", 0), border=True,
-               help="Answers given with a confidence less than the review margin above the gate threshold, "
-               "and corrections of a question's premise under it (a correction is shown whatever its "
-               "confidence).")
-    row.metric("Rated down", by.get("rated down", 0), border=True,
-               help="Answers a user gave a thumbs down on the Ask page.")
+    for card, label, help_text in CARD_TEXT:
+        row.metric(label, by.get(card, 0), border=True, help=f"{help_text}\n\n{SEVERAL_REASONS}")
     row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,
                help="How long the oldest open ask has waited.")
 
