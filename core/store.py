@@ -455,10 +455,12 @@ def save_trace(settings: Settings, trace: dict[str, Any], unknown_word: str | No
     return trace_id
 
 
-def _from_trace(path: str, name: str, table: str = "t") -> str:
+def _from_trace(path: str, name: str, table: str = "t", when: str = "") -> str:
     """SQL of one value read from an ask's trace JSON (`path`, e.g. "$.gate.threshold") as the
-    column `name`; NULL when the trace does not hold it (or its JSON is damaged)."""
-    return f"CASE WHEN json_valid({table}.data) THEN json_extract({table}.data, '{path}') END AS {name}"
+    column `name`; NULL when the trace does not hold it (or its JSON is damaged), or when the
+    SQL condition `when` is false (the JSON of those rows is then not read at all)."""
+    only = f"{when} AND " if when else ""
+    return f"CASE WHEN {only}json_valid({table}.data) THEN json_extract({table}.data, '{path}') END AS {name}"
 
 
 # the threshold the ask's answer confidence was compared with: a refusal's confidence is
@@ -738,8 +740,10 @@ def trace_stats_rows(settings: Settings, tenant: str, *, since: float | None = N
                      limit: int = 50_000) -> list[dict[str, Any]]:
     """The light columns of the tenant's asks by people (no eval or benchmark asks; no trace JSON),
     newest first, for live figures:
-    trace_id, question, created_at, status, confidence, total_ms, and its rating if any."""
+    trace_id, question, created_at, status, confidence, total_ms, its rating if any, and for a
+    refusal `asked_as` (what a follow-up was read as; None when asked as typed)."""
     return _newest(settings, "SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, "
-                             "f.rating FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
+                             "f.rating, " + _from_trace("$.answer.asked_as", "asked_as", when="t.status = 'refused'")
+                             + " FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
                              "AND f.trace_id = t.trace_id WHERE t.tenant = ? AND t.origin IS NULL", [tenant], "t.created_at",
                    since, limit)
