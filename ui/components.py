@@ -104,37 +104,51 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def quoted_rows(answer: dict[str, Any]) -> pd.DataFrame | None:
-    """An answer that quotes table rows, as a small table under their header (the answer
-    text reads "Axle: Front; Pressure: 2.4 bar"); None when it quotes no row."""
+def quoted_row_under_header(answer: dict[str, Any], citation: dict[str, Any]) -> tuple[list[str], list[str]] | None:
+    """(header, row) of a citation quoting one table row of its passage, else None (a sentence,
+    a row not found in the passage, or the table's first line: no header to show)."""
     texts = {r.get("chunk_id"): r.get("text") or "" for r in answer.get("retrieved") or []}
-    header: list[str] | None = None
-    rows = []
+    quote = (citation.get("quote") or "").strip()
+    lines = [ln.strip() for ln in texts.get(citation.get("chunk_id"), "").splitlines()]
+    if not quote.startswith("|") or quote not in lines:
+        return None
+    at = lines.index(quote)
+    top = at
+    while top > 0 and lines[top - 1].startswith("|"):
+        top -= 1
+    header, row = _cells(lines[top]), _cells(quote)
+    return (header, row) if top < at and len(row) == len(header) else None
+
+
+def quoted_tables(answer: dict[str, Any]) -> list[tuple[str, pd.DataFrame]]:
+    """The table rows an answer quotes (its text reads "Axle: Front; Pressure: 2.4 bar"), one
+    small table per header in the order first quoted, each named by its citations ("[1]
+    prices.md"). Every quoted row: "The documents differ" quotes rows of two documents, whose
+    headers differ, and the second row was left out (QA pass)."""
+    tables: dict[tuple[str, ...], tuple[list[str], list[list[str]]]] = {}
     for c in answer.get("citations") or []:
-        quote = (c.get("quote") or "").strip()
-        lines = [ln.strip() for ln in texts.get(c.get("chunk_id"), "").splitlines()]
-        if not quote.startswith("|") or quote not in lines:
+        found = quoted_row_under_header(answer, c)
+        if found is None:
             continue
-        at = lines.index(quote)
-        top = at
-        while top > 0 and lines[top - 1].startswith("|"):
-            top -= 1
-        if top == at:
-            continue  # the row is its table's first line: no header to show
-        head = _cells(lines[top])
-        if header is None:
-            header = head
-        if head == header and len(_cells(quote)) == len(header):
-            rows.append(_cells(quote))
-    return pd.DataFrame(rows, columns=header) if header and rows else None
+        header, row = found
+        names, rows = tables.setdefault(tuple(header), ([], []))
+        name = f"[{c.get('index')}] {clean(c.get('source') or '')}"
+        if name not in names:
+            names.append(name)
+        if row not in rows:
+            rows.append(row)
+    return [(", ".join(names), pd.DataFrame(rows, columns=unique_headers(list(header))))
+            for header, (names, rows) in tables.items()]
 
 
 def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
     # each [n] shows its quote on hover (a link title); the pills below open the passage
     quotes = {n: c.get("quote", "") for n, c in merge_by_index(answer.get("citations") or []).items()}
     st.markdown(answer_md(answer.get("answer", ""), quotes, sources_anchor(key)))
-    table = quoted_rows(answer) if answer.get("status") != "refused" else None
-    if table is not None:
+    tables = quoted_tables(answer) if answer.get("status") != "refused" else []
+    for name, table in tables:
+        if len(tables) > 1:  # tables of two documents: say which is which
+            st.caption(escape_md(name, inline=True))
         st.dataframe(table, hide_index=True, width="content")
     if answer.get("status") == "refused" and answer.get("refusal_reason"):
         st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
