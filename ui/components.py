@@ -388,34 +388,76 @@ for (const wait of [150, 600, 1500]) {
 </script>"""
 
 # The Ask page runs this once a run (st.html in the page itself; a constant, no user text):
-# a click on an answer's [n] marker brings its sources' anchor into view, and opens an older
-# answer's folded sources under it. The link alone did neither: the page, kept scrolled to
-# its bottom as it grows, did not move to the anchor. Installed once per page.
+# a click on an answer's [n] marker brings its sources' anchor into view, opens an older
+# answer's folded sources under it, and shows source n there: the Sources tab, its pill [n]
+# picked. Every marker of an answer links to the answer's one anchor, so n is read off the
+# marker's own text ("[2]"); clicking [2] left the pills on [1] (QA pass). The link alone did
+# none of it: the page, kept scrolled to its bottom as it grows, did not move to the anchor.
+# Installed once per page.
 SOURCES_LINK_OPENS = """<script>
 (() => {
   const doc = window.parent.document;
   if (doc.gwSourcesLinks) return;
   doc.gwSourcesLinks = true;
+  // the elements matching `selector` that belong to the anchor's answer: in its chat message, below it
+  const below = (anchor, selector) => {
+    const message = anchor.closest('[data-testid="stChatMessage"]') || doc;
+    return [...message.querySelectorAll(selector)].filter(
+      (e) => anchor.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+  };
+  const openFold = (anchor) => {
+    const fold = below(anchor, "details")[0];
+    if (fold && !fold.open) fold.querySelector("summary").click();
+  };
+  // source n shown: the Sources tab selected, its pill [n] picked. "shown" once it is,
+  // "clicked" after a click (its rerun comes next), "drawing" while the pills are not there yet;
+  // a picked pill is never clicked again (that would unpick it)
+  const showSource = (anchor, n) => {
+    const tab = below(anchor, '[role="tab"]')[0];
+    if (tab && tab.textContent.trim().startsWith("Sources") && tab.getAttribute("aria-selected") !== "true") {
+      tab.click();
+      return "clicked";
+    }
+    const pills = below(anchor, '[role="radiogroup"][aria-label="Open a citation"]')[0];  // citation_pills
+    const pill = pills && [...pills.querySelectorAll('[role="radio"]')].find(
+      (b) => b.textContent.trim().startsWith(`[${n}]`));
+    if (!pill) return "drawing";
+    if (pill.getAttribute("aria-checked") === "true") return "shown";  // pills are radios
+    pill.click();
+    return "clicked";
+  };
+  const bringIntoView = (anchor) => {
+    anchor.style.scrollMarginTop = "4rem";  // clear of the page's top bar
+    anchor.scrollIntoView({block: "start"});
+  };
+  // the marker click being followed: a newer one, or the user's own pointer or wheel, ends the
+  // older one's steps (they would pick its pill back, or scroll back to it)
+  let following = 0;
+  for (const kind of ["pointerdown", "wheel"]) doc.addEventListener(kind, () => following++, true);
   doc.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest('a[href^="#gw-sources-"]');
     const id = link && link.getAttribute("href").slice(1);
     const anchor = id && doc.getElementById(id);
     if (!anchor) return;
-    if (anchor.classList.contains("gw-fold")) {
-      const message = anchor.closest('[data-testid="stChatMessage"]') || doc;
-      const fold = [...message.querySelectorAll("details")].find(
-        (d) => anchor.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING);
-      if (fold && !fold.open) fold.querySelector("summary").click();
-    }
-    // again as the opened sources are drawn (the page would stay at its bottom)
-    for (const wait of [0, 150, 600, 1500]) {
-      setTimeout(() => {
-        const at = doc.getElementById(id);
-        if (!at) return;
-        at.style.scrollMarginTop = "4rem";  // clear of the page's top bar
-        at.scrollIntoView({block: "start"});
-      }, wait);
-    }
+    const n = Number(link.textContent.replace(/[^0-9]/g, ""));  // "[2]"
+    if (anchor.classList.contains("gw-fold")) openFold(anchor);
+    // until source n shows (the fold's content and a picked pill's panel come with reruns),
+    // then a second longer as its panel is drawn; brought into view all along (the page,
+    // kept at its bottom as it grows, would stay there)
+    const mine = ++following;
+    let tries = 0, shown = 0, waitUntil = 0;
+    const step = () => {
+      const at = doc.getElementById(id);
+      if (!at || mine !== following) return;
+      if (Date.now() >= waitUntil) {
+        const state = showSource(at, n);
+        shown = state === "shown" ? shown + 1 : 0;
+        if (state === "clicked") waitUntil = Date.now() + 1000;
+      }
+      bringIntoView(at);
+      if (++tries < 240 && shown < 4) setTimeout(step, 250);  // a minute at most: a slow page's reruns
+    };
+    step();
   });
 })();
 </script>"""

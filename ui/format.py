@@ -66,14 +66,16 @@ def sources_anchor(key: str) -> str:
 
 def anchor_html(key: str, folded: bool = False) -> str:
     """An empty element with the id `sources_anchor(key)`; `folded` marks it as above an
-    older answer's folded sources, which the Ask page's `SOURCES_LINK_OPENS` opens on a marker's click."""
+    older answer's folded sources, which the Ask page's `SOURCES_LINK_OPENS` opens on a marker's
+    click (on the marker's own source, its number read off the marker's text)."""
     return f'<div id="{sources_anchor(key)}"' + (' class="gw-fold"' if folded else "") + "></div>"
 
 
 def answer_md(text: str, quotes: dict[int, str] | None = None, anchor: str | None = None) -> str:
     """Escaped answer text with each `[n]` marker turned into a citation pill; with `quotes`
-    and `anchor`, a marker whose quote is known becomes a link to `#anchor` (the sources
-    under the answer) that shows the quote on hover."""
+    and `anchor`, a marker whose quote is known becomes a link "[n]" to `#anchor` (the sources
+    under the answer) that shows the quote on hover; the Ask page's script reads n off that
+    text to show source n."""
     parts = _MARKER.split(clean(text))
     out = []
     for i, part in enumerate(parts):
