@@ -3,7 +3,8 @@
 From each ask's status, time and rating:
 - per local day: asks, answered / refused / corrected shares, p50 latency;
 - overall: the same shares, p50/p95 latency, thumbs up share of rated answers;
-- the questions refused most often (case and spacing folded), with their newest trace.
+- the questions refused most often, by what each was read as (case and spacing folded),
+  with their newest trace.
 """
 
 from __future__ import annotations
@@ -66,15 +67,20 @@ def per_day(rows: Sequence[dict[str, Any]], today: dt.date | None = None) -> lis
 
 
 def top_refused(rows: Sequence[dict[str, Any]], limit: int = 10) -> list[dict[str, Any]]:
-    """The questions refused most often: question (newest wording), times, last_asked,
-    trace_id (the newest refusal's); ties broken by recency."""
+    """The questions refused most often, grouped by what each was read as (a follow-up's
+    `asked_as`, else the question; case and spacing folded): "And in Riga?" after two other
+    questions is two questions. Each: question (the newest reading), typed (the newest typed
+    text when it reads otherwise, else None), times, last_asked, trace_id (the newest
+    refusal's); ties broken by recency."""
     groups: dict[str, dict[str, Any]] = {}
     for r in rows:  # newest first: the first row of a group is its newest
         if r["status"] != "refused":
             continue
-        key = store.fold(r["question"])
-        group = groups.setdefault(key, {"question": r["question"], "times": 0, "last_asked": r["created_at"],
-                                        "trace_id": r["trace_id"]})
+        reading = r.get("asked_as") or r["question"]
+        typed = r["question"] if store.fold(r["question"]) != store.fold(reading) else None
+        group = groups.setdefault(store.fold(reading), {
+            "question": reading, "typed": typed, "times": 0, "last_asked": r["created_at"],
+            "trace_id": r["trace_id"]})
         group["times"] += 1
     ranked = sorted(groups.values(), key=lambda g: (-g["times"], -g["last_asked"]))
     return ranked[:limit]

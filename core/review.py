@@ -37,6 +37,9 @@ class QueueItem:
     comment: str | None = None
     resolution: str | None = None
     resolved_at: float | None = None
+    # the threshold its answer confidence was compared with (the tenant's now when its trace
+    # recorded none): its confidence is shown against it
+    threshold: float | None = None
 
     def age_s(self, now: float | None = None) -> float:
         return max(0.0, (now or time.time()) - self.asked_at)
@@ -70,17 +73,34 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
     return [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
                       confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
                       comment=r.get("comment"), resolution=r.get("resolution"),
-                      resolved_at=r.get("resolved_at")) for r in rows]
+                      resolved_at=r.get("resolved_at"),
+                      threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold)
+            for r in rows]
+
+
+# what an open item is counted under on the Review page, first reason first: one card each,
+# so the cards add up to the open items (a refusal rated down is counted as a refusal)
+CARDS = ("refused", "near the threshold", "rated down", "routed to a person")
+
+
+def card_of(item: QueueItem) -> str:
+    """The one card `item` is counted under: its first reason in CARDS' order. Every queued
+    ask has one (`_reasons` reads the same columns the queue's query selects by); the last
+    card stands for none."""
+    return next((card for card in CARDS if card in item.reasons), CARDS[-1])
 
 
 def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:
-    """Open items, by reason, and the oldest open item's age in seconds (None when empty)."""
+    """Open items; by reason (an item with two reasons counts under both); by card (each
+    item once, so these add up to the open items); and the oldest open item's age in
+    seconds (None when empty)."""
     open_items = [i for i in items if i.resolution is None]
     by_reason: dict[str, int] = {}
     for item in open_items:
         for reason in item.reasons:
             by_reason[reason] = by_reason.get(reason, 0) + 1
-    return {"open": len(open_items), "by_reason": by_reason,
+    by_card = {card: sum(1 for i in open_items if card_of(i) == card) for card in CARDS}
+    return {"open": len(open_items), "by_reason": by_reason, "by_card": by_card,
             "oldest_s": max((i.age_s(now) for i in open_items), default=None)}
 
 

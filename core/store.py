@@ -455,14 +455,29 @@ def save_trace(settings: Settings, trace: dict[str, Any], unknown_word: str | No
     return trace_id
 
 
+def _from_trace(path: str, name: str, table: str = "t", when: str = "") -> str:
+    """SQL of one value read from an ask's trace JSON (`path`, e.g. "$.gate.threshold") as the
+    column `name`; NULL when the trace does not hold it (or its JSON is damaged), or when the
+    SQL condition `when` is false (the JSON of those rows is then not read at all)."""
+    only = f"{when} AND " if when else ""
+    return f"CASE WHEN {only}json_valid({table}.data) THEN json_extract({table}.data, '{path}') END AS {name}"
+
+
+# the threshold the ask's answer confidence was compared with: a refusal's confidence is
+# shown against it, never rounded onto it (ui.format.fmt_confidence)
+GATE_THRESHOLD = "$.gate.threshold"
+
+
 def list_traces(
     settings: Settings, tenant: str, *, status: str | None = None, search: str = "",
     only_unsupported: bool = False, provider: str | None = None,
     since: float | None = None, limit: int = 200, people_only: bool = False,
 ) -> list[dict[str, Any]]:
-    """`people_only`: leave out the asks of eval runs and benchmarks (an `origin`)."""
+    """`people_only`: leave out the asks of eval runs and benchmarks (an `origin`); each row
+    with the `threshold` its ask was gated by (None when its trace recorded none)."""
     sql = ("SELECT trace_id, tenant, question, created_at, status, provider, model, confidence, "
-           "factuality, unsupported, total_ms, origin FROM traces WHERE tenant=?")
+           "factuality, unsupported, total_ms, origin, " + _from_trace(GATE_THRESHOLD, "threshold", "traces")
+           + " FROM traces WHERE tenant=?")
     args: list[Any] = [tenant]
     if people_only:
         sql += " AND origin IS NULL"
@@ -576,7 +591,7 @@ def list_feedback_with_traces(
     """The tenant's feedback, newest first, each row with the ask it rates.
 
     Columns: id, trace_id, rating (1 up, -1 down), comment, created_at (when rated), and from
-    the trace: question, status, provider, confidence, asked_at. The join also matches the
+    the trace: question, status, provider, confidence, threshold (the ask's gate's), asked_at. The join also matches the
     tenant, so feedback naming another tenant's trace id never shows that tenant's question;
     feedback whose trace is gone keeps its row with the trace columns None. `rating` keeps
     one kind, `since` (a timestamp) feedback given at or after it.
@@ -584,7 +599,7 @@ def list_feedback_with_traces(
     if rating is not None and rating not in (-1, 1):
         raise ValueError("rating must be 1 (up) or -1 (down).")
     sql = ("SELECT f.id, f.trace_id, f.rating, f.comment, f.created_at, t.question, t.status, "
-           "t.provider, t.confidence, t.created_at AS asked_at "
+           "t.provider, t.confidence, t.created_at AS asked_at, " + _from_trace(GATE_THRESHOLD, "threshold") + " "
            "FROM feedback f LEFT JOIN traces t ON t.trace_id = f.trace_id AND t.tenant = f.tenant "
            "WHERE f.tenant = ?")
     args: list[Any] = [tenant]
@@ -687,10 +702,11 @@ def review_candidates(settings: Settings, tenant: str, *, below: float, open_onl
                       limit: int = 500) -> list[dict[str, Any]]:
     """The tenant's asks by people (an eval's or benchmark's are left out) a person should look at, newest first: refused, answered with
     confidence under `below`, rated down, or routed to a person (`route` = human in the
-    trace). Columns: trace_id, question, status, confidence, created_at, rating, comment,
-    route, and the review's resolution, detail and resolved_at (None while open)."""
+    trace). Columns: trace_id, question, status, confidence, threshold (the ask's gate's),
+    created_at, rating, comment, route, and the review's resolution, detail and resolved_at
+    (None while open)."""
     sql = ("SELECT t.trace_id, t.question, t.status, t.confidence, t.created_at, f.rating, f.comment, "
-           "t.route, "
+           "t.route, " + _from_trace(GATE_THRESHOLD, "threshold") + ", "
            "r.resolution, r.detail, r.resolved_at "
            "FROM traces t "
            "LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
@@ -724,8 +740,10 @@ def trace_stats_rows(settings: Settings, tenant: str, *, since: float | None = N
                      limit: int = 50_000) -> list[dict[str, Any]]:
     """The light columns of the tenant's asks by people (no eval or benchmark asks; no trace JSON),
     newest first, for live figures:
-    trace_id, question, created_at, status, confidence, total_ms, and its rating if any."""
+    trace_id, question, created_at, status, confidence, total_ms, its rating if any, and for a
+    refusal `asked_as` (what a follow-up was read as; None when asked as typed)."""
     return _newest(settings, "SELECT t.trace_id, t.question, t.created_at, t.status, t.confidence, t.total_ms, "
-                             "f.rating FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
+                             "f.rating, " + _from_trace("$.answer.asked_as", "asked_as", when="t.status = 'refused'")
+                             + " FROM traces t LEFT JOIN feedback f ON f.tenant = t.tenant "
                              "AND f.trace_id = t.trace_id WHERE t.tenant = ? AND t.origin IS NULL", [tenant], "t.created_at",
                    since, limit)

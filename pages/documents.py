@@ -19,7 +19,7 @@ from ui.format import count_of, plural
 from ui.preparing import preparation_note
 from ui.safe import escape_md
 from ui.state import base_settings, current_tenant, ensure_navigation, select_tenant_next_run, tenant_settings
-from ui.upload import upload_panel
+from ui.upload import take_just_uploaded, upload_panel
 
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 st.title("Documents")
@@ -51,6 +51,7 @@ for level, text in st.session_state.pop("doc_flash", []):
 
 st.subheader("Upload")
 upload_panel(settings, tenant)
+just_uploaded = take_just_uploaded(tenant)  # taken this run, so a later run never jumps to it
 
 st.subheader("Documents")
 preparation_note(settings, tenant)
@@ -104,6 +105,8 @@ with st.expander("Delete several documents", icon=":material/delete_sweep:"):
 # a row click counts once: afterwards the selectbox may move on while the row stays selected
 if clicked in by_id and st.session_state.get("_doc_clicked") != clicked:
     st.session_state["doc_open"] = clicked
+elif just_uploaded in by_id:  # the file just uploaded opens, not the one opened before
+    st.session_state["doc_open"] = just_uploaded
 st.session_state["_doc_clicked"] = clicked
 doc_id = st.selectbox("Open a document", list(by_id), key="doc_open",
                       format_func=lambda i: f"{by_id[i]['file_name']}  ({by_id[i]['status']})")

@@ -35,7 +35,7 @@ traces = services.list_traces(
 )
 clicked = None
 if traces:
-    clicked = components.traces_table(traces)
+    clicked = components.traces_table(traces, settings.gate_threshold)
     st.caption("Click a row to open that ask below.")
 else:  # no empty grid; say whether the filters hide the tenant's asks or there are none
     any_trace = services.list_traces(settings, tenant, limit=1)
@@ -48,6 +48,7 @@ if trace is None:
     st.error("This trace no longer exists.")
     st.stop()
 answer = trace.get("answer") or {}
+threshold = (trace.get("gate") or {}).get("threshold", settings.gate_threshold)  # the one this ask was gated by
 
 st.divider()
 # the question is untrusted and may be 2,000 characters: plain escaped text, clipped
@@ -62,7 +63,7 @@ if answer.get("asked_as"):
 asked_by = f" · asked by {trace['origin']} run, left out of live quality and review" if trace.get("origin") else ""
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}{asked_by}", inline=True))
 with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)
-    st.metric("Answer confidence", fmt_confidence(answer.get("confidence"), answer.get("status") == "refused"),
+    st.metric("Answer confidence", fmt_confidence(answer.get("confidence"), threshold),
               help="What the gate threshold is compared with (the Gate tab shows how it was made).")
     st.metric("Gate threshold", f"{(trace.get('gate') or {}).get('threshold', 0):.2f}")
     # no claims (a refusal): no share of them to show
@@ -76,7 +77,8 @@ tab_answer, tab_cand, tab_gate, tab_llm, tab_claims, tab_time = st.tabs(
     ["Answer", "Candidates", "Gate", "Prompt & output", "Claims", "Timings"], key="trace_tab", on_change="rerun")
 if tab_answer.open:
     with tab_answer:
-        components.render_answer(settings, tenant, answer, key=f"trace_{trace_id}", open_first=True, feedback=False)
+        components.render_answer(settings, tenant, answer, key=f"trace_{trace_id}", open_first=True, feedback=False,
+                                 threshold=threshold)
 if tab_cand.open:
     with tab_cand:
         components.candidates_table(trace)

@@ -25,6 +25,7 @@ from ui.format import (
     STATUS_STYLE,
     anchor_html,
     answer_md,
+    ask_threshold,
     citation_label,
     confidence_cell,
     count_of,
@@ -57,14 +58,14 @@ HEADER_HELP = (
     "its claims the judge found in the cited passages.")
 
 
-def answer_header(answer: dict[str, Any]) -> None:
+def answer_header(answer: dict[str, Any], threshold: float | None = None) -> None:
     """Status badge, then apart: does the passage answer the question (the answer step's
-    confidence) and is the quote in the document (verbatim by construction for quotes; the
-    judged share for a model's claims); provider and time."""
+    confidence, shown against `threshold`, the one it was compared with) and is the quote in the
+    document (verbatim by construction for quotes; the judged share for a model's claims);
+    provider and time."""
     status = answer.get("status", "")
-    # a refusal's confidence is under the threshold: never shown rounded up onto it
     bits = [status_badge_md(status),
-            f"answers the question **{fmt_confidence(answer.get('confidence'), status == 'refused')}**"]
+            f"answers the question **{fmt_confidence(answer.get('confidence'), threshold)}**"]
     provider = answer.get("provider") or "extractive"
     if status != "refused":
         bits.append("quoted verbatim" if provider == "extractive"
@@ -103,37 +104,51 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def quoted_rows(answer: dict[str, Any]) -> pd.DataFrame | None:
-    """An answer that quotes table rows, as a small table under their header (the answer
-    text reads "Axle: Front; Pressure: 2.4 bar"); None when it quotes no row."""
+def quoted_row_under_header(answer: dict[str, Any], citation: dict[str, Any]) -> tuple[list[str], list[str]] | None:
+    """(header, row) of a citation quoting one table row of its passage, else None (a sentence,
+    a row not found in the passage, or the table's first line: no header to show)."""
     texts = {r.get("chunk_id"): r.get("text") or "" for r in answer.get("retrieved") or []}
-    header: list[str] | None = None
-    rows = []
+    quote = (citation.get("quote") or "").strip()
+    lines = [ln.strip() for ln in texts.get(citation.get("chunk_id"), "").splitlines()]
+    if not quote.startswith("|") or quote not in lines:
+        return None
+    at = lines.index(quote)
+    top = at
+    while top > 0 and lines[top - 1].startswith("|"):
+        top -= 1
+    header, row = _cells(lines[top]), _cells(quote)
+    return (header, row) if top < at and len(row) == len(header) else None
+
+
+def quoted_tables(answer: dict[str, Any]) -> list[tuple[str, pd.DataFrame]]:
+    """The table rows an answer quotes (its text reads "Axle: Front; Pressure: 2.4 bar"), one
+    small table per header in the order first quoted, each named by its citations ("[1]
+    prices.md"). Every quoted row: "The documents differ" quotes rows of two documents, whose
+    headers differ, and the second row was left out (QA pass)."""
+    tables: dict[tuple[str, ...], tuple[list[str], list[list[str]]]] = {}
     for c in answer.get("citations") or []:
-        quote = (c.get("quote") or "").strip()
-        lines = [ln.strip() for ln in texts.get(c.get("chunk_id"), "").splitlines()]
-        if not quote.startswith("|") or quote not in lines:
+        found = quoted_row_under_header(answer, c)
+        if found is None:
             continue
-        at = lines.index(quote)
-        top = at
-        while top > 0 and lines[top - 1].startswith("|"):
-            top -= 1
-        if top == at:
-            continue  # the row is its table's first line: no header to show
-        head = _cells(lines[top])
-        if header is None:
-            header = head
-        if head == header and len(_cells(quote)) == len(header):
-            rows.append(_cells(quote))
-    return pd.DataFrame(rows, columns=header) if header and rows else None
+        header, row = found
+        names, rows = tables.setdefault(tuple(header), ([], []))
+        name = f"[{c.get('index')}] {clean(c.get('source') or '')}"
+        if name not in names:
+            names.append(name)
+        if row not in rows:
+            rows.append(row)
+    return [(", ".join(names), pd.DataFrame(rows, columns=unique_headers(list(header))))
+            for header, (names, rows) in tables.items()]
 
 
 def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
     # each [n] shows its quote on hover (a link title); the pills below open the passage
     quotes = {n: c.get("quote", "") for n, c in merge_by_index(answer.get("citations") or []).items()}
     st.markdown(answer_md(answer.get("answer", ""), quotes, sources_anchor(key)))
-    table = quoted_rows(answer) if answer.get("status") != "refused" else None
-    if table is not None:
+    tables = quoted_tables(answer) if answer.get("status") != "refused" else []
+    for name, table in tables:
+        if len(tables) > 1:  # tables of two documents: say which is which
+            st.caption(escape_md(name, inline=True))
         st.dataframe(table, hide_index=True, width="content")
     if answer.get("status") == "refused" and answer.get("refusal_reason"):
         st.caption("Why: " + escape_md(answer["refusal_reason"], inline=True))
@@ -373,34 +388,76 @@ for (const wait of [150, 600, 1500]) {
 </script>"""
 
 # The Ask page runs this once a run (st.html in the page itself; a constant, no user text):
-# a click on an answer's [n] marker brings its sources' anchor into view, and opens an older
-# answer's folded sources under it. The link alone did neither: the page, kept scrolled to
-# its bottom as it grows, did not move to the anchor. Installed once per page.
+# a click on an answer's [n] marker brings its sources' anchor into view, opens an older
+# answer's folded sources under it, and shows source n there: the Sources tab, its pill [n]
+# picked. Every marker of an answer links to the answer's one anchor, so n is read off the
+# marker's own text ("[2]"); clicking [2] left the pills on [1] (QA pass). The link alone did
+# none of it: the page, kept scrolled to its bottom as it grows, did not move to the anchor.
+# Installed once per page.
 SOURCES_LINK_OPENS = """<script>
 (() => {
   const doc = window.parent.document;
   if (doc.gwSourcesLinks) return;
   doc.gwSourcesLinks = true;
+  // the elements matching `selector` that belong to the anchor's answer: in its chat message, below it
+  const below = (anchor, selector) => {
+    const message = anchor.closest('[data-testid="stChatMessage"]') || doc;
+    return [...message.querySelectorAll(selector)].filter(
+      (e) => anchor.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+  };
+  const openFold = (anchor) => {
+    const fold = below(anchor, "details")[0];
+    if (fold && !fold.open) fold.querySelector("summary").click();
+  };
+  // source n shown: the Sources tab selected, its pill [n] picked. "shown" once it is,
+  // "clicked" after a click (its rerun comes next), "drawing" while the pills are not there yet;
+  // a picked pill is never clicked again (that would unpick it)
+  const showSource = (anchor, n) => {
+    const tab = below(anchor, '[role="tab"]')[0];
+    if (tab && tab.textContent.trim().startsWith("Sources") && tab.getAttribute("aria-selected") !== "true") {
+      tab.click();
+      return "clicked";
+    }
+    const pills = below(anchor, '[role="radiogroup"][aria-label="Open a citation"]')[0];  // citation_pills
+    const pill = pills && [...pills.querySelectorAll('[role="radio"]')].find(
+      (b) => b.textContent.trim().startsWith(`[${n}]`));
+    if (!pill) return "drawing";
+    if (pill.getAttribute("aria-checked") === "true") return "shown";  // pills are radios
+    pill.click();
+    return "clicked";
+  };
+  const bringIntoView = (anchor) => {
+    anchor.style.scrollMarginTop = "4rem";  // clear of the page's top bar
+    anchor.scrollIntoView({block: "start"});
+  };
+  // the marker click being followed: a newer one, or the user's own pointer or wheel, ends the
+  // older one's steps (they would pick its pill back, or scroll back to it)
+  let following = 0;
+  for (const kind of ["pointerdown", "wheel"]) doc.addEventListener(kind, () => following++, true);
   doc.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest('a[href^="#gw-sources-"]');
     const id = link && link.getAttribute("href").slice(1);
     const anchor = id && doc.getElementById(id);
     if (!anchor) return;
-    if (anchor.classList.contains("gw-fold")) {
-      const message = anchor.closest('[data-testid="stChatMessage"]') || doc;
-      const fold = [...message.querySelectorAll("details")].find(
-        (d) => anchor.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING);
-      if (fold && !fold.open) fold.querySelector("summary").click();
-    }
-    // again as the opened sources are drawn (the page would stay at its bottom)
-    for (const wait of [0, 150, 600, 1500]) {
-      setTimeout(() => {
-        const at = doc.getElementById(id);
-        if (!at) return;
-        at.style.scrollMarginTop = "4rem";  // clear of the page's top bar
-        at.scrollIntoView({block: "start"});
-      }, wait);
-    }
+    const n = Number(link.textContent.replace(/[^0-9]/g, ""));  // "[2]"
+    if (anchor.classList.contains("gw-fold")) openFold(anchor);
+    // until source n shows (the fold's content and a picked pill's panel come with reruns),
+    // then a second longer as its panel is drawn; brought into view all along (the page,
+    // kept at its bottom as it grows, would stay there)
+    const mine = ++following;
+    let tries = 0, shown = 0, waitUntil = 0;
+    const step = () => {
+      const at = doc.getElementById(id);
+      if (!at || mine !== following) return;
+      if (Date.now() >= waitUntil) {
+        const state = showSource(at, n);
+        shown = state === "shown" ? shown + 1 : 0;
+        if (state === "clicked") waitUntil = Date.now() + 1000;
+      }
+      bringIntoView(at);
+      if (++tries < 240 && shown < 4) setTimeout(step, 250);  // a minute at most: a slow page's reruns
+    };
+    step();
   });
 })();
 </script>"""
@@ -626,15 +683,17 @@ def answer_md_plain(text: str) -> str:
 
 
 def render_answer(settings: Settings, tenant: str, answer: dict[str, Any], key: str, *,
-                  open_first: bool = True, feedback: bool = True, fold: str | None = None) -> None:
-    """Header, text with pills, then Sources / Claims / Feedback tabs.
+                  open_first: bool = True, feedback: bool = True, fold: str | None = None,
+                  threshold: float | None = None) -> None:
+    """Header, text with pills, then Sources / Claims / Feedback tabs. `threshold`: the one the
+    answer's confidence was compared with (a trace's gate records it), else the tenant's.
 
     With `fold` (an older turn of a chat), only the header, the text with its markers (each
     shows its quote on hover) and a stale-source warning are drawn; the suggestions and the
     tabs wait in a collapsed expander keyed `fold`, whose content runs only once it is opened
     (the first citation then opens with its page). A reopened chat of 26 turns drew every
     turn's tabs, passages and feedback form, and took seconds to show."""
-    answer_header(answer)
+    answer_header(answer, settings.gate_threshold if threshold is None else threshold)
     answer_body(answer, key)
     if fold is None:
         answer_suggestions(answer, key, feedback)
@@ -780,12 +839,14 @@ def path_suffix(path: Path | None) -> str:
     return path.suffix.lower() if path else ""
 
 
-def traces_table(traces: list[dict[str, Any]]) -> str | None:
-    """The asks as a table; returns the trace id of the row the user clicked, if any."""
+def traces_table(traces: list[dict[str, Any]], threshold: float | None = None) -> str | None:
+    """The asks as a table; returns the trace id of the row the user clicked, if any. Each
+    confidence is shown against its ask's threshold, `threshold` (the tenant's) when its trace
+    recorded none."""
     frame = pd.DataFrame([{
         "when": fmt_time(t.get("created_at")), "status": t.get("status"),
         "question": clip(clean(t.get("question", "")), 300),
-        "confidence": confidence_cell(t.get("confidence"), t.get("status")),
+        "confidence": confidence_cell(t.get("confidence"), ask_threshold(t, threshold)),
         "factuality": factuality_of(t.get("factuality"), t.get("unsupported")),
         "unsupported": t.get("unsupported"), "provider": t.get("provider"),
         "ms": round(t["total_ms"]) if t.get("total_ms") is not None else None,
@@ -889,10 +950,9 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
         line = (f"answer confidence **not recorded**; threshold **{threshold:.2f}** "
                 f"· retrieval confidence **{retrieval:.2f}**")
     else:
-        below = answer_conf < threshold
-        side = "below" if below else "at or above"
-        # under the threshold: never shown rounded up onto it ("0.66 vs 0.66 (below)")
-        line = (f"answer confidence **{fmt_confidence(answer_conf, below)}** vs threshold **{threshold:.2f}** ({side}) "
+        side = "below" if answer_conf < threshold else "at or above"
+        # on its side of the threshold: never "0.66 vs 0.66 (below)"
+        line = (f"answer confidence **{fmt_confidence(answer_conf, threshold)}** vs threshold **{threshold:.2f}** ({side}) "
                 f"· retrieval confidence **{retrieval:.2f}**")
     if gate.get("support") is not None:
         line += f" · sentence support **{float(gate['support']):.2f}**"

@@ -17,7 +17,7 @@ import streamlit as st
 
 from core.config import Settings
 from ui import auth, charts, services
-from ui.format import confidence_cell, fmt_pct, fmt_time
+from ui.format import ask_threshold, confidence_cell, fmt_pct, fmt_time
 from ui.safe import clean, clip, escape_md
 
 # words beside the emoji: a browser without an emoji font still shows which is which
@@ -71,15 +71,16 @@ def per_day(rows: list[dict[str, Any]], today: dt.date | None = None) -> list[di
     return out
 
 
-def table_frame(rows: list[dict[str, Any]], tenant: str) -> pd.DataFrame:
+def table_frame(rows: list[dict[str, Any]], tenant: str, threshold: float | None = None) -> pd.DataFrame:
     """One row per feedback, newest first; text cleaned and clipped (shown as data only).
-    Feedback whose trace is no longer stored gets no link and status "(no trace)"."""
+    Feedback whose trace is no longer stored gets no link and status "(no trace)". A confidence
+    is shown against its ask's threshold, `threshold` (the tenant's) when its trace recorded none."""
     return pd.DataFrame([{
         "when": fmt_time(r.get("created_at")),
         "rating": RATING_TEXT.get(r.get("rating"), ""),
         "question": clip(clean(r.get("question") or ""), 300),
         "status": r.get("status") or "(no trace)",
-        "confidence": confidence_cell(r.get("confidence"), r.get("status")),
+        "confidence": confidence_cell(r.get("confidence"), ask_threshold(r, threshold)),
         "comment": clip(clean(r.get("comment") or ""), 1000),
         "trace": trace_link(r["trace_id"], tenant) if r.get("status") else None,
     } for r in rows], columns=TABLE_COLUMNS)
@@ -101,9 +102,11 @@ def metric_cards(rows: list[dict[str, Any]]) -> None:
                help="Thumbs up over all answers rated.")
 
 
-def feedback_table(rows: list[dict[str, Any]], tenant: str, linked: bool = True) -> None:
-    """The feedback rows; without `linked` (a user who may not open Traces) no trace column."""
-    frame = table_frame(rows, tenant)
+def feedback_table(rows: list[dict[str, Any]], tenant: str, linked: bool = True,
+                   threshold: float | None = None) -> None:
+    """The feedback rows; without `linked` (a user who may not open Traces) no trace column;
+    `threshold`: the tenant's, for asks whose trace recorded none."""
+    frame = table_frame(rows, tenant, threshold)
     if not linked:
         frame = frame.drop(columns="trace")
     st.dataframe(
@@ -146,7 +149,7 @@ def render(settings: Settings, tenant: str | None) -> None:
     if not shown:
         st.caption("No thumbs down" + (" since that day." if since else " yet."))
         return
-    feedback_table(shown, tenant, linked)
+    feedback_table(shown, tenant, linked, settings.for_tenant(tenant).gate_threshold)
 
 
 def section(settings: Settings, tenant: str | None) -> None:

@@ -66,14 +66,16 @@ def sources_anchor(key: str) -> str:
 
 def anchor_html(key: str, folded: bool = False) -> str:
     """An empty element with the id `sources_anchor(key)`; `folded` marks it as above an
-    older answer's folded sources, which the Ask page's `SOURCES_LINK_OPENS` opens on a marker's click."""
+    older answer's folded sources, which the Ask page's `SOURCES_LINK_OPENS` opens on a marker's
+    click (on the marker's own source, its number read off the marker's text)."""
     return f'<div id="{sources_anchor(key)}"' + (' class="gw-fold"' if folded else "") + "></div>"
 
 
 def answer_md(text: str, quotes: dict[int, str] | None = None, anchor: str | None = None) -> str:
     """Escaped answer text with each `[n]` marker turned into a citation pill; with `quotes`
-    and `anchor`, a marker whose quote is known becomes a link to `#anchor` (the sources
-    under the answer) that shows the quote on hover."""
+    and `anchor`, a marker whose quote is known becomes a link "[n]" to `#anchor` (the sources
+    under the answer) that shows the quote on hover; the Ask page's script reads n off that
+    text to show source n."""
     parts = _MARKER.split(clean(text))
     out = []
     for i, part in enumerate(parts):
@@ -138,25 +140,35 @@ def fmt_time_short(ts: float | None, now: float | None = None) -> str:
     return at.strftime("%b %d %H:%M") if at.year == today.year else at.strftime("%Y-%m-%d")
 
 
-def fmt_confidence(confidence: float | None, refused: bool = False) -> str:
-    """A confidence with two decimals; a refused answer's never rounded up (it was under
-    the threshold: 0.6596 at 0.66 read "0.66"): more decimals, up to four, else cut."""
+def fmt_confidence(confidence: float | None, threshold: float | None = None) -> str:
+    """A confidence with two decimals, more (up to four) only when two would read on the other
+    side of `threshold` than the value is: a refusal at 0.6596 under 0.66 reads "0.6596", never
+    "0.66"; one at 0.40976 reads "0.41" (it read "0.4097" when every refusal was cut: QA pass).
+    Four decimals still across it are cut toward the value's side. No threshold: two decimals."""
     value = confidence or 0.0
-    if not refused:
+    if threshold is None:
         return f"{value:.2f}"
+    below = value < threshold
     for digits in (2, 3, 4):
         shown = f"{value:.{digits}f}"
-        if float(shown) <= value:
+        if (float(shown) < threshold) == below:
             return shown
-    return f"{math.floor(value * 10_000) / 10_000:.4f}"
+    cut = math.floor(value * 10_000) if below else math.ceil(value * 10_000)
+    return f"{cut / 10_000:.4f}"
 
 
-def confidence_cell(confidence: float | None, status: str | None) -> str | None:
-    """A table's confidence cell: `fmt_confidence` with the row's status (a refused row's never
-    rounded up onto the threshold), None (the table's placeholder) when none was recorded.
-    Text, not a number column's "%.2f": that format rounded a refusal's 0.6596 to "0.66" (QA
-    pass); the cells still sort by value, each being "d.dd..."."""
-    return None if confidence is None else fmt_confidence(confidence, status == "refused")
+def confidence_cell(confidence: float | None, threshold: float | None) -> str | None:
+    """A table's confidence cell: `fmt_confidence` against the threshold the row's ask was
+    gated by, None (the table's placeholder) when none was recorded. Text, not a number
+    column's "%.2f": that format rounded a refusal's 0.6596 to "0.66" under the threshold 0.66
+    (QA pass); the cells still sort by value, each being "d.dd..."."""
+    return None if confidence is None else fmt_confidence(confidence, threshold)
+
+
+def ask_threshold(row: dict[str, Any], fallback: float | None) -> float | None:
+    """The threshold a listed ask was gated by (its row's `threshold`, read from its trace),
+    `fallback` (the tenant's now) when its trace recorded none."""
+    return row["threshold"] if row.get("threshold") is not None else fallback
 
 
 def factuality_of(factuality: float | None, unsupported: int | None) -> float | None:

@@ -68,10 +68,14 @@ def cards(summary: dict[str, Any], targets: dict[str, Target]) -> None:
 
 
 def refused_frame(rows: list[dict[str, Any]], tenant: str) -> pd.DataFrame:
+    """One row per question as it was read; "typed" beside it when a follow-up was typed
+    otherwise ("And in Riga?"), the column left out when none was."""
     # the count first: on a phone a long question pushed it off the screen
-    return pd.DataFrame([{"question": clip(clean(r["question"]), 300), "times refused": r["times"],
-                          "last asked": fmt_time(r["last_asked"]), "trace": trace_link(r["trace_id"], tenant)}
-                         for r in rows], columns=["times refused", "question", "last asked", "trace"])
+    frame = pd.DataFrame([{"question": clip(clean(r["question"]), 300), "typed": clip(clean(r.get("typed") or ""), 300),
+                           "times refused": r["times"], "last asked": fmt_time(r["last_asked"]),
+                           "trace": trace_link(r["trace_id"], tenant)}
+                          for r in rows], columns=["times refused", "question", "typed", "last asked", "trace"])
+    return frame if any(r.get("typed") for r in rows) else frame.drop(columns="typed")
 
 
 def render(settings: Settings, tenant: str) -> None:
@@ -97,6 +101,11 @@ def render(settings: Settings, tenant: str) -> None:
                        "and turn a refusal into an eval row or a synonym on the **Review** page.")
         st.dataframe(frame, hide_index=True, width="stretch",
                      column_config={"times refused": st.column_config.NumberColumn("times refused", width="small"),
+                                    "question": st.column_config.TextColumn(
+                                        "question", help="The question as it was read: a follow-up as the whole "
+                                        "question it stands for."),
+                                    "typed": st.column_config.TextColumn(
+                                        "typed", help="What the user typed, when it was a follow-up read otherwise."),
                                     "trace": st.column_config.LinkColumn(
                          "trace", display_text="open trace", width="small",
                          help="Opens the newest refusal of this question on the Traces page.")})

@@ -37,7 +37,7 @@ def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -
     return pd.DataFrame([{
         "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
         "why": ", ".join(i.reasons), "status": i.status,
-        "confidence": confidence_cell(i.confidence, i.status),
+        "confidence": confidence_cell(i.confidence, i.threshold),
         "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
@@ -50,22 +50,33 @@ def status_line(item: QueueItem) -> str:
     reasons = [r for r in item.reasons if r != item.status]
     bits = [escape_md(", ".join(reasons), inline=True)] if reasons else []
     if item.confidence is not None:
-        bits.append(f"confidence {fmt_confidence(item.confidence, item.status == 'refused')}")
+        bits.append(f"confidence {fmt_confidence(item.confidence, item.threshold)}")
     return status_badge_md(item.status) + (" " + " · ".join(bits) if bits else "")
 
 
+# (card, label, help) in core.review.CARDS' order
+CARD_TEXT = (
+    ("refused", "Refused", "Asks the assistant declined: was the answer in the documents after all?"),
+    ("near the threshold", "Near the threshold",
+     "Answers given with a confidence less than the review margin above the gate threshold, and corrections "
+     "of a question's premise under it (a correction is shown whatever its confidence)."),
+    ("rated down", "Rated down", "Answers a user gave a thumbs down on the Ask page."),
+    ("routed to a person", "Routed to a person",
+     "Answers given with enough confidence that the checks still send to a person: a claim dropped "
+     "(narrowed), quotes only in place of the model's answer, or a claim not supported by its passage."),
+)
+SEVERAL_REASONS = ("An ask waiting for several reasons is counted once, under the first of Refused, Near the "
+                   "threshold, Rated down and Routed to a person; the table's **why** column lists them all.")
+
+
 def queue_cards(summary: dict[str, Any]) -> None:
+    """Open, then one card per reason an ask waits for; each open ask counted in one of them,
+    so they add up to Open (five asks routed to a person had no card: QA pass)."""
     row = st.container(horizontal=True)
-    by = summary["by_reason"]
+    by = summary["by_card"]
     row.metric("Open", summary["open"], border=True, help="Asks waiting for a decision.")
-    row.metric("Refused", by.get("refused", 0), border=True,
-               help="Asks the assistant declined: was the answer in the documents after all?")
-    row.metric("Near the threshold", by.get("near the threshold", 0), border=True,
-               help="Answers given with a confidence less than the review margin above the gate threshold, "
-               "and corrections of a question's premise under it (a correction is shown whatever its "
-               "confidence).")
-    row.metric("Rated down", by.get("rated down", 0), border=True,
-               help="Answers a user gave a thumbs down on the Ask page.")
+    for card, label, help_text in CARD_TEXT:
+        row.metric(label, by.get(card, 0), border=True, help=f"{help_text}\n\n{SEVERAL_REASONS}")
     row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,
                help="How long the oldest open ask has waited.")
 

@@ -49,6 +49,22 @@ def _reset_uploader(tenant: str) -> None:
     st.session_state[f"uploader_n::{tenant}"] = st.session_state.get(f"uploader_n::{tenant}", 0) + 1
 
 
+def _just_uploaded_key(tenant: str) -> str:
+    return f"just_uploaded::{tenant}"
+
+
+def last_document(results: list[dict[str, Any]]) -> str | None:
+    """The id of the batch's last file that is a document now (indexed, unchanged or failed;
+    a skipped or interrupted one is none), or None."""
+    return next((r["doc_id"] for r in reversed(results) if r.get("doc_id")), None)
+
+
+def take_just_uploaded(tenant: str) -> str | None:
+    """The document the upload that just ended asks to open (its last file), once: the
+    Documents page's picker stayed on the document opened before the upload (QA pass)."""
+    return st.session_state.pop(_just_uploaded_key(tenant), None)
+
+
 def _indexing_key(tenant: str) -> str:
     return f"indexing::{tenant}"
 
@@ -303,6 +319,7 @@ def upload_panel(settings: Settings, tenant: str) -> None:
     if indexing and files:
         results = index_files(settings, tenant, list(files), uploaded_by.strip() or "console")
         st.session_state[_results_key(tenant)] = results
+        st.session_state[_just_uploaded_key(tenant)] = last_document(results)
         _reset_uploader(tenant)
         st.rerun()
 

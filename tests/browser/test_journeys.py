@@ -618,3 +618,67 @@ def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh
     expect()(first.get_by_text(re.compile(r"Sources \(1\) · Claims"))).to_be_in_viewport()  # its folded line too
     shot(page, "04i-ask-older-marker-opens-its-sources", full_page=False)
     assert not page.errors, page.errors
+
+
+PRICES_2025_CSV = ("Service,Price EUR,Valid until\nMicrochipping,22.00,31 January 2026\n"
+                   "Nail clipping,10.00,31 January 2026\n")
+PRICES_2026_MD = ("# Price list 2026\n\nEffective from 1 February 2026.\n\n| Service | Riverside | Northgate |\n"
+                  "|---|---|---|\n| Microchipping | 25.00 | 25.00 |\n| Nail clipping | 12.00 | 14.00 |\n")
+
+
+def test_a_marker_opens_its_own_source(fresh_server, page, shot, tmp_path):
+    """Seen in the QA pass: in an answer citing two sources, [1] and [2] both led to the answer's
+    sources, and clicking [2] left the Sources picker on [1]. A marker opens its answer's sources
+    (an older answer's folded ones too) on its own source: its pill picked, its passage shown."""
+    from dataclasses import replace
+
+    from core.config import load_settings
+    from core.documents import ingest_file
+    from core.pipeline import ask
+    from ui import conversations
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    (tmp_path / "prices_2025.csv").write_text(PRICES_2025_CSV)
+    (tmp_path / "price-list-2026.md").write_text(PRICES_2026_MD)
+    for name in ("prices_2025.csv", "price-list-2026.md"):
+        assert ingest_file(settings, "acme", tmp_path / name, uploaded_by="test").status == "ready"
+    # asked as core's test of two price lists asks it (tests/core/test_pipeline.py)
+    history = [ask(replace(settings, gate_threshold=0.3), "acme", "How much is microchipping?").to_dict()
+               for _ in range(2)]
+    assert history[0]["answer"].startswith("The documents differ: "), history[0]
+    assert [c["source"] for c in history[0]["citations"]] == ["price-list-2026.md", "prices_2025.csv"]
+    conversations.save(settings, "acme", conversations.new_id(), history)
+    url = fresh_server(data)
+
+    page.goto(f"{url}/?tenant=acme")
+    messages = page.locator('[data-testid="stChatMessage"]')
+    expect()(messages).to_have_count(4, timeout=60_000)
+    wait_idle(page)
+    older, latest = messages.nth(1), messages.nth(3)
+    picked = older.get_by_role("radiogroup", name="Open a citation").get_by_role("radio", checked=True)
+
+    # an older answer's [2]: its folded sources open on source 2, the old price list
+    expect()(older.get_by_role("tab")).to_have_count(0)  # folded
+    older.locator('a[href^="#gw-sources-turn1"]', has_text="[2]").click()
+    expect()(picked).to_have_text(re.compile(r"^\[2\] prices_2025\.csv"), timeout=60_000)
+    expect()(older).to_contain_text("10.00")  # the passage of source 2 (source 1 says 12.00)
+    expect()(older.get_by_text("The quoted row is highlighted.")).to_be_visible()
+    wait_idle(page)
+    expect()(older.get_by_role("tab", name=re.compile(r"Sources \(2\)"))).to_be_in_viewport()
+    shot(page, "04j-ask-marker-2-opens-source-2", full_page=False)
+
+    # then its [1]: back to source 1
+    older.locator('a[href^="#gw-sources-turn1"]', has_text="[1]").click()
+    expect()(picked).to_have_text(re.compile(r"^\[1\] price-list-2026\.md"))
+    expect()(older).to_contain_text("12.00")
+
+    # the latest answer (sources drawn, on [1] by default), from another tab: [2] shows source 2
+    latest.get_by_role("tab", name=re.compile(r"Claims")).click()
+    latest.locator('a[href^="#gw-sources-turn2"]', has_text="[2]").click()
+    expect()(latest.get_by_role("radiogroup", name="Open a citation").get_by_role("radio", checked=True)).to_have_text(re.compile(r"^\[2\] prices_2025\.csv"))
+    expect()(latest.get_by_role("tab", name=re.compile(r"Sources \(2\)"))).to_have_attribute("aria-selected", "true")
+    expect()(latest).to_contain_text("10.00")
+    wait_idle(page)
+    shot(page, "04k-ask-latest-marker-2-opens-source-2", full_page=False)
+    assert not page.errors, page.errors

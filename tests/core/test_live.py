@@ -55,6 +55,22 @@ def test_top_refused_groups_the_same_question_however_typed(settings):
     assert top[0]["trace_id"] == newest
 
 
+def test_top_refused_groups_a_follow_up_by_what_it_was_read_as(settings):
+    """Seen in the QA pass: "And in Riga?" read ×2 though it stood for two different questions."""
+    def refused(question, asked_as=None):
+        return store.save_trace(settings, {"answer": {"tenant": "acme", "question": question, "asked_as": asked_as,
+                                                      "status": "refused", "confidence": 0.3}})
+
+    refused("And in Riga?", "How long does delivery to Riga take?")
+    refused("How long does delivery to Riga take?")  # typed whole: the same question
+    newest = refused("And in Riga?", "How much does parking in Riga cost?")
+    top = live.top_refused(store.trace_stats_rows(settings, "acme"))
+    assert [(t["question"], t["times"]) for t in top] == [
+        ("How long does delivery to Riga take?", 2), ("How much does parking in Riga cost?", 1)]
+    assert [t["typed"] for t in top] == [None, "And in Riga?"]  # the first's newest was typed whole
+    assert top[1]["trace_id"] == newest
+
+
 def test_targets_default_save_and_judge(settings):
     loaded = targets.load(settings, "acme")
     assert loaded["grounded_only"].value == 0.75 and loaded["grounded_only"].met(0.8) is True

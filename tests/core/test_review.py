@@ -122,3 +122,18 @@ def test_contradictory_eval_rows_are_refused(settings, row, message):
     with pytest.raises(ValueError, match=message):
         eval_rows.append_eval_row(settings, "acme", {"id": "x", **row})
     assert not eval_rows.feedback_set_path(settings, "acme").exists()
+
+
+def test_each_open_item_is_counted_under_one_card(settings, tenant):
+    """Cards of the Review page: an item with two reasons once, one routed to a person only in a
+    card of its own, so the cards add up to the open items (QA pass: 51 open, 46 in cards)."""
+    refused = _trace(settings, tenant, "How long is parental leave?", "refused", 0.3)
+    store.add_feedback(settings, tenant, refused, -1)
+    with store.connect(settings) as conn:  # answered confidently, but the route sent it to a person
+        conn.execute("UPDATE traces SET route='human' WHERE trace_id=?",
+                     (_trace(settings, tenant, "Leave days?", "answered", 0.99),))
+    items = review.queue(settings, tenant)
+    assert sorted(i.reasons for i in items) == [("refused", "rated down"), ("routed to a person",)]
+    summary = review.counts(items)
+    assert summary["by_card"] == {"refused": 1, "near the threshold": 0, "rated down": 0, "routed to a person": 1}
+    assert sum(summary["by_card"].values()) == summary["open"] == 2

@@ -298,8 +298,11 @@ def test_a_follow_up_is_read_with_the_question_before_it(answering_env, app):
     last = app.session_state["history"]["acme"][-1]
     assert last["asked_as"] == "And the tyres? How often should I check it?"
     assert last["unplaced_followup"] is False
-    assert any("Read as a follow-up" in c.value and "And the tyres? How often should I check it?" in c.value
-               for c in app.caption)
+    # the caption is Markdown: the reading is escaped there ("?" as "\?"), as any user text
+    from ui.safe import escape_md
+
+    reading = escape_md("And the tyres? How often should I check it?", inline=True)
+    assert any("Read as a follow-up" in c.value and reading in c.value for c in app.caption)
     assert sum("Asked on its own" in c.value for c in app.caption) == 1
 
 
@@ -654,3 +657,30 @@ def test_every_answers_markers_link_to_an_anchor_on_the_page_folded_or_not(answe
     older = [child for child in app.chat_message[1].children.values()]
     at = next(i for i, c in enumerate(older) if c.type == "html" and "gw-sources-turn1" in c.proto.body)
     assert older[at + 1].type == "expander" and older[at + 1].label.startswith("Sources (1)")
+
+
+def test_the_documents_differ_shows_every_quoted_row(data_dir, monkeypatch, app, settings, tmp_path):
+    """Seen in the QA pass: "The documents differ: ... 7.50 [1] ... 6.50 [2]" showed only the
+    7.50 row under the answer: the second row's document has another header, and rows under
+    any header but the first were dropped. Each document's rows under its own header, named."""
+    from core.documents import ingest_file
+
+    monkeypatch.setenv("GROUNDWORK_GATE_THRESHOLD", "0.3")  # as core's test of two price lists asks it
+    old = tmp_path / "prices_2025.csv"
+    old.write_text("Service,Price EUR,Valid until\nMicrochipping,22.00,31 January 2026\n"
+                   "Nail clipping,10.00,31 January 2026\n")
+    new = tmp_path / "price-list-2026.md"
+    new.write_text("# Price list 2026\n\nEffective from 1 February 2026.\n\n| Service | Riverside | Northgate |\n"
+                   "|---|---|---|\n| Microchipping | 25.00 | 25.00 |\n| Nail clipping | 12.00 | 14.00 |\n")
+    for path in (old, new):
+        assert ingest_file(settings, "acme", path).status == "ready"
+    ask(app, "How much is microchipping?")
+    answer = app.session_state["history"]["acme"][-1]
+    assert answer["answer"].startswith("The documents differ: "), answer
+    under_answer = [d.value for d in app.dataframe if len(d.value) == 1]  # the source panel's table has 2 rows
+    assert [list(t.columns) for t in under_answer] == [["Service", "Riverside", "Northgate"],
+                                                        ["Service", "Price EUR", "Valid until"]]
+    assert [t.iloc[0].tolist() for t in under_answer] == [["Microchipping", "25.00", "25.00"],
+                                                           ["Microchipping", "22.00", "31 January 2026"]]
+    captions = [c.value for c in app.caption]
+    assert "\\[1\\] price\\-list\\-2026\\.md" in captions and "\\[2\\] prices\\_2025\\.csv" in captions, captions

@@ -655,9 +655,12 @@ def test_what_indexing_noted_stays_with_the_document_after_the_upload(app, goto,
     # the upload panel says it once; an admin who comes back later finds it on the document
     goto(app, "pages/documents.py")
     upload(app, [("cut.pdf", _cut_pdf(), "application/pdf")])
+    cut = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "cut.pdf")
+    assert app.selectbox(key="doc_open").value == cut  # the file just uploaded opens
+    other = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "refunds.md")
+    app.selectbox(key="doc_open").set_value(other).run()
     goto(app, "pages/documents.py")
     assert not [i for i in app.info if i.value.startswith("Noted when")]  # another document is open
-    cut = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "cut.pdf")
     app.selectbox(key="doc_open").set_value(cut).run()
     noted = [i.value for i in app.info if i.value.startswith("Noted when it was indexed:")]
     assert len(noted) == 1 and "some of its text may be missing" in noted[0]
@@ -676,3 +679,22 @@ def test_the_sentences_under_a_table_are_shown_with_its_passage(app, goto):
     table = next(d.value for d in app.dataframe if "Bike" in d.value.columns)
     assert list(table["Bike"]) == ["City bike", "E-bike"]
     assert any("Helmets are free with every rental. A child seat costs 5 EUR per day." in t.value for t in app.text)
+
+
+def test_the_file_just_uploaded_opens_in_the_picker(app, goto, settings):
+    """Seen in the QA pass: after a re-upload "Open a document" stayed on the document opened
+    before it. The file just uploaded opens; of a batch, its last file."""
+    goto(app, "pages/documents.py")
+    docs = {d["file_name"]: d["doc_id"] for d in store.list_documents(settings, "acme")}
+    app.selectbox(key="doc_open").select(docs["refunds.md"]).run()
+    upload(app, [("engine.md", b"# Engine manual\n\n## Oil\n\nThe engine oil capacity is 4.7 litres.\n",
+                  "text/markdown")])  # a new version of another document
+    new = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "engine.md")
+    assert new != docs["engine.md"] and app.selectbox(key="doc_open").value == new
+    upload(app, [("first.md", b"# First\n\nThe first file.\n", "text/markdown"),
+                 ("second.md", b"# Second\n\nThe second file.\n", "text/markdown")])
+    second = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "second.md")
+    assert app.selectbox(key="doc_open").value == second
+    app.selectbox(key="doc_open").select(docs["refunds.md"]).run()  # once: a later run keeps the user's pick
+    app.run()
+    assert app.selectbox(key="doc_open").value == docs["refunds.md"]

@@ -735,6 +735,21 @@ def test_live_section_shows_real_asks_with_targets_and_refused_questions(app, go
     assert any("chart_live_days" in (c.proto.id or "") for c in app.get("plotly_chart"))
 
 
+def test_refused_questions_are_listed_as_they_were_read_with_what_was_typed(app, goto, settings):
+    """Seen in the QA pass: "And in Riga?" read ×2 under "Questions refused most often", though the
+    two were read as different questions: listed by the reading, the typed text beside it."""
+    for asked_as in ("How long does delivery to Riga take?", "How much does parking in Riga cost?"):
+        store.save_trace(settings, {"answer": {"tenant": "acme", "question": "And in Riga?", "asked_as": asked_as,
+                                               "status": "refused", "confidence": 0.3}})
+    store.save_trace(settings, {"answer": {"tenant": "acme", "question": "Who is the CEO?", "status": "refused",
+                                           "confidence": 0.2}})
+    goto(app, "pages/quality.py")
+    table = next(d.value for d in app.dataframe if "times refused" in d.value.columns)
+    rows = sorted(zip(table["question"], table["typed"], table["times refused"], strict=True))
+    assert rows == [("How long does delivery to Riga take?", "And in Riga?", 1),
+                    ("How much does parking in Riga cost?", "And in Riga?", 1), ("Who is the CEO?", "", 1)]
+
+
 def test_targets_saved_in_settings_recolour_the_live_cards(app, goto, settings):
     from core.pipeline import ask
 

@@ -145,3 +145,44 @@ def test_a_refusal_just_under_the_threshold_is_never_shown_on_it(app, goto, sett
     assert list(app.dataframe[0].value["confidence"]) == ["0.6596"]
     line = next(m.value for m in app.markdown if m.value.startswith(status_badge_md("refused")))
     assert "confidence 0.6596" in line, line
+
+
+def test_a_refusal_far_under_the_threshold_reads_two_decimals(app, goto, settings):
+    """Seen in the QA pass: the queue read "0.4097" and "0.2087" beside "0.52" and "0.47": two
+    decimals, more only when two would read on or over the threshold the ask was refused under."""
+    from core import store
+    from ui.format import status_badge_md
+
+    for question, confidence in (("How much is a tandem for a week?", 0.2087),
+                                 ("How much is a mountain bike for 3 days?", 0.40976)):
+        store.save_trace(settings, {"answer": {
+            "tenant": "acme", "question": question, "status": "refused", "claims": [],
+            "answer": "I did not find this in your knowledge base.", "confidence": confidence,
+            "refusal_reason": "Answer confidence is below the threshold 0.66."}, "gate": {"threshold": 0.66}})
+    goto(app, "pages/review.py")
+    assert list(app.dataframe[0].value["confidence"]) == ["0.41", "0.21"]
+    line = next(m.value for m in app.markdown if m.value.startswith(status_badge_md("refused")))
+    assert line.endswith("confidence 0.41"), line
+
+
+def test_the_cards_add_up_to_the_open_asks(app, goto, settings):
+    """Seen in the QA pass: Open 51, but Refused 41 + Near the threshold 5 + Rated down 0 = 46;
+    five asks waited only as "routed to a person", which had no card. Each open ask is counted
+    in one card: a refusal rated down is a refusal."""
+    from core import review, store
+
+    def saved(question, status, confidence, route="auto"):
+        return store.save_trace(settings, {"answer": {
+            "tenant": "acme", "question": question, "status": status, "confidence": confidence, "claims": [],
+            "answer": "I did not find this." if status == "refused" else "It is so [1].", "route": route}})
+
+    saved("Who is the CEO?", "refused", 0.2, "human")
+    store.add_feedback(settings, "acme", saved("Who founded it?", "refused", 0.3, "human"), -1)  # two reasons
+    saved("How much oil?", "answered", review.review_below(settings) - 0.01, "human")
+    saved("How much coolant?", "narrowed", 0.99, "human")  # routed to a person only
+    saved("Which tyres?", "answered", 0.99, "human")  # routed to a person only
+    goto(app, "pages/review.py")
+    cards = {m.label: int(m.value) for m in app.metric if m.label != "Oldest waiting"}
+    assert cards == {"Open": 5, "Refused": 2, "Near the threshold": 1, "Rated down": 0, "Routed to a person": 2}
+    assert sum(cards.values()) - cards["Open"] == cards["Open"]
+    assert "routed to a person" in list(app.dataframe[0].value["why"])  # the table still says each reason

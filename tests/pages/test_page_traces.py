@@ -283,3 +283,21 @@ def test_the_table_and_the_gate_tab_never_round_a_refusal_onto_its_threshold(app
     app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
     app.run()
     assert any("answer confidence **0.6596** vs threshold **0.66** (below)" in b for b in md_bodies(app))
+
+
+def test_a_refusal_far_under_the_threshold_reads_two_decimals_everywhere(app, goto, settings, md_bodies):
+    """Seen in the QA pass: refusals far under the threshold read "0.4097" (cut to the decimals
+    that never round a refusal up) beside "0.52": two decimals, more only across the threshold,
+    which is the one the ask was gated by (0.66 here; the tenant's is another)."""
+    store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
+        "answer": "I did not find this in your knowledge base.", "confidence": 0.40976, "claims": [],
+        "refusal_reason": "Answer confidence 0.41 is below the threshold 0.66."},
+        "gate": {"threshold": 0.66, "answer_confidence": 0.40976, "confidence": 0.5, "decision": "refuse"}})
+    goto(app, "pages/traces.py")
+    assert list(app.dataframe[0].value["confidence"]) == ["0.41"]
+    assert {m.label: m.value for m in app.metric}["Answer confidence"] == "0.41"
+    assert any("answers the question **0.41**" in m.value for m in app.markdown)
+    app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
+    app.run()
+    assert any("answer confidence **0.41** vs threshold **0.66** (below)" in b for b in md_bodies(app))

@@ -74,11 +74,22 @@ def test_a_deck_is_cited_by_slide_and_every_other_paged_file_by_page():
 
 def test_a_refused_answers_confidence_is_never_rounded_onto_its_threshold():
     """Seen in the QA pass: "answers the question 0.66" over "0.6596 is below the threshold 0.66"."""
-    assert fmt_confidence(0.6596, refused=True) == "0.6596"
-    assert fmt_confidence(0.65999, refused=True) == "0.6599"  # cut, never rounded up
-    assert fmt_confidence(0.655, refused=True) == "0.655"
-    assert fmt_confidence(0.6512, refused=True) == "0.65"
-    assert fmt_confidence(0.6596) == "0.66" and fmt_confidence(None) == "0.00"  # answered: as before
+    assert fmt_confidence(0.6596, 0.66) == "0.6596"
+    assert fmt_confidence(0.65999, 0.66) == "0.6599"  # cut, never rounded up
+    assert fmt_confidence(0.655, 0.66) == "0.655"
+    assert fmt_confidence(0.6512, 0.66) == "0.65"
+    assert fmt_confidence(0.6596) == "0.66" and fmt_confidence(None) == "0.00"  # no threshold: two decimals
+
+
+def test_a_confidence_has_two_decimals_unless_they_cross_the_threshold():
+    """Seen in the QA pass: refusals far under the threshold read "0.4097" and "0.2087" beside
+    "0.52" and "0.47" (every refusal was cut to the decimals that never round it up)."""
+    assert [fmt_confidence(c, 0.66) for c in (0.40976, 0.2087, 0.52, 0.47)] == ["0.41", "0.21", "0.52", "0.47"]
+    # an answer is never shown under the threshold it reached
+    assert fmt_confidence(0.6642, 0.6641) == "0.6642" and fmt_confidence(0.6641, 0.6641) == "0.6641"
+    assert fmt_confidence(0.6651, 0.665) == "0.67" and fmt_confidence(0.6612, 0.66) == "0.66"
+    # refused over the threshold (its checks failed): two decimals, it is on the threshold's side it reads
+    assert fmt_confidence(0.8123, 0.66) == "0.81" and fmt_confidence(0.66, 0.66) == "0.66"
 
 
 def test_a_trace_without_claims_has_no_factuality():
@@ -96,10 +107,11 @@ def test_an_answers_sources_anchor_is_a_plain_id_its_markers_link_to():
     assert "](#gw-sources-turn5 " in answer_md("Yes. [1]", {1: "Yes."}, sources_anchor("turn5"))
 
 
-def test_a_table_cell_of_confidence_follows_the_rows_status():
+def test_a_table_cell_of_confidence_follows_the_rows_threshold():
     """The Traces, Review and feedback tables showed "%.2f": a refusal's 0.6596 read "0.66"."""
     from ui.format import confidence_cell
 
-    assert confidence_cell(0.6596, "refused") == "0.6596"
-    assert confidence_cell(0.6596, "answered") == "0.66"
-    assert confidence_cell(None, "refused") is None  # the table's placeholder, not "0.00"
+    assert confidence_cell(0.6596, 0.66) == "0.6596"  # refused under 0.66
+    assert confidence_cell(0.6596, 0.65) == "0.66"  # answered over 0.65
+    assert confidence_cell(0.40976, 0.66) == "0.41"  # far under it: two decimals
+    assert confidence_cell(None, 0.66) is None  # the table's placeholder, not "0.00"
