@@ -24,7 +24,7 @@ from typing import Any
 from core import disk, index, journal, scan_words, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
-from core.ingest import IngestError, detect_format, parse_file
+from core.ingest import FOLDER_SUFFIXES, IngestError, detect_format, parse_file
 from core.ingest.ahead import ParseAhead
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
@@ -36,8 +36,6 @@ from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, val
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 
-SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".csv", ".tsv",
-                      ".xlsx", ".xlsm", ".pptx", ".pptm", ".rtf", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
 # The kept original is named by what its bytes are (see detect_format), so the console never
 # serves a text file named .pdf as a PDF, and a re-index detects the same format again.
 # (A TSV is kept as .csv: its delimiter is found in its text again, not in its name.)
@@ -527,12 +525,13 @@ def _record_failure(
 
 
 def iter_files(paths: list[Path]) -> list[Path]:
-    """Files named directly, plus supported files found in folders (sorted, recursive)."""
+    """Files named directly, plus the files found in folders (sorted, recursive) whose names
+    core/ingest reads (`FOLDER_SUFFIXES`)."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in FOLDER_SUFFIXES
                               and not f.name.startswith(".")))
         else:
             out.append(p)

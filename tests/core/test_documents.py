@@ -425,6 +425,19 @@ def test_a_file_name_that_is_not_utf8_is_ingested_and_the_rest_go_on(settings, t
     assert names == {"lamp-\ufffdt\ufffd.txt", "zclock.txt"}
 
 
+def test_a_folder_yields_every_name_the_readers_accept(tmp_path):
+    from core.ingest import _PROMISED
+
+    folder = tmp_path / "tree"
+    folder.mkdir()
+    for name in ("notes.mdown", "notes.mkd", "page.xhtml", "old.doc", "memo.rtf", "clip.mp4", "old.xls"):
+        (folder / name).write_bytes(b"x")
+    assert sorted(p.name for p in documents.iter_files([folder])) == [
+        "memo.rtf", "notes.mdown", "notes.mkd", "old.doc", "page.xhtml"]
+    # one source of truth: every name whose format is read here is picked up from a folder
+    assert set(_PROMISED) <= documents.FOLDER_SUFFIXES
+
+
 def test_identical_bytes_under_a_new_name_say_which_document_holds_them(settings, write_file):
     first = ingest_file(settings, "acme", write_file("Инструкция по уходу (копия).txt", OIL))
     copy = ingest_file(settings, "acme", write_file("notes-copy2.txt", OIL))
