@@ -18,10 +18,12 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from core import eval_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
@@ -76,7 +78,7 @@ class EvalRunBody(BaseModel):
         # refused here (422), not by the background run's own argument check, whose
         # message only its log would hold
         if split not in ("all", *EVAL_SPLITS):
-            raise ValueError(f"split must be one of all, {', '.join(EVAL_SPLITS)}")
+            raise ValueError(f"The split must be one of all, {', '.join(EVAL_SPLITS)}")
         return split
 
 
@@ -155,17 +157,91 @@ def _header_text(value: str) -> str:
         return value
 
 
+_FIELD_WORDS = {"previous": "previous question"}  # a field whose name alone reads oddly in a sentence
+
+
+def _field_name(loc: Any) -> str:
+    """A field's place in the body as a client wrote it: "question", "pairs[0].claim"."""
+    name = ""
+    for part in tuple(loc or ())[1:]:  # loc[0] is "body"
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return _FIELD_WORDS.get(name, name or "body")
+
+
+def _sentence(error: dict[str, Any]) -> str:
+    """One sentence a person can act on for a field error, never holding the value sent
+    (a 2,000-character question came back whole in pydantic's `input`)."""
+    kind, field, ctx = error.get("type"), _field_name(error.get("loc")), error.get("ctx") or {}
+    sent = error.get("input")
+    if kind == "json_invalid":
+        where = tuple(error.get("loc") or ())[-1:]  # FastAPI's ("body", position)
+        at = f" at character {where[0]}" if where and isinstance(where[0], int) else ""
+        return (f"The body is not valid JSON ({str(ctx.get('error', 'malformed')).lower()}{at}); "
+                "check its quotes, commas and braces and send it again.")
+    if kind == "string_too_long":
+        length = f"{len(sent):,} characters" if isinstance(sent, str) else "too long"
+        return f"The {field} is {length}; keep it to {ctx.get('max_length', 0):,} characters or fewer."
+    if kind == "string_too_short":  # every text field here needs one character at least
+        return f"The {field} is empty; fill it in."
+    if kind in ("too_short", "too_long"):
+        bound = "at least" if kind == "too_short" else "at most"
+        return f"The {field} list holds {len(sent) if isinstance(sent, list) else 'a wrong number of'} items; " \
+               f"send {bound} {ctx.get('min_length' if kind == 'too_short' else 'max_length')}."
+    if kind == "missing":
+        return ("The request has no body; send a JSON object." if field == "body" else
+                f"The request has no {field}; add it.")
+    if kind == "string_type":
+        return f"The {field} must be text (a JSON string)."
+    if kind == "string_unicode":
+        return (f"The {field} holds characters that are not text (a lone surrogate such as \\ud800); "
+                "send it as UTF-8 text.")
+    if kind in ("model_attributes_type", "dict_type", "model_type") and field == "body":
+        return "The body must be a JSON object of the fields this endpoint takes (see /docs)."
+    return _as_sentence(str(error.get("msg", "")).removeprefix("Value error, "), field)
+
+
+def _as_sentence(msg: str, field: str) -> str:
+    """Pydantic's message ("Input should be a valid integer") said of the field, as a sentence."""
+    if msg.startswith("Input "):
+        msg = f"The {field} " + msg.removeprefix("Input ")
+    msg = msg[:1].upper() + msg[1:]
+    return msg if msg.endswith(".") else msg + "."
+
+
+def _field_errors(errors: list[Any]) -> list[dict[str, Any]]:
+    """The API's error shape: each field at fault with its type and one sentence, without
+    pydantic's `input`, `ctx` and `url` (the body sent, echoed back)."""
+    return [{"type": e.get("type"),
+             # a JSON error's position is said in its sentence; its field is the body
+             "loc": ["body"] if e.get("type") == "json_invalid" else list(e.get("loc") or ()),
+             "msg": _sentence(e)} for e in errors]
+
+
+def _unprocessable(detail: dict[str, Any]) -> Response:
+    # ASCII-escaped: a lone surrogate a client sent can never fail the reply
+    return Response(json.dumps(detail, ensure_ascii=True), status_code=422, media_type="application/json")
+
+
 async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
-    """422 with the fields at fault, its JSON ASCII-escaped: a lone surrogate a client sent
-    (valid JSON, not valid UTF-8) is echoed back as \\udXXX instead of failing the reply."""
-    detail: dict = {"detail": jsonable_encoder(exc.errors())}
+    """422 with the fields at fault, each with one sentence (`_field_errors`)."""
+    detail: dict = {"detail": jsonable_encoder(_field_errors(list(exc.errors())))}
     sent = request.headers.get("content-type", "")
     if request.method == "POST" and "json" not in sent and "multipart" not in sent \
             and any(e.get("loc") == ("body",) for e in exc.errors()):
         # curl -d sends form encoding: the body was never read as JSON at all
         detail["hint"] = (f"The body was sent as {sent or 'no content type'}; send JSON with the header "
                           "'Content-Type: application/json'.")
-    return Response(json.dumps(detail, ensure_ascii=True), status_code=422, media_type="application/json")
+    return _unprocessable(detail)
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    """FastAPI's own errors as they are, but a body that is no text (bytes that are not
+    UTF-8), which FastAPI answers "There was an error parsing the body" (400): said as the
+    other body errors are (422, the field at fault and one sentence)."""
+    if isinstance(exc.__cause__, UnicodeDecodeError):
+        return _unprocessable({"detail": [{"type": "body_not_text", "loc": ["body"], "msg": (
+            "The body is not UTF-8 text; send the JSON encoded as UTF-8.")}]})
+    return await http_exception_handler(request, exc)
 
 
 async def _too_large(send: Callable, limit: int) -> None:
@@ -180,6 +256,7 @@ def create_app(settings: Settings) -> FastAPI:
                   description="Answers only from a tenant's own documents, every sentence cited. "
                               "Authenticate with `Authorization: Bearer <key>` (`python -m core.cli keys create`).")
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
     async def _server_error(request: Request, exc: Exception) -> Response:
         """A full data disk is said as such (507, one sentence); any other failure stays a

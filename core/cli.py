@@ -328,11 +328,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         pages = "-" if result.pages is None else result.pages
         if result.pages and result.pages_left_out:  # "pages=2/3": one page's text is not indexed
             pages = f"{result.pages - result.pages_left_out}/{result.pages}"
-        note = f"  (replaced {result.replaced})" if result.replaced else ""
-        if result.status == "unchanged" and result.same_as and result.same_as != path.name:
-            note = f"  (same content as {_shown(result.same_as)}, already indexed)"
         print(f"{result.status:<10} {_shown(path.name)}  pages={pages} chunks={result.chunks} "
-              f"{result.seconds:.2f}s{note}", flush=True)
+              f"{result.seconds:.2f}s{_ingest_note(result, path.name)}", flush=True)
         for warning in result.warnings:  # stderr: stdout stays one line a file
             print(f"  {_shown(path.name)}: {_shown(warning)}", file=sys.stderr, flush=True)
         carried = exclusions_note(result.exclusions_kept, result.exclusions_dropped)
@@ -343,6 +340,17 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _ingest_note(result: Any, name: str) -> str:
+    """What an ingest line says after its numbers: the version replaced, or the document
+    of another name that holds the same bytes."""
+    other = result.same_as if result.same_as and result.same_as != name else None
+    if result.status == "unchanged":
+        return f"  (same content as {_shown(other)}, already indexed)" if other else ""
+    said = ([f"replaced {result.replaced}"] if result.replaced else []) + (
+        [f"same content as {_shown(other)}"] if other else [])
+    return f"  ({'; '.join(said)})" if said else ""
 
 
 def cmd_prepare(settings: Settings, args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ from typing import Any
 from core import disk, index, journal, scan_words, store
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
-from core.ingest import IngestError, detect_format, parse_file
+from core.ingest import FOLDER_SUFFIXES, IngestError, detect_format, parse_file
 from core.ingest.ahead import ParseAhead
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
@@ -36,8 +36,6 @@ from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, val
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 
-SUPPORTED_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".html", ".htm", ".txt", ".text", ".csv", ".tsv",
-                      ".xlsx", ".xlsm", ".pptx", ".pptm", ".rtf", ".png", ".jpg", ".jpeg", ".tif", ".tiff")
 # The kept original is named by what its bytes are (see detect_format), so the console never
 # serves a text file named .pdf as a PDF, and a re-index detects the same format again.
 # (A TSV is kept as .csv: its delimiter is found in its text again, not in its name.)
@@ -55,7 +53,7 @@ class IngestResult:
     seconds: float = 0.0
     error: str | None = None
     replaced: str | None = None  # doc_id of the previous version, if any
-    same_as: str | None = None  # unchanged: the file name of the document that already holds these bytes
+    same_as: str | None = None  # the file name of another document that holds these bytes too
     timings: dict[str, float] = field(default_factory=dict)
     reused_vectors: int = 0  # chunks whose text the tenant already held: their vectors were reused
     # ready, but the parser lost something on the way ("The PDF is damaged ...; some of its text
@@ -114,8 +112,21 @@ def ensure_tenant(settings: Settings, tenant: str) -> None:
     store.upsert_tenant(settings, tenant, collection_name(tenant))
 
 
-def _doc_id(tenant: str, sha: str) -> str:
-    return "d" + hashlib.sha256(f"{tenant_key(tenant)}:{sha}".encode()).hexdigest()[:15]
+def _doc_id(tenant: str, sha: str, file_name: str | None = None) -> str:
+    """By the bytes; `file_name` too for a second document holding bytes another holds."""
+    key = f"{tenant_key(tenant)}:{sha}" + (f":{file_name}" if file_name is not None else "")
+    return "d" + hashlib.sha256(key.encode()).hexdigest()[:15]
+
+
+def _new_doc_id(settings: Settings, tenant: str, sha: str, file_name: str) -> str:
+    """The id of these bytes indexed under this name: by the bytes alone, unless a document
+    of another name holds that id (a new version of this name whose bytes the other holds
+    too); then by the name as well, so neither document replaces the other."""
+    doc_id = _doc_id(tenant, sha)
+    holder = store.get_document(settings, tenant, doc_id)
+    if holder is None or holder["file_name"] == file_name:
+        return doc_id
+    return _doc_id(tenant, sha, file_name)
 
 
 def ingest_file(
@@ -126,7 +137,7 @@ def ingest_file(
     `ahead`: the file's parse, started earlier (core/ingest/ahead.py)."""
     path = Path(path)
     return _ingest(settings, tenant, path, readable_name(file_name or path.name), uploaded_by, progress,
-                   reindex=False, ahead=ahead)
+                   reindex=None, ahead=ahead)
 
 
 def readable_name(name: str) -> str:
@@ -147,7 +158,10 @@ def ingest_files(
     while the current one is embedded."""
     ensure_tenant(settings, tenant)
     first_with: dict[str, Path] = {}  # file name -> the path ingested under it in this run
-    with ParseAhead(paths, settings, lambda sha: _ready_with(settings, tenant, sha) is not None) as parsing:
+    def holds(path: Path, sha: str) -> bool:
+        return _holding(settings, tenant, sha, readable_name(path.name)) is not None
+
+    with ParseAhead(paths, settings, holds) as parsing:
         for i, path in enumerate(paths):
             name = readable_name(Path(path).name)
             if name in first_with:
@@ -162,17 +176,30 @@ def ingest_files(
                                     progress=progress_for(path) if progress_for else None, ahead=parsing.take(i))
 
 
-def _ready_with(settings: Settings, tenant: str, sha: str) -> dict[str, Any] | None:
-    """The tenant's ready document with these bytes (by SHA-256), if it holds one."""
-    return next((d for d in store.find_documents(settings, tenant, sha256=sha) if d["status"] == "ready"), None)
+def _ready_with(settings: Settings, tenant: str, **where: Any) -> list[dict[str, Any]]:
+    """The tenant's ready documents matching `where` (sha256=..., file_name=...)."""
+    return [d for d in store.find_documents(settings, tenant, **where) if d["status"] == "ready"]
+
+
+def _holding(settings: Settings, tenant: str, sha: str, file_name: str) -> dict[str, Any] | None:
+    """The ready document that makes ingesting these bytes under this name a no-op: the
+    document of this name when it holds them; else, when no document has this name yet,
+    any document holding them (a copy under a new name is not indexed twice). A document
+    of this name holding other bytes is replaced, whatever other document holds these."""
+    holders = _ready_with(settings, tenant, sha256=sha)
+    own = next((d for d in holders if d["file_name"] == file_name), None)
+    if own is not None or not holders or _ready_with(settings, tenant, file_name=file_name):
+        return own
+    return holders[0]
 
 
 def _ingest(
     settings: Settings, tenant: str, path: Path, file_name: str, uploaded_by: str,
-    progress: Progress | None, *, reindex: bool, ahead: Future | None = None,
+    progress: Progress | None, *, reindex: str | None, ahead: Future | None = None,
 ) -> IngestResult:
-    """`ingest_file`; a re-index indexes the same bytes again on purpose, and when it fails it
-    records no 'failed' row: the document stays live as it was and the result says why."""
+    """`ingest_file`; a re-index (`reindex`: the doc_id indexed again) indexes the same bytes
+    again on purpose, and when it fails it records no 'failed' row: the document stays live
+    as it was and the result says why."""
     started = time.perf_counter()
     report = progress or (lambda stage, frac: None)
     ensure_tenant(settings, tenant)
@@ -181,13 +208,16 @@ def _ingest(
     except OSError as exc:
         return IngestResult(file_name, "failed", error=f"Cannot read the file ({exc.strerror}).")
     sha = hashlib.sha256(data).hexdigest()
-    doc_id = _doc_id(tenant, sha)
 
     with journal.write_lock(settings, tenant):
-        doc = _ready_with(settings, tenant, sha)
-        if doc is not None and not reindex:
+        doc = None if reindex else _holding(settings, tenant, sha, file_name)
+        if doc is not None:
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
                                 time.perf_counter() - started, same_as=doc["file_name"])
+        doc_id = reindex or _new_doc_id(settings, tenant, sha, file_name)
+        # a new version whose bytes another document holds too: said beside the result
+        also_held_by = next((d["file_name"] for d in _ready_with(settings, tenant, sha256=sha)
+                             if d["file_name"] != file_name), None)
         try:
             result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, ahead)
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
@@ -199,6 +229,7 @@ def _ingest(
             return IngestResult(file_name, "failed", doc_id, error=msg,
                                 seconds=time.perf_counter() - started)
     result.seconds = time.perf_counter() - started
+    result.same_as = also_held_by
     report("done", 1.0)
     return result
 
@@ -494,12 +525,13 @@ def _record_failure(
 
 
 def iter_files(paths: list[Path]) -> list[Path]:
-    """Files named directly, plus supported files found in folders (sorted, recursive)."""
+    """Files named directly, plus the files found in folders (sorted, recursive) whose names
+    core/ingest reads (`FOLDER_SUFFIXES`)."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES
+            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in FOLDER_SUFFIXES
                               and not f.name.startswith(".")))
         else:
             out.append(p)
@@ -607,7 +639,7 @@ def reindex_document(settings: Settings, tenant: str, doc_id: str, progress: Pro
         tmp = Path(folder) / original.name
         shutil.copyfile(original, tmp)
         return _ingest(settings, tenant, tmp, doc["file_name"], doc.get("uploaded_by") or "reindex",
-                       progress, reindex=True)
+                       progress, reindex=doc_id)
 
 
 def original_path(settings: Settings, tenant: str, doc_id: str) -> Path | None:

@@ -45,8 +45,8 @@ from core.ingest.xlsx import XlsxParser
 from core.schema import ParsedDocument
 
 __all__ = [
-    "FORMAT_NAMES", "PARSERS", "IngestError", "Parser", "chunk_document", "detect_format",
-    "parse_file",
+    "FOLDER_SUFFIXES", "FORMAT_NAMES", "PARSERS", "IngestError", "Parser", "chunk_document",
+    "detect_format", "parse_file",
 ]
 
 PARSERS: dict[str, Parser] = {
@@ -89,6 +89,10 @@ _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _IMAGE_MAGIC = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"), (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"))
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff"}
 IMAGE_FORMATS = {"png", "jpeg", "tiff"}
+# the names a folder ingest picks up: every name a format read here goes by, and ".doc",
+# which is often RTF (read) and else a Word 97 file, refused in one sentence: better than
+# being skipped without a word while the same file named directly is read or refused
+FOLDER_SUFFIXES = frozenset((_TEXT_SUFFIXES - {""}) | set(_NAMED_BINARY) | IMAGE_SUFFIXES | {".doc"})
 # the format a file's name promises, for the note when its bytes hold another (a TIFF named
 # .png, a workbook named .csv); .txt and a missing suffix promise nothing in particular
 _PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},

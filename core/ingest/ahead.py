@@ -7,8 +7,8 @@ while 160 chunks embedded (20.0 s) took 21.8 s together instead of 24.4; a whole
 27.4 s with parsing ahead against 28.9 s without in one pair of runs, within the machine's
 noise in the next two (`python -m evals.bench ingest [--no-ahead]`). Files whose parse is a
 larger share (long PDFs) gain most. One file ahead at most, so memory holds at most two
-parsed documents; a file the tenant already holds with the same bytes is not parsed (its
-ingest is a no-op).
+parsed documents; a file whose ingest is a no-op (the tenant holds its bytes already) is
+not parsed.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 from core.ingest import IngestError, parse_file
 from core.schema import ParsedDocument
 
-Holds = Callable[[str], bool]  # does the tenant hold these bytes (by SHA-256) already?
+Holds = Callable[[Path, str], bool]  # is ingesting this file (these bytes, by SHA-256) a no-op?
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class ParseAhead:
     def _parse(self, path: Path) -> Parsed | None:
         try:
             sha = _sha(path)
-            if self._holds(sha):
+            if self._holds(path, sha):
                 return None  # an unchanged file: its ingest is a no-op
             try:
                 parsed = Parsed(sha, document=parse_file(path, self._settings))

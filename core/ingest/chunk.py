@@ -3,8 +3,11 @@
 How a document is cut, in order:
 1. Blocks are grouped into sections (a heading and the blocks under it, up to the next
    heading). Chunks never span two sections, with one exception: a heading with no body
-   of its own (e.g. "Policies" directly followed by "Leave policy") is carried into the
-   first chunk of its first subsection.
+   of its own (e.g. "Policies" directly followed by "Leave policy", or a document's title
+   directly followed by its first section's heading) is carried into the first chunk of
+   the next section, and stays in that section's path; a chunk of a heading alone took a
+   retrieval slot from passages that answer. Only a heading with nothing after it at all
+   is a chunk of its own.
 2. Each block is one unit if it fits the budget. A longer block is cut into sentences
    (see `core.ingest.sentences`; a sentence is never cut, except one longer than the
    embedder's limit, which is cut between words), code into lines, and a table into
@@ -172,19 +175,23 @@ class _Chunker:
 
     def run(self) -> list[tuple[list[_Unit], _Section, str]]:
         sections = self.sections()
-        carried: list[_Unit] = []  # body-less headings waiting for their first subsection
+        carried: list[_Unit] = []  # body-less headings waiting for the next section
+        above: list[str] = []  # their section path, kept over the next section's
         for n, section in enumerate(sections):
             head = [self.whole_unit(section.heading)] if section.heading is not None else []
-            if not section.blocks:
-                following = sections[n + 1] if n + 1 < len(sections) else None
-                if following is not None and _is_descendant(following.path, section.path):
-                    carried += head
-                    continue
-                self.drafts.append((carried + head, section, ""))
-                carried = []
+            if not section.blocks and n + 1 < len(sections):
+                # a heading alone took a retrieval slot from passages that answer; it opens
+                # the next section's first chunk instead ("Policies" over "Leave policy", a
+                # document's title over its first section)
+                carried += head
+                above = _nested(above, section.path)
                 continue
-            self.pack(section, carried + head)
-            carried = []
+            section = _Section(_nested(above, section.path), section.heading, section.blocks)
+            if not section.blocks:  # the last section: a heading with nothing after it
+                self.drafts.append((carried + head, section, ""))
+            else:
+                self.pack(section, carried + head)
+            carried, above = [], []
             if n % PROGRESS_EVERY == 0:
                 self.report(0.5 * n / len(sections))
         return self.drafts
@@ -421,8 +428,14 @@ def _word_cuts(text: str, start: int, end: int, budget: int) -> list[tuple[int, 
     return [(a, min(a + step, end)) for a in range(start, end, step)]
 
 
-def _is_descendant(path: list[str], parent: list[str]) -> bool:
-    return len(path) > len(parent) and path[: len(parent)] == parent
+def _nested(above: list[str], path: list[str]) -> list[str]:
+    """`path` under the path of body-less headings before it: ["Policies"] and ["Policies",
+    "Leave"] give ["Policies", "Leave"]; a title's ["Aftercare"] and ["Wound care"] give
+    ["Aftercare", "Wound care"]."""
+    shared = 0
+    while shared < min(len(above), len(path)) and above[shared] == path[shared]:
+        shared += 1
+    return above + path[shared:]
 
 
 def _dominant_kind(units: list[_Unit]) -> str:

@@ -2,7 +2,8 @@
 
 Styles give the structure: "Title" and "Heading N" (also localised names such as
 "Заголовок N", or any style based on them) are headings; "List ..." styles or numbered
-paragraphs are list items; tables stay tables (header row first; a merged cell fills each
+paragraphs are list items, a numbered one led by its number as Word shows it ("2.", "1.2.",
+"b)": core/ingest/docx_numbering.py), as a Markdown ordered list's item is; tables stay tables (header row first; a merged cell fills each
 column it spans, but a label spanning a whole row is said once).
 Footnotes and endnotes are read: the reference is the note's number in superscript where
 it stands ("30 days ²"), numbered in the order they are referred to, as Word numbers them,
@@ -41,6 +42,7 @@ from core.ingest.blocks import (
     normalize_rows,
     table_block,
 )
+from core.ingest.docx_numbering import Numbering, num_pr
 from core.schema import Block, ParsedDocument
 
 # A DOCX is a zip: refuse archives that would unpack to absurd sizes (zip bombs).
@@ -82,6 +84,7 @@ class _Seen:
         self.referred: list[tuple[str, str, str]] = []  # (kind, note id, mark), in order
         self.marks: dict[str, int] = {"footnote": 0, "endnote": 0}
         self.boxes: list = []  # text boxes met in the paragraph being read (w:txbxContent)
+        self.numbers = _numbering(document)  # list numbers counted as paragraphs are read
 
     def notes(self) -> list[str]:
         out = []
@@ -214,14 +217,42 @@ def _body_elements(parent):
 
 def _paragraph_block(paragraph: Paragraph, seen: _Seen, styles: _Styles) -> Block | None:
     text = clean_inline(_text(paragraph._p, seen))
+    number = _list_number(paragraph, seen, styles)  # counted even when empty: Word counts it too
     if not text:
         return None
     level = _heading_level(paragraph, styles)
     if level:
         return Block(kind="heading", text=text, level=level)
     if _is_list(paragraph, styles):
-        return Block(kind="list_item", text=text)
+        return Block(kind="list_item", text=f"{number} {text}" if number else text)
     return Block(kind="paragraph", text=text)
+
+
+def _list_number(paragraph: Paragraph, seen: _Seen, styles: _Styles) -> str:
+    """The number Word shows before the paragraph ("3."), "" if none: its list and level
+    are its own w:numPr's, else its style's."""
+    own, own_level = num_pr(paragraph._p)
+    styled, styled_level = styles.of(paragraph)[2]
+    if own is None and styled is None:
+        return ""
+    return seen.numbers.label(own or styled, own_level or styled_level)
+
+
+def _numbering(document: DocxDocument) -> Numbering:
+    """The document's list definitions (none when it has no numbering part or a damaged one)."""
+    from docx.opc.constants import RELATIONSHIP_TYPE
+
+    try:
+        root = document.part.part_related_by(RELATIONSHIP_TYPE.NUMBERING).element
+    except Exception:  # noqa: BLE001 - a damaged numbering part costs the numbers, not the document
+        root = None
+    styles = document.styles.element
+
+    def style_num(style_id: str) -> str | None:
+        found = next((s for s in styles.iterchildren(qn("w:style")) if s.get(qn("w:styleId")) == style_id), None)
+        return num_pr(found)[0]
+
+    return Numbering(root, style_num)
 
 
 class _Styles:
@@ -230,16 +261,30 @@ class _Styles:
     paragraph, 1 ms a paragraph, so a 2 MB file of short paragraphs took minutes (QA pass)."""
 
     def __init__(self) -> None:
-        self.known: dict[str | None, tuple[int, bool]] = {}
+        self.known: dict[str | None, tuple[int, bool, tuple[str | None, str | None]]] = {}
 
-    def of(self, paragraph: Paragraph) -> tuple[int, bool]:
+    def of(self, paragraph: Paragraph) -> tuple[int, bool, tuple[str | None, str | None]]:
+        """(heading level, a list style, the list and level the style numbers with)."""
         named = paragraph._p.find(_STYLE_NAME)
         key = named.get(_VAL) if named is not None else None
         if key not in self.known:
             style = paragraph.style
             self.known[key] = (_style_heading_level(style),
-                               bool(style is not None and "list" in (style.name or "").lower()))
+                               bool(style is not None and "list" in (style.name or "").lower()),
+                               _style_numbering(style))
         return self.known[key]
+
+
+def _style_numbering(style) -> tuple[str | None, str | None]:
+    """The (numId, ilvl) a paragraph style numbers with ("List Number"), following "based on"."""
+    seen = 0
+    while style is not None and seen < 10:
+        num, level = num_pr(style.element)
+        if num is not None:
+            return num, level
+        style = style.base_style
+        seen += 1
+    return None, None
 
 
 def _style_heading_level(style) -> int:

@@ -5,7 +5,7 @@ A paragraph is a heading when it is one short line without closing punctuation t
 ALL CAPS, numbered ("1. Scope", "2.3 Limits"), Markdown-style ("# Title"), underlined
 ("Title" over "====="), or a short title-like line followed by more text. Everything else
 is a paragraph; hard-wrapped lines are joined with spaces (words broken with a hyphen at
-a line end are re-joined).
+a line end are re-joined; an e-mail address, URL or domain broken at its own hyphen keeps it).
 """
 
 from __future__ import annotations
@@ -191,16 +191,39 @@ def _body_blocks(lines: list[str]) -> list[Block]:
 
 
 def join_lines(lines: list[str]) -> str:
-    """Join wrapped lines with spaces; re-join words hyphenated at a line end. Parts are
-    collected in a list: growing one string line by line made a 10 MB file take 18 s."""
+    """Join wrapped lines with spaces; re-join words hyphenated at a line end, but keep the
+    hyphen of an address broken there (`address_broken_at_hyphen`). Parts are collected in
+    a list: growing one string line by line made a 10 MB file take 18 s."""
     parts: list[str] = []
     for line in lines:
         line = clean_inline(line)
         if not line:
             continue
         last = parts[-1] if parts else ""
-        if last.endswith("-") and len(last) > 1 and last[-2].isalpha() and line[:1].islower():
+        if last.endswith("-") and len(last) > 1 and address_broken_at_hyphen(last, line):
+            parts[-1] = last + line
+        elif last.endswith("-") and len(last) > 1 and last[-2].isalpha() and line[:1].islower():
             parts[-1] = last[:-1] + line
         else:
             parts.append(line)
     return " ".join(parts)
+
+
+def address_broken_at_hyphen(line: str, next_line: str) -> bool:
+    """A line ending in a hyphen inside an e-mail address, a URL or a domain: the hyphen is
+    the address's own ("info@city-" over "library.example"), and dropping it made
+    another address. Told by the word before it (holding "@", "://" or "www.") or by the
+    word after it reading as a domain."""
+    before = line.rsplit(" ", 1)[-1].lower()
+    if "@" in before or "://" in before or before.startswith("www."):
+        return True
+    return _reads_as_domain(next_line.split(" ", 1)[0])
+
+
+def _reads_as_domain(word: str) -> bool:
+    """"library.example", "example.org/help,": labels of letters, digits and hyphens
+    joined by dots, the last of letters (so "ment." or "3.5" is no domain)."""
+    host = word.rstrip(".,;:!?)]\"'»”").split("/", 1)[0]
+    labels = host.split(".")
+    return len(labels) >= 2 and labels[-1].isalpha() and \
+        all(label and all(ch.isalnum() or ch == "-" for ch in label) for label in labels)

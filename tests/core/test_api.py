@@ -126,7 +126,7 @@ def test_bad_requests_are_422_with_the_fields_at_fault(api):
     res = api.post("/v1/ask", headers=key, content=b'{"question": "What is the limit \\ud800?"}')
     assert res.status_code == 422 and res.json()["detail"]
     split = api.post("/v1/eval-runs", headers=key, json={"set": "demo", "split": "tset"})
-    assert split.status_code == 422 and "split must be one of all, calib, test" in split.text
+    assert split.status_code == 422 and "The split must be one of all, calib, test." in split.text
     assert api.get("/v1/eval-jobs", headers=key).json() == []  # nothing was started
 
 
@@ -142,6 +142,38 @@ def test_an_empty_and_a_blank_question_get_the_same_sentence(api):
                and d[0]["msg"] == "Ask a question: the text is empty." for d in details), details
     question = api.get("/openapi.json").json()["components"]["schemas"]["AskBody"]["properties"]["question"]
     assert question["minLength"] == 1 and question["pattern"] == r"\S" and "blank" in question["description"]
+
+
+def _one_sentence_each(res) -> list[str]:
+    """The API's error shape (the empty question's): fields at fault, each with one sentence."""
+    assert res.status_code == 422, res.text
+    detail = res.json()["detail"]
+    assert isinstance(detail, list) and detail
+    assert all(set(d) == {"type", "loc", "msg"} and d["loc"][0] == "body" for d in detail), detail
+    msgs = [d["msg"] for d in detail]
+    assert all(m[:1].isupper() and m.endswith(".") and m.count(". ") == 0 and "\n" not in m for m in msgs), msgs
+    return msgs
+
+
+def test_a_malformed_body_is_one_sentence_that_never_echoes_it(api):
+    """The QA pass: broken JSON got FastAPI's json_invalid list, bytes that are not UTF-8 a
+    400 "There was an error parsing the body", and a long question came back whole."""
+    key = {**auth(api.keys["acme"]), "Content-Type": "application/json"}
+    broken = _one_sentence_each(api.post("/v1/ask", headers=key, content=b'{"question":'))
+    assert broken == ["The body is not valid JSON (expecting value at character 12); check its quotes, "
+                      "commas and braces and send it again."]
+    not_text = _one_sentence_each(api.post("/v1/ask", headers=key, content=b'{"question": "caf\xe9 \xff"}'))
+    assert not_text == ["The body is not UTF-8 text; send the JSON encoded as UTF-8."]
+    question = "How many days of annual leave do staff earn? " * 50  # 2,250 characters
+    res = api.post("/v1/ask", headers=key, json={"question": question})
+    assert _one_sentence_each(res) == ["The question is 2,250 characters; keep it to 2,000 characters or fewer."]
+    assert "annual leave" not in res.text
+    assert _one_sentence_each(api.post("/v1/ask", headers=key, json={})) == [
+        "The request has no question; add it."]
+    claim = _one_sentence_each(api.post("/v1/verify", headers=key, json={"pairs": [{"premise": "a", "claim": ""}]}))
+    assert claim == ["The pairs[0].claim is empty; fill it in."]
+    assert api.get("/v1/documents", headers=auth("wrong")).json() == {"detail": (
+        "A valid API key is required: send Authorization: Bearer <key>.")}  # other errors as they were
 
 
 def test_a_json_body_sent_without_its_content_type_says_what_to_send(api):

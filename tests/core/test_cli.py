@@ -366,6 +366,50 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path, write_file):
     assert "Traceback" not in err and "BrokenPipeError" not in err
 
 
+def test_a_folder_ingested_again_updates_a_file_whose_bytes_another_file_holds(settings, tmp_path, capsys):
+    from core import store
+    from core.cli import main
+
+    folder = tmp_path / "policies"
+    folder.mkdir()
+    named, copy = folder / "cancellation_policy.md", folder / "cancellation_policy_copy.md"
+    fee_25 = "# Cancellation policy\n\nA cancellation costs a fee of 25 EUR.\n"
+    named.write_text(fee_25)
+    assert main(["ingest", "--tenant", "acme", str(named)]) == 0
+    named.write_text(fee_25.replace("25 EUR", "30 EUR"))
+    assert main(["ingest", "--tenant", "acme", str(named)]) == 0
+    copy.write_text(fee_25)
+    assert main(["ingest", "--tenant", "acme", str(copy)]) == 0
+    named.write_text(fee_25)
+    capsys.readouterr()
+    assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("ready") and "cancellation_policy.md" in lines[0]
+    assert "same content as cancellation_policy_copy.md" in lines[0] and "already indexed" not in lines[0]
+    assert lines[1].startswith("unchanged") and "cancellation_policy_copy.md" in lines[1]
+    doc = next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "cancellation_policy.md")
+    assert "25 EUR" in store.chunk_rows(settings, "acme", doc["doc_id"])[0]["text"]
+
+
+def test_a_folder_ingest_says_a_line_for_every_file_a_direct_ingest_reads(settings, tmp_path, capsys):
+    from core.cli import main
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "rich.doc").write_bytes(b"{\\rtf1\\ansi\\pard Bay 9 opens at 06:00.\\par}")
+    (folder / "word97.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096)
+    (folder / "notes.mdown").write_text("# Notes\n\nThe gate closes at 22:00.\n")
+    (folder / "notes2.mkd").write_text("# Keys\n\nKeys are kept at the front desk.\n")
+    (folder / "page.xhtml").write_text("<html><body><h1>Parking</h1><p>Parking is free on Sundays.</p></body></html>")
+    assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    said = {line.split()[1].rstrip(":"): line.split()[0] for line in lines}
+    assert said == {"notes.mdown": "ready", "notes2.mkd": "ready", "page.xhtml": "ready", "rich.doc": "ready",
+                    "word97.doc": "failed"}
+    refusal = next(line for line in lines if "word97.doc" in line)
+    assert refusal.endswith("save it as an unprotected DOCX and upload it again.")
+
+
 def test_ingest_counts_only_the_pages_it_indexed(tmp_path):
     # a scanned page not read (OCR off) is no indexed page: "pages=1/2", the note on stderr
     import pymupdf

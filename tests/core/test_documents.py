@@ -425,12 +425,53 @@ def test_a_file_name_that_is_not_utf8_is_ingested_and_the_rest_go_on(settings, t
     assert names == {"lamp-\ufffdt\ufffd.txt", "zclock.txt"}
 
 
+def test_a_folder_yields_every_name_the_readers_accept(tmp_path):
+    from core.ingest import _PROMISED
+
+    folder = tmp_path / "tree"
+    folder.mkdir()
+    for name in ("notes.mdown", "notes.mkd", "page.xhtml", "old.doc", "memo.rtf", "clip.mp4", "old.xls"):
+        (folder / name).write_bytes(b"x")
+    assert sorted(p.name for p in documents.iter_files([folder])) == [
+        "memo.rtf", "notes.mdown", "notes.mkd", "old.doc", "page.xhtml"]
+    # one source of truth: every name whose format is read here is picked up from a folder
+    assert set(_PROMISED) <= documents.FOLDER_SUFFIXES
+
+
 def test_identical_bytes_under_a_new_name_say_which_document_holds_them(settings, write_file):
     first = ingest_file(settings, "acme", write_file("Инструкция по уходу (копия).txt", OIL))
     copy = ingest_file(settings, "acme", write_file("notes-copy2.txt", OIL))
     assert copy.status == "unchanged" and copy.doc_id == first.doc_id
     assert copy.file_name == "notes-copy2.txt" and copy.same_as == "Инструкция по уходу (копия).txt"
     assert [d["file_name"] for d in list_documents(settings, "acme")] == ["Инструкция по уходу (копия).txt"]
+
+
+FEE_25 = "# Cancellation policy\n\nA cancellation costs a fee of 25 EUR.\n"
+FEE_30 = FEE_25.replace("25 EUR", "30 EUR")
+
+
+def _fee_of(settings, tenant, file_name):
+    doc = next(d for d in list_documents(settings, tenant) if d["file_name"] == file_name)
+    return " ".join(r["text"] for r in store.chunk_rows(settings, tenant, doc["doc_id"]))
+
+
+def test_a_new_version_whose_bytes_another_document_holds_replaces_the_named_one(settings, write_file):
+    ingest_file(settings, "acme", write_file("cancellation_policy.md", FEE_25))
+    ingest_file(settings, "acme", write_file("cancellation_policy.md", FEE_30))
+    copy = ingest_file(settings, "acme", write_file("cancellation_policy_copy.md", FEE_25))
+    assert copy.status == "ready"
+    back = ingest_file(settings, "acme", write_file("cancellation_policy.md", FEE_25))
+    assert back.status == "ready" and back.same_as == "cancellation_policy_copy.md" and back.replaced
+    assert back.doc_id != copy.doc_id
+    assert "25 EUR" in _fee_of(settings, "acme", "cancellation_policy.md")
+    assert "25 EUR" in _fee_of(settings, "acme", "cancellation_policy_copy.md")  # the other stays as it was
+    assert sorted(d["file_name"] for d in list_documents(settings, "acme")) == [
+        "cancellation_policy.md", "cancellation_policy_copy.md"]
+    again = ingest_file(settings, "acme", write_file("cancellation_policy.md", FEE_25))
+    assert again.status == "unchanged" and again.doc_id == back.doc_id
+    reindexed = documents.reindex_document(settings, "acme", back.doc_id)  # each keeps its own id
+    assert reindexed.status == "ready" and reindexed.doc_id == back.doc_id
+    assert {d["doc_id"] for d in list_documents(settings, "acme")} == {back.doc_id, copy.doc_id}
 
 
 def test_reindex_keeps_the_upload_time_and_the_place_in_the_list(settings, write_file):

@@ -119,6 +119,36 @@ def test_short_section_is_one_chunk_and_empty_parent_heading_joins_child(write_f
     assert parsed.text[first.char_start:first.char_end] == first.text
 
 
+def test_a_heading_alone_is_no_chunk_its_title_opens_the_next_section(write_file, tmp_path):
+    """A title over the first section was a chunk of its own ("Aftercare instructions", a
+    .txt's "ПРАВИЛА ДЛЯ ПАЦИЕНТОВ"), taking retrieval slots from passages that answer."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Aftercare instructions", 0)
+    document.add_heading("Wound care", 1)
+    document.add_paragraph("Keep the dressing dry for 48 hours.")
+    document.add_heading("Bathing", 1)
+    document.add_paragraph("Showers are fine after two days; no baths for a week.")
+    document.add_heading("Questions", 1)  # nothing after it at all: kept, or it would be lost
+    document.save(tmp_path / "aftercare.docx")
+    parsed = parse_file(tmp_path / "aftercare.docx")
+    chunks = _chunks(parsed)
+    assert [c.text for c in chunks] == [
+        "Aftercare instructions\n\nWound care\n\nKeep the dressing dry for 48 hours.",
+        "Bathing\n\nShowers are fine after two days; no baths for a week.",
+        "Questions"]
+    assert [c.section for c in chunks] == ["Aftercare instructions > Wound care", "Bathing", "Questions"]
+    assert parsed.text[chunks[0].char_start:chunks[0].char_end] == chunks[0].text
+
+    text = ("ПРАВИЛА ДЛЯ ПАЦИЕНТОВ\n\n1. Запись на приём\n\nЗаписаться можно по телефону.\n\n"
+            "2. Отмена\n\nОтменить приём можно за сутки.\n")
+    chunks = _chunks(_document(write_file, "pravila.txt", text))
+    assert chunks[0].text == "ПРАВИЛА ДЛЯ ПАЦИЕНТОВ\n\n1. Запись на приём\n\nЗаписаться можно по телефону."
+    assert chunks[0].section == "ПРАВИЛА ДЛЯ ПАЦИЕНТОВ > 1. Запись на приём"
+    assert chunks[1].text.startswith("2. Отмена\n\n") and len(chunks) == 2
+
+
 def test_list_items_keep_their_heading(write_file):
     items = "\n".join(f"- Rule {n}: refunds for region {n} are paid within {n + 2} days."
                       for n in range(40))

@@ -276,3 +276,54 @@ def test_a_text_box_in_a_table_cell_follows_its_table(tmp_path):
     document.save(tmp_path / "plans.docx")
     texts = [b.text for b in parse_file(tmp_path / "plans.docx").blocks]
     assert texts[1:] == ["Extended to 30 days in 2025.", "After the table."], texts
+
+
+_NESTED_LIST = (f'<w:abstractNum {_W} w:abstractNumId="90">'
+                '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/></w:lvl>'
+                '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2."/></w:lvl>'
+                '<w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%3)"/></w:lvl>'
+                '</w:abstractNum>')
+
+
+def _numbered(text: str, num: int, level: int) -> str:
+    return (f'<w:p {_W}><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num}"/></w:numPr></w:pPr>'
+            f'<w:r><w:t>{text}</w:t></w:r></w:p>')
+
+
+def test_numbered_list_items_keep_the_numbers_word_shows(tmp_path):
+    """Numbered paragraphs were stored without their numbers (QA pass): "What is step 4 of the
+    safety procedure?" had no step 4 to find. Numbered as a Markdown ordered list's items are."""
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    document.add_heading("Safety procedure", 1)
+    for step in ("Switch off the machine.", "Lock the panel.", "Wait five minutes.", "Check the gauge reads zero."):
+        document.add_paragraph(step, style="List Number")
+    document.add_paragraph("Wear gloves.", style="List Bullet")
+    numbering = document.part.numbering_part.element
+    numbering.insert(0, parse_xml(_NESTED_LIST))
+    numbering.append(parse_xml(f'<w:num {_W} w:numId="91"><w:abstractNumId w:val="90"/></w:num>'))
+    numbering.append(parse_xml(f'<w:num {_W} w:numId="92"><w:abstractNumId w:val="90"/>'
+                               '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+    body = document.element.body
+    for text, num, level in [("Open the valve.", 91, 0), ("Slowly.", 91, 1), ("Fully.", 91, 1),
+                             ("Listen.", 91, 2), ("Close the valve.", 91, 0), ("Check for leaks.", 91, 1),
+                             ("A list restarted at 1.", 92, 0), ("Its second item.", 92, 0)]:
+        body.insert(len(body) - 1, parse_xml(_numbered(text, num, level)))  # before the section properties
+    document.save(tmp_path / "safety.docx")
+
+    parsed = parse_file(tmp_path / "safety.docx")
+    assert [b.text for b in parsed.blocks if b.kind == "list_item"] == [
+        "1. Switch off the machine.", "2. Lock the panel.", "3. Wait five minutes.", "4. Check the gauge reads zero.",
+        "Wear gloves.",  # a bullet stays a bullet
+        "1. Open the valve.", "1.1. Slowly.", "1.2. Fully.", "a) Listen.", "2. Close the valve.", "2.1. Check for leaks.",
+        "1. A list restarted at 1.", "2. Its second item."]
+    assert_offsets(parsed)
+
+
+def test_list_numbers_in_words_formats():
+    from core.ingest.docx_numbering import formatted
+
+    assert [formatted(n, "lowerLetter") for n in (1, 26, 27, 28)] == ["a", "z", "aa", "bb"]
+    assert [formatted(n, "upperRoman") for n in (4, 9, 14, 1999)] == ["IV", "IX", "XIV", "MCMXCIX"]
+    assert formatted(7, "decimalZero") == "07" and formatted(3, "ordinalText") == "3"

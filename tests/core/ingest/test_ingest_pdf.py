@@ -313,3 +313,24 @@ def test_a_footnote_is_read_as_one_and_follows_the_sentence_that_refers_to_it(tm
         ("3. Expenses", "¹ Rate valid from 1 January 2024; short trips are not reimbursed."),
         ("4. Tools and equipment", "Every mechanic receives a personal tool kit on the first day."),
     ]
+
+
+def test_an_address_broken_at_its_own_hyphen_keeps_it(tmp_path):
+    """The hyphen rule made "members@aquapark-" over "nordhafen.example" the address
+    members@aquaparknordhafen.example (QA pass); a word broken at a line end is still joined."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["Season tickets are renewed by writing to members@aquapark-",
+             "nordhafen.example before March; the form is at https://aquapark-",
+             "nordhafen.example/renew and at www.aquapark-",
+             "nordhafen.example, and renewals are pro-",
+             "cessed within 5 days by the aquapark-",
+             "nordhafen.example office."]
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + i * 13), line, fontsize=10, fontname="helv")
+    doc.save(tmp_path / "renewals.pdf")
+    text = parse_file(tmp_path / "renewals.pdf").text
+    assert "members@aquapark-nordhafen.example before March" in text
+    assert "https://aquapark-nordhafen.example/renew" in text and "www.aquapark-nordhafen.example," in text
+    assert "the aquapark-nordhafen.example office" in text
+    assert "renewals are processed within 5 days" in text

@@ -69,3 +69,19 @@ def test_token_count_uses_the_embedders_tokenizer():
     short, long = count_tokens("refund"), count_tokens("refund " * 100)
     assert 0 < short < long
     assert long >= 100
+
+
+@pytest.mark.parametrize("lines, joined", [
+    (["Write to members@aquapark-", "nordhafen.example for help."], "Write to members@aquapark-nordhafen.example for help."),
+    (["See https://aqua-", "park.example/help today."], "See https://aqua-park.example/help today."),
+    (["Visit www.aqua-", "park.example."], "Visit www.aqua-park.example."),
+    (["Write to Members@Aquapark-", "Nordhafen.example."], "Write to Members@Aquapark-Nordhafen.example."),
+    (["the non-", "profit.org site"], "the non-profit.org site"),
+    (["Refunds are pro-", "cessed within 5 days."], "Refunds are processed within 5 days."),
+    (["develop-", "ment. Next"], "development. Next"),
+    (["version 3-", "5.2 of it"], "version 3- 5.2 of it"),
+])
+def test_a_hyphen_at_a_line_end_inside_an_address_is_kept(lines, joined):
+    from core.ingest.text import join_lines
+
+    assert join_lines(lines) == joined
