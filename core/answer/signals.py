@@ -198,8 +198,18 @@ def key_match(unit: Unit, unit_tokens: set[str], keys: list[Key], terms: set[str
 
 
 def unit_candidates(passages: list[Candidate]) -> list[tuple[int, Unit]]:
+    """(passage number, unit) of every unit that may answer. A passage whose text an
+    earlier one holds word for word (a copy of a document under another name) adds none:
+    its units would tie with the first copy's as a rival answer, halving the gap to the
+    runner-up that the confidence reads (a QA pass: an answer at 0.71 refused at 0.63
+    once a copy of its document was indexed)."""
     out = []
+    seen: set[str] = set()
     for number, passage in enumerate(passages, start=1):
+        body = " ".join(passage.text.split()).casefold()
+        if body in seen:
+            continue
+        seen.add(body)
         heading = passage.section.split(" > ")[-1] if passage.section else ""
         # headings and the document's own title line name a topic; quoted, they would be
         # "claims" that support themselves

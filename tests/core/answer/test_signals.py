@@ -190,3 +190,16 @@ def test_a_pipe_inside_a_table_cell_stays_in_its_cell():
     assert row.quote in table
     assert row_cells("| a \\| b | c |") == ["a | b", "c"]
     assert row_cells("| x | y \\|") == ["x", "y |"]
+
+
+def test_a_passage_that_copies_an_earlier_one_adds_no_candidate() -> None:
+    # a QA pass: a copy of a policy under another name tied with the first as a rival answer,
+    # and the answer (0.71) was refused (0.63) until the copy was deleted
+    from dataclasses import replace
+
+    first = passage("Late cancellations cost 25 EUR. Call the front desk.")
+    copy = replace(first, chunk_id="c:0001", doc_id="c", source="policy copy.md",
+                   text="Late  cancellations cost 25 EUR.\nCall the front desk.")
+    other = replace(first, chunk_id="e:0001", doc_id="e", text="Late cancellations cost 30 EUR.")
+    numbers = [n for n, _ in unit_candidates([first, copy, other])]
+    assert numbers == [1, 1, 3]  # the copy's units are left out; the passages keep their numbers
