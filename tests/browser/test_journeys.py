@@ -137,6 +137,19 @@ def create_tenant(page, name: str) -> None:
     expect()(page.locator('[data-testid="stFileUploaderDropzoneInput"]')).to_have_count(1)
 
 
+def open_saved_chat(page, url: str, settings, history: list[dict]):
+    """Save `history` as acme's chat, open the Ask page on a fresh server and wait for its
+    messages (a question and an answer each); returns them."""
+    from ui import conversations
+
+    conversations.save(settings, "acme", conversations.new_id(), history)
+    page.goto(f"{url}/?tenant=acme")
+    messages = page.locator('[data-testid="stChatMessage"]')
+    expect()(messages).to_have_count(2 * len(history), timeout=60_000)
+    wait_idle(page)
+    return messages
+
+
 def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_path, timings_log):
     started = time.monotonic()
     page.goto(server)
@@ -590,7 +603,6 @@ def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh
     from core.documents import ingest_file
     from core.pipeline import ask
     from tests.conftest import ANSWERING_THRESHOLD
-    from ui import conversations
 
     data = tmp_path / "data"
     settings = load_settings({"GROUNDWORK_DATA": str(data), "GROUNDWORK_GATE_THRESHOLD": str(ANSWERING_THRESHOLD)})
@@ -600,13 +612,7 @@ def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh
         "How much does express delivery cost?", "How long does standard delivery to Germany take?",
         "How long does standard delivery to Austria take?", "How long does standard delivery to Germany take?")]
     assert history[0]["status"] == "answered", history[0]
-    conversations.save(settings, "acme", conversations.new_id(), history)
-    url = fresh_server(data)
-
-    page.goto(f"{url}/?tenant=acme")
-    messages = page.locator('[data-testid="stChatMessage"]')
-    expect()(messages).to_have_count(8, timeout=60_000)
-    wait_idle(page)
+    messages = open_saved_chat(page, fresh_server(data), settings, history)
     first = messages.nth(1)
     expect()(first.get_by_role("tab")).to_have_count(0)  # folded
     assert page.locator("#gw-sources-turn1").count() == 1
@@ -635,7 +641,6 @@ def test_a_marker_opens_its_own_source(fresh_server, page, shot, tmp_path):
     from core.config import load_settings
     from core.documents import ingest_file
     from core.pipeline import ask
-    from ui import conversations
 
     data = tmp_path / "data"
     settings = load_settings({"GROUNDWORK_DATA": str(data)})
@@ -648,13 +653,7 @@ def test_a_marker_opens_its_own_source(fresh_server, page, shot, tmp_path):
                for _ in range(2)]
     assert history[0]["answer"].startswith("The documents differ: "), history[0]
     assert [c["source"] for c in history[0]["citations"]] == ["price-list-2026.md", "prices_2025.csv"]
-    conversations.save(settings, "acme", conversations.new_id(), history)
-    url = fresh_server(data)
-
-    page.goto(f"{url}/?tenant=acme")
-    messages = page.locator('[data-testid="stChatMessage"]')
-    expect()(messages).to_have_count(4, timeout=60_000)
-    wait_idle(page)
+    messages = open_saved_chat(page, fresh_server(data), settings, history)
     older, latest = messages.nth(1), messages.nth(3)
     picked = older.get_by_role("radiogroup", name="Open a citation").get_by_role("radio", checked=True)
 
