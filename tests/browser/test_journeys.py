@@ -616,9 +616,10 @@ def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh
     first = messages.nth(1)
     expect()(first.get_by_role("tab")).to_have_count(0)  # folded
     assert page.locator("#gw-sources-turn1").count() == 1
-    first.locator('a[href="#gw-sources-turn1"]').first.click()
+    # clicked again if lost to a redraw (seen under load: the address kept no anchor)
+    click_until(page, first.locator('a[href="#gw-sources-turn1"]').first,
+                first.get_by_role("tab", name="Feedback"), wait=60_000)  # opened
     expect()(page).to_have_url(re.compile("#gw-sources-turn1$"))
-    expect()(first.get_by_role("tab", name="Feedback")).to_be_visible(timeout=60_000)  # opened
     wait_idle(page)
     expect()(first.get_by_role("tab", name=re.compile(r"Sources \(1\)"))).to_be_in_viewport()
     expect()(first.get_by_text(re.compile(r"Sources \(1\) · Claims"))).to_be_in_viewport()  # its folded line too
@@ -662,7 +663,8 @@ def test_a_marker_opens_its_own_source(fresh_server, page, shot, tmp_path):
     older.locator('a[href^="#gw-sources-turn1"]', has_text="[2]").click()
     expect()(picked).to_have_text(re.compile(r"^\[2\] prices_2025\.csv"), timeout=60_000)
     expect()(older).to_contain_text("10.00")  # the passage of source 2 (source 1 says 12.00)
-    expect()(older.get_by_text("The quoted row is highlighted.")).to_be_visible()
+    # .first: while the page redraws, the stale panel and the new one both hold the line
+    expect()(older.get_by_text("The quoted row is highlighted.").first).to_be_visible()
     wait_idle(page)
     expect()(older.get_by_role("tab", name=re.compile(r"Sources \(2\)"))).to_be_in_viewport()
     shot(page, "04j-ask-marker-2-opens-source-2", full_page=False)
