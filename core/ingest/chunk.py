@@ -5,9 +5,10 @@ How a document is cut, in order:
    heading). Chunks never span two sections, with one exception: a heading with no body
    of its own (e.g. "Policies" directly followed by "Leave policy", or a document's title
    directly followed by its first section's heading) is carried into the first chunk of
-   the next section, and stays in that section's path; a chunk of a heading alone took a
-   retrieval slot from passages that answer. Only a heading with nothing after it at all
-   is a chunk of its own.
+   the next section when that section is its subsection or opens on the heading's page (a
+   title slide carried onto the next would cite slide 2's quotes as slide 1), and stays in
+   that section's path; a chunk of a heading alone took a retrieval slot from passages that
+   answer. Any other heading with nothing after it is a chunk of its own.
 2. Each block is one unit if it fits the budget. A longer block is cut into sentences
    (see `core.ingest.sentences`; a sentence is never cut, except one longer than the
    embedder's limit, which is cut between words), code into lines, and a table into
@@ -173,13 +174,21 @@ class _Chunker:
             sections[-1].blocks.append(i)
         return sections
 
+    def same_page(self, section: _Section, following: _Section) -> bool:
+        """Does the next section open on the heading's page (or are there no pages)? A
+        heading carried onto another page or slide would cite the next section's quotes by
+        its own page: a deck's title slide made its second slide's quotes read "slide 1"."""
+        first = following.heading if following.heading is not None else following.blocks[0]
+        return section.heading is None or self.blocks[section.heading].page == self.blocks[first].page
+
     def run(self) -> list[tuple[list[_Unit], _Section, str]]:
         sections = self.sections()
         carried: list[_Unit] = []  # body-less headings waiting for the next section
         above: list[str] = []  # their section path, kept over the next section's
         for n, section in enumerate(sections):
             head = [self.whole_unit(section.heading)] if section.heading is not None else []
-            if not section.blocks and n + 1 < len(sections):
+            if not section.blocks and n + 1 < len(sections) and (
+                    self.same_page(section, sections[n + 1]) or _is_descendant(sections[n + 1].path, section.path)):
                 # a heading alone took a retrieval slot from passages that answer; it opens
                 # the next section's first chunk instead ("Policies" over "Leave policy", a
                 # document's title over its first section)
@@ -426,6 +435,10 @@ def _word_cuts(text: str, start: int, end: int, budget: int) -> list[tuple[int, 
         return [(start, end)]
     step = max(1, (end - start) * budget * 4 // (5 * tokens))
     return [(a, min(a + step, end)) for a in range(start, end, step)]
+
+
+def _is_descendant(path: list[str], parent: list[str]) -> bool:
+    return len(path) > len(parent) and path[: len(parent)] == parent
 
 
 def _nested(above: list[str], path: list[str]) -> list[str]:
