@@ -263,6 +263,15 @@ def test_a_refusal_without_claims_has_no_factuality_and_no_confidence_rounded_on
     assert any("answers the question **0.6596**" in m.value for m in app.markdown)
 
 
+def save_refused_trace(settings, confidence: float, threshold: float = 0.66) -> str:
+    """acme's trace of a refusal at `confidence` under the gate's `threshold`."""
+    return store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
+        "answer": "I did not find this in your knowledge base.", "confidence": confidence, "claims": [],
+        "refusal_reason": f"Answer confidence {confidence:.2f} is below the threshold {threshold}."},
+        "gate": {"threshold": threshold, "answer_confidence": confidence, "confidence": 0.5, "decision": "refuse"}})
+
+
 def test_the_table_and_the_gate_tab_never_round_a_refusal_onto_its_threshold(app, goto, settings, md_bodies):
     """The card said 0.6596 but the table's column (and the Gate tab) read "0.66" against the
     threshold 0.66 (QA pass); an answered row keeps two decimals."""
@@ -270,11 +279,7 @@ def test_the_table_and_the_gate_tab_never_round_a_refusal_onto_its_threshold(app
 
     answered = ask(settings, "acme", "What is the engine oil capacity?")
     assert answered.status == "answered"
-    store.save_trace(settings, {"answer": {
-        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
-        "answer": "I did not find this in your knowledge base.", "confidence": 0.6596, "claims": [],
-        "refusal_reason": "Answer confidence 0.6596 is below the threshold 0.66."},
-        "gate": {"threshold": 0.66, "answer_confidence": 0.6596, "confidence": 0.5, "decision": "refuse"}})
+    save_refused_trace(settings, 0.6596)
     goto(app, "pages/traces.py")
     table = app.dataframe[0].value.set_index("question")
     assert table["confidence"]["How much is a mountain bike for 3 days?"] == "0.6596"
@@ -289,11 +294,7 @@ def test_a_refusal_far_under_the_threshold_reads_two_decimals_everywhere(app, go
     """Seen in the QA pass: refusals far under the threshold read "0.4097" (cut to the decimals
     that never round a refusal up) beside "0.52": two decimals, more only across the threshold,
     which is the one the ask was gated by (0.66 here; the tenant's is another)."""
-    store.save_trace(settings, {"answer": {
-        "tenant": "acme", "question": "How much is a mountain bike for 3 days?", "status": "refused",
-        "answer": "I did not find this in your knowledge base.", "confidence": 0.40976, "claims": [],
-        "refusal_reason": "Answer confidence 0.41 is below the threshold 0.66."},
-        "gate": {"threshold": 0.66, "answer_confidence": 0.40976, "confidence": 0.5, "decision": "refuse"}})
+    save_refused_trace(settings, 0.40976)
     goto(app, "pages/traces.py")
     assert list(app.dataframe[0].value["confidence"]) == ["0.41"]
     assert {m.label: m.value for m in app.metric}["Answer confidence"] == "0.41"
