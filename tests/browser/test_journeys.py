@@ -583,8 +583,7 @@ def test_a_long_saved_chat_reopens_compact_and_an_older_turn_opens_with_its_page
     shot(page, "04g-ask-long-chat-reopened")
 
     # opened: the first citation with its PDF page, the quote boxed, the original to download
-    folded.click()
-    expect()(first.get_by_text("Page 1 — quote highlighted")).to_be_visible(timeout=60_000)
+    click_until(page, folded, first.get_by_text("Page 1 — quote highlighted"), wait=60_000)  # a click lost to a redraw: again
     image = first.locator('[data-testid="stImage"] img').first
     expect()(image).to_be_visible()
     assert image.evaluate("img => img.naturalWidth") > 500
