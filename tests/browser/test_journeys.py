@@ -659,8 +659,12 @@ def test_a_marker_opens_its_own_source(fresh_server, page, shot, tmp_path):
 
     # an older answer's [2]: its folded sources open on source 2, the old price list
     expect()(older.get_by_role("tab")).to_have_count(0)  # folded
-    older.locator('a[href^="#gw-sources-turn1"]', has_text="[2]").click()
-    expect()(picked).to_have_text(re.compile(r"^\[2\] prices_2025\.csv"), timeout=60_000)
+    # clicked again when the first click is lost (CI: the sources never opened; the marker's
+    # handler comes with a component that a rerun may still be drawing)
+    click_until(page, older.locator('a[href^="#gw-sources-turn1"]', has_text="[2]"),
+                older.get_by_role("radio", name=re.compile(r"^\[2\] prices_2025\.csv"), checked=True),
+                wait=30_000)
+    expect()(picked).to_have_text(re.compile(r"^\[2\] prices_2025\.csv"))
     expect()(older).to_contain_text("10.00")  # the passage of source 2 (source 1 says 12.00)
     # .first: while the page redraws, the stale panel and the new one both hold the line
     expect()(older.get_by_text("The quoted row is highlighted.").first).to_be_visible()
