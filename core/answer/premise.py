@@ -25,6 +25,11 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
    its passage) states the language's contrary instead, and not the state asked ("Sunday:
    CLOSED"). A question that names both states ("Is the form optional or required?")
    takes neither for granted.
+5. a bound: an asserting question bounds a number one way ("Do you treat children UNDER
+   3?") and a unit naming what the asking sentence names bounds the same number the other
+   way only ("We treat children FROM the age of 3"); the bound is the nearest bound word
+   of the language within a few words before the number in its clause ("no more than"
+   bounds from above).
 
 "On the same topic" is the answer model's business: only units it ranks near the top and
 that cover at least `MIN_TOPIC` of the question's topic words are read.
@@ -34,11 +39,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from core.answer.facts import number_units, says_no, tokens
+from core.answer.facts import MONEY_SIGNS, number_units, says_no, tokens
 from core.answer.question import Question, words_of
 from core.answer.result import Selected
 from core.answer.signals import Scored
-from core.lang import LANGUAGES
+from core.lang import LANGUAGES, Language, language_of
 from core.lexical import expand_contractions, pair_stems, tokenize
 
 MIN_TOPIC = 0.6
@@ -135,6 +140,57 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
     return None
 
 
+BOUND_REACH = 4  # words between a bound word and its number: "from the AGE OF 3"
+CLAUSE_ENDS = (". ", "? ", "! ", "; ", ", ", ": ", "(", ")", "\n")  # "2.5" and "18:00" stay whole
+
+
+def _clauses(text: str) -> list[str]:
+    for end in CLAUSE_ENDS:
+        text = text.replace(end, "\0")
+    return text.split("\0")
+
+
+def bounded(text: str, lang: Language) -> dict[str, dict[str, str]]:
+    """Each number of the text bounded by a word before it in its clause: number ->
+    {"lower" | "upper": the phrase as written, "from the age of 3"}."""
+    out: dict[str, dict[str, str]] = {}
+    for clause in _clauses(expand_contractions(text)):
+        toks = tokens(clause)
+        for i, tok in enumerate(toks):
+            if not tok[0].isdigit():
+                continue
+            for j in range(i - 1, max(i - 1 - BOUND_REACH, -1), -1):
+                word = toks[j]
+                if word[0].isdigit() or word in MONEY_SIGNS:
+                    break  # another number's bound ("from 8:00 to 18:00")
+                phrases = ((f"{toks[j - 1]} {word}", j - 1),) if j else ()  # "at least", "up to"
+                found = [(side, start) for phrase, start in (*phrases, (word, j))
+                         for side, words in (("lower", lang.lower_bounds), ("upper", lang.upper_bounds))
+                         if phrase in words]
+                if not found:
+                    continue
+                side, start = found[0]
+                if start and toks[start - 1] in lang.negations:  # "no more than", «не более»
+                    side, start = ("upper" if side == "lower" else "lower"), start - 1
+                out.setdefault(tok, {}).setdefault(side, " ".join(toks[start:i + 1]))
+                break
+    return out
+
+
+def opposite_bound(question: Question, text: str, passage_text: str) -> str | None:
+    """Check 5: the text bounds a number of the question only the other way."""
+    if question.answer_type not in ASSERTING or question.negated:
+        return None
+    said = bounded(text, language_of(text))
+    for number, sides in bounded(question.asking, question.lang).items():
+        there = said.get(number, {})
+        for side, phrase in sides.items():
+            other = "lower" if side == "upper" else "upper"
+            if other in there and side not in there and names_what_is_asked(question, f"{text} {passage_text}"):
+                return f"{there[other]}, not {phrase}"
+    return None
+
+
 def _word_of(text: str, stems: set[str] | frozenset[str]) -> str:
     """The text's first word written as one of the stems ("Closed" for close)."""
     return next((w for w in words_of(text) if set(tokenize(w, keep_stopwords=True)) & stems), min(stems))
@@ -153,7 +209,10 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     if word:
         return f"the documents say {word}"
     contrary = contrary_word(question, text, passage_text)
-    return f"the documents say {contrary}" if contrary else None
+    if contrary:
+        return f"the documents say {contrary}"
+    bound = opposite_bound(question, text, passage_text)
+    return f"the documents say {bound}" if bound else None
 
 
 def correction(question: Question, ranked: list[Scored],

@@ -76,6 +76,12 @@ class Language:
     # words that bound a range in a table cell holding a number ("under 20 kg" / "20 kg and
     # over", «до 20 кг» / «от 20 кг»): stop words elsewhere, they tell two rows' keys apart
     range_words: frozenset[str] = frozenset()
+    # words that put a number's bound below or above it ("FROM the age of 3", "UNDER 3";
+    # «С 3 лет», «ДО 3 лет»), a word or two ("at least"): a question asking under a number
+    # the documents start from is corrected (core/answer/premise.py); "to" alone bounds
+    # either way and is in neither
+    lower_bounds: frozenset[str] = frozenset()
+    upper_bounds: frozenset[str] = frozenset()
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()

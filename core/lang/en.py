@@ -53,6 +53,9 @@ LANGUAGE = Language(
     valid_from=("effective from", "effective as of", "effective", "valid from", "applies from",
                 "in force from", "starting from"),
     range_words=frozenset("under over above below up from to upto less more fewer least most".split()),
+    lower_bounds=frozenset(["from", "over", "above", "at least", "minimum", "more", "older", "exceeding", "beyond"]),
+    upper_bounds=frozenset(["under", "below", "less", "fewer", "at most", "maximum", "younger", "until", "till",
+                            "up to"]),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
     day_kinds=frozenset("weekday weekdays weekend weekends holiday holidays".split()),
     time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "

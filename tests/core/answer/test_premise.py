@@ -177,3 +177,33 @@ def test_a_state_asked_with_a_word_of_asking_is_still_taken_for_granted() -> Non
     unit = _scored("Smoking is prohibited on the clinic premises.")
     assert conflict(Question.parse("Am I allowed to smoke on the clinic premises?"), unit, unit.unit.text) \
         == "the documents say prohibited, not allowed"
+
+
+def test_a_number_bounded_the_other_way_corrects_the_question() -> None:
+    # the QA pass: "Do you treat children under 3?" was answered "from the age of 3" at 0.96
+    # as if it said yes
+    unit = _scored("We treat children from the age of 3.")
+    assert conflict(Question.parse("Do you treat children under 3?"), unit, unit.unit.text) \
+        == "the documents say from the age of 3, not under 3"
+    ru = _scored("Записать ребёнка на приём можно с 3 лет.")
+    assert conflict(Question.parse("Можно ли записать ребёнка до 3 лет?"), ru, ru.unit.text) \
+        == "the documents say с 3, not до 3"
+    # "no more than" bounds from above, as "up to" does
+    cap = _scored("A cabin bag may weigh no more than 8 kg.")
+    assert conflict(Question.parse("Can a cabin bag weigh over 8 kg?"), cap, cap.unit.text) \
+        == "the documents say no more than 8, not over 8"
+
+
+def test_a_bound_the_same_way_or_on_another_number_is_no_correction() -> None:
+    unit = _scored("We treat children from the age of 3.")
+    passage = unit.unit.text
+    assert conflict(Question.parse("Do you treat children over 3?"), unit, passage) is None
+    assert conflict(Question.parse("Do you treat children under 5?"), unit, passage) is None
+    # asks what, takes no bound for granted
+    assert conflict(Question.parse("From what age do you treat children?"), unit, passage) is None
+    # a range states both bounds: "to 18:00" is no bound the other way of "until 18:00"
+    hours = _scored("The practice is open from 8:00 to 18:00.")
+    assert conflict(Question.parse("Is the practice open until 18:00?"), hours, hours.unit.text) is None
+    # both bounds stand in the unit: nothing contradicted
+    both = _scored("Children under 3 are seen by the paediatric team, children from 3 by any dentist.")
+    assert conflict(Question.parse("Do you treat children under 3?"), both, both.unit.text) is None
