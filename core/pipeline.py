@@ -19,7 +19,7 @@ from core.answer.safety import MARKUP_RE, strip_instructions
 from core.answer_vectors import AnswerVectors
 from core.closest import closest_entries
 from core.config import MAX_QUESTION_CHARS, Settings
-from core.expand import Synonyms, expand_question
+from core.expand import Synonyms, everyday_terms, expand_question
 from core.followup import looks_like_followup, read_followup, refers_back, with_previous
 from core.gate import assess
 from core.generate import GENERATORS, Generation
@@ -229,7 +229,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         if answer.status == "refused":
             answer.refusal_code = ("no_candidate" if not generation.text else "low_confidence"
                                    if outcome.note == "refuse after generating" else "failed_checks")
-            unknown = unknown_words(parsed, lexicon, passages)
+            unknown = unknown_words(question_written(asked_as or question), lexicon, passages,
+                                    taught_words(asked_as or question, settings.synonyms, lexicon))
             if unknown and answer.refusal_code != "failed_checks":  # a word of the user's: a synonym to teach
                 answer.refusal_code, answer.refusal_subject = "unknown_word", unknown[0]
                 answer.refusal_reason = (f"The knowledge base never mentions “{unknown[0]}”"
@@ -287,14 +288,18 @@ def without_controls(text: str) -> str:
     return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) != "Cc")
 
 
-def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate]) -> list[str]:
+def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Candidate],
+                  taught: frozenset[str] = frozenset()) -> list[str]:
     """Runs of adjacent words of the asking sentence that the tenant's documents never use,
     as written, the rarest in general text first (core/lang/frequency.py), else the last
     (the head of an English noun phrase, usually): "dingbat" before "heavy" in "How heavy
     is the dingbat?", and in a tenant of two documents "Zanzibar" before "long" and "take".
     None when one of the first three passages is in another language: there an unknown word
     may be a translation ("helmet" of «Шлем выдаётся бесплатно»), and "never mentions" would
-    be false and send an admin to teach a synonym of what the tenant already holds."""
+    be false and send an admin to teach a synonym of what the tenant already holds.
+    `question` is read as the user wrote it (a refusal of "How deep is it?" named "depth",
+    the everyday word's expansion); `taught` stems count as known: everyday words and the
+    tenant's synonyms whose documents' words the tenant uses (`taught_words`)."""
     if any(p.lang != question.lang.code for p in passages[:3]):
         return []
     runs: list[list[tuple[str, list[str]]]] = [[]]  # (word as written, its stems)
@@ -305,7 +310,7 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
         # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
                 and word not in question.lang.asking_words and word not in question.lang.filler \
-                and not any(lexicon.knows_family(t) for t in stems):
+                and not any(lexicon.knows_family(t) or t in taught for t in stems):
             runs[-1].append((word, stems))
         elif runs[-1]:
             runs.append([])
@@ -323,6 +328,18 @@ def word_scope(question: Question, passages: list[Candidate]) -> str:
         return ""
     names = " or ".join(LANGUAGES[code].name for code in others)
     return f" in {question.lang.name}; its documents in {names} may use their own words for it"
+
+
+def taught_words(question: str, synonyms: Synonyms, lexicon: LexicalIndex) -> frozenset[str]:
+    """The stems of the question's everyday words and tenant synonyms whose documents' words
+    the tenant uses: known through them ("how deep" when the documents say "depth")."""
+    return frozenset(stem for phrase, doc_words in everyday_terms(question, synonyms)
+                     if any(lexicon.knows_family(t) for t in doc_words) for stem in phrase)
+
+
+def question_written(question: str) -> Question:
+    """The question as the user wrote it (no expansion): what a refusal names words of."""
+    return Question.parse(expand_contractions(strip_instructions(question)))
 
 
 def prepare_question(question: str, synonyms: Synonyms = ()) -> str:

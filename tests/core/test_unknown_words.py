@@ -75,3 +75,22 @@ def test_never_mentions_is_said_of_the_questions_language_when_a_passage_is_in_a
     assert word_scope(question, [english, english, english, russian]) == \
         " in English; its documents in Russian may use their own words for it"
     assert word_scope(question, [english, english]) == ""
+
+
+def test_a_refusal_names_the_users_word_not_its_everyday_expansion() -> None:
+    # the QA pass: "How deep is the pool?" was refused naming "depth", a word the user never
+    # wrote (the everyday expansion of "how deep"); named as written, and not at all when the
+    # documents use the expansion
+    from core.pipeline import question_written, taught_words
+
+    lexicon = LexicalIndex.build([("d1:0000", TEXT)])
+    asked = "How deep is the harbour?"
+    assert unknown_words(question_written(asked), lexicon, _passages(),
+                         taught_words(asked, (), lexicon)) == ["harbour", "deep"]
+    with_depth = LexicalIndex.build([("d1:0000", TEXT + " The harbour depth is 12 m.")])
+    assert unknown_words(question_written(asked), with_depth, _passages(),
+                         taught_words(asked, (), with_depth)) == []
+    # a tenant's synonym whose documents' words stand there: known through it
+    assert unknown_words(question_written("Is delivery to the mainland quick?"), lexicon, _passages(),
+                         taught_words("Is delivery to the mainland quick?", (("mainland", "Europe"),), lexicon)) \
+        == ["quick"]
