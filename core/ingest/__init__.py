@@ -89,10 +89,12 @@ _PDF_OBJECT = re.compile(rb"\d+\s+\d+\s+obj\b")
 _IMAGE_MAGIC = ((b"\xff\xd8\xff", "jpeg"), (b"\x89PNG\r\n\x1a\n", "png"), (b"II*\x00", "tiff"), (b"MM\x00*", "tiff"))
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff"}
 IMAGE_FORMATS = {"png", "jpeg", "tiff"}
-# the names a folder ingest picks up: every name a format read here goes by, and ".doc",
-# which is often RTF (read) and else a Word 97 file, refused in one sentence: better than
-# being skipped without a word while the same file named directly is read or refused
-FOLDER_SUFFIXES = frozenset((_TEXT_SUFFIXES - {""}) | set(_NAMED_BINARY) | IMAGE_SUFFIXES | {".doc"})
+# documents whose formats are not read here (an old ".doc" is often RTF, and read)
+UNREAD_DOCUMENTS = (".doc", ".xls", ".ppt", ".pps", ".ppsx", ".odt", ".ods", ".odp", ".epub")
+# the names a folder ingest picks up: every name a format read here goes by, and the
+# documents not read here, each refused in one sentence saying what to save it as: better
+# than being skipped without a word while the same file named directly is refused
+FOLDER_SUFFIXES = frozenset((_TEXT_SUFFIXES - {""}) | set(_NAMED_BINARY) | IMAGE_SUFFIXES | set(UNREAD_DOCUMENTS))
 # the format a file's name promises, for the note when its bytes hold another (a TIFF named
 # .png, a workbook named .csv); .txt and a missing suffix promise nothing in particular
 _PROMISED = {**{suffix: fmt for suffix, (fmt, _) in _NAMED_BINARY.items()},
@@ -107,7 +109,7 @@ _BINARY_NAMES = frozenset({
     ".exe", ".dll", ".msi", ".sys", ".so", ".dylib", ".bin", ".class", ".jar", ".war", ".apk", ".ipa",
     ".dmg", ".iso", ".img", ".pyc", ".wasm", ".deb", ".rpm",  # programs, libraries, disk images
     ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".cab",  # archives
-    ".doc", ".xls", ".ppt", ".pps", ".ppsx", ".odt", ".ods", ".odp", ".epub",  # documents not read here
+    *UNREAD_DOCUMENTS,
     ".gif", ".webp", ".bmp", ".heic", ".heif", ".avif", ".ico", ".psd",  # images not read here
     ".mp3", ".mp4", ".m4a", ".wav", ".flac", ".ogg", ".mov", ".avi", ".mkv", ".webm", ".sqlite",
 })

@@ -401,13 +401,16 @@ def test_a_folder_ingest_says_a_line_for_every_file_a_direct_ingest_reads(settin
     (folder / "notes.mdown").write_text("# Notes\n\nThe gate closes at 22:00.\n")
     (folder / "notes2.mkd").write_text("# Keys\n\nKeys are kept at the front desk.\n")
     (folder / "page.xhtml").write_text("<html><body><h1>Parking</h1><p>Parking is free on Sundays.</p></body></html>")
+    (folder / "rota.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4096)
     assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 1
     lines = capsys.readouterr().out.splitlines()
     said = {line.split()[1].rstrip(":"): line.split()[0] for line in lines}
     assert said == {"notes.mdown": "ready", "notes2.mkd": "ready", "page.xhtml": "ready", "rich.doc": "ready",
-                    "word97.doc": "failed"}
+                    "word97.doc": "failed", "rota.xls": "failed"}
     refusal = next(line for line in lines if "word97.doc" in line)
     assert refusal.endswith("save it as an unprotected DOCX and upload it again.")
+    assert next(line for line in lines if "rota.xls" in line).endswith(
+        "save it as an unprotected XLSX (or CSV) and upload it again.")
 
 
 def test_ingest_counts_only_the_pages_it_indexed(tmp_path):
