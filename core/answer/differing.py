@@ -5,12 +5,18 @@ An old and a new price list both hold a "Microchipping" row: quoting the first o
 cited answer pays the old price. So, after the answer's units are chosen:
 
 1. Each chosen table row's key is its first cell (what a price list, register or schedule
-   names its rows by), compared casefolded with whitespace collapsed.
-2. Among every admissible unit of the passages, the best-scored row of *another document*
-   with the same key and different values in its other cells is its rival (a re-uploaded
-   copy with the same values is no rival), when the unit model scores it at least
-   `RIVAL_SHARE` of the chosen row: a "Gold" row of another product's table, which the
-   question's other words do not fit, is another thing of the same name, not a rival.
+   names its rows by), compared casefolded with whitespace collapsed. A chosen sentence's
+   key is its words but its numbers (stems, stop words left out), and its values its
+   numbers: "Invoices are payable within 14 days." of an old policy and "Invoices are
+   payable within 30 days of receipt." of the new one say one thing with two values.
+2. Among every admissible unit of the passages, the best-scored unit of *another document*
+   with the same key and different values is its rival (a re-uploaded copy with the same
+   values is no rival), when the unit model scores it at least `RIVAL_SHARE` of the chosen
+   one: a "Gold" row of another product's table, which the question's other words do not
+   fit, is another thing of the same name, not a rival. Two sentences have the same key
+   when the words of the shorter (at least `MIN_SENTENCE_KEY`) all stand in the longer and
+   the longer adds at most `MAX_ADDED` ("of receipt"): "The Riga clinic opens at 8:00" and
+   "The Tallinn clinic opens at 9:00" name two things.
 3. Both rows are quoted and the answer says the documents differ.
 4. Which is in force: a row, or else its passage, that bounds its validity with the
    language's phrases ("valid until 31 January 2026", «действует до 31 января 2026 г.»)
@@ -27,13 +33,18 @@ import calendar
 from dataclasses import dataclass
 from datetime import date
 
+from core.answer.facts import numbers
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.answer.units import Unit, row_cells
 from core.lang import Language, language_of
+from core.lexical import tokenize
 from core.retrieve import Candidate
 
 RIVAL_SHARE = 0.5
+MIN_SENTENCE_KEY = 3  # words a sentence must name besides its numbers to be compared
+MAX_ADDED = 1  # words the longer of two sentences may add to the shorter's and say the same
+KEY_CHARS = 60  # of a sentence, to name it in the note
 SKIPPED = frozenset({"the", "of", "on", "г", "года"})  # "the 31st of January", «2026 г.»
 
 
@@ -55,21 +66,49 @@ def row_values(unit: Unit) -> frozenset[str]:
     return frozenset(" ".join(c.casefold().split()) for c in row_cells(unit.quote)[1:] if c.strip())
 
 
+def sentence_key(unit: Unit) -> frozenset[str]:
+    """A sentence's words but its numbers, as stems (empty for a row)."""
+    if unit.kind == "row":
+        return frozenset()
+    return frozenset(t for t in tokenize(unit.text) if not t[0].isdigit())
+
+
+def same_sentence(a: frozenset[str], b: frozenset[str]) -> bool:
+    short, long = sorted((a, b), key=len)
+    return len(short) >= MIN_SENTENCE_KEY and short <= long and len(long - short) <= MAX_ADDED
+
+
+def _rival(chosen: Unit, other: Unit) -> bool:
+    """Does `other` give `chosen`'s thing other values (the module docstring, 1-2)?"""
+    if chosen.kind == "row":
+        key = row_key(chosen)
+        return bool(key) and any(ch.isalpha() for ch in key) and row_key(other) == key \
+            and row_values(other) != row_values(chosen)
+    said, there = frozenset(numbers(chosen.text)), frozenset(numbers(other.text))
+    return other.kind != "row" and bool(said) and bool(there) and said != there \
+        and same_sentence(sentence_key(chosen), sentence_key(other))
+
+
+def key_of(unit: Unit) -> str:
+    """What the note names: a row's first cell, a sentence's opening."""
+    if unit.kind == "row":
+        return row_cells(unit.quote)[0].strip()
+    text = " ".join(unit.text.split())
+    return text if len(text) <= KEY_CHARS else text[:KEY_CHARS].rsplit(" ", 1)[0] + "…"
+
+
 def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Candidate]) -> list[tuple[Selected, Scored]]:
-    """(chosen row, its rival) for each chosen row another document gives other values for."""
+    """(chosen unit, its rival) for each chosen row or sentence another document gives other
+    values for."""
     out: list[tuple[Selected, Scored]] = []
     quoted = {(s.passage, s.unit.start) for s in chosen}
     for sel in chosen:
-        key = row_key(sel.unit)
-        if not key or not any(ch.isalpha() for ch in key):
-            continue
         home = passages[sel.passage - 1].doc_id
-        values = row_values(sel.unit)
         for s in ranked:
             if s.score < RIVAL_SHARE * sel.score:
-                break  # ranked best first: no later row is close enough either
+                break  # ranked best first: no later unit is close enough either
             if ((s.passage, s.unit.start) not in quoted and passages[s.passage - 1].doc_id != home
-                    and row_key(s.unit) == key and row_values(s.unit) != values):
+                    and _rival(sel.unit, s.unit)):
                 out.append((sel, s))
                 quoted.add((s.passage, s.unit.start))
                 break
@@ -167,7 +206,7 @@ def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected],
             rows, states = rows[::-1], states[::-1]
         at = out.index(sel)
         out[at:at + 1] = rows
-        differences.append({"key": row_cells(sel.unit.quote)[0].strip(),
+        differences.append({"key": key_of(sel.unit),
                             "rows": [_row(s, passages, v) for s, v in zip(rows, states)]})
     return out, differences
 

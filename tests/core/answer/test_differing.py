@@ -84,9 +84,39 @@ def test_no_rival_in_the_same_document_nor_in_a_copy_with_the_same_values() -> N
     ranked = rows(1, passages[0], 0.9) + rows(2, passages[1], 0.8)
     chosen = [Selected(1, ranked[0].unit, 0.9)]
     assert rival_rows(chosen, ranked, passages) == []
-    # a sentence has no key: nothing to compare
+    # a sentence is no row's rival
     sentence = Scored(1, units("Microchipping costs 25 EUR.")[0], {}, 0.9)
     assert rival_rows([Selected(1, sentence.unit, 0.9)], ranked, passages) == []
+
+
+def sentences(n: int, p: Candidate, score: float) -> list[Scored]:
+    return [Scored(n, u, {}, score) for u in units(p.text) if u.kind == "sentence"]
+
+
+def test_the_same_sentence_of_another_document_with_other_numbers_is_its_rival() -> None:
+    # two versions of a policy in prose: only table rows were compared, so the old payment
+    # term was quoted as the answer without a word that the new policy says otherwise
+    old = passage("policy-2024", "Invoices are payable within 14 days. Interest is 5% a year.")
+    new = passage("policy-2025", "Effective from 1 January 2025. Invoices are payable within 30 days of receipt.")
+    passages = [old, new]
+    ranked = sorted(sentences(1, old, 0.9) + sentences(2, new, 0.8), key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    pairs = rival_rows(chosen, ranked, passages)
+    assert [(a.unit.text, b.unit.text) for a, b in pairs] == [
+        ("Invoices are payable within 14 days.", "Invoices are payable within 30 days of receipt.")]
+    _, differences = in_force_first(pairs, chosen, passages, AFTER)
+    assert note(differences) == ("The documents give different values for “Invoices are payable within 14 days.”: "
+                                 "policy-2024.pdf and policy-2025.pdf.")
+
+
+def test_sentences_about_two_things_or_with_the_same_numbers_are_no_rivals() -> None:
+    riga = passage("riga", "The Riga clinic is open Monday to Friday from 8:00 to 20:00.")
+    tallinn = passage("tallinn", "The Tallinn clinic is open Monday to Friday from 9:00 to 18:00.")
+    copy = passage("copy", "The Riga clinic is open Monday to Friday from 8:00 to 20:00.")
+    for other in (tallinn, copy):
+        passages = [riga, other]
+        ranked = sentences(1, riga, 0.9) + sentences(2, other, 0.85)
+        assert rival_rows([Selected(1, ranked[0].unit, 0.9)], ranked, passages) == []
 
 
 def test_an_expired_row_without_a_rival_is_still_said_to_be_so() -> None:
