@@ -12,7 +12,8 @@ answer model's unit scorer (core/answer/extractive.py `rank_units`); a passage's
 is its closest sentence, and the `CLOSEST_PASSAGES` passages whose closest sentences score
 best are listed, best first. The snippet is the passage text around the sentence (at most
 `WINDOW` characters each side, cut at spaces), with the sentence's offsets inside it for
-highlighting; a passage without a unit left keeps its opening and comes last. Lines of a
+highlighting; a passage without a unit left keeps its opening and comes last, and a copy of
+a passage above it (the same text in another document) is not listed. Lines of a
 snippet addressed to a model ("Ignore previous instructions ...") are shown as `LEFT_OUT`,
 as the answer never quotes them either; the best-retrieved passage holding such text is
 always listed, with `left_out: "addresses_model"` (first when retrieval ranked it first,
@@ -56,7 +57,12 @@ def closest_entries(question: Question | str, passages: list[Candidate], lexicon
         if s.passage <= len(top):
             best.setdefault(top[s.passage - 1].chunk_id, (s.score, s.unit))
     entries = []
+    seen: set[str] = set()
     for rank, passage in enumerate(top):
+        text = " ".join(passage.text.casefold().split())
+        if text in seen:
+            continue  # a copy of a passage above (a document uploaded twice) shows nothing new
+        seen.add(text)
         score, unit = best.get(passage.chunk_id, (-1.0, None))
         entries.append((-score, rank, _entry(passage, unit, score)))
     shown = [e for _, _, e in sorted(entries, key=lambda x: x[:2])][:CLOSEST_PASSAGES]

@@ -163,3 +163,13 @@ def test_a_first_passage_holding_an_instruction_is_shown_first_and_flagged(embed
     clean = closest_entries("What is the launch code for Project Falcon?", others,
                             LexicalIndex.build([(p.chunk_id, p.text) for p in others]), embedder)
     assert not any(e.get("left_out") for e in clean)
+
+
+def test_a_copy_of_a_passage_above_is_not_listed(embedder):
+    # a QA pass: a document uploaded twice under two names filled a place of three with the
+    # copy's opening (the copy has no sentence of its own left to rank)
+    passages = [_candidate(1, TRAVEL, "Travel > Cars"), _candidate(2, TRAVEL, "Travel > Cars"),
+                _candidate(3, RETENTION, "How long we keep data")]
+    lexicon = LexicalIndex.build([(p.chunk_id, p.text) for p in passages])
+    entries = closest_entries("What do I get back per km for my private car?", passages, lexicon, embedder)
+    assert [e["source"] for e in entries] == ["doc1.md", "doc3.md"]
