@@ -22,7 +22,9 @@ that the passage states only about another subject supports nothing.
    - Content: at least 75% of the claim's topic words (stemmed; not the words that only
      give a sentence its form: means, takes, has) must be there, and a
      missing one may not come from another unit that disagrees with the claim (the claim
-     took its subject from there: "Contractors" from "Contractors are not eligible").
+     took its subject from there: "Contractors" from "Contractors are not eligible"), nor
+     stand where the unit has other words, the rest of the sentence the unit's
+     ("ADMINISTRATORS are locked out ..." of "STANDARD USERS are locked out ...").
    - Negation: a claim and the unit's own words that disagree on negation ("eligible"
      vs "not eligible") are contradicted.
 4. Disagreement (for step 2 and the content check): a rival number with the claim's unit,
@@ -41,9 +43,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Protocol
 
-from core.answer.facts import has_negation, identifiers, number_units, proper_names
+from core.answer.facts import has_negation, identifiers, number_units, proper_names, tokens
 from core.answer.safety import looks_like_instruction
 from core.answer.units import Unit, units
 from core.lang import LANGUAGES
@@ -268,7 +271,7 @@ def _disagreement(facts: _Facts, span: _Span, negation: bool) -> str | None:
         if num not in values:
             rival = _rival_number(facts, span, num, unit)
             if rival:
-                return f"The claim says {num} {unit}".rstrip() + f" but the source says {rival}."
+                return f"The claim says {as_written(facts.text, num, unit)} but the source says {rival}."
     for ident in facts.ids:
         if ident not in span.low:
             rival = next((i for i in sorted(span.ids) if _id_shape(i) == _id_shape(ident)
@@ -277,6 +280,48 @@ def _disagreement(facts: _Facts, span: _Span, negation: bool) -> str | None:
                 return f"The claim names {ident.upper()} but the source's sentence is about {rival.upper()}."
     if negation and facts.negated != has_negation(span.said):
         return "The claim and the source disagree on negation."
+    return None
+
+
+def as_written(text: str, num: str, unit: str) -> str:
+    """A number and its unit as the text writes them ("30 дней", not the stem "30 дне")."""
+    words = tokens(text)
+    for i, word in enumerate(words[:-1]):
+        if word == num and (tokenize(words[i + 1], keep_stopwords=True)[:1] or [words[i + 1]])[0] == unit:
+            return f"{num} {words[i + 1]}"
+    return f"{num} {unit}".strip()
+
+
+SWAP_WORDS = 3  # words on either side of a swap: a longer difference is a rewording
+
+
+def swapped_words(claim: str, said: str, missing: set[str]) -> tuple[str, str] | None:
+    """(the claim's words, the source's) where the claim says the source's sentence with a
+    few words swapped for others, one of them a `missing` content stem: "ADMINISTRATORS
+    are locked out after 5 failed attempts" of "STANDARD USERS are locked out ...", «в
+    ПОСЛЕДНИЙ рабочий день» of «в ПЕРВЫЙ рабочий день». Three content words in four
+    passed the content share, so a swapped subject or qualifier read as supported; the
+    words around the swap must be the source's and the source's words missing from the
+    claim altogether, so a rewording ("the tank holds 40 litres of water" of "the water
+    volume is 40 litres") is not called one."""
+    claim_words, said_words = tokens(claim), tokens(said)
+    stems = [tokenize(w, keep_stopwords=True)[:1] or [w] for w in claim_words]
+    said_stems = [tokenize(w, keep_stopwords=True)[:1] or [w] for w in said_words]
+    matcher = SequenceMatcher(None, [s[0] for s in stems], [s[0] for s in said_stems], autojunk=False)
+    blocks = matcher.get_opcodes()
+    for n, (op, i1, i2, j1, j2) in enumerate(blocks):
+        if op != "replace" or i2 - i1 > SWAP_WORDS or j2 - j1 > SWAP_WORDS:
+            continue
+        if not any(stems[i][0] in missing for i in range(i1, i2)):
+            continue
+        claimed = {st[0] for st in stems}
+        if any(said_stems[j][0] in claimed for j in range(j1, j2)):
+            continue  # the source's words stand elsewhere in the claim: reordered, not swapped
+        if not any(len(t) >= 4 for j in range(j1, j2) for t in tokenize(said_words[j])):
+            continue  # a verb for "is": no content of the source's was swapped
+        beside = [b for b in (blocks[n - 1] if n else None, blocks[n + 1] if n + 1 < len(blocks) else None) if b]
+        if any(b[0] == "equal" for b in beside):
+            return " ".join(claim_words[i1:i2]), " ".join(said_words[j1:j2])
     return None
 
 
@@ -295,13 +340,14 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
         if num in values:
             units_there = {u for n, u in span.nums if n == num and u}
             if unit and units_there and unit not in units_there and _is_unit(unit):
-                failures.append(f"{num} {unit} (the source has {num} {sorted(units_there)[0]})")
+                failures.append(f"{as_written(facts.text, num, unit)} (the source has "
+                                f"{as_written(span.scope, num, sorted(units_there)[0])})")
             continue
         rival = _rival_number(facts, span, num, unit)
         if rival:
-            contradiction = contradiction or f"The claim says {num} {unit}".rstrip() + f" but the source says {rival}."
+            contradiction = contradiction or f"The claim says {as_written(facts.text, num, unit)} but the source says {rival}."
         else:
-            failures.append(f"{num} {unit}".strip())
+            failures.append(as_written(facts.text, num, unit))
 
     for ident in sorted(facts.ids):
         checks.append("identifiers")
@@ -321,6 +367,9 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
         share = 1 - len(missing) / len(facts.words)
         if share < CONTENT_SHARE:
             failures.append(f"{round((1 - share) * 100)}% of its words")
+            wording_failures += 1
+        elif missing and (swap := swapped_words(facts.text, span.said, set(missing))):
+            failures.append(f"“{swap[0]}” where the source says “{swap[1]}”")
             wording_failures += 1
         lender = next(((t, o) for t in missing for o in others
                        if t in o.tokens and _disagreement(facts, o, negation=True)), None)

@@ -7,8 +7,10 @@ How a document is cut, in order:
    directly followed by its first section's heading) is carried into the first chunk of
    the next section when that section is its subsection or opens on the heading's page (a
    title slide carried onto the next would cite slide 2's quotes as slide 1), and stays in
-   that section's path; a chunk of a heading alone took a retrieval slot from passages that
-   answer. Any other heading with nothing after it is a chunk of its own.
+   that section's path when it is a parent or the document's title (an empty sibling is
+   text of the chunk, not a parent in its path); a chunk of a heading alone took a
+   retrieval slot from passages that answer. Any other heading with nothing after it is a
+   chunk of its own.
 2. Each block is one unit if it fits the budget. A longer block is cut into sentences
    (see `core.ingest.sentences`; a sentence is never cut, except one longer than the
    embedder's limit, which is cut between words), code into lines, and a table into
@@ -193,7 +195,11 @@ class _Chunker:
                 # the next section's first chunk instead ("Policies" over "Leave policy", a
                 # document's title over its first section)
                 carried += head
-                above = _nested(above, section.path)
+                if n == 0 or _is_descendant(sections[n + 1].path, section.path):
+                    # a title, or a parent: the path goes on under it. An empty sibling
+                    # ("3. Fees" with no text, then "4. Terms") is no parent: its path
+                    # read "3. Fees > 4. Terms" (a QA pass)
+                    above = _nested(above, section.path)
                 continue
             section = _Section(_nested(above, section.path), section.heading, section.blocks)
             if not section.blocks:  # the last section: a heading with nothing after it

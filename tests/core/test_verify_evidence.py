@@ -140,3 +140,36 @@ def test_the_model_judge_reads_the_evidence_span():
     model = _Recorder()  # a claim the checks refuse never reaches the model
     assert CheckedJudge(model).judge(PLANS, "Monthly plans can be refunded within 30 days.").verdict == "contradicted"
     assert model.premises == []
+
+
+@pytest.mark.parametrize("premise, claim, said", [
+    # the QA pass: each was "supported" 1.0 (three content words in four stood in the source)
+    ("Standard users are locked out after 5 failed attempts.", "Administrators are locked out after 5 failed attempts.",
+     "“administrators” where the source says “standard users”"),
+    ("The incident commander is the primary on-call engineer.",
+     "The incident commander is the secondary on-call engineer.", "“secondary” where the source says “primary”"),
+    ("Новый сотрудник получает ноутбук в первый рабочий день.",
+     "Новый сотрудник получает ноутбук в последний рабочий день.", "“последний” where the source says “первый”"),
+])
+def test_a_claim_swapping_words_of_its_source_is_not_supported(premise, claim, said):
+    verdict = verify_pair(premise, claim)
+    assert verdict.verdict == "unsupported" and said in verdict.reason
+    assert verdict.soft  # only words differ: a model judge, when configured, may read it as a paraphrase
+
+
+def test_a_claim_that_leaves_words_out_or_quotes_whole_is_still_supported():
+    premise = "Refunds are paid within 14 days of the return arriving at our warehouse."
+    assert verify_pair(premise, "Refunds are paid within 14 days of the return arriving.").verdict == "supported"
+    assert verify_pair(premise, premise).verdict == "supported"
+    # reworded, the source's words elsewhere in the claim: no swap (the model path's paraphrase)
+    assert verify_pair("The engine oil capacity is 5 quarts (4.7 litres) with filter change.",
+                       "The engine holds 5 quarts of oil with the filter.").verdict == "supported"
+
+
+def test_a_reason_writes_numbers_with_their_words_as_the_claim_does():
+    # the QA pass: "Not in the cited text: 30 дне." (a stem)
+    verdict = verify_pair("Новый сотрудник получает ноутбук в первый рабочий день.",
+                          "Новый сотрудник получает ноутбук через 30 дней.")
+    assert verdict.reason == "Not in the cited text: 30 дней."
+    assert verify_pair("Passwords need 14 characters.", "Passwords need 12 characters.").reason == \
+        "The claim says 12 characters but the source says 14."

@@ -149,6 +149,15 @@ def test_a_heading_alone_is_no_chunk_its_title_opens_the_next_section(write_file
     assert chunks[1].text.startswith("2. Отмена\n\n") and len(chunks) == 2
 
 
+def test_an_empty_sibling_heading_opens_the_next_section_but_is_no_parent_in_its_path(write_file):
+    # a QA pass: "3. Fees" with no text of its own, then "4. Refunds", cited as "3. Fees > 4. Refunds"
+    md = ("# Terms\n\n## 1. Scope\n\nThese terms cover all bookings.\n\n## 3. Fees\n\n"
+          "## 4. Refunds\n\nRefunds are paid within 14 days.\n")
+    chunks = _chunks(_document(write_file, "terms.md", md))
+    assert [c.section for c in chunks] == ["Terms > 1. Scope", "Terms > 4. Refunds"]
+    assert chunks[1].text == "3. Fees\n\n4. Refunds\n\nRefunds are paid within 14 days."
+
+
 def test_list_items_keep_their_heading(write_file):
     items = "\n".join(f"- Rule {n}: refunds for region {n} are paid within {n + 2} days."
                       for n in range(40))
