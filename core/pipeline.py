@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 from core import index, journal, scan_words, store
 from core.answer.differing import note as differences_note
-from core.answer.facts import tokens
 from core.answer.premise import OPPOSITE
 from core.answer.question import Question
 from core.answer.references import without_references
@@ -26,7 +25,7 @@ from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
 from core.lang import LANGUAGES
 from core.lang.frequency import chunk_probability
-from core.lexical import LexicalIndex, expand_contractions, tokenize
+from core.lexical import TOKEN_RE, LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
@@ -304,7 +303,8 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
         return []
     runs: list[list[tuple[str, list[str]]]] = [[]]  # (word as written, its stems)
     # a number ends a run («стажем 3 года» is no phrase «стажем года»)
-    for word in tokens(expand_contractions(without_references(question.asking))):
+    # words as the index reads them: a code stays whole ("SEV3" was named as "sev")
+    for word in (w.lower() for w in TOKEN_RE.findall(expand_contractions(without_references(question.asking)))):
         stems = tokenize(word)
         # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
         # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack
