@@ -212,8 +212,10 @@ def _ingest(
     with journal.write_lock(settings, tenant):
         doc = None if reindex else _holding(settings, tenant, sha, file_name)
         if doc is not None:
+            restored = _restore_original(settings, tenant, doc, path)
             return IngestResult(file_name, "unchanged", doc["doc_id"], doc["pages"], doc["chunks"],
-                                time.perf_counter() - started, same_as=doc["file_name"])
+                                time.perf_counter() - started, same_as=doc["file_name"],
+                                warnings=[restored] if restored else [])
         doc_id = reindex or _new_doc_id(settings, tenant, sha, file_name)
         # a new version whose bytes another document holds too: said beside the result
         also_held_by = next((d["file_name"] for d in _ready_with(settings, tenant, sha256=sha)
@@ -365,6 +367,19 @@ def _check_chunk_limit(settings: Settings, tenant: str, file_name: str, count: i
             "" if "max_chunks_per_doc" in overrides else " (GROUNDWORK_MAX_CHUNKS_PER_DOC for every tenant)")
         raise IngestError(f"{file_name} is too long to index: {'at least ' if at_least else ''}{count:,} chunks, "
                           f"the limit is {limit:,} per document; split it into smaller files or raise {knob}.")
+
+
+def _restore_original(settings: Settings, tenant: str, doc: dict[str, Any], path: Path) -> str | None:
+    """The same bytes uploaded again for a document whose kept original is gone (a disk
+    cleaned by hand): kept again, as `doctor` says to do; else it stayed lost, the upload
+    being "unchanged". Returns what to say, or None."""
+    if not doc.get("path"):
+        return None
+    kept = kept_file(settings, tenant, doc["path"])
+    if kept.exists():
+        return None
+    _keep_original(path, kept)
+    return f"The kept original of {doc['file_name']} was missing; this upload restored it."
 
 
 def _keep_original(path: Path, target: Path) -> None:

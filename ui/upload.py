@@ -263,7 +263,10 @@ def _result_line(where: Any, r: dict[str, Any]) -> None:
                           icon=":material/warning:")
     elif r["status"] == "unchanged":
         same_as = r.get("same_as")
-        if same_as and same_as != r.get("file_name"):
+        if r.get("warnings"):  # its kept original had gone missing: this upload restored it
+            where.info(f"**{name}**: " + escape_md(" ".join(r["warnings"]), inline=True),
+                       icon=":material/restore_page:")
+        elif same_as and same_as != r.get("file_name"):
             where.info(f"**{name}**: same content as '{escape_md(same_as, inline=True)}', already indexed; "
                        "nothing to do.", icon=":material/radio_button_checked:")
         else:

@@ -84,6 +84,26 @@ def test_same_bytes_are_a_no_op_and_new_version_replaces(settings, write_file):
     assert newer.warnings == []  # a new version of the same text: nothing to say
 
 
+def test_the_same_bytes_restore_a_kept_original_gone_missing(settings, write_file):
+    # a QA pass: doctor says "the original of X is missing (upload it again ...)", but the
+    # upload was "unchanged" and the original stayed lost
+    from core import doctor
+    from core.tenants import kept_file
+
+    first = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    doc = next(d for d in list_documents(settings, "acme") if d["doc_id"] == first.doc_id)
+    kept = kept_file(settings, "acme", doc["path"])
+    kept.unlink()
+    assert any("missing" in line for line in doctor.check(settings, "acme").notes())
+    again = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
+    assert again.status == "unchanged" and again.doc_id == first.doc_id
+    assert again.warnings == ["The kept original of refunds.md was missing; this upload restored it."]
+    assert kept.read_text() == REFUNDS
+    assert not any("missing" in line for line in doctor.check(settings, "acme").notes())
+    # the original there: nothing to say
+    assert ingest_file(settings, "acme", write_file("refunds.md", REFUNDS)).warnings == []
+
+
 def test_an_unrelated_file_of_the_same_name_is_said_to_have_replaced_the_other(settings, write_file):
     # a QA pass: another folder's one-question faq.md took the place of the client FAQ with
     # only "(replaced ...)" to tell
