@@ -176,7 +176,9 @@ def _sentence(error: dict[str, Any]) -> str:
     if kind == "json_invalid":
         where = tuple(error.get("loc") or ())[-1:]  # FastAPI's ("body", position)
         at = f" at character {where[0]}" if where and isinstance(where[0], int) else ""
-        return (f"The body is not valid JSON ({str(ctx.get('error', 'malformed')).lower()}{at}); "
+        # the parser's "unterminated string starting at" already ends with "at"
+        said = str(ctx.get("error", "malformed")).lower().removesuffix(" at") if at else str(ctx.get("error", "malformed")).lower()
+        return (f"The body is not valid JSON ({said}{at}); "
                 "check its quotes, commas and braces and send it again.")
     if kind == "string_too_long":
         length = f"{len(sent):,} characters" if isinstance(sent, str) else "too long"

@@ -265,12 +265,14 @@ def _new_tenant_ok(settings: Settings, tenant: str) -> None:
 
 
 def cmd_tenants_create(settings: Settings, args: argparse.Namespace) -> int:
+    from core import store
     from core.documents import ensure_tenant
     from core.tenants import collection_name
 
     _new_tenant_ok(settings, args.name)
+    existed = store.tenant_exists(settings, args.name)
     ensure_tenant(settings, args.name)
-    print(f"created {args.name} ({collection_name(args.name)})")
+    print(f"{'exists already:' if existed else 'created'} {args.name} ({collection_name(args.name)})")
     return 0
 
 
@@ -464,8 +466,13 @@ def cmd_users_add(settings: Settings, args: argparse.Namespace) -> int:
         password: str | None = sys.stdin.readline().rstrip("\n")
     elif args.organisation_only or any(u["username"] == args.name.lower() for u in users.list_users(settings)):
         password = None  # an existing user gets one more role; the password stays
+    elif not sys.stdin.isatty():  # getpass fell back to a pipe and failed with a traceback
+        raise UserError("No terminal to ask the password on; pipe it in with --password-stdin.")
     else:
-        password = getpass.getpass(f"Password for {args.name}: ")
+        try:
+            password = getpass.getpass(f"Password for {args.name}: ")
+        except (EOFError, KeyboardInterrupt):
+            raise UserError("No password given; the user was not added.") from None
     try:
         outcome = users.add_user(settings, args.name, password, args.tenant, args.role,
                                  organisation_only=args.organisation_only)

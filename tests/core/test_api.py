@@ -162,6 +162,9 @@ def test_a_malformed_body_is_one_sentence_that_never_echoes_it(api):
     broken = _one_sentence_each(api.post("/v1/ask", headers=key, content=b'{"question":'))
     assert broken == ["The body is not valid JSON (expecting value at character 12); check its quotes, "
                       "commas and braces and send it again."]
+    cut = _one_sentence_each(api.post("/v1/ask", headers=key, content=b'{"question": "How many'))
+    assert cut == ["The body is not valid JSON (unterminated string starting at character 13); check its "
+                   "quotes, commas and braces and send it again."]  # a QA pass: "starting at at character"
     not_text = _one_sentence_each(api.post("/v1/ask", headers=key, content=b'{"question": "caf\xe9 \xff"}'))
     assert not_text == ["The body is not UTF-8 text; send the JSON encoded as UTF-8."]
     question = "How many days of annual leave do staff earn? " * 50  # 2,250 characters

@@ -27,6 +27,8 @@ def test_ingest_list_ask_delete(tmp_path, write_file):
 
     created = run(data, "tenants", "create", "Компания Ромашка")
     assert created.returncode == 0 and "t_" in created.stdout
+    again = run(data, "tenants", "create", "Компания Ромашка")  # a QA pass: "created" a second time
+    assert again.returncode == 0 and again.stdout.startswith("exists already: Компания Ромашка")
     assert "Компания Ромашка" in run(data, "tenants", "list").stdout
 
     res = run(data, "ingest", "--tenant", "acme", str(good), str(bad))
@@ -316,6 +318,12 @@ def test_users_add_list_remove_and_keys(tmp_path, write_file):
                             "expert", "--password-stdin"], cwd=ROOT, env=env, input="short\n",
                            capture_output=True, text=True, timeout=120)
     assert short.returncode != 0 and "at least 10 characters" in short.stderr and "Traceback" not in short.stderr
+    # no terminal and no --password-stdin (a QA pass: a termios traceback): one sentence
+    blind = subprocess.run([sys.executable, "-m", "core.cli", "users", "add", "cy", "--tenant", "acme", "--role",
+                            "expert"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=120)
+    assert blind.returncode == 2 and "Traceback" not in blind.stderr
+    assert blind.stderr.strip() == "error: No terminal to ask the password on; pipe it in with --password-stdin."
     assert run(data, "users", "remove", "ann").returncode == 0
     assert "single-user mode" in run(data, "users", "list").stdout
     made = run(data, "keys", "create", "--tenant", "acme", "--label", "ci")
