@@ -104,7 +104,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     if not question:
         raise ValueError(EMPTY_QUESTION)
     if len(question) > MAX_QUESTION_CHARS:
-        raise ValueError(f"The question is {len(question)} characters; keep it under {MAX_QUESTION_CHARS}.")
+        raise ValueError(f"The question is {len(question):,} characters; keep it to {MAX_QUESTION_CHARS:,} "
+                         "characters or fewer.")
     if not re.search(r"\w", MARKUP_RE.sub(" ", question)):
         # "<script>alert(1)</script>" asks nothing, but its markup finds the document lines
         # that carry the same markup, and one of them was quoted as the "answer"

@@ -8,6 +8,8 @@ from ui import auth, components, conversations, services
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
 
+PASTE_CHARS = 20_000  # what the box takes; the pipeline says when a question is over its limit
+
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 history: list[dict] = st.session_state.setdefault("history", {}).setdefault(tenant, [])
@@ -86,7 +88,9 @@ if st.session_state.pop("scroll_to_newest", False):
     # past a long answer's first lines)
     st.html(components.NEWEST_ANSWER_TOP, unsafe_allow_javascript=True)
 
-question = (st.chat_input("Ask about your documents…", max_chars=2000) or picked_example
+# the box takes far more than a question may hold, so a long paste is answered with the limit
+# in a sentence: at the limit itself the box dropped a longer paste without a word (a QA pass)
+question = (st.chat_input("Ask about your documents…", max_chars=PASTE_CHARS) or picked_example
             or st.session_state.pop("ask_next", None))  # a suggested follow-up clicked under an answer
 if question is not None and not question.strip():
     st.warning("Type a question first: that one was only spaces.", icon=":material/edit:")

@@ -70,6 +70,14 @@ def test_the_three_users_journeys(seeded, server, page, shot):
     shot(page, "20-expert-marker-hover", full_page=False)
     expect()(answer.get_by_text("leave.md").first).to_be_visible()  # the source beneath
 
+    # a question pasted over the limit is told so (a QA pass: the box dropped it without a word)
+    box = page.locator('[data-testid="stChatInputTextArea"]')
+    box.fill("How many days of leave do I get? " * 80)  # 2,640 characters
+    box.press("Enter")
+    expect()(page.get_by_text("The question is 2,639 characters; keep it to 2,000 characters or fewer.")).to_be_visible(
+        timeout=60_000)  # as typed, less the trailing space
+    wait_idle(page)
+
     # admin: keep that passage out of answers
     nav(page, "Documents")
     switch = page.get_by_role("switch", name="Used in answers").first
