@@ -49,17 +49,34 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
     asked, seen = [], set()
     for t in store.list_traces(settings, tenant, status="answered", limit=100):
         key = store.fold(t["question"])
-        if key and key not in seen and len(t["question"]) <= 160:
+        if key and key not in seen and len(t["question"]) <= 160 and not _was_followup(settings, tenant, t):
             seen.add(key)
             asked.append(t["question"])
         if len(asked) >= examples:
             break
-    openings = [section.split(" > ")[-1].strip() for section in store.opening_sections(settings, tenant)]
+    openings = [_topic(section.split(" > ")[-1]) for section in store.opening_sections(settings, tenant)]
     # a heading that opens several documents is a letterhead (the company's name), not what
     # any one of them is about
     times = Counter(openings)
     topics = [t for t in times if t and times[t] == 1][:6]
     return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}
+
+
+def _topic(heading: str) -> str:
+    """A heading as a topic: without its number ("1. Purpose" is "Purpose"); none when it is a
+    question (a FAQ's first entry read "topics such as ..., Do you offer ...?.")."""
+    words = heading.strip().split(" ", 1)
+    if len(words) == 2 and words[0].rstrip(".)").replace(".", "").isdigit():
+        words = words[1:]
+    topic = " ".join(words).strip()
+    return "" if topic.endswith("?") else topic
+
+
+def _was_followup(settings: Settings, tenant: str, trace: dict[str, Any]) -> bool:
+    """Was the ask read with the chat before it ("and for partners?")? Alone, in a new chat,
+    such a question has nothing to lean on: no example to click (a QA pass)."""
+    data = store.get_trace(settings, tenant, trace["trace_id"]) or {}
+    return bool((data.get("answer") or {}).get("asked_as"))
 
 
 def previous_question(history: list[dict[str, Any]]) -> str | None:

@@ -312,10 +312,18 @@ def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_a
     assert not [b for b in app.button if b.key and b.key.startswith("example")]  # nothing answered yet
     ask(app, "What is the engine oil capacity?")
     assert app.session_state["history"]["acme"][-1]["status"] == "answered"
+    # a follow-up answered in that chat is no example: alone it leans on nothing (a QA pass
+    # saw "and for partners?" offered in a new chat)
+    next(b for b in app.button if b.label == "New chat").click().run()
+    ask(app, "How long is the warranty for manufacturing defects?")
+    ask(app, "And for batteries?")
+    follow = app.session_state["history"]["acme"][-1]
+    assert follow["asked_as"] and follow["status"] == "answered", follow
     next(b for b in app.button if b.label == "New chat").click().run()
     examples = [b for b in app.button if b.key and b.key.startswith("example")]
-    assert [b.label for b in examples] == ["What is the engine oil capacity\\?"]  # Markdown-escaped
-    examples[0].click().run()  # a click asks it
+    assert [b.label for b in examples] == ["How long is the warranty for manufacturing defects\\?",
+                                           "What is the engine oil capacity\\?"]  # Markdown-escaped
+    examples[1].click().run()  # a click asks it
     assert not app.exception
     history = app.session_state["history"]["acme"]
     assert [a["question"] for a in history] == ["What is the engine oil capacity?"]
@@ -607,6 +615,21 @@ def test_a_heading_opening_several_documents_is_no_topic_of_the_intro(settings, 
         assert ingest_file(settings, "acme", write_file(name, heading + body + "\n")).status == "ready"
     topics = services.tenant_overview(settings, "acme")["topics"]
     assert "Riverbank Vets" not in topics and "Dog vaccinations" in topics
+
+
+def test_a_topic_of_the_intro_has_no_number_and_is_no_question(settings, write_file):
+    # a QA pass: "topics such as ENGAGEMENT LETTER TEMPLATE, 1. Purpose, Do you offer a free
+    # first consultation?."
+    from core.documents import ingest_file
+    from ui import services
+
+    for name, body in (("purpose.md", "# 1. Purpose\n\nThis policy covers client files."),
+                       ("faq.md", "# Do you offer a free first consultation?\n\nYes, 30 minutes."),
+                       ("scope.md", "# 2.3 Scope of work\n\nWe draft the contract.")):
+        assert ingest_file(settings, "acme", write_file(name, body + "\n")).status == "ready"
+    topics = services.tenant_overview(settings, "acme")["topics"]
+    assert "Purpose" in topics and "Scope of work" in topics
+    assert not [t for t in topics if t.endswith("?") or t[0].isdigit()]
 
 
 PRICE_LIST_MD = """# Price list 2025
