@@ -3,7 +3,9 @@ and space-aligned tables (a header line over a rule of dash runs, one run per co
 
 A paragraph is a heading when it is one short line without closing punctuation that is
 ALL CAPS, numbered ("1. Scope", "2.3 Limits"), Markdown-style ("# Title"), underlined
-("Title" over "====="), or a short title-like line followed by more text. Everything else
+("Title" over "====="), or a short title-like line followed by more text. A paragraph's
+first line is a heading when it is such a line in capitals, or numbered over a line that
+starts a sentence and is no list item ("4. Termination" over "Either party may ..."). Everything else
 is a paragraph; hard-wrapped lines are joined with spaces (words broken with a hyphen at
 a line end are re-joined; an e-mail address, URL or domain broken at its own hyphen keeps it).
 """
@@ -65,7 +67,29 @@ def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> lis
     if titles:
         rest = _paragraph_blocks(lines[len(titles):], has_next, cut)
         return [Block(kind="heading", text=title, level=1) for title in titles] + rest
+    numbered = _numbered_title(lines)
+    if numbered:
+        return [Block(kind="heading", text=numbered[1], level=numbered[0]),
+                *_paragraph_blocks(lines[1:], has_next, cut)]
     return _body_blocks(lines)
+
+
+def _numbered_title(lines: list[str]) -> tuple[int, str] | None:
+    """A numbered title line over its text with no blank line between ("4. Termination" over
+    "Either party may ..."): it was read as a list item, so its clauses had no section and
+    a quote began "4. Termination Either party ..." (a QA pass). Not when the next line is
+    a numbered or bulleted line too (a list), nor when it goes on in lower case (a wrapped
+    sentence)."""
+    if len(lines) < 2:
+        return None
+    text = clean_inline(lines[0])
+    numbered = _NUMBERED_HEADING.match(text)
+    if not numbered or not _title_like(text) or len(text.split()) > 8 or is_field_line(text):
+        return None
+    after = lines[1].lstrip()
+    if LIST_MARKER.match(lines[1]) or not after[:1].isupper():
+        return None
+    return numbered.group(1).count(".") + 1, text
 
 
 def _capital_titles(lines: list[str]) -> list[str]:

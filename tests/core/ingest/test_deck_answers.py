@@ -95,9 +95,10 @@ def test_bad_decks_fail_in_one_sentence_and_the_tenant_loses_nothing(answering, 
 def test_a_folder_ingest_picks_up_decks(tmp_path):
     folder = tmp_path / "tree"
     folder.mkdir()
-    for name in ("deck.pptx", "macro.PPTM", "old.ppt", "notes.md"):
+    for name in ("deck.pptx", "macro.PPTM", "old.ppt", "notes.md", "clip.mp4"):
         (folder / name).write_bytes(b"x")
-    assert sorted(p.name for p in iter_files([folder])) == ["deck.pptx", "macro.PPTM", "notes.md"]
+    # an old .ppt too, to be refused in a sentence saying to save it as PPTX
+    assert sorted(p.name for p in iter_files([folder])) == ["deck.pptx", "macro.PPTM", "notes.md", "old.ppt"]
 
 
 def test_the_command_line_cites_a_deck_by_slide(answering, tmp_path, monkeypatch, capsys):

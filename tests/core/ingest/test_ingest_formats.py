@@ -432,3 +432,19 @@ def test_html_merged_cells_keep_every_column_in_its_place(write_file):
     assert lines[4] == "| Southern depots |  |  |"  # a label over the whole row is said once
     assert lines[5:7] == ["| Harburg | 07:00-19:00 | closed |", "| Harburg | 07:00-18:00 | by appointment |"]
     assert len(lines[0].split("|")) == 5  # a huge colspan is no reason for a hundred empty columns
+
+
+def test_a_numbered_title_over_its_text_heads_its_section(write_file):
+    # a QA pass: "4. Termination" over "Either party may ..." with no blank line was a list
+    # item; its clauses had no section of their own and a quote read "4. Termination Either ..."
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_plain_text("ENGAGEMENT LETTER\n\n4. Termination\nEither party may end it on 14 days' notice.\n\n"
+                              "5. Complaints\nComplaints go to the Client Care Partner.\n")
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("heading", "ENGAGEMENT LETTER"), ("heading", "4. Termination"),
+        ("paragraph", "Either party may end it on 14 days' notice."), ("heading", "5. Complaints"),
+        ("paragraph", "Complaints go to the Client Care Partner.")]
+    # a list stays a list, and a numbered sentence wrapped onto the next line stays one item
+    listed = parse_plain_text("Bring:\n1. Passport\n2. Visa\n\n1. The firm acts only in the matter\ndescribed in A.\n")
+    assert [b.kind for b in listed if b.text.startswith(("1.", "2."))] == ["list_item", "list_item", "list_item"]

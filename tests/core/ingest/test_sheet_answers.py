@@ -137,5 +137,6 @@ def test_a_folder_ingest_picks_up_spreadsheets(tmp_path):
     for name in ("plans.csv", "rates.TSV", "book.xlsx", "macro.xlsm", "notes.md", "clip.mp4", "old.xls"):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(b"x")
-    assert sorted(p.name for p in iter_files([folder])) == ["book.xlsx", "macro.xlsm", "notes.md", "plans.csv",
-                                                            "rates.TSV"]
+    # an old .xls too, to be refused in a sentence saying to save it as XLSX or CSV
+    assert sorted(p.name for p in iter_files([folder])) == ["book.xlsx", "macro.xlsm", "notes.md", "old.xls",
+                                                            "plans.csv", "rates.TSV"]
