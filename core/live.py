@@ -52,16 +52,18 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 MIN_DAYS = 7  # a chart of one busy day is a single wall of colour
 
 
-def per_day(rows: Sequence[dict[str, Any]], today: dt.date | None = None) -> list[dict[str, Any]]:
-    """One row per local day from the first ask to today (at least MIN_DAYS), oldest first;
-    a quiet day has 0 asks and no shares."""
+def per_day(rows: Sequence[dict[str, Any]], today: dt.date | None = None, period: int = MIN_DAYS) -> list[dict[str, Any]]:
+    """One row per local day of the `period` ending today (at least MIN_DAYS; from the first
+    ask when that is earlier), oldest first; a quiet day has 0 asks and no shares. The whole
+    period: "last 30 days" drew the same week as "last 7 days" when its asks were recent (a
+    QA pass)."""
     if not rows:
         return []
     days: dict[dt.date, list[dict[str, Any]]] = {}
     for r in rows:
         days.setdefault(dt.datetime.fromtimestamp(r["created_at"]).date(), []).append(r)
     last = max(max(days), today or dt.date.today())
-    first = min(min(days), last - dt.timedelta(days=MIN_DAYS - 1))
+    first = min(min(days), last - dt.timedelta(days=max(MIN_DAYS, period) - 1))
     span = [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
     return [{"day": day.isoformat(), **_shares(days.get(day, []))} for day in span]
 
@@ -90,4 +92,5 @@ def live_quality(settings: Settings, tenant: str, days: int = 30) -> dict[str, A
     """Everything the live section shows, over the last `days` days of the tenant's asks."""
     since = (dt.datetime.now() - dt.timedelta(days=days)).timestamp()
     rows = store.trace_stats_rows(settings, tenant, since=since)
-    return {"summary": summary(rows), "per_day": per_day(rows), "top_refused": top_refused(rows), "days": days}
+    return {"summary": summary(rows), "per_day": per_day(rows, period=days), "top_refused": top_refused(rows),
+            "days": days}

@@ -31,7 +31,8 @@ def test_shares_latency_feedback_and_days(settings):
     assert s["asks"] == 4 and s["answer_rate"] == 0.5 and s["refusal_rate"] == 0.25 and s["corrected_rate"] == 0.25
     assert s["latency_p50_ms"] == 250 and s["rated"] == 1 and s["share_up"] == 1.0
     days = data["per_day"]
-    assert len(days) == live.MIN_DAYS and days[-1]["day"] == dt.date.today().isoformat()
+    assert len(days) == 30 and days[-1]["day"] == dt.date.today().isoformat()  # the whole period
+    assert len(live.live_quality(settings, "acme", days=1)["per_day"]) == live.MIN_DAYS  # a week at least
     assert [d["asks"] for d in days[-2:]] == [2, 2] and sum(d["asks"] for d in days) == 4
     assert days[-2]["refusal_rate"] == 0.5 and days[-1]["refusal_rate"] == 0.0
     assert days[0]["asks"] == 0 and days[0]["refusal_rate"] is None  # a quiet day: no share to draw
