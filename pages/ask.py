@@ -5,6 +5,7 @@ import logging
 import streamlit as st
 
 from ui import auth, components, conversations, services
+from ui.format import reading_md
 from ui.safe import escape_md
 from ui.state import ensure_navigation, require_tenant, warm_models
 
@@ -67,7 +68,7 @@ for number, answer in enumerate(history, start=1):
     with st.chat_message("user"):
         st.markdown(escape_md(answer.get("question", "")))
         if answer.get("asked_as"):
-            st.caption(f"Read as a follow-up: {escape_md(answer['asked_as'], inline=True)}")
+            st.caption(reading_md(answer.get("question", ""), answer["asked_as"]))
         elif answer.get("unplaced_followup"):
             st.caption("Asked on its own: it reads like a follow-up, but what it changes in the question "
                        "before could not be told. Ask it as a whole question if the answer is off.")

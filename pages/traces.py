@@ -5,7 +5,7 @@ import datetime as dt
 import streamlit as st
 
 from ui import components, services
-from ui.format import ANSWER_STATUSES, fmt_confidence, fmt_ms, status_badge_md
+from ui.format import ANSWER_STATUSES, fmt_confidence, fmt_ms, reading_md, status_badge_md
 from ui.safe import clean, escape_md
 from ui.state import ensure_navigation, require_tenant
 
@@ -59,7 +59,7 @@ if len(question) > QUESTION_SHOWN:
     with st.expander(f"Whole question ({len(question):,} characters)"):
         st.text(question)
 if answer.get("asked_as"):
-    st.caption("Read as a follow-up: " + escape_md(clean(answer["asked_as"]), limit=QUESTION_SHOWN, inline=True))
+    st.caption(reading_md(question, clean(answer["asked_as"]), limit=QUESTION_SHOWN))
 asked_by = f" · asked by {trace['origin']} run, left out of live quality and review" if trace.get("origin") else ""
 st.markdown(status_badge_md(answer.get("status", "")) + " " + escape_md(f"trace {trace_id}{asked_by}", inline=True))
 with st.container(horizontal=True):  # a row that wraps when narrow (fixed columns cut the labels short)

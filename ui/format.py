@@ -10,7 +10,7 @@ from typing import Any
 
 from core.schema import is_deck, page_label  # noqa: F401 - the console's names for them
 from core.trace import unknown_word_of
-from ui.safe import clean, escape_md
+from ui.safe import MAX_RENDER_CHARS, clean, escape_md
 
 # status -> (badge colour, Material icon, what it means for the reader)
 STATUS_STYLE: dict[str, tuple[str, str, str]] = {
@@ -239,3 +239,15 @@ def unique_headers(header: list[str]) -> list[str]:
 
 
 ANSWER_STATUSES = tuple(STATUS_STYLE)
+
+
+def reading_md(question: str, asked_as: str, limit: int = MAX_RENDER_CHARS) -> str:
+    """The caption under a follow-up: what it was read as, Markdown-escaped. A question asked
+    with the one before it as its scene (a pronoun leaning back: "how much is it?") says
+    which question it leaned on; shown whole, the two read as one garbled question (a QA
+    pass: "How much is a lasting power of attorney? how much is it?")."""
+    asked, reading = " ".join(question.split()).rstrip("?.! "), " ".join(asked_as.split())
+    at = reading.rfind(asked) if asked else -1
+    if at > 0 and reading[at + len(asked):].strip() in ("", "?", ".", "!"):
+        return "Asked with the question before it: " + escape_md(reading[:at].strip(), limit=limit, inline=True)
+    return "Read as a follow-up: " + escape_md(reading, limit=limit, inline=True)
