@@ -37,6 +37,7 @@ class Findings:
     missing_vectors: dict[str, int] = field(default_factory=dict)  # doc_id -> registry chunks with no vector
     bm25_missing: int = 0  # registry chunks BM25 does not hold
     bm25_extra: int = 0  # BM25 entries the registry does not hold
+    bm25_damaged: bool = False  # a file of the BM25 index cannot be read
     orphan_files: list[str] = field(default_factory=list)
     orphan_scans: list[str] = field(default_factory=list)  # doc_ids whose kept OCR words outlived them
     missing_files: list[str] = field(default_factory=list)  # file names of ready documents
@@ -46,7 +47,7 @@ class Findings:
     def consistent(self) -> bool:
         """The stores agree (a missing original is reported but is no disagreement of indexes)."""
         return not (self.orphan_vectors or self.missing_vectors or self.bm25_missing or self.bm25_extra
-                    or self.orphan_files or self.orphan_scans or self.leftovers)
+                    or self.bm25_damaged or self.orphan_files or self.orphan_scans or self.leftovers)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "consistent": self.consistent}
@@ -55,7 +56,9 @@ class Findings:
         """One sentence per disagreement (each one `repair` fixes), for the CLI."""
         out = [f"{n} vector(s) of document {d}, which the registry does not hold" for d, n in self.orphan_vectors.items()]
         out += [f"{n} chunk(s) of document {d} have no vector" for d, n in self.missing_vectors.items()]
-        if self.bm25_missing or self.bm25_extra:
+        if self.bm25_damaged:
+            out.append("a file of the BM25 index cannot be read (the next ask builds it again; --repair does now)")
+        elif self.bm25_missing or self.bm25_extra:
             out.append(f"the BM25 index lacks {self.bm25_missing} chunk(s) and holds {self.bm25_extra} it should not")
         out += [f"kept file {name} belongs to no document" for name in self.orphan_files]
         out += [f"OCR words of document {d}, which the registry does not hold" for d in self.orphan_scans]
@@ -109,6 +112,7 @@ def check(settings: Settings, tenant: str, doc_ids: list[str] | None = None) -> 
         if lacking:
             found.missing_vectors[doc_id] = len(lacking)
 
+    found.bm25_damaged = index.lexical_damaged(settings, tenant)
     lexical = set(index.lexical_ids(settings, tenant))
     registered = {cid for cid, row in chunks.items() if row["doc_id"] in ready}
     found.bm25_missing, found.bm25_extra = len(registered - lexical), len(lexical - registered)
@@ -148,7 +152,7 @@ def repair(settings: Settings, tenant: str, doc_ids: list[str] | None = None) ->
         index.delete_vectors(settings, tenant, *(stale - refill))
     if refill:
         _embed_again(settings, tenant, [(cid, row) for cid, row in chunks.items() if row["doc_id"] in refill])
-    if found.bm25_missing or found.bm25_extra:
+    if found.bm25_missing or found.bm25_extra or found.bm25_damaged:
         index.rebuild_lexical(settings, tenant)
     for name in found.orphan_files:
         (folder / "files" / name).unlink(missing_ok=True)

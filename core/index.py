@@ -555,6 +555,21 @@ def _lexical_index(settings: Settings, tenant: str, folder: Path) -> LexicalInde
     return index
 
 
+def lexical_damaged(settings: Settings, tenant: str) -> bool:
+    """Can a file of the tenant's BM25 index not be read? (A reader builds it again at its
+    next ask; `doctor` says so, and `--repair` builds it now.)"""
+    folder = lexical_dir(settings, tenant)
+    if not folder.exists():
+        return False
+    try:
+        LexicalIndex.load(folder.resolve())
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # no index yet (or a writer's swap): nothing damaged
+    except DAMAGED:
+        return True
+    return False
+
+
 def _unusable(folder: Path) -> bool:
     try:
         return _outdated(LexicalIndex.load(folder.resolve()), folder.resolve())

@@ -49,3 +49,18 @@ def test_doctor_reports_and_repairs_what_disagrees(settings: Settings, write_fil
 def test_doctor_of_an_unknown_tenant_is_one_sentence(settings: Settings, capsys: pytest.CaptureFixture) -> None:
     assert main(["doctor", "--tenant", "nobody"]) == 2
     assert capsys.readouterr().err.startswith("error: There is no tenant 'nobody'")
+
+
+def test_doctor_finds_and_repairs_a_damaged_bm25_file(settings: Settings, write_file,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    # a QA pass: garbage written over a BM25 segment went unreported by doctor and --repair
+    assert ingest_file(settings, "t", write_file("a.md", "# A\n\nThe depot opens at 06:00.\n")).status == "ready"
+    segments = sorted(index.lexical_dir(settings, "t").resolve().glob("seg-*.npz"))
+    assert segments
+    segments[0].write_bytes(b"garbage")
+    assert main(["doctor", "--tenant", "t"]) == 1
+    assert "a file of the BM25 index cannot be read" in capsys.readouterr().out
+    assert main(["doctor", "--tenant", "t", "--repair"]) == 0
+    capsys.readouterr()
+    assert main(["doctor", "--tenant", "t"]) == 0
+    assert index.lexical_index(settings, "t").search("depot", 1)
