@@ -471,13 +471,15 @@ GATE_THRESHOLD = "$.gate.threshold"
 def list_traces(
     settings: Settings, tenant: str, *, status: str | None = None, search: str = "",
     only_unsupported: bool = False, provider: str | None = None,
-    since: float | None = None, limit: int = 200, people_only: bool = False,
+    since: float | None = None, limit: int = 200, people_only: bool = False, with_reading: bool = False,
 ) -> list[dict[str, Any]]:
     """`people_only`: leave out the asks of eval runs and benchmarks (an `origin`); each row
-    with the `threshold` its ask was gated by (None when its trace recorded none)."""
+    with the `threshold` its ask was gated by (None when its trace recorded none), and with
+    `with_reading` its `asked_as` (what a follow-up was read as; None when asked as typed)."""
+    reading = (", " + _from_trace("$.answer.asked_as", "asked_as", "traces")) if with_reading else ""
     sql = ("SELECT trace_id, tenant, question, created_at, status, provider, model, confidence, "
            "factuality, unsupported, total_ms, origin, " + _from_trace(GATE_THRESHOLD, "threshold", "traces")
-           + " FROM traces WHERE tenant=?")
+           + reading + " FROM traces WHERE tenant=?")
     args: list[Any] = [tenant]
     if people_only:
         sql += " AND origin IS NULL"

@@ -47,9 +47,10 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
 
     languages = sorted({LANGUAGES[d["lang"]].name for d in docs if d.get("lang") in LANGUAGES})
     asked, seen = [], set()
-    for t in store.list_traces(settings, tenant, status="answered", limit=100):
+    # a follow-up ("and for partners?") is no example: alone, in a new chat, it leans on nothing
+    for t in store.list_traces(settings, tenant, status="answered", limit=100, with_reading=True):
         key = store.fold(t["question"])
-        if key and key not in seen and len(t["question"]) <= 160 and not _was_followup(settings, tenant, t):
+        if key and key not in seen and len(t["question"]) <= 160 and not t["asked_as"]:
             seen.add(key)
             asked.append(t["question"])
         if len(asked) >= examples:
@@ -70,13 +71,6 @@ def _topic(heading: str) -> str:
         words = words[1:]
     topic = " ".join(words).strip()
     return "" if topic.endswith("?") else topic
-
-
-def _was_followup(settings: Settings, tenant: str, trace: dict[str, Any]) -> bool:
-    """Was the ask read with the chat before it ("and for partners?")? Alone, in a new chat,
-    such a question has nothing to lean on: no example to click (a QA pass)."""
-    data = store.get_trace(settings, tenant, trace["trace_id"]) or {}
-    return bool((data.get("answer") or {}).get("asked_as"))
 
 
 def previous_question(history: list[dict[str, Any]]) -> str | None:
