@@ -30,6 +30,7 @@ Dates are read from the words after the phrase: "31 January 2026", "January 31, 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -78,15 +79,24 @@ def same_sentence(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(short) >= MIN_SENTENCE_KEY and short <= long and len(long - short) <= MAX_ADDED
 
 
-def _rival(chosen: Unit, other: Unit) -> bool:
-    """Does `other` give `chosen`'s thing other values (the module docstring, 1-2)?"""
+def _rival_test(chosen: Unit) -> Callable[[Unit], bool]:
+    """Does another unit give `chosen`'s thing other values (the module docstring, 1-2)?
+    What the chosen unit says is read once: the test runs over every ranked unit."""
     if chosen.kind == "row":
-        key = row_key(chosen)
-        return bool(key) and any(ch.isalpha() for ch in key) and row_key(other) == key \
-            and row_values(other) != row_values(chosen)
-    said, there = frozenset(numbers(chosen.text)), frozenset(numbers(other.text))
-    return other.kind != "row" and bool(said) and bool(there) and said != there \
-        and same_sentence(sentence_key(chosen), sentence_key(other))
+        key, values = row_key(chosen), row_values(chosen)
+        if not key or not any(ch.isalpha() for ch in key):
+            return lambda other: False
+        return lambda other: row_key(other) == key and row_values(other) != values
+    said, words = frozenset(numbers(chosen.text)), sentence_key(chosen)
+    if not said or len(words) < MIN_SENTENCE_KEY:
+        return lambda other: False
+
+    def rival(other: Unit) -> bool:
+        if other.kind == "row":
+            return False
+        there = frozenset(numbers(other.text))
+        return bool(there) and there != said and same_sentence(words, sentence_key(other))
+    return rival
 
 
 def key_of(unit: Unit) -> str:
@@ -104,11 +114,12 @@ def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Cand
     quoted = {(s.passage, s.unit.start) for s in chosen}
     for sel in chosen:
         home = passages[sel.passage - 1].doc_id
+        is_rival = _rival_test(sel.unit)
         for s in ranked:
             if s.score < RIVAL_SHARE * sel.score:
                 break  # ranked best first: no later unit is close enough either
             if ((s.passage, s.unit.start) not in quoted and passages[s.passage - 1].doc_id != home
-                    and _rival(sel.unit, s.unit)):
+                    and is_rival(s.unit)):
                 out.append((sel, s))
                 quoted.add((s.passage, s.unit.start))
                 break
