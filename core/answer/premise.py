@@ -141,11 +141,13 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
 
 
 BOUND_REACH = 4  # words between a bound word and its number: "from the AGE OF 3"
-CLAUSE_ENDS = (". ", "? ", "! ", "; ", ", ", ": ", "(", ")", "\n")  # "2.5" and "18:00" stay whole
+# where a bound's clause ends: only punctuation followed by a space, so "2.5" and "18:00"
+# stay whole (facts.CLAUSE_ENDS, for words, cuts at every colon)
+BOUND_CLAUSE_ENDS = (". ", "? ", "! ", "; ", ", ", ": ", "(", ")", "\n")
 
 
 def _clauses(text: str) -> list[str]:
-    for end in CLAUSE_ENDS:
+    for end in BOUND_CLAUSE_ENDS:
         text = text.replace(end, "\0")
     return text.split("\0")
 
