@@ -77,6 +77,7 @@ def test_the_three_users_journeys(seeded, server, page, shot):
     expect()(page.get_by_text("The question is 2,639 characters; keep it to 2,000 characters or fewer.")).to_be_visible(
         timeout=60_000)  # as typed, less the trailing space
     wait_idle(page)
+    shot(page, "20a-ask-question-over-the-limit", full_page=False)
 
     # admin: keep that passage out of answers
     nav(page, "Documents")
