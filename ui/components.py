@@ -451,7 +451,11 @@ SOURCES_LINK_OPENS = """<script>
       if (!at || mine !== following) return;
       if (Date.now() >= waitUntil) {
         const state = showSource(at, n);
-        shown = state === "shown" ? shown + 1 : 0;
+        // counted only on a quiet page: a rerun still drawing grows the page and keeps it at
+        // its bottom, past the sources (seen in a loaded full run: opened, out of view)
+        const app = doc.querySelector('[data-testid="stApp"]');
+        const quiet = !app || app.getAttribute("data-test-script-state") !== "running";
+        shown = state === "shown" ? shown + (quiet ? 1 : 0) : 0;
         if (state === "clicked") waitUntil = Date.now() + 1000;
       }
       bringIntoView(at);
