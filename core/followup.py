@@ -37,6 +37,8 @@ Algorithm (deterministic, so the console can show what was asked):
       often do the fire alarms get tested?" + "and the smoke detectors?").
    h. A frame preposition the previous question lacks: X is a condition added to it
       («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
+   i. X with no preposition for the phrase after the previous question's only preposition
+      ("for a senior partner" + "And trainees?" -> "for trainees").
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed; so is a
    follow-up in another language than the previous question (its words would be spliced in).
@@ -76,6 +78,11 @@ _FRAMES = [(re.compile(p, re.IGNORECASE), mode) for p, mode in (
     (rf"^(?:and\s+|but\s+)?what\s+if\s+(?:it'?s|it\s+is|they'?re|they\s+are|i'?m|i\s+am)\s+"
      rf"(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "replace"),
     (r"^(?:and\s+)?is\s+it\s+the\s+same\s+(?P<prep>for|with|in)\s+(?P<x>.+?)$", "replace"),
+    # "how much is it for a trainee?", «а сколько это стоит для стажёра?»: the same question of another X
+    (rf"^(?:and\s+|so\s+)?(?:what|how\s+much|how\s+long|how\s+many)\s+(?:is|does|would|will)\s+(?:it|that|this)\s+"
+     rf"(?:be\s+|cost\s+|take\s+|last\s+)?(?P<prep>{_EN_PREP})\s+(?P<x>.+?)$", "replace"),
+    (rf"^(?:а\s+|и\s+)?(?:сколько|какой|какая|какое|каков\w*)\s+(?:это|он|она|оно)\s+"
+     rf"(?:стоит\s+|будет\s+|длится\s+|составляет\s+)?(?P<prep>{_RU_PREP})\s+(?P<x>.+?)$", "replace"),
     (r"^(?:а|и)?\s*то\s+же\s+(?:самое\s+)?(?:(?P<prep>для|в|на)|про|насч[её]т)\s+(?P<x>.+?)$", "replace"),
     (rf"^(?:and|but)\s+(?:(?P<prep>{_EN_PREP})\s+)?(?P<x>.+?)$", "and"),
     (r"^(?:а|и)\s+(?:как\s+)?(?:что\s+)?(?:насч[её]т|про)\s+(?P<x>.+?)$", "and"),
@@ -155,6 +162,8 @@ def read_followup(question: str, previous: str | None) -> str | None:
     ]
     if mode != "bare":
         readings.append(lambda: _replace_subject(previous, x))
+    if mode != "bare" and not prep:
+        readings.append(lambda: _replace_only_phrase(previous, x, words))
     if mode == "and":
         readings.append(lambda: _add_condition(previous, prep, x) if prep else None)
     for reading in readings:
@@ -443,6 +452,23 @@ def _replace_subject(previous: str, x: str) -> str | None:
     if not m:
         return None
     return f"{previous[:m.start('subject')]}{x}{previous[m.end('subject'):]}"
+
+
+_PREPOSITIONS = frozenset(f"{_EN_PREP}|{_RU_PREP}".split("|"))
+
+
+def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
+    """Step 3i: "And trainees?" after "What is the hourly rate for a senior partner?": X with no
+    preposition of its own takes the place of the phrase after the previous question's only
+    preposition, as if asked "and for trainees?". Not when X only repeats the previous
+    question's words ("What about plans?")."""
+    preps = [m.group(0).lower() for m in _WORD_RE.finditer(previous) if m.group(0).lower() in _PREPOSITIONS]
+    if len(preps) != 1:
+        return None
+    before = {stem_of(w) for w in _WORD_RE.findall(previous)}
+    if all(stem_of(w) in before for w in words):
+        return None
+    return _replace_after(previous, preps[0], x)
 
 
 def _add_condition(previous: str, prep: str, x: str) -> str | None:

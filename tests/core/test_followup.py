@@ -87,6 +87,14 @@ from core.followup import read_followup
     # step 3d with a compound: "e-bike" holds its own modifier, so X takes its place
     ("How much is the deposit for an e-bike?", "What about a standard bike?",
      "How much is the deposit for a standard bike?"),
+    # step 3i (a QA pass over a law firm's fee table): X with no preposition takes the place of
+    # the phrase after the previous question's only one; "how much is it for X" asks the same of X
+    ("What is the hourly rate for a senior partner?", "And trainees?", "What is the hourly rate for trainees?"),
+    ("How long is the warranty on washing machines?", "What about the batteries?",
+     "How long is the warranty on the batteries?"),
+    ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
+     "What is the hourly rate for a trainee?"),
+    ("Какая ставка для партнёра?", "а сколько это для стажёра?", "Какая ставка для стажёра?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
@@ -107,6 +115,9 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("How much does express delivery cost?", "is it the same for the US?"),  # nothing of the kind to swap
     ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
+    ("How long does the train from Lisbon to Porto take?", "And trainees?"),  # which phrase is unclear
+    ("What is the hourly rate for a senior partner?", "Trainees?"),  # a bare word replaces only a name
+    ("What is the engine oil capacity?", "how much is it for a trainee?"),  # nothing after "for" to replace
     (None, "А E30?"),
 ])
 def test_anything_else_is_asked_as_typed(previous, question):
