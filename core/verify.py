@@ -46,7 +46,16 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Protocol
 
-from core.answer.facts import has_negation, identifiers, number_units, proper_names, tokens
+from core.answer.facts import (
+    TOKEN_RE,
+    excluded_stems,
+    excludes,
+    has_negation,
+    identifiers,
+    number_units,
+    proper_names,
+    tokens,
+)
 from core.answer.safety import looks_like_instruction
 from core.answer.units import Unit, units
 from core.lang import LANGUAGES
@@ -370,6 +379,11 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
             wording_failures += 1
         elif missing and (swap := swapped_words(facts.text, span.said, set(missing))):
             failures.append(f"“{swap[0]}” where the source says “{swap[1]}”")
+            wording_failures += 1
+        if not excludes(facts.text) and (left_out := excluded_stems(span.said) & facts.tokens):
+            # "connect with GlobalProtect" of "connect with openconnect instead of GlobalProtect"
+            word = next(w for w in TOKEN_RE.findall(facts.text) if set(tokenize(w)) & left_out)
+            failures.append(f"“{word}”, which the source names only to leave it out")
             wording_failures += 1
         lender = next(((t, o) for t in missing for o in others
                        if t in o.tokens and _disagreement(facts, o, negation=True)), None)

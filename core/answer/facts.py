@@ -77,6 +77,38 @@ def outside_conditions(text: str) -> str:
     return ", ".join(kept)
 
 
+# how many words after an excluding phrase its object may stand: "instead of THE GlobalProtect"
+EXCLUSION_SCOPE = 3
+
+
+def excluded_stems(text: str) -> frozenset[str]:
+    """Stems the text names only to leave them out: the first content word within
+    EXCLUSION_SCOPE words after an excluding phrase in the same clause ("use openconnect
+    INSTEAD OF GlobalProtect", «все дни, КРОМЕ субботы»), when it stands nowhere else in the
+    text. Only the first: in "all staff except contractors RECEIVE a laptop" the verb is
+    the statement's."""
+    phrases = [phrase.split() for phrase in _words("excluding")]
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for clause in text.replace(". ", ", ").translate(CLAUSE_ENDS).split(","):
+        words = tokens(clause)
+        reached = set()
+        for i in range(len(words)):
+            for phrase in phrases:
+                if words[i:i + len(phrase)] == phrase:
+                    after = range(i + len(phrase), min(i + len(phrase) + EXCLUSION_SCOPE, len(words)))
+                    reached.update(next(([j] for j in after if words[j] not in STOPWORDS), []))
+        for i, word in enumerate(words):
+            (inside if i in reached else outside).update(tokenize(word))
+    return frozenset(inside - outside)
+
+
+def excludes(text: str) -> bool:
+    """Does the text hold an excluding phrase ("instead of", «кроме»)?"""
+    said = " " + " ".join(tokens(text)) + " "
+    return any(f" {phrase} " in said for phrase in _words("excluding"))
+
+
 # how many words after a negation it reaches: "are not ABLE to DELETE", «не может ИЗМЕНИТЬ»
 NEGATION_SCOPE = 4
 

@@ -82,6 +82,10 @@ class Language:
     # either way and is in neither
     lower_bounds: frozenset[str] = frozenset()
     upper_bounds: frozenset[str] = frozenset()
+    # phrases that name what a statement leaves out ("use openconnect INSTEAD OF GlobalProtect",
+    # "all staff EXCEPT contractors", «КРОМЕ субботы»): a claim that keeps the word and drops
+    # the phrase says the opposite (core/verify.py); lowercase, as `tokens` spells them
+    excluding: frozenset[str] = frozenset()
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()
