@@ -37,8 +37,9 @@ Algorithm (deterministic, so the console can show what was asked):
       often do the fire alarms get tested?" + "and the smoke detectors?").
    h. A frame preposition the previous question lacks: X is a condition added to it
       («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
-   i. X with no preposition for the phrase after the previous question's only preposition
-      ("for a senior partner" + "And trainees?" -> "for trainees").
+   i. X with no preposition for the phrase after the previous question's only preposition,
+      when that is "for", "on" or their Russian («для», «на»): "for a senior partner" +
+      "And trainees?" -> "for trainees".
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed; so is a
    follow-up in another language than the previous question (its words would be spliced in).
@@ -454,16 +455,20 @@ def _replace_subject(previous: str, x: str) -> str | None:
     return f"{previous[:m.start('subject')]}{x}{previous[m.end('subject'):]}"
 
 
-_PREPOSITIONS = frozenset(f"{_EN_PREP}|{_RU_PREP}".split("|"))
+# prepositions whose phrase names what a question is asked of ("the rate FOR a partner", "the
+# warranty ON motors"); not "to", which also opens a verb ("to see a vet": a QA pass read "And
+# birds?" as "... my guinea pig to birds?"), nor "in", which also opens a time
+_OBJECT_PREPOSITIONS = frozenset(("for", "on", "для", "на"))
 
 
 def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
     """Step 3i: "And trainees?" after "What is the hourly rate for a senior partner?": X with no
     preposition of its own takes the place of the phrase after the previous question's only
-    preposition, as if asked "and for trainees?". Not when X only repeats the previous
-    question's words ("What about plans?")."""
-    preps = [m.group(0).lower() for m in _WORD_RE.finditer(previous) if m.group(0).lower() in _PREPOSITIONS]
-    if len(preps) != 1:
+    preposition, one that names what the question is asked of, as if asked "and for
+    trainees?". Not when X only repeats the previous question's words ("What about plans?")."""
+    found = [m.group(0).lower() for m in _WORD_RE.finditer(previous)]
+    preps = [w for w in found if w in _OBJECT_PREPOSITIONS or w in _EN_PREP.split("|") or w in _RU_PREP.split("|")]
+    if len(preps) != 1 or preps[0] not in _OBJECT_PREPOSITIONS:
         return None
     before = {stem_of(w) for w in _WORD_RE.findall(previous)}
     if all(stem_of(w) in before for w in words):

@@ -116,6 +116,7 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
     ("How long does the train from Lisbon to Porto take?", "And trainees?"),  # which phrase is unclear
+    ("Where can I take my guinea pig to see a vet?", "And birds?"),  # "to" opens a verb here (QA pass)
     ("What is the hourly rate for a senior partner?", "Trainees?"),  # a bare word replaces only a name
     ("What is the engine oil capacity?", "how much is it for a trainee?"),  # nothing after "for" to replace
     (None, "А E30?"),
