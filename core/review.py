@@ -56,10 +56,13 @@ def _reasons(row: dict[str, Any], below: float) -> tuple[str, ...]:
         reasons.append("refused")
     elif (row.get("confidence") or 0.0) < below:
         reasons.append("near the threshold")  # answered, but under the review line
+    if row.get("route") == "human" and not reasons:
+        # sent to a person by its checks (a claim dropped, quotes only, a claim unsupported)
+        # though answered with confidence: a refusal or a low confidence is routed for itself,
+        # and "refused, routed to a person" on every refusal said nothing (QA pass)
+        reasons.append("routed to a person")
     if row.get("rating") == -1:
         reasons.append("rated down")
-    if row.get("route") == "human":
-        reasons.append("routed to a person")
     return tuple(reasons)
 
 
@@ -78,29 +81,20 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
             for r in rows]
 
 
-# what an open item is counted under on the Review page, first reason first: one card each,
-# so the cards add up to the open items (a refusal rated down is counted as a refusal)
+# the Review page's cards, one per reason an ask waits for
 CARDS = ("refused", "near the threshold", "rated down", "routed to a person")
 
 
-def card_of(item: QueueItem) -> str:
-    """The one card `item` is counted under: its first reason in CARDS' order. Every queued
-    ask has one (`_reasons` reads the same columns the queue's query selects by); the last
-    card stands for none."""
-    return next((card for card in CARDS if card in item.reasons), CARDS[-1])
-
-
 def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:
-    """Open items; by reason (an item with two reasons counts under both); by card (each
-    item once, so these add up to the open items); and the oldest open item's age in
-    seconds (None when empty)."""
+    """Open items; by reason, each of CARDS present (an item with two reasons counts under
+    both: a refusal rated down counted only as a refusal hid every rating from a manager,
+    QA pass); and the oldest open item's age in seconds (None when empty)."""
     open_items = [i for i in items if i.resolution is None]
-    by_reason: dict[str, int] = {}
+    by_reason: dict[str, int] = dict.fromkeys(CARDS, 0)
     for item in open_items:
         for reason in item.reasons:
             by_reason[reason] = by_reason.get(reason, 0) + 1
-    by_card = {card: sum(1 for i in open_items if card_of(i) == card) for card in CARDS}
-    return {"open": len(open_items), "by_reason": by_reason, "by_card": by_card,
+    return {"open": len(open_items), "by_reason": by_reason,
             "oldest_s": max((i.age_s(now) for i in open_items), default=None)}
 
 

@@ -65,15 +65,15 @@ CARD_TEXT = (
      "Answers given with enough confidence that the checks still send to a person: a claim dropped "
      "(narrowed), quotes only in place of the model's answer, or a claim not supported by its passage."),
 )
-SEVERAL_REASONS = ("An ask waiting for several reasons is counted once, under the first of Refused, Near the "
-                   "threshold, Rated down and Routed to a person; the table's **why** column lists them all.")
+SEVERAL_REASONS = ("An ask waiting for several reasons (a refusal rated down) is counted under each of them, "
+                   "and once in Open; the table's **why** column lists them all.")
 
 
 def queue_cards(summary: dict[str, Any]) -> None:
-    """Open, then one card per reason an ask waits for; each open ask counted in one of them,
-    so they add up to Open (five asks routed to a person had no card: QA pass)."""
+    """Open, then one card per reason an ask waits for; an ask with two reasons in both, so a
+    rating is never hidden behind a refusal (QA pass)."""
     row = st.container(horizontal=True)
-    by = summary["by_card"]
+    by = summary["by_reason"]
     row.metric("Open", summary["open"], border=True, help="Asks waiting for a decision.")
     for card, label, help_text in CARD_TEXT:
         row.metric(label, by.get(card, 0), border=True, help=f"{help_text}\n\n{SEVERAL_REASONS}")
