@@ -5,7 +5,8 @@ A paragraph is a heading when it is one short line without closing punctuation t
 ALL CAPS, numbered ("1. Scope", "2.3 Limits"), Markdown-style ("# Title"), underlined
 ("Title" over "====="), or a short title-like line followed by more text. A paragraph's
 first line is a heading when it is such a line in capitals, or numbered over a line that
-starts a sentence and is no list item ("4. Termination" over "Either party may ..."). Everything else
+starts a sentence and is no list item ("4. Termination" over "Either party may ..."), or a
+short title line under half the length of the sentence under it. Everything else
 is a paragraph; hard-wrapped lines are joined with spaces (words broken with a hyphen at
 a line end are re-joined; an e-mail address, URL or domain broken at its own hyphen keeps it).
 """
@@ -26,6 +27,7 @@ from core.ingest.blocks import (
     table_block,
 )
 from core.ingest.decode import decode_text
+from core.lexical import STOPWORDS
 from core.schema import Block, ParsedDocument
 
 _BLANK = re.compile(r"\n[ \t\f\v]*\n+")
@@ -71,7 +73,29 @@ def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> lis
     if numbered:
         return [Block(kind="heading", text=numbered[1], level=numbered[0]),
                 *_paragraph_blocks(lines[1:], has_next, cut)]
+    title = _short_title(lines)
+    if title:
+        return [Block(kind="heading", text=title, level=2), *_paragraph_blocks(lines[1:], has_next, cut)]
     return _body_blocks(lines)
+
+
+def _short_title(lines: list[str]) -> str | None:
+    """A short title line over a sentence, with no blank line between ("What the plan costs"
+    over "The Cat Wellness Plan costs 19 EUR per month. ..."): joined, the quote read "What
+    the plan costs The Cat Wellness Plan costs ..." (a QA pass). Hard-wrapped prose breaks
+    its lines near one width, so a first line under half the next one's length is no
+    wrapped sentence; nor is one ending in a word that cannot end a title ("Contact the" over
+    "Customer Service team ...")."""
+    if len(lines) < 2:
+        return None
+    text, after = clean_inline(lines[0]), lines[1].strip()
+    words = text.split()
+    if (not _title_like(text) or len(words) > 8 or not text[:1].isupper() or LIST_MARKER.match(lines[0])
+            or is_field_line(text) or words[-1].lower() in STOPWORDS):
+        return None
+    if not after[:1].isupper() or LIST_MARKER.match(lines[1]) or 2 * len(text) > len(after):
+        return None
+    return text
 
 
 def _numbered_title(lines: list[str]) -> tuple[int, str] | None:

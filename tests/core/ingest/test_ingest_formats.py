@@ -408,11 +408,26 @@ def test_titles_in_capitals_with_no_blank_line_under_them_are_headings(write_fil
 @pytest.mark.parametrize("lines", [
     ["NASA AND ESA", "signed the agreement in 2019."],  # capitals, then the sentence goes on
     ["Monthly plans can be refunded within", "TWO WEEKS of purchase."],
-    ["Refund policy", "Monthly plans can be refunded within 14 days."],  # title case may be wrapped prose
+    ["Contact the Customer", "Service team on any weekday."],  # title case may be wrapped prose
+    ["Please call our Emergency Line", "Team on 0800 555 0199 at night."],
 ])
 def test_capitals_inside_wrapped_prose_stay_in_the_paragraph(write_file, lines):
     parsed = parse_file(write_file("notes.txt", ("\n".join(lines) + "\n").encode("utf-8")))
     assert [(b.kind, b.text) for b in parsed.blocks] == [("paragraph", " ".join(lines))]
+
+
+def test_a_short_title_over_its_sentence_heads_its_section(write_file):
+    # a QA pass: the quote read "What the plan costs The Cat Wellness Plan costs 19 EUR per month."
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_plain_text("Wellness Plan Terms\nValid from 1 January 2024\n\nWhat the plan costs\n"
+                              "The Cat Wellness Plan costs 19 EUR per month. The Dog Plan costs 25 EUR.\n\n"
+                              "Refund policy\nMonthly plans can be refunded within 14 days.\n")
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("paragraph", "Wellness Plan Terms Valid from 1 January 2024"),  # a short line over a short line: unsure
+        ("heading", "What the plan costs"),
+        ("paragraph", "The Cat Wellness Plan costs 19 EUR per month. The Dog Plan costs 25 EUR."),
+        ("heading", "Refund policy"), ("paragraph", "Monthly plans can be refunded within 14 days.")]
 
 
 def test_html_merged_cells_keep_every_column_in_its_place(write_file):
