@@ -219,7 +219,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 answer.status = "corrected"
                 answer.answer, answer.refusal_reason = _correction_wording(parsed, answer.answer, generation.correction)
             elif generation.differences:  # two documents disagree, or a row is out of force
-                answer.differences = [{"key": d["key"], "rows": [{k: r[k] for k in ("source", "validity", "date")}
+                answer.differences = [{"key": d["key"], "rows": [{k: r[k] for k in ("source", "validity", "date", "by")}
                                                                   for r in d["rows"]]} for d in generation.differences]
                 if any(len(d["rows"]) > 1 for d in generation.differences):
                     answer.answer = f"The documents differ: {answer.answer}"

@@ -163,7 +163,8 @@ class Answer:
     # the model-driven steps that ran, with what they did (trace and console)
     steps: dict[str, Any] = field(default_factory=dict)
     # table rows two documents give different values for ("key", and per row its "source" and
-    # whether it is out of force: "validity" expired | not_yet | None, "date"); the note says it
+    # whether it is out of force: "validity" expired | not_yet | superseded | None, "date", and
+    # "by", the document that supersedes it); the note says it
     differences: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

@@ -21,7 +21,9 @@ cited answer pays the old price. So, after the answer's units are chosen:
 4. Which is in force: a row, or else its passage, that bounds its validity with the
    language's phrases ("valid until 31 January 2026", «действует до 31 января 2026 г.»)
    to a day before today is no longer in force; one valid from a day after today is not
-   yet. A row in force is quoted before one that is not.
+   yet. Of two rows in force, one is superseded when the other is valid from a later day,
+   or, when neither says, comes from a later year's edition (the latest year its file name
+   or title names: "price_list_2025.csv"). A row in force is quoted before one that is not.
 
 Dates are read from the words after the phrase: "31 January 2026", "January 31, 2026",
 "2026-01-31", "31.01.2026" (day first unless the second number cannot be a month).
@@ -51,8 +53,11 @@ SKIPPED = frozenset({"the", "of", "on", "г", "года"})  # "the 31st of Janua
 
 @dataclass(frozen=True)
 class Validity:
-    state: str  # "expired" (valid until a day before today) | "not_yet" (valid from a later day)
-    day: date
+    # "expired" (valid until a day before today) | "not_yet" (valid from a later day) |
+    # "superseded" (its rival is in force from a later day, or is a later year's edition)
+    state: str
+    day: date | None
+    by: str = ""  # the superseding document
 
 
 def row_key(unit: Unit) -> str:
@@ -193,9 +198,41 @@ def validity(unit: Unit, passage_text: str, today: date) -> Validity | None:
     return None
 
 
+def valid_since(unit: Unit, passage_text: str) -> date | None:
+    """The day the unit (or, when it says nothing, its passage) is valid from, if it says."""
+    lang = language_of(unit.text + " " + passage_text)
+    for text in (unit.text, passage_text):
+        since = _bound(text, lang.valid_from, lang, end=False)
+        if since:
+            return since
+    return None
+
+
+def edition(candidate: Candidate) -> int | None:
+    """The latest year its file name or title names ("price_list_2025.csv", "Wellness Plan
+    2025"): which of two editions of a document is the later one."""
+    years = [int(t) for t in tokenize(f"{candidate.source} {candidate.title}".replace("_", " "))
+             if t.isdigit() and len(t) == 4 and 1900 <= int(t) <= 2200]
+    return max(years, default=None)
+
+
+def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:
+    """Which of two rows in force (0 or 1) the other supersedes: the other is valid from a
+    later day, or, when neither says, is a later year's edition. A QA pass: the 2024 terms
+    were quoted first, with nothing to say that the 2025 ones replace them."""
+    since = [valid_since(s.unit, passages[s.passage - 1].text) for s in rows]
+    if since[0] and since[1] and since[0] != since[1]:
+        return 0 if since[0] < since[1] else 1
+    years = [edition(passages[s.passage - 1]) for s in rows]
+    if years[0] and years[1] and years[0] != years[1]:
+        return 0 if years[0] < years[1] else 1
+    return None
+
+
 def _row(sel: Selected, passages: list[Candidate], state: Validity | None) -> dict:
     return {"passage": sel.passage, "source": passages[sel.passage - 1].source,
-            "validity": state.state if state else None, "date": state.day.isoformat() if state else None}
+            "validity": state.state if state else None,
+            "date": state.day.isoformat() if state and state.day else None, "by": state.by if state else ""}
 
 
 def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected], passages: list[Candidate],
@@ -213,6 +250,10 @@ def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected],
     for sel, rival in pairs:
         rows = [sel, Selected(rival.passage, rival.unit, round(rival.score, 4))]
         states = [validity(s.unit, passages[s.passage - 1].text, today) for s in rows]
+        if states[0] is None and states[1] is None and (old := superseded(rows, passages)) is not None:
+            newer = rows[1 - old]
+            states[old] = Validity("superseded", valid_since(newer.unit, passages[newer.passage - 1].text),
+                                   passages[newer.passage - 1].source)
         if states[0] is not None and states[1] is None:
             rows, states = rows[::-1], states[::-1]
         at = out.index(sel)
@@ -234,6 +275,9 @@ def note(differences: list[dict]) -> str:
                 when = f" (valid until {row['date']}, a day now past)"
             elif row["validity"] == "not_yet":
                 when = f" (valid only from {row['date']})"
+            elif row["validity"] == "superseded":
+                when = (f" (replaced by {row['by']}, valid from {row['date']})" if row["date"]
+                        else f" (an older edition than {row['by']})")
             parts.append(f"{row['source']}{when}")
         if len(parts) == 1:
             said.append(f"“{d['key']}” of {parts[0]} may no longer apply.")

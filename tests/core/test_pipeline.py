@@ -363,8 +363,8 @@ def test_two_price_lists_that_differ_are_both_quoted_the_one_in_force_first(sett
     assert a.answer.index("25.00") < a.answer.index("22.00")
     assert [c.source for c in a.citations] == ["price-list-2026.md", "prices_2025.csv"]
     assert a.differences == [{"key": "Microchipping", "rows": [
-        {"source": "price-list-2026.md", "validity": None, "date": None},
-        {"source": "prices_2025.csv", "validity": "expired", "date": "2026-01-31"}]}]
+        {"source": "price-list-2026.md", "validity": None, "date": None, "by": ""},
+        {"source": "prices_2025.csv", "validity": "expired", "date": "2026-01-31", "by": ""}]}]
     assert "prices_2025.csv (valid until 2026-01-31, a day now past)" in a.refusal_reason
     _quotes_are_exact(settings, a)
     # a row only the old list holds is answered and said to be out of force

@@ -70,8 +70,8 @@ def test_the_same_row_of_another_document_with_other_values_is_its_rival() -> No
     # the row in force is quoted first, the expired one after it
     assert [s.passage for s in out] == [2, 1]
     assert differences == [{"key": "Microchipping", "rows": [
-        {"passage": 2, "source": "new.pdf", "validity": None, "date": None},
-        {"passage": 1, "source": "old.pdf", "validity": "expired", "date": "2026-01-31"}]}]
+        {"passage": 2, "source": "new.pdf", "validity": None, "date": None, "by": ""},
+        {"passage": 1, "source": "old.pdf", "validity": "expired", "date": "2026-01-31", "by": ""}]}]
     assert note(differences) == ("The documents give different values for “Microchipping”: new.pdf and "
                                  "old.pdf (valid until 2026-01-31, a day now past).")
     # before the old list ran out neither is out of force: the best row stays first
@@ -105,8 +105,10 @@ def test_the_same_sentence_of_another_document_with_other_numbers_is_its_rival()
     assert [(a.unit.text, b.unit.text) for a, b in pairs] == [
         ("Invoices are payable within 14 days.", "Invoices are payable within 30 days of receipt.")]
     _, differences = in_force_first(pairs, chosen, passages, AFTER)
+    # the 2025 policy, the later edition, first; it says since when it holds
     assert note(differences) == ("The documents give different values for “Invoices are payable within 14 days.”: "
-                                 "policy-2024.pdf and policy-2025.pdf.")
+                                 "policy-2025.pdf and policy-2024.pdf (replaced by policy-2025.pdf, valid from "
+                                 "2025-01-01).")
 
 
 def test_sentences_about_two_things_or_with_the_same_numbers_are_no_rivals() -> None:
@@ -127,3 +129,35 @@ def test_an_expired_row_without_a_rival_is_still_said_to_be_so() -> None:
     assert out == chosen
     assert note(differences) == "“Nail clipping” of old.pdf (valid until 2026-01-31, a day now past) may no longer apply."
     assert in_force_first([], chosen, passages, BEFORE)[1] == []
+
+
+def test_of_two_rows_in_force_the_later_edition_comes_first() -> None:
+    # a QA pass: the 2024 wellness terms were quoted before the 2025 ones that replace them
+    old = Candidate("o:0", "o", "| Plan | Price |\n|---|---|\n| Cat | 19 EUR |", "wellness_plan_2024.txt",
+                    "Wellness Plan", None, None, "", "table", "en", 0)
+    new = Candidate("n:0", "n", "| Plan | Price |\n|---|---|\n| Cat | 22 EUR |", "wellness_plan_2025.md",
+                    "Wellness Plan 2025", None, None, "", "table", "en", 0)
+    ranked = sorted(rows(1, old, 0.9) + rows(2, new, 0.8), key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    out, differences = in_force_first(rival_rows(chosen, ranked, [old, new]), chosen, [old, new], AFTER)
+    assert [s.passage for s in out] == [2, 1]
+    assert differences[0]["rows"][1] == {"passage": 1, "source": "wellness_plan_2024.txt", "validity": "superseded",
+                                         "date": None, "by": "wellness_plan_2025.md"}
+    assert note(differences).endswith("wellness_plan_2025.md and wellness_plan_2024.txt (an older edition than "
+                                      "wellness_plan_2025.md).")
+    # valid-from days decide before the years in the names: the later start is in force
+    dated = [Candidate(c.chunk_id, c.doc_id, f"Valid from {day}.\n\n{c.text}", c.source, c.title, None, None, "",
+                       "table", "en", 0) for c, day in ((old, "1 March 2025"), (new, "1 January 2024"))]
+    ranked = sorted(rows(1, dated[0], 0.8) + rows(2, dated[1], 0.9), key=lambda s: -s.score)
+    chosen = [Selected(2, ranked[0].unit, 0.9)]
+    out, differences = in_force_first(rival_rows(chosen, ranked, dated), chosen, dated, AFTER)
+    assert [s.passage for s in out] == [1, 2]
+    assert differences[0]["rows"][1]["validity"] == "superseded" and differences[0]["rows"][1]["date"] == "2025-03-01"
+    assert "(replaced by wellness_plan_2024.txt, valid from 2025-03-01)" in note(differences)
+    # no dates and no years: the best row stays first, neither said to be replaced
+    plain = [Candidate(c.chunk_id, c.doc_id, c.text, f"{c.doc_id}.txt", "Plan", None, None, "", "table", "en", 0)
+             for c in (old, new)]
+    ranked = sorted(rows(1, plain[0], 0.9) + rows(2, plain[1], 0.8), key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    out, differences = in_force_first(rival_rows(chosen, ranked, plain), chosen, plain, AFTER)
+    assert [s.passage for s in out] == [1, 2] and [r["validity"] for r in differences[0]["rows"]] == [None, None]
