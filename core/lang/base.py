@@ -86,6 +86,10 @@ class Language:
     # "all staff EXCEPT contractors", «КРОМЕ субботы»): a claim that keeps the word and drops
     # the phrase says the opposite (core/verify.py); lowercase, as `tokens` spells them
     excluding: frozenset[str] = frozenset()
+    # words that open a clause the asker takes for granted ("SINCE the lab is open on Sundays,
+    # when ..."; «РАЗ клиника работает в воскресенье, ...»): that clause is a premise the
+    # documents may contradict, whatever the question asks (core/answer/premise.py)
+    premise_openers: tuple[str, ...] = ()
     # OCR data its documents need besides their own (Russian technical text writes codes and
     # names in Latin letters: "E10", "Wi-Fi")
     ocr_with: tuple[str, ...] = ()

@@ -53,6 +53,7 @@ LANGUAGE = Language(
     valid_from=("effective from", "effective as of", "effective", "valid from", "applies from",
                 "in force from", "starting from"),
     range_words=frozenset("under over above below up from to upto less more fewer least most".split()),
+    premise_openers=("since", "given that", "now that", "seeing that", "considering that", "because"),
     excluding=frozenset(["instead of", "rather than", "except", "except for", "excluding", "other than"]),
     lower_bounds=frozenset(["from", "over", "above", "at least", "minimum", "more", "older", "exceeding", "beyond"]),
     upper_bounds=frozenset(["under", "below", "less", "fewer", "at most", "maximum", "younger", "until", "till",

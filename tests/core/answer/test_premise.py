@@ -207,3 +207,24 @@ def test_a_bound_the_same_way_or_on_another_number_is_no_correction() -> None:
     # both bounds stand in the unit: nothing contradicted
     both = _scored("Children under 3 are seen by the paediatric team, children from 3 by any dentist.")
     assert conflict(Question.parse("Do you treat children under 3?"), both, both.unit.text) is None
+
+
+def test_a_clause_stated_as_given_is_a_premise_whatever_is_asked() -> None:
+    # a QA pass: "Since Oakfield is open on Sundays, what time does it open?" was answered at
+    # 0.90 beside the row "Oakfield: Closed": "what time" asserts nothing, the clause does
+    row = _scored("Day: Sunday; Riverside: 10:00-16:00; Oakfield: Closed")
+    passage = "Opening hours\n" + row.unit.text
+    q = Question.parse("Since Oakfield is open on Sundays, what time does it open?")
+    assert correction(q, [row], [passage])[1] == "the documents say closed, not open"
+    ru = _scored("Курение на территории клиники запрещено.")
+    q = Question.parse("Раз курение на территории клиники разрешено, где можно курить?")
+    assert correction(q, [ru], [ru.unit.text])[1] == "the documents say запрещено, not разрешено"
+
+
+def test_no_stated_premise_without_an_opener_a_comma_or_a_clause() -> None:
+    row = _scored("Day: Sunday; Riverside: 10:00-16:00; Oakfield: Closed")
+    passage = "Opening hours\n" + row.unit.text
+    for asked in ("What time does Oakfield open on Sundays?",  # takes nothing for granted
+                  "Since when is Oakfield open on Sundays?",  # no clause before a comma
+                  "Since 2020, what time does Oakfield open on Sundays?"):  # a time, not a premise
+        assert correction(Question.parse(asked), [row], [passage]) is None, asked
