@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from core.answer.brackets import in_bracket
 from core.answer.differing import in_force_first, rival_rows
 from core.answer.model import AnswerModel, load_model
 from core.answer.premise import correction, denials_first
@@ -151,8 +152,8 @@ class LearnedExtractive:
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
             differences: list[dict[str, Any]] = []
         else:
-            chosen = denials_first(q, choose(ranked, passages, self.model.runner_up,
-                                             self.model.runner_up_other_passage))
+            chosen = denials_first(q, in_bracket(q.text, choose(ranked, passages, self.model.runner_up,
+                                                                self.model.runner_up_other_passage)))
             chosen, differences = in_force_first(rival_rows(chosen, ranked, passages), chosen, passages,
                                                  self.today or date.today())
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),

@@ -82,6 +82,12 @@ class Language:
     # either way and is in neither
     lower_bounds: frozenset[str] = frozenset()
     upper_bounds: frozenset[str] = frozenset()
+    # the same bounds said after the number ("20 kg AND OVER", «20 кг И БОЛЕЕ»), and the bound
+    # words that leave the number itself out ("UNDER 20 kg", «СВЫШЕ 20 кг»): a bracketed
+    # table row holds the asked value or not (core/answer/brackets.py)
+    lower_after: frozenset[str] = frozenset()
+    upper_after: frozenset[str] = frozenset()
+    strict_bounds: frozenset[str] = frozenset()
     # phrases that name what a statement leaves out ("use openconnect INSTEAD OF GlobalProtect",
     # "all staff EXCEPT contractors", «КРОМЕ субботы»): a claim that keeps the word and drops
     # the phrase says the opposite (core/verify.py); lowercase, as `tokens` spells them

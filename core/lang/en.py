@@ -58,6 +58,12 @@ LANGUAGE = Language(
     lower_bounds=frozenset(["from", "over", "above", "at least", "minimum", "more", "older", "exceeding", "beyond"]),
     upper_bounds=frozenset(["under", "below", "less", "fewer", "at most", "maximum", "younger", "until", "till",
                             "up to"]),
+    lower_after=frozenset(["and over", "or over", "and above", "or above", "or more", "and more", "and older",
+                           "or older", "plus"]),
+    upper_after=frozenset(["and under", "or under", "and below", "or below", "or less", "or fewer", "and younger",
+                           "or younger"]),
+    strict_bounds=frozenset(["under", "below", "less", "fewer", "over", "above", "more", "older", "younger",
+                             "exceeding", "beyond"]),
     weekdays=frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
     day_kinds=frozenset("weekday weekdays weekend weekends holiday holidays".split()),
     time_units=frozenset("second seconds minute minutes min mins hour hours hr hrs day days week "

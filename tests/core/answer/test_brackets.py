@@ -1,0 +1,51 @@
+"""core/answer/brackets.py: of rows bracketed by a quantity, the ones holding the asked value."""
+
+from __future__ import annotations
+
+from core.answer.brackets import asked_value, in_bracket
+from core.answer.result import Selected
+from core.answer.units import units
+
+PRICES = ("| Service | Species | Price (EUR) |\n|---|---|---|\n| Spay, dog under 20 kg | Dog | 340 |\n"
+          "| Spay, dog 20 kg and over | Dog | 420 |\n| Spay | Cat | 130 |")
+RU = ("| Услуга | Цена |\n|---|---|\n| Стерилизация, собака до 20 кг | 340 |\n"
+      "| Стерилизация, собака свыше 20 кг | 420 |")
+
+
+def chosen(table: str, n: int = 2) -> list[Selected]:
+    return [Selected(1, u, 0.9) for u in units(table) if u.kind == "row"][:n]
+
+
+def prices(selected: list[Selected]) -> list[str]:
+    return [s.unit.text.rsplit(" ", 1)[-1] for s in selected]
+
+
+def test_the_row_whose_bracket_holds_the_asked_value_stays() -> None:
+    # a QA pass: "My dog weighs 32 kg ... How much will it cost?" quoted 340 and 420
+    assert prices(in_bracket("My dog weighs 32 kg. How much is a spay?", chosen(PRICES))) == ["420"]
+    assert prices(in_bracket("My dog weighs 15 kg. How much is a spay?", chosen(PRICES))) == ["340"]
+    # "under 20" leaves 20 out, "20 and over" holds it
+    assert prices(in_bracket("How much is a spay for a dog of exactly 20 kg?", chosen(PRICES))) == ["420"]
+    # «до 20 кг» holds 20, «свыше 20 кг» does not
+    assert prices(in_bracket("Сколько стоит стерилизация собаки весом 20 кг?", chosen(RU))) == ["340"]
+    assert prices(in_bracket("Собака весит 25 кг, сколько стоит стерилизация?", chosen(RU))) == ["420"]
+    spans = chosen("| Service | Price |\n|---|---|\n| Dental, dog 10-20 kg | 150 |\n| Dental, dog 21-40 kg | 190 |")
+    assert prices(in_bracket("My dog weighs 32 kg. What does dental cost?", spans)) == ["190"]
+
+
+def test_rows_stay_when_no_value_or_no_bracket_decides() -> None:
+    both = chosen(PRICES)
+    assert in_bracket("How much is a spay for a dog?", both) == both  # no value asked
+    assert in_bracket("My dog weighs 32 kg and is 3 years old. How much is a spay?", both) == both  # two values
+    assert in_bracket("My dog is 32 cm tall. How much is a spay?", both) == both  # another unit
+    # a row without a bracket is never dropped, and nothing is when no bracket holds the value
+    with_cat = chosen(PRICES, 3)
+    assert prices(in_bracket("My dog weighs 32 kg. How much is a spay?", with_cat)) == ["420", "130"]
+    gap = chosen("| Item | Price |\n|---|---|\n| Parcel under 5 kg | 5 |\n| Parcel under 10 kg | 9 |")
+    assert in_bracket("My parcel weighs 12 kg. What does it cost?", gap) == gap
+
+
+def test_the_asked_value_is_one_number_with_a_unit() -> None:
+    assert asked_value("My dog weighs 32 kg.") == (32.0, "kg")
+    assert asked_value("How much is a spay?") is None
+    assert asked_value("Room 5 and room 7?") is None
