@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from core.answer.facts import identifier_shape
 from core.ingest.base import PageProgress
 from core.ingest.blocks import (
     clean_inline,
@@ -91,10 +92,13 @@ def _short_title(lines: list[str]) -> str | None:
     text, after = clean_inline(lines[0]), lines[1].strip()
     words = text.split()
     if (not _title_like(text) or len(words) > 8 or not text[:1].isupper() or LIST_MARKER.match(lines[0])
-            or is_field_line(text) or words[-1].lower() in STOPWORDS):
-        return None
+            or is_field_line(text) or words[-1].lower() in STOPWORDS or "|" in text):
+        return None  # "Room | Item | Condition": a table's header, not a title
     if not after[:1].isupper() or LIST_MARKER.match(lines[1]) or 2 * len(text) > len(after):
         return None
+    first, next_first = words[0], after.split()[0]
+    if any(ch.isdigit() for ch in first) and identifier_shape(first) == identifier_shape(next_first):
+        return None  # "S0 Available" over "S1 Reserved by a customer ...": a list of codes
     return text
 
 

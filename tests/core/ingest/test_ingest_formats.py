@@ -410,6 +410,8 @@ def test_titles_in_capitals_with_no_blank_line_under_them_are_headings(write_fil
     ["Monthly plans can be refunded within", "TWO WEEKS of purchase."],
     ["Contact the Customer", "Service team on any weekday."],  # title case may be wrapped prose
     ["Please call our Emergency Line", "Team on 0800 555 0199 at night."],
+    ["S0 Available", "S1 Reserved by a customer - do NOT start a check"],  # a list of codes
+    ["Room | Item | Condition | Notes", "Hallway | Walls (magnolia emulsion) | G | 2 small scuffs near the door"],
 ])
 def test_capitals_inside_wrapped_prose_stay_in_the_paragraph(write_file, lines):
     parsed = parse_file(write_file("notes.txt", ("\n".join(lines) + "\n").encode("utf-8")))
