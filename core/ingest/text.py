@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.answer.facts import identifier_shape
 from core.ingest.base import PageProgress
 from core.ingest.blocks import (
     clean_inline,
@@ -97,7 +96,7 @@ def _short_title(lines: list[str]) -> str | None:
     if not after[:1].isupper() or LIST_MARKER.match(lines[1]) or 2 * len(text) > len(after):
         return None
     first, next_first = words[0], after.split()[0]
-    if any(ch.isdigit() for ch in first) and identifier_shape(first) == identifier_shape(next_first):
+    if any(ch.isdigit() for ch in first) and _shape(first) == _shape(next_first):
         return None  # "S0 Available" over "S1 Reserved by a customer ...": a list of codes
     return text
 
@@ -118,6 +117,11 @@ def _numbered_title(lines: list[str]) -> tuple[int, str] | None:
     if LIST_MARKER.match(lines[1]) or not after[:1].isupper():
         return None
     return numbered.group(1).count(".") + 1, text
+
+
+def _shape(word: str) -> str:
+    """"S0" -> "a9", "A-12" -> "a-99": a code's letters and digits."""
+    return "".join("9" if ch.isdigit() else "a" if ch.isalpha() else ch for ch in word.lower())
 
 
 def _capital_titles(lines: list[str]) -> list[str]:
