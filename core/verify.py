@@ -52,8 +52,10 @@ from core.answer.facts import (
     excludes,
     has_negation,
     identifiers,
+    join_thousands,
     number_units,
     proper_names,
+    says_no,
     tokens,
 )
 from core.answer.safety import looks_like_instruction
@@ -216,8 +218,8 @@ class _Span:
     def __post_init__(self) -> None:
         self.tokens = set(tokenize(self.scope, keep_stopwords=True))
         self.nums = number_units(self.scope)
-        self.ids = identifiers(self.scope)
-        self.low = self.scope.lower()
+        self.ids = identifiers(join_thousands(self.scope))  # "50 000" is no code "000"
+        self.low = join_thousands(self.scope).lower()
 
 
 @dataclass
@@ -234,7 +236,8 @@ class _Facts:
 
     @classmethod
     def of(cls, claim: str) -> _Facts:
-        return cls(claim, set(tokenize(claim)), number_units(claim), identifiers(claim), proper_names(claim),
+        return cls(claim, set(tokenize(claim)), number_units(claim), identifiers(join_thousands(claim)),
+                   proper_names(claim),
                    [t for t in tokenize(claim) if len(t) >= 4 and not t[0].isdigit() and t not in _FILLER],
                    has_negation(claim))
 
@@ -393,7 +396,12 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
                 wording_failures += 1  # only its polarity differs: as weak as any negation mismatch
 
     checks.append("negation")
-    if facts.negated != has_negation(span.said):
+    span_negated = has_negation(span.said)
+    if span_negated and not facts.negated:
+        # only a no about what the claim says: "valid for a maximum of 8 hours" of "... 8 hours
+        # and never past the end of the shift" leaves a clause out, it flips nothing (QA pass)
+        span_negated = says_no(span.said, frozenset(facts.tokens))
+    if facts.negated != span_negated:
         if share >= CONTENT_SHARE:  # the same words with the polarity flipped: "X is (not) Y"
             contradiction = contradiction or "The claim and the source disagree on negation."
         else:  # a rewording ("may not be used" said as "is forbidden"): no evidence either way

@@ -200,3 +200,24 @@ def test_a_reason_writes_numbers_with_their_words_as_the_claim_does():
     assert verdict.reason == "Not in the cited text: 30 дней."
     assert verify_pair("Passwords need 14 characters.", "Passwords need 12 characters.").reason == \
         "The claim says 12 characters but the source says 14."
+
+
+def test_thousands_grouped_by_a_space_are_one_number():
+    # a QA pass: "50" stood in "50 000 рублей", and a model's claim of a 50-rouble fine was
+    # supported 1.0 (answered at 0.99 with an LLM configured)
+    premise = "Штраф субподрядчику за алкоголь на объекте составляет 50 000 рублей."
+    assert verify_pair(premise, "Штраф субподрядчику за алкоголь на объекте составляет 50 рублей.").verdict \
+        == "contradicted"
+    assert verify_pair("The fine is 50 000 roubles.", "The fine is 50 roubles.").verdict == "contradicted"
+    assert verify_pair("The fine is 50 000 roubles.", "The fine is 50000 roubles.").verdict == "supported"
+    assert verify_pair("The fine is 50\u00a0000 roubles.", "The fine is 50 000 roubles.").verdict == "supported"
+
+
+def test_a_claim_leaving_out_a_negated_clause_is_supported():
+    # a QA pass: the model's "valid for a maximum of 8 hours" was contradicted ("disagree on
+    # negation") by "... 8 hours and never past the end of the shift"
+    premise = "A hot work permit is valid for a maximum of 8 hours and never past the end of the shift."
+    assert verify_pair(premise, "A hot work permit is valid for a maximum of 8 hours.").verdict == "supported"
+    # a no about what the claim says still contradicts it
+    assert verify_pair("Badges are not issued to visitors.", "Badges are issued to visitors.").verdict == "contradicted"
+    assert verify_pair("You cannot delete a message.", "You can delete a message.").verdict == "contradicted"

@@ -44,3 +44,14 @@ def test_says_no_skips_conditions_and_bounds_but_not_a_plain_denial() -> None:
     assert not says_no("Оплачивается не менее 2 часов.")
     assert says_no("Badges are not issued to visitors.") and says_no("Если опоздали, билет не возвращается.")
     assert says_no("The ticket is non-refundable.")
+
+
+def test_thousands_grouped_by_spaces_are_joined_and_nothing_else() -> None:
+    from core.answer.facts import join_thousands, number_units
+
+    assert number_units("штраф 50 000 рублей") == [("50000", "рубл")]
+    assert join_thousands("1 000 000 EUR and 12 345 678") == "1000000 EUR and 12345678"
+    assert join_thousands("costs 50\u00a0000 ₽") == "costs 50000 ₽"
+    # years side by side, a time, a decimal, a short group and a long first group stay apart
+    for text in ("between 2019 2020", "at 8 30", "version 2.5 000", "pages 1 2 3", "1234 567"):
+        assert join_thousands(text) == text
