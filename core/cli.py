@@ -568,8 +568,14 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
         for key in required:
             if key not in row:
                 raise UserError(f"{path}:{n} has no '{key}' field.")
-            if key != "id" and not (isinstance(row[key], str) and row[key].strip()):
+            if key != "id" and not isinstance(row[key], str):
+                raise UserError(f"{path}:{n} has a '{key}' that is not text; write it in quotes.")
+            if key != "id" and not row[key].strip():
                 raise UserError(f"{path}:{n} has an empty '{key}'; give it text or remove the row.")
+        if row.get("previous") is not None and not isinstance(row["previous"], str):
+            # a number here reached the pipeline and came back as "TypeError: 'int' object ..." (QA pass)
+            raise UserError(f"{path}:{n} has a 'previous' that is not text; write the question before it "
+                            "in quotes, or leave it out.")
         if "id" in required:
             lines_of_id.setdefault(json.dumps(row["id"], ensure_ascii=False, sort_keys=True), []).append(n)
         rows.append(row)

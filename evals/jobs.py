@@ -89,6 +89,6 @@ def run_job(progress_file: str | Path, settings: Settings, set_path: str | Path,
         return 1
     for warning in report.get("warnings") or []:
         print(f"warning: {warning}", file=sys.stderr)
-    print("\n".join(summary_lines(report)))
+    print("\n".join(summary_lines(report, stored=save)))
     job.finished(report.get("run_id"))
     return 0

@@ -600,7 +600,7 @@ def interval_line(report: Mapping[str, Any]) -> str:
             + " (correct over the answerable ones, refuse_ok over the others)")
 
 
-def summary_lines(report: Mapping[str, Any]) -> list[str]:
+def summary_lines(report: Mapping[str, Any], stored: bool = True) -> list[str]:
     counts: dict[str, int] = {}
     for q in report["questions"]:
         counts[q["outcome"]] = counts.get(q["outcome"], 0) + 1
@@ -608,7 +608,8 @@ def summary_lines(report: Mapping[str, Any]) -> list[str]:
     return [
         f"set {report['set']} · split {report['split']} · {len(report['questions'])} questions · "
         f"run {report.get('run_id')} · {report.get('duration_s', 0):.1f} s",
-        f"asked as {asked} · stored for {report.get('tenant') or 'no tenant'}",
+        f"asked as {asked} · " + (f"stored for {report.get('tenant') or 'no tenant'}" if stored
+                                  else "not stored (--no-store)"),
         "outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
     ]
 
@@ -695,7 +696,7 @@ def main(argv: list[str] | None = None) -> int:
                                       save=not args.no_store, log=log, owner=args.owner, prepare=args.prepare))
     if report is None:
         return code
-    print("\n".join(summary_lines(report)))
+    print("\n".join(summary_lines(report, stored=not args.no_store)))
     print(format_table(report))
     if args.out:
         write_json(args.out, report)

@@ -178,6 +178,14 @@ def test_ask_checks_the_tenant_and_every_batch_row_first(tmp_path, write_file):
     res = run(data, "ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out))
     assert res.returncode == 2 and "q.jsonl:2 has an empty 'question'" in res.stderr
     assert not out.exists()  # nothing half-written: the rows are checked before the first ask
+    # a number where text belongs: said so, not "empty", nor a TypeError in the row (QA pass)
+    for line, said in (('{"id": "q3", "question": 42}', "q.jsonl:1 has a 'question' that is not text"),
+                       ('{"id": "q4", "question": "And for dogs?", "previous": 5}',
+                        "q.jsonl:1 has a 'previous' that is not text")):
+        res = run(data, "ask", "--tenant", "acme", "--batch", str(write_file("q.jsonl", line + "\n")),
+                  "--out", str(out))
+        assert res.returncode == 2 and said in res.stderr, res.stderr
+        assert not out.exists()
 
 
 def test_a_batch_with_a_repeated_id_is_refused_before_the_first_ask(settings, tmp_path, write_file, capsys):

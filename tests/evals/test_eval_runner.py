@@ -92,6 +92,12 @@ def test_run_calibrate_compare(settings, tiny_set, tmp_path, capsys):
     assert "stored for eval-tiny-shop" in printed
     second = json.loads(out.read_text(encoding="utf-8"))
     assert [q["id"] for q in second["questions"]] == ["a2", "m1"] and second["split"] == "test"
+    # --no-store says so: "stored for" was printed of a run nothing stored (QA pass)
+    before = len(store.list_eval_runs(settings, set_name="tiny", tenant="eval-tiny-shop"))
+    assert run.main(["--set", str(tiny_set), "--split", "test", "--tenant", "eval-tiny-shop", "--no-store"]) == 0
+    printed = capsys.readouterr().out
+    assert "not stored (--no-store)" in printed and "stored for" not in printed
+    assert len(store.list_eval_runs(settings, set_name="tiny", tenant="eval-tiny-shop")) == before
 
     # calibration: gate pinned open, curve stored; four questions are too few to --apply
     curve_path = tmp_path / "curve.json"
