@@ -306,7 +306,7 @@ def _progress_printer(name: str) -> Any:
 
 
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
-    from core.documents import ensure_tenant, exclusions_note, ingest_files, iter_files
+    from core.documents import ensure_tenant, exclusions_note, ingest_files, iter_files, skipped_in_folders
     from core.schema import SUPPORTED_FORMATS
 
     missing = [str(p) for p in args.paths if not Path(p).exists()]
@@ -315,6 +315,8 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     _new_tenant_ok(settings, args.tenant)
     ensure_tenant(settings, args.tenant)
     files = iter_files(args.paths)
+    for path, why in skipped_in_folders(args.paths):  # stderr: stdout stays one line an ingested file
+        print(f"skipped    {_shown(str(path))}: {why}", file=sys.stderr, flush=True)
     if not files:
         raise UserError(f"No supported files found ({SUPPORTED_FORMATS}).")
     failed = 0

@@ -540,16 +540,33 @@ def _record_failure(
 
 
 def iter_files(paths: list[Path]) -> list[Path]:
-    """Files named directly, plus the files found in folders (sorted, recursive) whose names
-    core/ingest reads (`FOLDER_SUFFIXES`)."""
+    """Files named directly, plus the files found in folders (sorted, recursive, hidden ones
+    left out) whose names core/ingest reads (`FOLDER_SUFFIXES`)."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
+            # a hidden file or folder (".git", ".drafts") is not the folder's content
             out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in FOLDER_SUFFIXES
-                              and not f.name.startswith(".")))
+                              and not any(part.startswith(".") for part in f.relative_to(p).parts)))
         else:
             out.append(p)
+    return out
+
+
+def skipped_in_folders(paths: list[Path]) -> list[tuple[Path, str]]:
+    """The files of the named folders that `iter_files` leaves out, each with why: a folder
+    ingest that skipped "program.exe" and ".hidden.md" without a word left an operator to
+    guess (QA pass)."""
+    out: list[tuple[Path, str]] = []
+    for p in (Path(p) for p in paths):
+        if not p.is_dir():
+            continue
+        for f in sorted(f for f in p.rglob("*") if f.is_file()):
+            if any(part.startswith(".") for part in f.relative_to(p).parts):
+                out.append((f, "a hidden file; name it directly to ingest it"))
+            elif f.suffix.lower() not in FOLDER_SUFFIXES:
+                out.append((f, f"not a type read here ({f.suffix or 'no extension'})"))
     return out
 
 

@@ -429,6 +429,26 @@ def test_a_folder_ingest_says_a_line_for_every_file_a_direct_ingest_reads(settin
         "save it as an unprotected XLSX (or CSV) and upload it again.")
 
 
+def test_a_folder_ingest_says_which_files_it_skipped(settings, tmp_path, capsys):
+    # a QA pass: "program.exe" and ".hidden.md" in a folder were skipped without a word
+    from core.cli import main
+
+    folder = tmp_path / "docs"
+    (folder / ".drafts").mkdir(parents=True)
+    (folder / "leave.md").write_text("# Leave\n\nStaff get 25 days.\n")
+    (folder / "program.exe").write_bytes(b"MZ\x90\x00")
+    (folder / ".hidden.md").write_text("# Hidden\n\nNot read.\n")
+    (folder / ".drafts" / "draft.md").write_text("# Draft\n\nNot read either.\n")
+    assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 0
+    printed = capsys.readouterr()
+    assert [line.split()[:2] for line in printed.out.splitlines()] == [["ready", "leave.md"]]
+    skipped = [line for line in printed.err.splitlines() if line.startswith("skipped")]
+    assert len(skipped) == 3, printed.err
+    assert any("program.exe: not a type read here (.exe)" in line for line in skipped)
+    assert any(".hidden.md: a hidden file" in line for line in skipped)
+    assert any("draft.md: a hidden file" in line for line in skipped)
+
+
 def test_ingest_counts_only_the_pages_it_indexed(tmp_path):
     # a scanned page not read (OCR off) is no indexed page: "pages=1/2", the note on stderr
     import pymupdf
