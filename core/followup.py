@@ -40,6 +40,8 @@ Algorithm (deterministic, so the console can show what was asked):
    i. X with no preposition for the phrase after the previous question's only preposition,
       when that is "for", "on" or their Russian («для», «на»): "for a senior partner" +
       "And trainees?" -> "for trainees".
+   j. X for the thing the previous question's one possessive names ("my puppy" + "How about
+      kittens?" -> "my kittens").
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed; so is a
    follow-up in another language than the previous question (its words would be spliced in).
@@ -165,6 +167,8 @@ def read_followup(question: str, previous: str | None) -> str | None:
         readings.append(lambda: _replace_subject(previous, x))
     if mode != "bare" and not prep:
         readings.append(lambda: _replace_only_phrase(previous, x, words))
+    if mode != "bare":
+        readings.append(lambda: _replace_possessed(previous, words))
     if mode == "and":
         readings.append(lambda: _add_condition(previous, prep, x) if prep else None)
     for reading in readings:
@@ -474,6 +478,30 @@ def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
     if all(stem_of(w) in before for w in words):
         return None
     return _replace_after(previous, preps[0], x)
+
+
+def _replace_possessed(previous: str, words: list[str]) -> str | None:
+    """Step 3j: "How about kittens?" after "When should my puppy get its first vaccination?":
+    X takes the place of the thing the previous question's one possessive names ("my
+    PUPPY"; its words up to the next boundary word, three at most). Not when X only
+    repeats the previous question's words."""
+    found = list(_WORD_RE.finditer(previous))
+    lowered = [m.group(0).lower() for m in found]
+    owned = [i for i, w in enumerate(lowered) if any(w in lang.possessives for lang in LANGUAGES.values())]
+    if len(owned) != 1 or owned[0] + 1 >= len(found):
+        return None
+    words = [w for w in words if not any(w.lower() in lang.possessives for lang in LANGUAGES.values())]
+    before = {stem_of(w) for w in lowered}
+    if not words or all(stem_of(w) in before for w in words):
+        return None
+    start = end = owned[0] + 1
+    # the thing ends before a verb: "my tomcat FIXED", "my dog BARKING"
+    while end < len(found) and end - start < MAX_MODIFIER_RUN and lowered[end] not in _BOUNDARY \
+            and lowered[end] not in _SUBJECT_ENDS and not (end > start and lowered[end].endswith(("ed", "ing"))):
+        end += 1
+    if end == start:
+        return None
+    return f"{previous[:found[start].start()]}{' '.join(words)}{previous[found[end - 1].end():]}"
 
 
 def _add_condition(previous: str, prep: str, x: str) -> str | None:

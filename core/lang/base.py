@@ -56,6 +56,9 @@ class Language:
     # a word two after a pronoun that makes it a placeholder for what follows, pointing
     # nowhere ("how much does IT cost TO freeze a membership?", "is IT possible TO ...")
     anticipating: frozenset[str] = frozenset()
+    # words that say whose a thing is ("MY puppy", «МОЕМУ щенку»): in a chat, "And kittens?"
+    # after a question about the asker's own puppy asks the same of kittens (core/followup.py)
+    possessives: frozenset[str] = frozenset()
     # words a follow-up swaps for each other ("what about the REAR?" after "the front ...")
     opposites: tuple[tuple[str, str], ...] = ()
     # states that exclude each other ("open" / "closed", «разрешено» / «запрещено»): a

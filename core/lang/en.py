@@ -44,6 +44,7 @@ LANGUAGE = Language(
     conditionals=frozenset("if unless whether when whenever".split()),
     pronouns=frozenset({"it", "them"}),  # "their", "they" mostly point within the question
     anticipating=frozenset({"to"}),
+    possessives=frozenset("my our your".split()),  # the asker's own: "his", "its" point inside the question
     bounds=frozenset(f"{no} {word} than" for no in ("no", "not")
                      for word in ("more", "less", "fewer", "later", "earlier", "longer", "greater")) | {"not exceeding"},
     months=frozenset(MONTH_NUMBERS) - {"may"},  # "You may return it" names no month

@@ -44,6 +44,9 @@ LANGUAGE = Language(
     negations=frozenset("не нет ни никогда нельзя невозможно без".split()),
     conditionals=frozenset("если когда ежели".split()),
     pronouns=frozenset("он она оно они его её ее их ему ей им него неё нее них нему ней ним нём нем".split()),
+    possessives=frozenset("мой моя моё мое мои моего моей моему моим моих моими мою наш наша наше наши нашего "
+                          "нашей нашему нашим наших нашу ваш ваша ваше ваши вашего вашей вашему вашим ваших вашу "
+                          "твой твоя твоё твои твоего твоей твоему твоим твоих твою".split()),
     bounds=frozenset(f"не {word}" for word in "менее более позднее позже ранее раньше свыше больше меньше дольше".split()),
     months=frozenset(MONTH_NUMBERS) - {"май"},
     month_numbers=MONTH_NUMBERS,

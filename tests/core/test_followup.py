@@ -95,6 +95,13 @@ from core.followup import read_followup
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
      "What is the hourly rate for a trainee?"),
     ("Какая ставка для партнёра?", "а сколько это для стажёра?", "Какая ставка для стажёра?"),
+    # step 3j (a QA pass over a vet clinic's documents): X for the asker's own thing
+    ("When should my puppy get his first vaccination?", "How about kittens?",
+     "When should my kittens get his first vaccination?"),
+    ("Where can I take my guinea pig to see a vet?", "And birds?", "Where can I take my birds to see a vet?"),
+    ("What do you charge to get my tomcat fixed?", "And for a big dog?", "What do you charge to get my big dog fixed?"),
+    ("How long can I keep my car in the garage?", "And my bike?", "How long can I keep my bike in the garage?"),
+    ("Когда делать первую прививку моему щенку?", "А котятам?", "Когда делать первую прививку моему котятам?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
 ])
@@ -116,7 +123,8 @@ def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     ("Какой момент затяжки у свечей зажигания на KT-200?", "то же для болтов крепления двигателя?"),
     ("", "What about annual plans?"),  # no chat before it
     ("How long does the train from Lisbon to Porto take?", "And trainees?"),  # which phrase is unclear
-    ("Where can I take my guinea pig to see a vet?", "And birds?"),  # "to" opens a verb here (QA pass)
+    ("Can my manager approve my leave?", "And trainees?"),  # whose thing is unclear
+    ("When should my puppy get his first vaccination?", "And puppies?"),  # repeats, changes nothing
     ("What is the hourly rate for a senior partner?", "Trainees?"),  # a bare word replaces only a name
     ("What is the engine oil capacity?", "how much is it for a trainee?"),  # nothing after "for" to replace
     (None, "А E30?"),
