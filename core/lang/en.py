@@ -38,9 +38,6 @@ LANGUAGE = Language(
         "how to": "how", "what cost": "money", "what price": "money", "what fee": "money",
         "what is the cost": "money", "what is the price": "money", "what is the fee": "money",
         "cost": "money", "price": "money",
-        # nouns that name the kind of answer wherever they stand ("What is the emergency phone
-        # NUMBER?": the documents write the number, rarely the word): its slot, not its topic
-        "phone number": "number", "telephone number": "number", "deadline": "date", "address": "place",
     },
     negations=frozenset("not no never none nor cannot can't won't don't doesn't isn't aren't "
                         "mustn't shouldn't without neither".split()),

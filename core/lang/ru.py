@@ -40,8 +40,6 @@ LANGUAGE = Language(
         "кому": "person", "кого": "person", "к кому": "person", "где": "place", "куда": "place",
         "откуда": "place", "почему": "reason", "зачем": "reason", "для чего": "reason",
         "как": "how", "каким образом": "how",
-        "номер телефона": "number", "какой телефон": "number", "какой номер": "number", "крайний срок": "date",
-        "какой адрес": "place", "адрес": "place",
     },
     negations=frozenset("не нет ни никогда нельзя невозможно без".split()),
     conditionals=frozenset("если когда ежели".split()),
