@@ -14,6 +14,9 @@ Algorithm (deterministic, so the console can show what was asked):
 2. X's words without articles; its head is the last one ("full-time STAFF"), unless that is
    "one(s)" (the previous question's thing: "and the rear ONES?").
 3. The first reading that applies:
+   o. A quantity: X's one number with a unit for the previous question's one with the same
+      unit («... груза 40 кг ...» + «а если 300 кг?» -> «... груза 300 кг ...»); "and if X",
+      «а если X» ask what if it is X.
    a. Opposites: a word of X whose opposite the previous question has (front/rear,
       full-time/part-time, domestic/international, hot/cold...) replaces it.
    b. A model, an identifier of the same shape, a model variant: "DeskPro 7" for
@@ -155,6 +158,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
         return None
     previous = " ".join(previous.split())
     readings = [
+        lambda: _replace_quantity(previous, words),
         lambda: _replace_opposite(previous, words),
         lambda: _replace_kind(previous, x, words),
         lambda: _replace_after(previous, prep, x) if prep else None,
@@ -256,6 +260,9 @@ def _followup_object(question: str) -> tuple[str | None, str, str] | None:
         if not m:
             continue
         x = m.group("x").strip(" ,")
+        first = x.split(maxsplit=1)
+        if len(first) == 2 and any(first[0].lower() in lang.conditionals for lang in LANGUAGES.values()):
+            x, mode = first[1], "replace"  # «а если 300 кг?», "and if 300 kg?": what if it is X
         if not x or len(_WORD_RE.findall(x)) > MAX_FOLLOWUP_WORDS or _QUESTION_WORD_RE.search(x):
             return None
         prep = m.groupdict().get("prep")
@@ -281,6 +288,27 @@ def _negated_pair(a: str, b: str) -> bool:
     """One word is the other with a negating prefix: laden / UNladen, «НЕоплачиваемый»."""
     a, b = a.lower(), b.lower()
     return any(a == p + b or b == p + a for p in _NEGATING_PREFIXES)
+
+
+def _quantities(words: list[str]) -> list[tuple[int, str]]:
+    """(index of the number, its unit's stem) of each number followed by a word."""
+    return [(i, stem_of(words[i + 1])) for i in range(len(words) - 1)
+            if words[i][:1].isdigit() and words[i + 1][:1].isalpha()]
+
+
+def _replace_quantity(previous: str, words: list[str]) -> str | None:
+    """Step 3o: «а если 300 кг?» after «Сколько стоит доставка груза 40 кг в Самару?": X's one
+    number with a unit for the previous question's one number with the same unit (a QA pass
+    read it «Сколько стоит если 300 40 кг ...»)."""
+    new = _quantities(words)
+    if len(new) != 1:
+        return None
+    found = list(_WORD_RE.finditer(previous))
+    old = [(i, unit) for i, unit in _quantities([m.group(0) for m in found]) if unit == new[0][1]]
+    if len(old) != 1:
+        return None
+    i, j = old[0][0], new[0][0]
+    return f"{previous[:found[i].start()]}{words[j]} {words[j + 1]}{previous[found[i + 1].end():]}"
 
 
 def _replace_opposite(previous: str, words: list[str]) -> str | None:

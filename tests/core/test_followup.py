@@ -95,6 +95,11 @@ from core.followup import read_followup
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
      "What is the hourly rate for a trainee?"),
     ("Какая ставка для партнёра?", "а сколько это для стажёра?", "Какая ставка для стажёра?"),
+    # step 3o (a QA pass over a logistics tariff): a quantity for the quantity of the same unit
+    ("Сколько стоит доставка груза 40 кг в Самару?", "а если 300 кг?", "Сколько стоит доставка груза 300 кг в Самару?"),
+    ("How much does shipping a 40 kg parcel to Oslo cost?", "What about 300 kg?",
+     "How much does shipping a 300 kg parcel to Oslo cost?"),
+    ("How much is shipping for 40 kg?", "and if 300 kg?", "How much is shipping for 300 kg?"),
     # step 3j (a QA pass over a vet clinic's documents): X for the asker's own thing
     ("When should my puppy get his first vaccination?", "How about kittens?",
      "When should my kittens get his first vaccination?"),
