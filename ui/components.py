@@ -643,8 +643,10 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
         cited = [c.get("source") for c in [*answer.get("citations", []), *answer.get("closest", [])]]
         sources = list(dict.fromkeys([s for s in cited if s] + docs))
         with st.form(f"{key}_eval", border=False):
-            kind = st.selectbox("Expected outcome", services.EVAL_KINDS,
-                                index=0 if answer.get("status") != "refused" else 1,
+            # a refusal rated down says the answer was there: answerable (a QA pass found the
+            # form offering "unanswerable (should refuse)" under a thumbs-down on a refusal)
+            refused_ok = answer.get("status") == "refused" and rating != 0
+            kind = st.selectbox("Expected outcome", services.EVAL_KINDS, index=1 if refused_ok else 0,
                                 format_func=lambda k: {"answerable": "answerable (the KB holds the answer)",
                                                        "unanswerable": "unanswerable (should refuse)",
                                                        "misleading": "misleading premise (should refuse)"}[k])
@@ -960,7 +962,9 @@ def gate_view(gate: dict[str, Any] | None, answer: dict[str, Any] | None = None)
                 f"· retrieval confidence **{retrieval:.2f}**")
     if gate.get("support") is not None:
         line += f" · sentence support **{float(gate['support']):.2f}**"
-    st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] " + line)
+    # "answer · answer confidence 0.77": the badge is the decision, set apart from the figures
+    # (it read "answer answer confidence 0.77": QA pass)
+    st.markdown(f":{color}-badge[{escape_md(decision, inline=True)}] · " + line)
     st.caption("Only the answer confidence is compared with the threshold. In the embedded default it is "
                "the answer model's probability that the best sentence answers the question, learned from "
                "labelled questions of several domains; the signals that moved it most are listed below.")

@@ -118,6 +118,21 @@ def test_a_thumb_is_stored_as_it_is_clicked(app, settings):
     assert any(c.value == "Feedback updated (up)." for c in app.caption), [c.value for c in app.caption]
 
 
+def test_a_refusal_rated_down_is_offered_as_answerable(app):
+    # a QA pass: thumbs down on a refusal (the answer was there) left the eval form on
+    # "unanswerable (should refuse)", the opposite of what the thumb said
+    ask(app, "Who is the CEO of Microsoft?")
+
+    def expected_outcome():
+        return next(s for s in app.selectbox if s.label == "Expected outcome").value
+
+    assert expected_outcome() == "unanswerable"  # a refusal not rated: likely right to refuse
+    app.feedback[0].set_value(0).run()
+    assert expected_outcome() == "answerable"
+    app.feedback[0].set_value(1).run()  # rated up: the refusal was right
+    assert expected_outcome() == "unanswerable"
+
+
 def test_feedback_on_an_answer_whose_trace_is_gone_says_so(app, settings):
     ask(app, "What is the engine oil capacity?")
     trace_id = app.session_state["history"]["acme"][0]["trace_id"]

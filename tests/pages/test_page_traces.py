@@ -46,7 +46,7 @@ def test_open_a_trace_shows_candidates_gate_claims_timings(answering_env, app, g
     candidates = next(d.value for d in app.dataframe if "fused" in d.value.columns)
     assert {"dense", "bm25", "fused", "rank", "given", "source"} <= set(candidates.columns)
     assert candidates["fused"].is_monotonic_decreasing and candidates["given"].any()
-    assert any(":green-badge[answer] answer confidence **" in b and "retrieval confidence **" in b
+    assert any(":green-badge[answer] · answer confidence **" in b and "retrieval confidence **" in b
                for b in open_tab("Gate"))  # gate decision
     assert any("No LLM ran for this ask" in b for b in open_tab("Prompt & output"))
     assert any(":green-badge[supported]" in b for b in open_tab("Claims"))
