@@ -203,7 +203,7 @@ def test_gate_tab_names_the_answer_and_the_retrieval_confidence(app, goto, setti
     app.run()
     bodies = md_bodies(app)
     assert {m.label: m.value for m in app.metric}["Answer confidence"] == "0.37"
-    assert any(b.startswith(":red-badge[refuse after generating] answer confidence **0.37** vs threshold "
+    assert any(b.startswith(":red-badge[refuse after generating] · answer confidence **0.37** vs threshold "
                             "**0.55** (below) · retrieval confidence **0.74**") for b in bodies), bodies
     assert not any("confidence **0.740** vs threshold" in b or "] confidence" in b for b in bodies)
 
