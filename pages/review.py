@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui import review as rv
 from ui import services
+from ui.format import reading_md
 from ui.safe import clean, escape_md
 from ui.state import ensure_navigation, require_tenant
 
@@ -34,6 +35,8 @@ answer = trace.get("answer") or {}
 st.divider()
 st.caption("Question" + ("" if clicked is not None else " (the newest; click a row to open another)"))
 st.markdown("**" + escape_md(clean(item.question), limit=400, inline=True) + "**")
+if answer.get("asked_as"):  # a follow-up: what it was read as (only Traces said it: QA pass)
+    st.caption(reading_md(item.question, clean(answer["asked_as"]), limit=400))
 st.markdown(rv.status_line(item))
 if answer.get("status") == "refused" and answer.get("refusal_reason"):
     st.caption("Why it was refused: " + escape_md(clean(answer["refusal_reason"]), limit=300, inline=True))

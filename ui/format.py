@@ -248,6 +248,9 @@ def reading_md(question: str, asked_as: str, limit: int = MAX_RENDER_CHARS) -> s
     pass: "How much is a lasting power of attorney? how much is it?")."""
     asked, reading = " ".join(question.split()).rstrip("?.! "), " ".join(asked_as.split())
     at = reading.rfind(asked) if asked else -1
-    if at > 0 and reading[at + len(asked):].strip() in ("", "?", ".", "!"):
+    # the scene is a whole question before it: «... груза для ювелирных изделий?» holds
+    # «а для ювелирных изделий» too, inside a word, and was shown cut (QA pass)
+    if at > 0 and reading[:at].rstrip().endswith(("?", ".", "!")) \
+            and reading[at + len(asked):].strip() in ("", "?", ".", "!"):
         return "Asked with the question before it: " + escape_md(reading[:at].strip(), limit=limit, inline=True)
     return "Read as a follow-up: " + escape_md(reading, limit=limit, inline=True)

@@ -147,6 +147,18 @@ def test_a_refusal_just_under_the_threshold_is_never_shown_on_it(app, goto, sett
     assert "confidence 0.6596" in line, line
 
 
+def test_a_follow_up_shows_what_it_was_read_as(app, goto, settings):
+    # a QA pass: Review showed only "а в Екатеринбург?", the reading only on Traces
+    from core import store
+
+    store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "а в Екатеринбург?", "asked_as": "Сколько стоит доставка в Екатеринбург?",
+        "status": "refused", "answer": "I did not find this in your knowledge base.", "confidence": 0.3,
+        "claims": []}, "gate": {"threshold": 0.66}})
+    goto(app, "pages/review.py")
+    assert "Read as a follow-up: Сколько стоит доставка в Екатеринбург\\?" in [c.value for c in app.caption]
+
+
 def test_a_refusal_far_under_the_threshold_reads_two_decimals(app, goto, settings):
     """Seen in the QA pass: the queue read "0.4097" and "0.2087" beside "0.52" and "0.47": two
     decimals, more only when two would read on or over the threshold the ask was refused under."""

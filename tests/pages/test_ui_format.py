@@ -115,3 +115,14 @@ def test_a_table_cell_of_confidence_follows_the_rows_threshold():
     assert confidence_cell(0.6596, 0.65) == "0.66"  # answered over 0.65
     assert confidence_cell(0.40976, 0.66) == "0.41"  # far under it: two decimals
     assert confidence_cell(None, 0.66) is None  # the table's placeholder, not "0.00"
+
+
+def test_a_follow_ups_reading_is_told_from_a_question_asked_with_its_scene():
+    from ui.format import reading_md
+
+    assert reading_md("How much does it cost?", "How long is the kayak tour? How much does it cost?") == \
+        "Asked with the question before it: How long is the kayak tour\\?"
+    # a QA pass: the follow-up's words stood inside the reading («груз|а для ...»), and the
+    # caption read "Asked with the question before it: Какая ставка страхования груз"
+    assert reading_md("а для ювелирных изделий?", "Какая ставка страхования груза для ювелирных изделий?") == \
+        "Read as a follow-up: Какая ставка страхования груза для ювелирных изделий\\?"
