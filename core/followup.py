@@ -240,6 +240,10 @@ def refers_back(question: str) -> bool:
     if not any(_points_back(words, i, lang) for lang in LANGUAGES.values() for i in range(len(words))):
         return False
     parsed = Question.parse(question)
+    if " ".join(parsed.asking.split()) != " ".join(question.split()):
+        # a scene of its own ("The driver is 40 minutes late. What should he do?"): the pronoun
+        # points to it, not to the chat's previous question (a QA pass asked the two as one)
+        return False
     # what it asks for counts as its own ("how much does it COST to ship it abroad"), though
     # it is no topic a passage must hold
     own = parsed.slot - parsed.lang.stopwords - parsed.lang.filler
@@ -359,6 +363,11 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
     for phrase in (prep, *_OPPOSITE_PREPOSITIONS.get(prep, ())):
         size = len(phrase.split())
         hits = [i for i in range(len(found) - size + 1) if lowered[i:i + size] == phrase.split()]
+        # of several ("в Казань в выходные"), the one whose phrase is of X's kind: a name for a
+        # name (a QA pass read «а в Екатеринбург?» as «... в Казань в Екатеринбург?»)
+        named = [i for i in hits if i + size < len(found)
+                 and found[i + size].group(0)[:1].isupper() == x[:1].isupper()]
+        hits = named or hits
         if hits:
             start = hits[-1] + size
             # the frame's own preposition stays; an opposite one is replaced by it
@@ -379,6 +388,13 @@ def _replace_after(previous: str, prep: str, x: str) -> str | None:
         if first and first.group(1).lower() == adjective.group(1).lower():
             end = start + 1  # «при морской перевозке» + «а при автомобильной?»: the noun stays
     return f"{previous[:cut]}{lead}{x}{previous[found[end - 1].end():]}"
+
+
+def _russian_noun(word: str) -> bool:
+    """A Russian word that is no adjective: in «страховка груза» the noun before the head is
+    not its modifier (a QA pass read «а для хрупких грузов?» as «Сколько стоит хрупких груза?»,
+    the insurance gone); Russian modifiers are adjectives, before the noun."""
+    return any("а" <= ch.lower() <= "я" or ch.lower() == "ё" for ch in word) and not RU_ADJECTIVE_RE.fullmatch(word)
 
 
 def _replace_like(previous: str, words: list[str]) -> str | None:
@@ -402,7 +418,8 @@ def _replace_like(previous: str, words: list[str]) -> str | None:
         if stem_of(word) != head_stem:
             continue
         start = i
-        while start > 0 and found[start - 1].group(0).lower() not in _BOUNDARY and i - start < MAX_MODIFIER_RUN:
+        while start > 0 and found[start - 1].group(0).lower() not in _BOUNDARY and i - start < MAX_MODIFIER_RUN \
+                and not _russian_noun(found[start - 1].group(0)):
             start -= 1
         run = [m for m in found[start:i] if not _is_brand(m.group(0))]
         if not run:  # nothing but brands before the head: X's modifiers go in front of it

@@ -95,6 +95,11 @@ from core.followup import read_followup
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
      "What is the hourly rate for a trainee?"),
     ("Какая ставка для партнёра?", "а сколько это для стажёра?", "Какая ставка для стажёра?"),
+    # the QA pass over a logistics tariff: a name after the preposition whose phrase is a name;
+    # a Russian noun before the head is no modifier to replace
+    ("Сколько стоит доставка в Казань в выходные?", "а в Екатеринбург?",
+     "Сколько стоит доставка в Екатеринбург в выходные?"),
+    ("Сколько стоит страховка груза?", "а для хрупких грузов?", "Сколько стоит страховка хрупких груза?"),
     # step 3o (a QA pass over a logistics tariff): a quantity for the quantity of the same unit
     ("Сколько стоит доставка груза 40 кг в Самару?", "а если 300 кг?", "Сколько стоит доставка груза 300 кг в Самару?"),
     ("How much does shipping a 40 kg parcel to Oslo cost?", "What about 300 kg?",
@@ -151,6 +156,15 @@ def test_a_question_that_points_back_with_a_pronoun_refers_back() -> None:
     assert not refers_back("What is the engine oil capacity?")
     assert not refers_back("Сколько стоит доставка?")
     assert refers_back("Can I return it within 30 days?")
+
+
+def test_a_question_with_a_scene_of_its_own_does_not_lean_back() -> None:
+    # a QA pass: a full question was asked together with the one before it, and refused
+    from core.followup import refers_back
+
+    assert not refers_back("Водитель опаздывает к клиенту на 40 минут. Что ему делать?")
+    assert not refers_back("My order arrived broken. Can I return it?")
+    assert refers_back("Can I return it?")
 
 
 def test_a_question_with_its_own_topic_stands_alone_despite_a_pronoun() -> None:
