@@ -183,11 +183,17 @@ class LexicalIndex:
 
     def knows_family(self, token: str) -> bool:
         """Is the token, or for a long English stem a word it begins ("complain" ->
-        "complaint", which the stemmer keeps apart), in the index?"""
+        "complaint", which the stemmer keeps apart), or for a long stem of another script a
+        word of its first FAMILY_PREFIX letters, in the index?"""
         if self.df.get(token, 0) > 0:
             return True
-        if len(token) < FAMILY_PREFIX or not token.isascii() or not token.isalpha():
+        if len(token) < FAMILY_PREFIX or not token.isalpha():
             return False
+        if not token.isascii():
+            # a Russian stem differs from its family's by more than an ending («стандартн» /
+            # «стандарт», «страховк» / «страхован»): a QA pass saw them named as words the
+            # documents never use, and sent to Synonyms; the first letters tell the family
+            return self.knows_prefix(token[:FAMILY_PREFIX])
         return self.knows_prefix(token)
 
     def knows_prefix(self, prefix: str) -> bool:

@@ -104,3 +104,14 @@ def test_a_code_the_documents_use_is_no_unknown_word() -> None:
                         page_start=None, page_end=None, section="Runbook", kind="text", lang="en", ordinal=0)
     assert unknown_words(Question.parse("Why are post-mortems written for SEV3 incidents?"), lexicon, [passage]) \
         == ["written"]
+
+
+def test_a_russian_word_of_a_family_the_documents_use_is_not_named() -> None:
+    # a QA pass: «стандартная» (the tariff says «Стандарт») and «страховка» («страхование»)
+    # were named as words the documents never use, and the admin sent to Synonyms
+    text = "Тариф Стандарт: 4200 руб. Страхование груза стоит 0,5% от его стоимости."
+    lexicon = LexicalIndex.build([("d1:0000", text)])
+    passages = [Candidate(chunk_id="d1:0000", doc_id="d1", text=text, source="tariff.md", title="Тариф",
+                          page_start=None, page_end=None, section="", kind="text", lang="ru", ordinal=0)]
+    assert unknown_words(Question.parse("Сколько стоит стандартная доставка?"), lexicon, passages) == ["доставка"]
+    assert unknown_words(Question.parse("Сколько стоит страховка посылки?"), lexicon, passages) == ["посылки"]
