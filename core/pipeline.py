@@ -25,7 +25,7 @@ from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
 from core.lang import LANGUAGES
 from core.lang.frequency import chunk_probability
-from core.lexical import TOKEN_RE, LexicalIndex, expand_contractions, tokenize
+from core.lexical import FAMILY_PREFIX, TOKEN_RE, LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
 from core.llm_generate import evidence_units
@@ -311,13 +311,24 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
         # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
                 and word not in question.lang.asking_words and word not in question.lang.filler \
-                and not any(lexicon.knows_family(t) or t in taught for t in stems):
+                and not any(lexicon.knows_family(t) or t in taught for t in stems) \
+                and not _known_in_latin(word, question, lexicon):
             runs[-1].append((word, stems))
         elif runs[-1]:
             runs.append([])
     runs = [r for r in reversed(runs) if r]
     runs.sort(key=lambda r: min(chunk_probability(t) for _, stems in r for t in stems))
     return [" ".join(word for word, _ in r) for r in runs]
+
+
+def _known_in_latin(word: str, question: Question, lexicon: LexicalIndex) -> bool:
+    """Does the tenant use the word as written in Latin letters? «Алматы» of a document's
+    "Almaty": a QA pass was told the knowledge base never mentions it. Stems are compared
+    by their first letters, as the Latin spelling ends otherwise ("Minsk" / «Минске»)."""
+    latin = question.lang.in_latin(word)
+    if latin == word.lower() or not latin.isascii() or len(latin) < 4:
+        return False
+    return any(lexicon.knows_family(t) for t in tokenize(latin)) or lexicon.knows_prefix(latin[:FAMILY_PREFIX])
 
 
 def word_scope(question: Question, passages: list[Candidate]) -> str:

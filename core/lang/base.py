@@ -105,6 +105,13 @@ class Language:
     # capitals of this script that OCR reads in place of Latin ones (and a digit) inside a code:
     # a Russian scan's code "A37" came out "АЗ7", which no question typed in Latin matches
     ocr_lookalikes: dict[str, str] = field(default_factory=dict)
+    # each letter written in Latin letters ("Алматы" -> "almaty"): a name a document in
+    # another script writes so is no word the tenant lacks (core/pipeline.py unknown_words)
+    latin: dict[str, str] = field(default_factory=dict)
+
+    def in_latin(self, word: str) -> str:
+        """The word in Latin letters, lowercase; unchanged when the language has no table."""
+        return "".join(self.latin.get(ch, ch) for ch in word.lower()) if self.latin else word.lower()
 
     @cached_property
     def asking_words(self) -> frozenset[str]:

@@ -15,6 +15,9 @@ LANGUAGE = Language(
     stemmer="russian",
     ocr_code="rus",
     ocr_with=("eng",),
+    latin=dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+                   ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",
+                    "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"])),
     ocr_lookalikes={"А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
                     "Т": "T", "Х": "X", "З": "3"},
     stopwords=frozenset(
