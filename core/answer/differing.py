@@ -235,6 +235,21 @@ def _row(sel: Selected, passages: list[Candidate], state: Validity | None) -> di
             "date": state.day.isoformat() if state and state.day else None, "by": state.by if state else ""}
 
 
+def ordered_pair(sel: Selected, rival: Scored, passages: list[Candidate],
+                 today: date) -> tuple[list[Selected], list[Validity | None]]:
+    """A chosen unit and its rival, the one in force first, with what each says of its
+    validity (step 4)."""
+    rows = [sel, Selected(rival.passage, rival.unit, round(rival.score, 4))]
+    states = [validity(s.unit, passages[s.passage - 1].text, today) for s in rows]
+    if states[0] is None and states[1] is None and (old := superseded(rows, passages)) is not None:
+        newer = rows[1 - old]
+        states[old] = Validity("superseded", valid_since(newer.unit, passages[newer.passage - 1].text),
+                               passages[newer.passage - 1].source)
+    if states[0] is not None and states[1] is None:
+        rows, states = rows[::-1], states[::-1]
+    return rows, states
+
+
 def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected], passages: list[Candidate],
                    today: date) -> tuple[list[Selected], list[dict]]:
     """The answer's units with each rival beside its row (the one in force first), and what
@@ -248,14 +263,7 @@ def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected],
         if state is not None and id(sel) not in paired:
             differences.append({"key": row_cells(sel.unit.quote)[0].strip(), "rows": [_row(sel, passages, state)]})
     for sel, rival in pairs:
-        rows = [sel, Selected(rival.passage, rival.unit, round(rival.score, 4))]
-        states = [validity(s.unit, passages[s.passage - 1].text, today) for s in rows]
-        if states[0] is None and states[1] is None and (old := superseded(rows, passages)) is not None:
-            newer = rows[1 - old]
-            states[old] = Validity("superseded", valid_since(newer.unit, passages[newer.passage - 1].text),
-                                   passages[newer.passage - 1].source)
-        if states[0] is not None and states[1] is None:
-            rows, states = rows[::-1], states[::-1]
+        rows, states = ordered_pair(sel, rival, passages, today)
         at = out.index(sel)
         out[at:at + 1] = rows
         differences.append({"key": key_of(sel.unit),

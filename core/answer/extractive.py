@@ -28,7 +28,7 @@ from typing import Any
 from core.answer.brackets import in_bracket
 from core.answer.differing import in_force_first, rival_rows
 from core.answer.model import AnswerModel, load_model
-from core.answer.premise import correction, denials_first
+from core.answer.premise import correction, denials_first, outdated_value
 from core.answer.question import Question
 from core.answer.result import Generation, Selected
 from core.answer.safety import looks_like_instruction
@@ -147,15 +147,20 @@ class LearnedExtractive:
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
         fix = correction(q, ranked, [p.text for p in passages])
+        differences: list[dict[str, Any]] = []
         if fix:  # the passage contradicts what the question takes for granted: say so
             unit, why = fix
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
-            differences: list[dict[str, Any]] = []
         else:
             chosen = denials_first(q, in_bracket(q.text, choose(ranked, passages, self.model.runner_up,
                                                                 self.model.runner_up_other_passage)))
-            chosen, differences = in_force_first(rival_rows(chosen, ranked, passages), chosen, passages,
-                                                 self.today or date.today())
+            pairs = rival_rows(chosen, ranked, passages)
+            today = self.today or date.today()
+            outdated = outdated_value(q, pairs, passages, today)
+            if outdated:  # the value taken for granted is one only a document out of force states
+                chosen, fix = [outdated[0]], (outdated[0], outdated[1])
+            else:
+                chosen, differences = in_force_first(pairs, chosen, passages, today)
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]

@@ -31,6 +31,10 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
    of the language within a few words before the number in its clause ("no more than"
    bounds from above).
 
+6. an outdated value: an asserting question states a value that only a row out of force
+   holds, its rival in force another (`outdated_value`: "only 7 days?" against the 2025
+   rules' 14 that replace the 2023 rules' 7).
+
 A clause the question states as given ("SINCE Oakfield is open on Sundays, what time does it
 open?") is read by the same checks as a yes/no question asserting it (`stated_premise`).
 
@@ -41,14 +45,18 @@ that cover at least `MIN_TOPIC` of the question's topic words are read.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from functools import cache
 
+from core.answer.differing import ordered_pair
 from core.answer.facts import MONEY_SIGNS, number_units, says_no, tokens
 from core.answer.question import Question, words_of
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.lang import LANGUAGES, Language, language_of
 from core.lexical import expand_contractions, pair_stems, tokenize
+from core.retrieve import Candidate
+from core.verify import as_written
 
 MIN_TOPIC = 0.6
 # questions that take something for granted that a negation can deny: yes/no ("Can I
@@ -219,6 +227,30 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
         return f"the documents say {contrary}"
     bound = opposite_bound(question, text, passage_text)
     return f"the documents say {bound}" if bound else None
+
+
+def outdated_value(question: Question, pairs: list[tuple[Selected, Scored]], passages: list[Candidate],
+                   today: date) -> tuple[Selected, str] | None:
+    """Check 6: an asserting question states a value (a number with a unit) that only a
+    row or sentence out of force holds, while its rival in force states another: "Why is
+    the claim period only 7 days?" against 2025 rules of 14 days that replace the 2023 ones
+    of 7 (a QA pass: answered "The documents differ" at 0.93, the premise untouched).
+    `pairs` are differing.rival_rows'; the unit in force and why, or None."""
+    if question.answer_type not in ASSERTING or question.negated:
+        return None
+    asked = _valued(number_units(question.asking))
+    for sel, rival in pairs:
+        rows, states = ordered_pair(sel, rival, passages, today)
+        if states[0] is not None or states[1] is None:
+            continue
+        # numbers compared by value: the word after one may be no unit ("14 календарных дней")
+        current, old = [n for n, _ in number_units(rows[0].unit.text)], [n for n, _ in number_units(rows[1].unit.text)]
+        for num, word in asked:
+            if num not in old or num in current or len(current) != len(old):
+                continue
+            other = current[old.index(num)]  # the same place in the same sentence or row
+            return rows[0], f"the documents in force state {other}, not {as_written(question.asking, num, word)}"
+    return None
 
 
 def stated_premise(question: Question) -> Question | None:

@@ -228,3 +228,31 @@ def test_no_stated_premise_without_an_opener_a_comma_or_a_clause() -> None:
                   "Since when is Oakfield open on Sundays?",  # no clause before a comma
                   "Since 2020, what time does Oakfield open on Sundays?"):  # a time, not a premise
         assert correction(Question.parse(asked), [row], [passage]) is None, asked
+
+
+def test_a_value_only_a_replaced_document_states_is_corrected() -> None:
+    # a QA pass: "Why is the damage claim period only 7 days?" was answered "The documents
+    # differ" at 0.93, though the 2025 rules (14 days) replace the 2023 ones (7 days)
+    from datetime import date
+
+    from core.answer.differing import rival_rows
+    from core.answer.premise import outdated_value
+    from core.answer.result import Selected
+    from core.answer.units import units
+    from core.retrieve import Candidate
+
+    def doc(name: str, days: int) -> Candidate:
+        text = f"A damage claim is accepted within {days} calendar days of delivery."
+        return Candidate(f"{name}:0", name, text, f"{name}.md", "Claims rules", None, None, "", "text", "en", 0)
+
+    passages = [doc("claims_2023", 7), doc("claims_2025", 14)]
+    ranked = sorted([Scored(n, u, {}, 0.9 if n == 1 else 0.8) for n, p in enumerate(passages, 1)
+                     for u in units(p.text)], key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    pairs = rival_rows(chosen, ranked, passages)
+    today = date(2026, 11, 30)
+    unit, why = outdated_value(Question.parse("Why is the damage claim period only 7 days?"), pairs, passages, today)
+    assert unit.passage == 2 and why == "the documents in force state 14, not 7 days"
+    # the value in force, or a question that asserts nothing: no correction
+    assert outdated_value(Question.parse("Why is the damage claim period 14 days?"), pairs, passages, today) is None
+    assert outdated_value(Question.parse("How long is the damage claim period?"), pairs, passages, today) is None
