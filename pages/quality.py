@@ -45,7 +45,10 @@ st.subheader("Eval runs", divider="gray")
 running = eval_job.section(settings, tenant)  # the tenant's running job's progress, or how its last one ended
 sets = {services.set_name(p): p for p in services.eval_sets(settings)}
 run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings, tenant)})
-names = list(dict.fromkeys([*sets, *run_names]))
+# the tenant's own first: its feedback set, then the sets it has runs of (a QA pass opened the
+# page for its tenant on the demo set, offering to build eval-demo-demo tenants)
+own = [n for n in sets if n == services.set_name(services.feedback_set_path(settings, tenant))]
+names = list(dict.fromkeys([*own, *run_names, *sets]))
 if not names:
     st.info("No eval sets yet: add one under evals/sets/, or use **Add to eval set** on the Ask page.",
             icon=":material/playlist_add:")

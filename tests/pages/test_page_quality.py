@@ -445,6 +445,18 @@ def test_a_set_of_another_tenant_runs_only_as_the_current_tenant(app, goto, sett
     assert len(runs) == 1 and runs[0]["tenants"] == ["acme"]
 
 
+def test_the_tenants_own_feedback_set_is_picked_first(app, goto, settings, data_dir):
+    # a QA pass opened the page for its tenant on the demo set, which offered to build
+    # eval-demo-demo tenants; the tenant's own set (from Review and "Add to eval set") leads
+    row = {"id": "f1", "tenant": "acme", "question": "What is the engine oil capacity?", "kind": "answerable",
+           "expected_answer": "4.5 litres", "gold_source": "engine.md",
+           "gold_quote": "The engine oil capacity is 4.5 litres.", "category": "feedback"}
+    (data_dir / "eval_sets" / "acme-feedback.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    goto(app, "pages/quality.py")
+    assert app.selectbox(key="quality_set").value == "acme-feedback"
+    assert app.selectbox(key="quality_set").options[0] == "acme-feedback"
+
+
 def test_refusals_tab_shows_why_and_the_wrongly_refused_questions(app, goto, settings):
     run = report(0.5, 0.0, ["correct", "too_conservative", "refused_ok"], time.time())
     run["questions"][1].update(refusal_reason="No passage states what the question asks.",
