@@ -11,9 +11,8 @@ units are chosen:
    the language before it ("under 20 kg", «от 20 кг»; `Language.lower_bounds` /
    `upper_bounds`, as premise.py reads them) or after it ("20 kg and over", «20 кг и
    более»; `Language.lower_after` / `upper_after`), or a span ("20-40 kg", both ends held).
-   A word in `Language.strict_bounds`
-   ("under", "over", «свыше») leaves the number itself out; the others hold it ("up to",
-   "from", "and over").
+   A word in `Language.strict_bounds` ("under", "over", «свыше») leaves the number itself
+   out; the others hold it ("up to", "from", "and over").
 3. A row whose bound excludes the value is dropped, only when at least one chosen row
    bounds the value and admits it: no bracket fits, nothing is dropped.
 """
