@@ -10,9 +10,10 @@ units are chosen:
 2. Each chosen table row's first cell may bound a number with that unit: a bound word of
    the language before it ("under 20 kg", «от 20 кг»; `Language.lower_bounds` /
    `upper_bounds`, as premise.py reads them) or after it ("20 kg and over", «20 кг и
-   более»; `Language.lower_after` / `upper_after`), or a span ("20-40 kg", both ends held).
-   A word in `Language.strict_bounds` ("under", "over", «свыше») leaves the number itself
-   out; the others hold it ("up to", "from", "and over").
+   более»; `Language.lower_after` / `upper_after`), or a span ("20-40 kg", both ends held);
+   else its fields may ("Weight from, kg: 0; Weight to, kg: 50": `field_range`). A word
+   in `Language.strict_bounds` ("under", "over", «свыше») leaves the number itself out;
+   the others hold it ("up to", "from", "and over").
 3. A row whose bound excludes the value is dropped, only when at least one chosen row
    bounds the value and admits it: no bracket fits, nothing is dropped.
 """
@@ -23,7 +24,7 @@ from core.answer.facts import number_units, tokens
 from core.answer.result import Selected
 from core.answer.units import row_cells
 from core.lang import Language, language_of
-from core.lexical import STOPWORDS, expand_contractions
+from core.lexical import STOPWORDS, expand_contractions, tokenize
 
 BOUND_REACH = 3  # words between a bound word and its number: "under 20 kg", "from the age of 3"
 
@@ -79,6 +80,40 @@ def admits(found: list[tuple[str, float, bool]], value: float) -> bool:
     return True
 
 
+def within(number: str, unit: str, text: str, lang: Language) -> bool:
+    """Does the text hold the number inside a range it states? A span ("0-50 kg",
+    "10–20"), or a table row's pair of fields whose names bound a quantity of the number's
+    unit ("Weight from, kg: 0; Weight to, kg: 50", «Вес от, кг: 0; Вес до, кг: 50»). A
+    question's "40 kg" stands in such a tariff row though "40" is written nowhere (a QA
+    pass: its row highlighted, the question refused at 0.30, every number "missing")."""
+    value = _value(number)
+    if value is None:
+        return False
+    for n, _ in number_units(text):
+        ends = [_value(end) for end in n.split("-", 1)] if "-" in n else []
+        if len(ends) == 2 and None not in ends and ends[0] <= value <= ends[1]:
+            return True
+    found = field_range(text, unit, lang)
+    return found is not None and found[0] <= value <= found[1]
+
+
+def field_range(text: str, unit: str, lang: Language) -> tuple[float, float] | None:
+    """(from, to) of a table row whose field names bound a quantity of `unit` ("Weight
+    from, kg: 0; Weight to, kg: 50"), both held; None when the row names no such pair."""
+    low = high = None
+    for field in text.split("; "):
+        name, _, cell = field.rpartition(": ")
+        bound = _value(cell.strip())
+        words = tokens(name)
+        if bound is None or not name or (unit and unit not in {t for w in words for t in tokenize(w)}):
+            continue
+        if any(w in lang.lower_bounds for w in words):
+            low = bound
+        elif any(w in lang.upper_bounds for w in words):
+            high = bound
+    return (low, high) if low is not None and high is not None else None
+
+
 def in_bracket(question_text: str, chosen: list[Selected]) -> list[Selected]:
     """Step 3: the chosen units without the rows whose bracket excludes the asked value."""
     asked = asked_value(question_text)
@@ -89,6 +124,9 @@ def in_bracket(question_text: str, chosen: list[Selected]) -> list[Selected]:
     verdicts = []
     for s in chosen:
         found = bounds(row_cells(s.unit.quote)[0], unit, lang) if s.unit.kind == "row" else []
+        fields = field_range(s.unit.text, unit, lang) if s.unit.kind == "row" and not found else None
+        if fields:
+            found = [("lower", fields[0], False), ("upper", fields[1], False)]
         verdicts.append(None if not found else admits(found, value))
     if True not in verdicts or False not in verdicts:
         return chosen

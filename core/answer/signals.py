@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from core.answer.facts import Reading, identifiers, is_value, numbers
+from core.answer.brackets import within
+from core.answer.facts import Reading, identifiers, is_value, number_units, numbers
 from core.answer.question import Question, words_of
 from core.answer.units import Unit, row_cells, units
 from core.lang import LANGUAGES, language_of
@@ -269,6 +270,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         ids_missing = sum(1 for i in codes
                           if i not in lower_ctx and i not in p.subject_ids and i not in identifiers(lower_ctx))
         nums = [n for n in question.numbers if n not in codes]
+        units_of = {n: u for n, u in number_units(question.text)}  # "40" -> "kg": a range's unit
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
         # a code line or a quoted English term inside a Russian passage is not another language
         cross = 1.0 if question.lang.code not in (language_of(unit.text).code, p.lang) else 0.0
@@ -297,7 +299,10 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
             "bm25_prior": 1.0 / p.bm25_rank if p.bm25_rank else 0.0,
             "fused_gap": (p.fused_score / top_fused) if p.fused_score else 0.0,
             "ids_missing": min(ids_missing, 2) / 2,
-            "numbers_missing": (sum(1 for n in nums if n not in unit_numbers) / len(nums)) if nums else 0.0,
+            # a number inside a span the unit states is there ("40 kg" of a "0-50 kg" row)
+            "numbers_missing": (sum(1 for n in nums if n not in unit_numbers
+                                    and not within(n, units_of.get(n, ""), unit.text, question.lang))
+                                / len(nums)) if nums else 0.0,
             "cross_language": cross,
             "new_words": (len(unit_tokens - q_words) / len(unit_tokens)) if unit_tokens else 0.0,
             "sim_x_cross": float(sim) * cross,
