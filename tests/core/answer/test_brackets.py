@@ -49,3 +49,23 @@ def test_the_asked_value_is_one_number_with_a_unit() -> None:
     assert asked_value("My dog weighs 32 kg.") == (32.0, "kg")
     assert asked_value("How much is a spay?") is None
     assert asked_value("Room 5 and room 7?") is None
+
+
+def test_a_range_held_in_two_fields_brackets_a_row() -> None:
+    # a QA pass over a logistics tariff: rows "Вес от, кг: 0; Вес до, кг: 50": the 800 kg
+    # question quoted the 0-50 and 151-500 rows before the 501-1500 one it asked about
+    from core.answer.brackets import within
+    from core.lang import LANGUAGES
+
+    tariff = ("| Направление | Вес от, кг | Вес до, кг | Стандарт, руб. |\n|---|---|---|---|\n"
+              "| Новосибирск | 0 | 50 | 9800 |\n| Новосибирск | 151 | 500 | 35200 |\n"
+              "| Новосибирск | 501 | 1500 | по запросу |")
+    rows = chosen(tariff, 3)
+    assert [s.unit.text.rsplit(" ", 1)[-1] for s in in_bracket("Какой тариф на 800 кг до Новосибирска?", rows)] == \
+        ["запросу"]
+    ru = LANGUAGES["ru"]
+    assert within("40", "кг", "Направление: Казань; Вес от, кг: 0; Вес до, кг: 50; Стандарт, руб.: 4200", ru)
+    assert not within("60", "кг", "Направление: Казань; Вес от, кг: 0; Вес до, кг: 50", ru)
+    # a span holds its numbers; a field pair of another unit does not
+    assert within("40", "kg", "Parcels 0-50 kg: 9 EUR", LANGUAGES["en"])
+    assert not within("40", "kg", "Distance from, km: 0; Distance to, km: 50", LANGUAGES["en"])
