@@ -254,6 +254,7 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
     # by `numbers_missing`, not vetoed ("Why is the deposit 200 EUR?" had no unit left to
     # correct its premise with)
     codes = [i for i in question.identifiers if not is_value(i)]
+    units_of = {n: u for n, u in number_units(question.text)}  # "40" -> "kg": a range's unit
     cells = table_cells(candidates)
     keys = row_keys(cells)
     named = {number: named_values(found, q_key_words) for number, found in cells.items()}
@@ -270,7 +271,6 @@ def signals(question: Question, passages: list[Candidate], lexicon: LexicalIndex
         ids_missing = sum(1 for i in codes
                           if i not in lower_ctx and i not in p.subject_ids and i not in identifiers(lower_ctx))
         nums = [n for n in question.numbers if n not in codes]
-        units_of = {n: u for n, u in number_units(question.text)}  # "40" -> "kg": a range's unit
         unit_numbers = set(numbers(f"{ctx_text}\n{paragraph}"))
         # a code line or a quoted English term inside a Russian passage is not another language
         cross = 1.0 if question.lang.code not in (language_of(unit.text).code, p.lang) else 0.0
