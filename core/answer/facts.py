@@ -60,7 +60,10 @@ def join_thousands(text: str) -> str:
     roubles (a QA pass). A space is left out between a group of one to three digits (the
     first of its number, or a group of three after such a space) and exactly three digits
     that end the number: "between 2019 2020", "8 30" and "2.5 000" stay apart."""
-    if not any(ch in THOUSANDS_SPACES for ch in text):
+    # every text has spaces: the char-by-char reading below runs only where a number stands
+    # right after another (it is on every unit's number reading)
+    words = text.split()  # splits at no-break spaces too
+    if not any(a[-1].isdigit() and b[0].isdigit() for a, b in zip(words, words[1:])):
         return text
     out: list[str] = []
     groups: list[int] = []  # the digits of each group of the number being read
