@@ -510,6 +510,12 @@ def _replace_subject(previous: str, x: str) -> str | None:
 _OBJECT_PREPOSITIONS = frozenset(("for", "on", "для", "на"))
 
 
+def _repeats(previous: str, words: list[str]) -> bool:
+    """Does X only repeat the previous question's words ("What about plans?")?"""
+    before = {stem_of(w) for w in _WORD_RE.findall(previous)}
+    return all(stem_of(w) in before for w in words)
+
+
 def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
     """Step 3i: "And trainees?" after "What is the hourly rate for a senior partner?": X with no
     preposition of its own takes the place of the phrase after the previous question's only
@@ -519,8 +525,7 @@ def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
     preps = [w for w in found if w in _OBJECT_PREPOSITIONS or w in _EN_PREP.split("|") or w in _RU_PREP.split("|")]
     if len(preps) != 1 or preps[0] not in _OBJECT_PREPOSITIONS:
         return None
-    before = {stem_of(w) for w in _WORD_RE.findall(previous)}
-    if all(stem_of(w) in before for w in words):
+    if _repeats(previous, words):
         return None
     return _replace_after(previous, preps[0], x)
 
@@ -536,8 +541,7 @@ def _replace_possessed(previous: str, words: list[str]) -> str | None:
     if len(owned) != 1 or owned[0] + 1 >= len(found):
         return None
     words = [w for w in words if not any(w.lower() in lang.possessives for lang in LANGUAGES.values())]
-    before = {stem_of(w) for w in lowered}
-    if not words or all(stem_of(w) in before for w in words):
+    if not words or _repeats(previous, words):
         return None
     start = end = owned[0] + 1
     # the thing ends before a verb: "my tomcat FIXED", "my dog BARKING"
