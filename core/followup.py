@@ -505,7 +505,7 @@ def _replace_subject(previous: str, x: str) -> str | None:
 
 
 # prepositions whose phrase names what a question is asked of ("the rate FOR a partner", "the
-# deposit ON a bike"); not "to", which also opens a verb ("to see a vet": a QA pass read "And
+# fee ON a booking"); not "to", which also opens a verb ("to see a vet": a QA pass read "And
 # birds?" as "... my guinea pig to birds?"), nor "in", which also opens a time
 _OBJECT_PREPOSITIONS = frozenset(("for", "on", "для", "на"))
 

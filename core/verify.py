@@ -384,7 +384,7 @@ def _check(facts: _Facts, span: _Span, others: list[_Span]) -> tuple[str | None,
             failures.append(f"“{swap[0]}” where the source says “{swap[1]}”")
             wording_failures += 1
         if not excludes(facts.text) and (left_out := excluded_stems(span.said) & facts.tokens):
-            # "connect with GlobalProtect" of "connect with openconnect instead of GlobalProtect"
+            # "enter by the main door" of "enter by the side door instead of the main door"
             word = next(w for w in TOKEN_RE.findall(facts.text) if set(tokenize(w)) & left_out)
             failures.append(f"“{word}”, which the source names only to leave it out")
             wording_failures += 1

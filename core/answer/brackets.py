@@ -1,7 +1,7 @@
 """Table rows for a range of a quantity: keep the ones whose range holds the asked value.
 
-A price list names its rows by brackets ("Spay, dog under 20 kg" / "Spay, dog 20 kg and
-over"). Asked "My dog weighs 32 kg. How much is a spay?", quoting both rows leaves the
+A price list names its rows by brackets ("Parcel under 20 kg" / "Parcel 20 kg and
+over"). Asked "My parcel weighs 32 kg. What does it cost?", quoting both rows leaves the
 reader to do the matching (a QA pass: "returns both 340 and 420"). So, after the answer's
 units are chosen:
 

@@ -23,7 +23,7 @@ cited answer pays the old price. So, after the answer's units are chosen:
    to a day before today is no longer in force; one valid from a day after today is not
    yet. Of two rows in force, one is superseded when the other is valid from a later day,
    or, when neither says, comes from a later year's edition (the latest year its file name
-   or title names: "price_list_2025.csv"). A row in force is quoted before one that is not.
+   or title names: "terms_2025.pdf"). A row in force is quoted before one that is not.
 
 Dates are read from the words after the phrase: "31 January 2026", "January 31, 2026",
 "2026-01-31", "31.01.2026" (day first unless the second number cannot be a month).
@@ -209,7 +209,7 @@ def valid_since(unit: Unit, passage_text: str) -> date | None:
 
 
 def edition(candidate: Candidate) -> int | None:
-    """The latest year its file name or title names ("price_list_2025.csv", "Wellness Plan
+    """The latest year its file name or title names ("terms_2025.pdf", "Terms
     2025"): which of two editions of a document is the later one."""
     years = [int(t) for t in tokenize(f"{candidate.source} {candidate.title}".replace("_", " "))
              if t.isdigit() and len(t) == 4 and 1900 <= int(t) <= 2200]

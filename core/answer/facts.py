@@ -113,14 +113,14 @@ def outside_conditions(text: str) -> str:
     return ", ".join(kept)
 
 
-# how many words after an excluding phrase its object may stand: "instead of THE GlobalProtect"
+# how many words after an excluding phrase its object may stand: "instead of THE main door"
 EXCLUSION_SCOPE = 3
 
 
 def excluded_stems(text: str) -> frozenset[str]:
     """Stems the text names only to leave them out: the first content word within
-    EXCLUSION_SCOPE words after an excluding phrase in the same clause ("use openconnect
-    INSTEAD OF GlobalProtect", «все дни, КРОМЕ субботы»), when it stands nowhere else in the
+    EXCLUSION_SCOPE words after an excluding phrase in the same clause ("enter by the side
+    door INSTEAD OF the main door", «все дни, КРОМЕ субботы»), when it stands nowhere else in the
     text. Only the first: in "all staff except contractors RECEIVE a laptop" the verb is
     the statement's."""
     phrases = [phrase.split() for phrase in _words("excluding")]

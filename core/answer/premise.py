@@ -35,7 +35,7 @@ sentence only (a scene, "I've worked here 3 years.", is the user's situation, no
    holds, its rival in force another (`outdated_value`: "only 7 days?" against the 2025
    rules' 14 that replace the 2023 rules' 7).
 
-A clause the question states as given ("SINCE Oakfield is open on Sundays, what time does it
+A clause the question states as given ("SINCE the branch is open on Sundays, what time does it
 open?") is read by the same checks as a yes/no question asserting it (`stated_premise`).
 
 "On the same topic" is the answer model's business: only units it ranks near the top and
@@ -255,9 +255,9 @@ def outdated_value(question: Question, pairs: list[tuple[Selected, Scored]], pas
 
 def stated_premise(question: Question) -> Question | None:
     """The clause a question states as given, read as a yes/no question that asserts it:
-    "Since Oakfield is open on Sundays, what time does it open?" takes "Oakfield is open on
-    Sundays" for granted, though "what time" asserts nothing (a QA pass: answered at 0.90
-    beside the row "Oakfield: Closed"). The clause runs from a premise opener of the
+    "Since the branch is open on Sundays, what time does it open?" takes "the branch is open
+    on Sundays" for granted, though "what time" asserts nothing (a QA pass: answered at 0.90
+    beside the row "Sunday: closed"). The clause runs from a premise opener of the
     language (`Language.premise_openers`) that starts the asking sentence to its first
     comma, and names two words or more."""
     asking = question.asking.strip()

@@ -81,8 +81,8 @@ def _paragraph_blocks(lines: list[str], has_next: bool, cut: bool = True) -> lis
 
 def _short_title(lines: list[str]) -> str | None:
     """A short title line over a sentence, with no blank line between ("What the plan costs"
-    over "The Cat Wellness Plan costs 19 EUR per month. ..."): joined, the quote read "What
-    the plan costs The Cat Wellness Plan costs ..." (a QA pass). Hard-wrapped prose breaks
+    over "The monthly fee is 19 EUR. ..."): joined, the quote read "What the plan
+    costs The monthly fee is 19 EUR." (a QA pass). Hard-wrapped prose breaks
     its lines near one width, so a first line under half the next one's length is no
     wrapped sentence; nor is one ending in a word that cannot end a title ("Contact the" over
     "Customer Service team ...")."""

@@ -91,7 +91,7 @@ class Language:
     lower_after: frozenset[str] = frozenset()
     upper_after: frozenset[str] = frozenset()
     strict_bounds: frozenset[str] = frozenset()
-    # phrases that name what a statement leaves out ("use openconnect INSTEAD OF GlobalProtect",
+    # phrases that name what a statement leaves out ("enter by the side door INSTEAD OF the main door",
     # "all staff EXCEPT contractors", «КРОМЕ субботы»): a claim that keeps the word and drops
     # the phrase says the opposite (core/verify.py); lowercase, as `tokens` spells them
     excluding: frozenset[str] = frozenset()
