@@ -645,8 +645,8 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
         with st.form(f"{key}_eval", border=False):
             # a refusal rated down says the answer was there: answerable (a QA pass found the
             # form offering "unanswerable (should refuse)" under a thumbs-down on a refusal)
-            refused_ok = answer.get("status") == "refused" and rating != 0
-            kind = st.selectbox("Expected outcome", services.EVAL_KINDS, index=1 if refused_ok else 0,
+            refusal_stands = answer.get("status") == "refused" and rating != 0
+            kind = st.selectbox("Expected outcome", services.EVAL_KINDS, index=1 if refusal_stands else 0,
                                 format_func=lambda k: {"answerable": "answerable (the KB holds the answer)",
                                                        "unanswerable": "unanswerable (should refuse)",
                                                        "misleading": "misleading premise (should refuse)"}[k])
