@@ -23,7 +23,8 @@ from core.followup import looks_like_followup, read_followup, refers_back, with_
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
-from core.lang import LANGUAGES
+from core.lang import LANGUAGES, language_of
+from core.lang.base import WORDING
 from core.lang.frequency import chunk_probability
 from core.lexical import FAMILY_PREFIX, TOKEN_RE, LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
@@ -54,7 +55,7 @@ from core.verify import (
     verify_answer,
 )
 
-REFUSAL = "I did not find this in your knowledge base."
+REFUSAL = WORDING["refusal"]  # in English; a question is refused in its own language
 MAX_REJECTED_SHOWN = 40
 
 
@@ -112,7 +113,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         raise ValueError("The question has no words, only markup or punctuation; type it in plain words.")
     if not store.tenant_exists(settings, tenant):
         # no trace, no collection: a mistyped id leaves nothing behind
-        return Answer(question=question, tenant=tenant, status="refused", answer=REFUSAL, confidence=0.0,
+        return Answer(question=question, tenant=tenant, status="refused", answer=language_of(question).say("refusal"), confidence=0.0,
                       provider="extractive", model=None, refusal_code="unknown_tenant", refusal_subject=tenant,
                       refusal_reason=f"There is no tenant “{tenant}”; check the id, or create it and upload documents.")
     journal.settle_abandoned(settings, tenant)  # a write a crash left half-done
@@ -154,7 +155,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     threshold = settings.gate_threshold
     # provider/model say what produced the answer: a refusal at the gate runs no model (the
     # refusal and its closest passages are extractive), whatever the tenant's provider is
-    answer = Answer(question=question, asked_as=asked_as, tenant=tenant, status="refused", answer=REFUSAL,
+    answer = Answer(question=question, asked_as=asked_as, tenant=tenant, status="refused", answer=language_of(question).say("refusal"),
                     confidence=round(0.5 * gate.confidence, 4), provider="extractive", model=None,
                     trace_id=trace_id, retrieved=[_retrieved(c) for c in passages])
     if hyde:
@@ -222,7 +223,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 answer.differences = [{"key": d["key"], "rows": [{k: r[k] for k in ("source", "validity", "date", "by")}
                                                                   for r in d["rows"]]} for d in generation.differences]
                 if any(len(d["rows"]) > 1 for d in generation.differences):
-                    answer.answer = f"The documents differ: {answer.answer}"
+                    answer.answer = language_of(question).say("differ", answer=answer.answer)
                 answer.refusal_reason = differences_note(generation.differences)
         elif fallback_reason and not answer.refusal_reason:
             answer.refusal_reason = fallback_reason
@@ -506,6 +507,6 @@ def _correction_wording(question: Question, answer: str, why: str) -> tuple[str,
     paid out?" takes something for granted the documents deny ("otherwise"); "Can leave be
     paid out?" takes nothing for granted: the documents say no to what it asks."""
     if question.answer_type == "yesno":
-        return f"The documents say: {answer}", "The documents say no to what the question asks" + (
+        return question.lang.say("say", answer=answer), "The documents say no to what the question asks" + (
             "." if why == OPPOSITE else f": {why}.")
-    return f"The documents say otherwise: {answer}", f"The question takes for granted what the documents contradict: {why}."
+    return question.lang.say("say_otherwise", answer=answer), f"The question takes for granted what the documents contradict: {why}."

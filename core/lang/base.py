@@ -14,6 +14,15 @@ from functools import cached_property
 
 # The kinds of answer a question may ask for; `matches_type` in core/answer/question.py
 # reads a unit for each of them.
+# The product's own sentences around a quote, in English; a language's module gives its own
+# (a Russian question is refused in Russian), and a key it lacks falls back to these.
+WORDING: dict[str, str] = {
+    "refusal": "I did not find this in your knowledge base.",
+    "differ": "The documents differ: {answer}",
+    "say": "The documents say: {answer}",
+    "say_otherwise": "The documents say otherwise: {answer}",
+}
+
 ANSWER_TYPES = ("number", "amount", "duration", "money", "date", "time", "person", "place", "reason",
                 "frequency", "yesno", "how", "other")
 
@@ -108,6 +117,12 @@ class Language:
     # each letter written in Latin letters ("Алматы" -> "almaty"): a name a document in
     # another script writes so is no word the tenant lacks (core/pipeline.py unknown_words)
     latin: dict[str, str] = field(default_factory=dict)
+    # the product's sentences in this language (keys of WORDING)
+    wording: dict[str, str] = field(default_factory=dict)
+
+    def say(self, key: str, **values: str) -> str:
+        """The product's sentence `key` in this language, or in English when it has none."""
+        return self.wording.get(key, WORDING[key]).format(**values)
 
     def in_latin(self, word: str) -> str:
         """The word in Latin letters, lowercase; unchanged when the language has no table."""

@@ -14,6 +14,12 @@ LANGUAGE = Language(
     letters=frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюя"),
     stemmer="russian",
     ocr_code="rus",
+    wording={
+        "refusal": "В вашей базе знаний этого не найдено.",
+        "differ": "Документы расходятся: {answer}",
+        "say": "В документах сказано: {answer}",
+        "say_otherwise": "В документах сказано иначе: {answer}",
+    },
     ocr_with=("eng",),
     latin=dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
                    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r",

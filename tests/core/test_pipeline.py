@@ -8,6 +8,7 @@ import pytest
 from core import store
 from core.config import load_tenant_overrides, save_tenant_overrides
 from core.documents import ingest_file
+from core.lang import language_of
 from core.pipeline import REFUSAL, ask
 
 pytestmark = pytest.mark.slow
@@ -87,7 +88,7 @@ def test_fabrication_probes_are_refused(demo_settings, question):
     from ui.quality import refusal_class
 
     a = ask(demo_settings, "demo", question)
-    assert a.status == "refused" and a.answer == REFUSAL, a.answer
+    assert a.status == "refused" and a.answer == language_of(question).say("refusal"), a.answer
     assert a.citations == [] and a.closest and a.refusal_reason
     # the Quality page sorts refusals by reading these sentences: each must fall in a class
     assert a.refusal_code and refusal_class(a.refusal_reason, a.refusal_code) != "other", a.refusal_reason
@@ -371,3 +372,19 @@ def test_two_price_lists_that_differ_are_both_quoted_the_one_in_force_first(sett
     b = ask(replace(settings, gate_threshold=0.3), "vet", "How much is a pet passport?")
     assert b.status == "answered" and "65.00" in b.answer and not b.answer.startswith("The documents differ")
     assert "may no longer apply" in b.refusal_reason
+
+
+def test_a_russian_question_is_refused_and_corrected_in_russian(settings, write_file):
+    # a QA pass: a Russian team read "I did not find this in your knowledge base." and
+    # "The documents say: ..." under their own questions
+    assert ingest_file(settings, "ru", write_file("otpusk.md", (
+        "# Отпуск\n\nОтпуск нельзя заменить денежной компенсацией, кроме случая увольнения. "
+        "Сотрудникам положено 28 дней отпуска в году.\n"))).status == "ready"
+    refused = ask(settings, "ru", "Сколько стоит парковка у офиса?")
+    assert refused.status == "refused" and refused.answer == "В вашей базе знаний этого не найдено."
+    denied = ask(settings, "ru", "Можно ли заменить отпуск денежной компенсацией?")
+    assert denied.status == "corrected", denied
+    assert denied.answer.startswith("В документах сказано: Отпуск нельзя заменить")
+    # an English question of the same tenant keeps the English sentence
+    assert ask(settings, "ru", "Is there parking at the office?").answer == REFUSAL
+    assert ask(settings, "nobody", "Где парковка?").answer == "В вашей базе знаний этого не найдено."
