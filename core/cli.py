@@ -549,44 +549,61 @@ def cmd_keys_revoke(settings: Settings, args: argparse.Namespace) -> int:
 # ---- ask and verify ----------------------------------------------------------------------
 
 
+def _row_problem(line: str, required: tuple[str, ...]) -> tuple[dict[str, Any] | None, str | None]:
+    """The row a JSONL line holds, or what is wrong with it (said after "FILE:N")."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON ({exc.msg})."
+    if not isinstance(row, dict):
+        return None, "is not a JSON object; write one {...} per line."
+    for key in required:
+        if key not in row:
+            return None, f"has no '{key}' field."
+        if key != "id" and not isinstance(row[key], str):
+            return None, f"has a '{key}' that is not text; write it in quotes."
+        if key != "id" and not row[key].strip():
+            return None, f"has an empty '{key}'; give it text or remove the row."
+    if row.get("previous") is not None and not isinstance(row["previous"], str):
+        # a number here reached the pipeline and came back as "TypeError: 'int' object ..." (QA pass)
+        return None, "has a 'previous' that is not text; write the question before it in quotes, or leave it out."
+    return row, None
+
+
+BAD_LINES_SHOWN = 5  # a file of many bad lines names the first few and counts the rest
+
+
 def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every row of a JSONL file, checked before the first is used. Every bad line is named
+    at once (up to BAD_LINES_SHOWN): one told at a time took a run per mistake (QA pass)."""
     if not path.is_file():
         raise UserError(f"No such file: {path}." if not path.exists() else f"{path} is a folder; give a JSONL file.")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text; save it as UTF-8 JSONL.") from None
-    rows = []
+    rows, problems = [], []
     lines_of_id: dict[str, list[int]] = {}  # an id (as JSON: any value, hashable or not) -> its lines
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UserError(f"{path}:{n} is not valid JSON ({exc.msg}).") from None
-        if not isinstance(row, dict):
-            raise UserError(f"{path}:{n} is not a JSON object; write one {{...}} per line.")
-        for key in required:
-            if key not in row:
-                raise UserError(f"{path}:{n} has no '{key}' field.")
-            if key != "id" and not isinstance(row[key], str):
-                raise UserError(f"{path}:{n} has a '{key}' that is not text; write it in quotes.")
-            if key != "id" and not row[key].strip():
-                raise UserError(f"{path}:{n} has an empty '{key}'; give it text or remove the row.")
-        if row.get("previous") is not None and not isinstance(row["previous"], str):
-            # a number here reached the pipeline and came back as "TypeError: 'int' object ..." (QA pass)
-            raise UserError(f"{path}:{n} has a 'previous' that is not text; write the question before it "
-                            "in quotes, or leave it out.")
+        row, problem = _row_problem(line, required)
+        if problem:
+            problems.append(f"{path}:{n} {problem}")
+            continue
         if "id" in required:
             lines_of_id.setdefault(json.dumps(row["id"], ensure_ascii=False, sort_keys=True), []).append(n)
         rows.append(row)
     # output rows are told apart by their id alone: a repeated id is refused before any row runs
-    repeated = [(lines, shown) for shown, lines in lines_of_id.items() if len(lines) > 1]
-    if repeated:
-        lines, shown = min(repeated)  # the id repeated first
-        raise UserError(f"{path} has the id {shown} on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}; "
-                        "give each row its own id.")
+    problems += [f"{path} has the id {shown} on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}; "
+                 "give each row its own id." for shown, lines in sorted(lines_of_id.items(), key=lambda kv: kv[1])
+                 if len(lines) > 1]
+    if len(problems) == 1:
+        raise UserError(problems[0])
+    if problems:
+        more = len(problems) - BAD_LINES_SHOWN
+        raise UserError(f"{path} has {len(problems)} problems; nothing was run:\n  "
+                        + "\n  ".join(problems[:BAD_LINES_SHOWN]) + (f"\n  ... and {more} more." if more > 0 else ""))
     return rows
 
 

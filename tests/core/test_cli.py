@@ -188,6 +188,25 @@ def test_ask_checks_the_tenant_and_every_batch_row_first(tmp_path, write_file):
         assert not out.exists()
 
 
+def test_a_batch_names_every_bad_line_at_once(settings, tmp_path, write_file, capsys):
+    """A batch of several bad lines named only the first: one run per mistake (QA pass)."""
+    from core.cli import main
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    lines = ['{"id": "q1", "question": "What is the oil capacity?"}', '{"id": "q2", "question": 4}',
+             '{"id": "q3"', '[1, 2]', '{"question": "Where?"}'] + [f'{{"id": "e{i}", "question": ""}}' for i in range(4)]
+    questions = write_file("q.jsonl", "\n".join(lines) + "\n")
+    out = tmp_path / "answers.jsonl"
+    assert main(["ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"error: {questions} has 8 problems; nothing was run:"
+    assert [line.split(" ", 3)[2] for line in err[1:6]] == [f"{questions}:{n}" for n in (2, 3, 4, 5, 6)]
+    assert "has a 'question' that is not text" in err[1] and "is not valid JSON" in err[2]
+    assert "has no 'id' field" in err[4] and err[6] == "  ... and 3 more."
+    assert not out.exists()
+
+
 def test_a_batch_with_a_repeated_id_is_refused_before_the_first_ask(settings, tmp_path, write_file, capsys):
     """Two rows of one id gave two output rows no one could tell apart (QA pass)."""
     from core.cli import main
@@ -202,7 +221,9 @@ def test_a_batch_with_a_repeated_id_is_refused_before_the_first_ask(settings, tm
     out = tmp_path / "answers.jsonl"
     assert main(["ask", "--tenant", "acme", "--batch", str(questions), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err == f'error: {questions} has the id "q1" on lines 1, 4 and 6; give each row its own id.\n'
+    assert err == (f"error: {questions} has 2 problems; nothing was run:\n"
+                   f'  {questions} has the id "q1" on lines 1, 4 and 6; give each row its own id.\n'
+                   f"  {questions} has the id 7 on lines 2 and 5; give each row its own id.\n")
     assert not out.exists()  # nothing asked, nothing written
     from core import store
 
