@@ -351,14 +351,14 @@ def create_app(settings: Settings) -> FastAPI:
             raise HTTPException(404, f"No eval run {run_id} for this tenant.")
         return _without_server_internals(report)
 
-    @app.get("/v1/eval-sets", summary="The eval sets this service can run (bundled and built in the console)")
-    def eval_sets() -> list[str]:
-        return [p.stem for p in eval_jobs.eval_sets(settings)]
+    @app.get("/v1/eval-sets", summary="The eval sets this tenant can run (bundled, and its own built in the console)")
+    def eval_sets(tenant: str = Depends(tenant_of)) -> list[str]:
+        return [p.stem for p in eval_jobs.eval_sets(settings, tenant)]
 
     @app.post("/v1/eval-runs", status_code=202,
               summary="Start an eval run in the background; poll GET /v1/eval-jobs/{job_id}")
     def start_eval_run(body: EvalRunBody, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
-        path = eval_jobs.find_set(settings, body.set)
+        path = eval_jobs.find_set(settings, body.set, tenant)
         if path is None:
             raise HTTPException(404, f"No eval set named {body.set!r}: GET /v1/eval-sets lists them.")
         # without --ingest the run asks only this tenant, whatever tenant the set's rows name

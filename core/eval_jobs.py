@@ -354,14 +354,20 @@ def fraction(record: dict[str, Any]) -> float:
 # ---- which sets a tenant may run --------------------------------------------------------------
 
 
-def eval_sets(settings: Settings) -> list[Path]:
-    """Bundled sets (evals/sets) and the sets built in the console (GROUNDWORK_DATA/eval_sets)."""
-    found = sorted(BUNDLED_SETS.glob("*.jsonl"))
-    found += sorted((Path(settings.data_dir) / "eval_sets").glob("*.jsonl"))
-    return found
+def eval_sets(settings: Settings, tenant: str) -> list[Path]:
+    """Bundled sets (evals/sets), the sets an operator put in GROUNDWORK_DATA/eval_sets, and
+    the tenant's own feedback set built in the console: never another tenant's, whose rows
+    quote its documents (a reliability pass read another tenant's gold quotes through an
+    eval run started with its own key)."""
+    from core.eval_rows import FEEDBACK_SUFFIX, feedback_set_path
+
+    own = feedback_set_path(settings, tenant)
+    kept = [p for p in sorted((Path(settings.data_dir) / "eval_sets").glob("*.jsonl"))
+            if not p.stem.endswith(FEEDBACK_SUFFIX) or p == own]
+    return sorted(BUNDLED_SETS.glob("*.jsonl")) + kept
 
 
-def find_set(settings: Settings, name: str) -> Path | None:
-    """The set named `name` (its file name without .jsonl) among `eval_sets`; None for any
-    other name, so a name is never read as a path."""
-    return next((p for p in eval_sets(settings) if p.stem == name), None)
+def find_set(settings: Settings, name: str, tenant: str) -> Path | None:
+    """The set named `name` (its file name without .jsonl) among the tenant's `eval_sets`;
+    None for any other name, so a name is never read as a path."""
+    return next((p for p in eval_sets(settings, tenant) if p.stem == name), None)

@@ -18,16 +18,19 @@ from core.config import Settings
 
 EVAL_KINDS = ("answerable", "unanswerable", "misleading")
 EVAL_SPLITS = ("calib", "test")  # a row's `split`; a run asks "all" or one of them
+FEEDBACK_SUFFIX = "-feedback"  # a tenant's own set: <tenant>-feedback.jsonl
 _NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_.-")  # a tenant id usable as a file name
 
 
 def feedback_set_path(settings: Settings, tenant: str) -> Path:
-    """`<GROUNDWORK_DATA>/eval_sets/<tenant>-feedback.jsonl` (tenant made file-name safe)."""
+    """`<GROUNDWORK_DATA>/eval_sets/<tenant>-feedback.jsonl`; a tenant id no file name can
+    hold as it is goes by its key after a "+", a character no plain id has: the bare key was
+    also a plain id, and two tenants shared one file (a reliability pass)."""
     from core.tenants import tenant_key
 
     plain = 0 < len(tenant) <= 64 and not tenant.startswith(".") and all(c in _NAME_CHARS for c in tenant)
-    name = tenant if plain else tenant_key(tenant)
-    return Path(settings.data_dir) / "eval_sets" / f"{name}-feedback.jsonl"
+    name = tenant if plain else "+" + tenant_key(tenant)
+    return Path(settings.data_dir) / "eval_sets" / f"{name}{FEEDBACK_SUFFIX}.jsonl"
 
 
 def validate_row(row: dict[str, Any]) -> dict[str, Any]:

@@ -43,7 +43,7 @@ live.render(settings, tenant)
 # ---- run a set (in the background: ui/eval_job.py) -------------------------------------------
 st.subheader("Eval runs", divider="gray")
 running = eval_job.section(settings, tenant)  # the tenant's running job's progress, or how its last one ended
-sets = {services.set_name(p): p for p in services.eval_sets(settings)}
+sets = {services.set_name(p): p for p in services.eval_sets(settings, tenant)}
 run_names = sorted({r["set_name"] for r in services.list_eval_runs(settings, tenant)})
 # the tenant's own first: its feedback set, then the sets it has runs of (a QA pass opened the
 # page for its tenant on the demo set, offering to build eval-demo-demo tenants)

@@ -436,11 +436,11 @@ def tenant_overrides(settings: Settings, tenant: str) -> dict[str, Any]:
 # ---- evals ---------------------------------------------------------------------------------
 
 
-def eval_sets(settings: Settings) -> list[Path]:
-    """Bundled sets (evals/sets) and the feedback sets built in the console."""
+def eval_sets(settings: Settings, tenant: str) -> list[Path]:
+    """Bundled sets (evals/sets) and the tenant's own feedback set built in the console."""
     from core.eval_jobs import eval_sets as sets
 
-    return sets(settings)
+    return sets(settings, tenant)
 
 
 def set_name(path: Path) -> str:

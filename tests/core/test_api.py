@@ -200,6 +200,30 @@ def test_verify_and_eval_runs(api):
     assert api.get("/v1/eval-runs/nope", headers=key).status_code == 404
 
 
+def test_a_tenant_never_sees_or_runs_another_tenants_feedback_set(api):
+    """A reliability pass: GET /v1/eval-sets answered without a key and listed every tenant's
+    feedback set, and an eval run of another tenant's set returned its gold quotes."""
+    from core.eval_rows import feedback_set_path
+
+    row = {"id": "g1", "tenant": "globex", "question": "What is the canary?", "kind": "answerable",
+           "expected_answer": "ZEBRA-41", "gold_source": "globex.md", "gold_quote": "The canary is ZEBRA-41."}
+    theirs = feedback_set_path(api.settings, "globex")
+    theirs.parent.mkdir(parents=True, exist_ok=True)
+    theirs.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert api.get("/v1/eval-sets").status_code == 401
+    assert theirs.stem in api.get("/v1/eval-sets", headers=auth(api.keys["globex"])).json()
+    assert theirs.stem not in api.get("/v1/eval-sets", headers=auth(api.keys["acme"])).json()
+    assert api.post("/v1/eval-runs", headers=auth(api.keys["acme"]), json={"set": theirs.stem}).status_code == 404
+
+
+def test_feedback_sets_of_two_tenants_never_share_a_file(settings):
+    from core.eval_rows import feedback_set_path
+    from core.tenants import tenant_key
+
+    odd = "Смит и партнёры"
+    assert feedback_set_path(settings, odd) != feedback_set_path(settings, tenant_key(odd))
+
+
 JOB_DEADLINE_S = 600  # a generous bound on waiting for a job to end, never a claim about its speed
 
 
