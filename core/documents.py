@@ -539,18 +539,32 @@ def _record_failure(
     return failure_id
 
 
-def iter_files(paths: list[Path]) -> list[Path]:
-    """Files named directly, plus the files found in folders (sorted, recursive, hidden ones
-    left out) whose names core/ingest reads (`FOLDER_SUFFIXES`)."""
-    out: list[Path] = []
-    for p in paths:
-        p = Path(p)
-        if p.is_dir():
+def _folder_files(folder: Path) -> list[tuple[Path, str | None]]:
+    """Every file of a folder (recursive, sorted), each with why a folder ingest leaves it out,
+    or None when it reads it."""
+    root = folder.resolve()
+    out: list[tuple[Path, str | None]] = []
+    for f in sorted(f for f in folder.rglob("*") if f.is_file()):
+        if any(part.startswith(".") for part in f.relative_to(folder).parts):
             # a hidden file or folder (".git", ".drafts") is not the folder's content
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in FOLDER_SUFFIXES
-                              and not any(part.startswith(".") for part in f.relative_to(p).parts)))
+            out.append((f, "a hidden file; name it directly to ingest it"))
+        elif not f.resolve().is_relative_to(root):
+            # a link out of the folder put /etc/passwd into a tenant's answers (reliability pass)
+            out.append((f, "a link to a file outside the folder; name that file directly to ingest it"))
+        elif f.suffix.lower() not in FOLDER_SUFFIXES:
+            out.append((f, f"not a type read here ({f.suffix or 'no extension'})"))
         else:
-            out.append(p)
+            out.append((f, None))
+    return out
+
+
+def iter_files(paths: list[Path]) -> list[Path]:
+    """Files named directly, plus the files found in folders (sorted, recursive; hidden ones
+    and links to files outside the folder left out) whose names core/ingest reads
+    (`FOLDER_SUFFIXES`)."""
+    out: list[Path] = []
+    for p in (Path(p) for p in paths):
+        out.extend([f for f, why in _folder_files(p) if why is None] if p.is_dir() else [p])
     return out
 
 
@@ -558,16 +572,7 @@ def skipped_in_folders(paths: list[Path]) -> list[tuple[Path, str]]:
     """The files of the named folders that `iter_files` leaves out, each with why: a folder
     ingest that skipped "program.exe" and ".hidden.md" without a word left an operator to
     guess (QA pass)."""
-    out: list[tuple[Path, str]] = []
-    for p in (Path(p) for p in paths):
-        if not p.is_dir():
-            continue
-        for f in sorted(f for f in p.rglob("*") if f.is_file()):
-            if any(part.startswith(".") for part in f.relative_to(p).parts):
-                out.append((f, "a hidden file; name it directly to ingest it"))
-            elif f.suffix.lower() not in FOLDER_SUFFIXES:
-                out.append((f, f"not a type read here ({f.suffix or 'no extension'})"))
-    return out
+    return [(f, why) for p in (Path(p) for p in paths) if p.is_dir() for f, why in _folder_files(p) if why]
 
 
 def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:

@@ -460,11 +460,19 @@ def test_a_folder_ingest_says_which_files_it_skipped(settings, tmp_path, capsys)
     (folder / "program.exe").write_bytes(b"MZ\x90\x00")
     (folder / ".hidden.md").write_text("# Hidden\n\nNot read.\n")
     (folder / ".drafts" / "draft.md").write_text("# Draft\n\nNot read either.\n")
+    # a link out of the folder put /etc/passwd into a tenant's answers (reliability pass); a
+    # link inside the folder is its content
+    (tmp_path / "secret.txt").write_text("The root password is hunter2.\n")
+    (folder / "passwd-link.txt").symlink_to(tmp_path / "secret.txt")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "leave-link.md").symlink_to(folder / "leave.md")
     assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 0
     printed = capsys.readouterr()
-    assert [line.split()[:2] for line in printed.out.splitlines()] == [["ready", "leave.md"]]
+    assert [line.split()[:2] for line in printed.out.splitlines()][0] == ["ready", "leave.md"]
+    assert len(printed.out.splitlines()) == 2 and "leave-link.md" in printed.out  # the same content again
     skipped = [line for line in printed.err.splitlines() if line.startswith("skipped")]
-    assert len(skipped) == 3, printed.err
+    assert len(skipped) == 4, printed.err
+    assert any("passwd-link.txt: a link to a file outside the folder" in line for line in skipped)
     assert any("program.exe: not a type read here (.exe)" in line for line in skipped)
     assert any(".hidden.md: a hidden file" in line for line in skipped)
     assert any("draft.md: a hidden file" in line for line in skipped)
