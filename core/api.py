@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -391,7 +392,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8780)
     args = parser.parse_args(argv)
-    uvicorn.run(create_app(load_settings()), host=args.host, port=args.port, log_level="warning")
+    try:
+        settings = load_settings()
+    except ValueError as exc:  # a GROUNDWORK_* variable that is no value of its setting
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 
 

@@ -49,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the {garbled} argument is not valid UTF-8 text; retype it, or set the terminal's "
               "encoding to UTF-8.", file=sys.stderr)
         return 2
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ValueError as exc:  # a GROUNDWORK_* variable that is no value of its setting
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         code = int(args.func(settings, args) or 0)
         sys.stdout.flush()  # a closed pipe fails here, inside the handlers, not at exit

@@ -126,7 +126,7 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         key = "GROUNDWORK_" + f.name.upper()
         if f.name in ("data_dir", "synonyms") or key not in env or env[key] == "":
             continue
-        kwargs[f.name] = _coerce(f.type, env[key])
+        kwargs[f.name] = _coerce(f.name, f.type, env[key])
     if "tessdata" not in kwargs and env.get("TESSDATA_PREFIX", "").strip():
         kwargs["tessdata"] = env["TESSDATA_PREFIX"].strip()
     if env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "").strip():
@@ -139,15 +139,30 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
     return Settings(**kwargs)
 
 
-def _coerce(type_name: Any, raw: str) -> Any:
+def _coerce(name: str, type_name: Any, raw: str) -> Any:
+    """An environment value as its setting's type. A bad number is one sentence naming the
+    variable ("abc" gave a 16-line traceback from every command, "inf" one mid-ask, and -5 a
+    note that the endpoint "did not answer within -5 s": a reliability pass)."""
     t = str(type_name)
-    if t.startswith("int"):
-        return int(raw)
-    if t.startswith("float"):
-        return float(raw)
     if t.startswith("bool"):
         return _env_bool(raw)
-    return raw
+    if not (t.startswith("int") or t.startswith("float")):
+        return raw
+    integer = t.startswith("int")
+    if name in _FLOAT_RANGES or name in _INT_RANGES:
+        try:
+            return _number(name, raw.strip(), integer)
+        except ValueError as exc:
+            raise ValueError(f"GROUNDWORK_{name.upper()}: {exc}") from None
+    kind = "a whole number" if integer else "a number"
+    try:
+        number = float(raw)
+    except ValueError:
+        number = float("nan")
+    if number != number or number in (float("inf"), float("-inf")) or number < 0 \
+            or (integer and not number.is_integer()):
+        raise ValueError(f"GROUNDWORK_{name.upper()} must be {kind} of 0 or more; '{_shown(raw)}' is not.")
+    return int(number) if integer else number
 
 
 # What each knob is called in messages (the Settings page's words) and the range it takes.

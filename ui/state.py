@@ -56,8 +56,13 @@ def _settings_for(fingerprint: tuple[tuple[str, str], ...]) -> Settings:
 
 
 def base_settings() -> Settings:
-    """Process-wide settings from the environment (no tenant overrides)."""
-    return _settings_for(_env_fingerprint())
+    """Process-wide settings from the environment (no tenant overrides). A variable that is
+    no value of its setting stops the page with its one sentence."""
+    try:
+        return _settings_for(_env_fingerprint())
+    except ValueError as exc:
+        st.error(f"The console cannot start: {exc}", icon=":material/error:")
+        st.stop()
 
 
 def tenant_settings(tenant: str) -> Settings:
