@@ -225,6 +225,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 if any(len(d["rows"]) > 1 for d in generation.differences):
                     answer.answer = language_of(question).say("differ", answer=answer.answer)
                 answer.refusal_reason = differences_note(generation.differences)
+            if withdrawn := _out_of_force_note(answer.citations, passages):
+                answer.refusal_reason = f"{answer.refusal_reason} {withdrawn}" if answer.refusal_reason else withdrawn
         elif fallback_reason and not answer.refusal_reason:
             answer.refusal_reason = fallback_reason
         if answer.status == "refused":
@@ -500,6 +502,16 @@ def _below(confidence: float, threshold: float) -> str:
     while digits < 4 and f"{confidence:.{digits}f}" == f"{threshold:.{digits}f}":
         digits += 1
     return f"{confidence:.{digits}f} is below the threshold {threshold:.2f}"
+
+
+def _out_of_force_note(citations: list[Citation], passages: list[Candidate]) -> str:
+    """What to read an answer with that quotes a document saying it is out of force (it
+    answers only when no document in force was found: core/retrieve.py)."""
+    said = {p.chunk_id: p for p in passages if p.out_of_force}
+    named = dict.fromkeys((said[c.chunk_id].source, said[c.chunk_id].out_of_force)
+                          for c in citations if c.chunk_id in said)
+    return " ".join(f"{source} says it is out of force (“{line}”): what it says may no longer apply."
+                    for source, line in named)
 
 
 def _correction_wording(question: Question, answer: str, why: str) -> tuple[str, str]:

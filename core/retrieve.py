@@ -18,7 +18,8 @@
 3. Load chunk text and metadata from the registry and drop anything whose tenant is not
    the asking tenant (a second, independent check after fusion), and any table of
    contents (a section named "Contents", «Содержание»): it holds every heading's words
-   and answers nothing.
+   and answers nothing. Passages of a document that says it is out of force ("Status:
+   SUPERSEDED by v3.0", core/withdrawn.py) rank after all others.
 4. Keep the top `settings.top_k`, with the first hit of each list always among them
    (replacing the last fused ones: RRF alone buries a passage only one list found); add
    the next chunk of the same section for the top two (an answer may straddle a chunk
@@ -49,6 +50,7 @@ from core.ingest.lang import detect_lang
 from core.lang import LANGUAGES
 from core.models import get_embedder
 from core.reference import MAX_PINNED, referenced_chunks
+from core.withdrawn import out_of_force
 
 
 @dataclass
@@ -74,6 +76,9 @@ class Candidate:
     # identifiers the document's opening names as what all of it is about ("form code
     # HR20" in a handbook's title block): present in every passage of that document
     subject_ids: tuple[str, ...] = ()
+    # the line by which its document says it is out of force ("Status: SUPERSEDED by v3.0"),
+    # or "" (core/withdrawn.py)
+    out_of_force: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -139,14 +144,18 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
     # a table of contents holds every heading's words and answers nothing: it found the
     # leave policy's "Contents" first for "How long is parental leave?", pushing the periods out
     candidates = [c for c in candidates if not is_contents(c.section)]
-    candidates.sort(key=lambda c: c.fused_score, reverse=True)
+    # a document that says it is out of force answers only when no document in force was found
+    withdrawn = out_of_force(settings, tenant, {c.doc_id for c in candidates})
+    for cand in candidates:
+        cand.out_of_force = withdrawn.get(cand.doc_id, "")
+    candidates.sort(key=lambda c: (bool(c.out_of_force), -c.fused_score))
     for rank, cand in enumerate(candidates, start=1):
         cand.rank = rank
     top = candidates[: settings.top_k]
     # RRF buries a passage that only one list found, even at its rank 1 (1/61 < 2/70 for a
     # passage both lists rank 10th): each list's leader always gets a place.
     leaders = [c for c in (_leader(candidates, "dense_rank"), _leader(candidates, "bm25_rank"))
-               if c is not None and c not in top]
+               if c is not None and c not in top and not c.out_of_force]
     if leaders:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
     top = _referenced(settings, tenant, question, top, candidates)
@@ -226,7 +235,7 @@ def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have:
         anchor = wanted[cid]
         if row.get("section") != anchor.section or not usable(row, tenant):
             continue
-        out.append(_candidate(cid, row, rank=anchor.rank, neighbour=True))
+        out.append(_candidate(cid, row, rank=anchor.rank, neighbour=True, out_of_force=anchor.out_of_force))
     return out
 
 

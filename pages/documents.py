@@ -85,6 +85,11 @@ picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretc
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
 st.caption("Failed uploads first, then the newest. Click a row to open that document below.")
+withdrawn = services.out_of_force(settings, tenant, {d["doc_id"] for d in shown})
+if withdrawn:  # an old edition kept beside the new one was quoted as in force (QA pass)
+    names = ", ".join(d["file_name"] for d in shown if d["doc_id"] in withdrawn)
+    st.caption(f":material/history: Out of force by their own words: {escape_md(names, inline=True)}. "
+               "They answer only when no other document does, with a note.")
 
 by_id = {d["doc_id"]: d for d in shown}
 with st.expander("Delete several documents", icon=":material/delete_sweep:"):
@@ -115,6 +120,10 @@ doc = by_id[doc_id]
 st.markdown(f"#### {escape_md(doc['file_name'], inline=True)}")
 if doc.get("error"):
     st.error(escape_md(doc["error"], inline=True), icon=":material/error:")
+if doc_id in withdrawn:
+    st.warning(f"It says it is out of force: “{escape_md(withdrawn[doc_id], inline=True)}”. Its passages answer "
+               "only when no other document does, and such an answer says so; delete it to keep it out of answers "
+               "altogether.", icon=":material/history:")
 notes = document_notes(doc)
 if notes:  # what the upload panel said once, kept with the document
     st.info("Noted when it was indexed:\n" + "\n".join(f"- {escape_md(n, inline=True)}" for n in notes),

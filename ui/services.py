@@ -309,6 +309,13 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return docs(settings, tenant)
 
 
+def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, str]:
+    """doc_id -> the line by which the document says it is out of force."""
+    from core.withdrawn import out_of_force as found
+
+    return found(settings, tenant, doc_ids)
+
+
 def chunk_rows(settings: Settings, tenant: str, doc_id: str) -> list[dict[str, Any]]:
     return store.chunk_rows(settings, tenant, doc_id)
 

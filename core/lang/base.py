@@ -117,6 +117,14 @@ class Language:
     # each letter written in Latin letters ("Алматы" -> "almaty"): a name a document in
     # another script writes so is no word the tenant lacks (core/pipeline.py unknown_words)
     latin: dict[str, str] = field(default_factory=dict)
+    # phrases by which a document says it is out of force ("superseded", «утратил силу»),
+    # the labels of a status line ("status"), and the kinds of document a line may name
+    # ("policy", «положение»): core/withdrawn.py; lowercase, as `words_of` spells them
+    withdrawn: tuple[str, ...] = ()
+    status_labels: frozenset[str] = frozenset()
+    document_words: frozenset[str] = frozenset()
+    demonstratives: frozenset[str] = frozenset()  # "THIS policy", «НАСТОЯЩЕЕ положение»
+    status_links: frozenset[str] = frozenset()  # "superseded BY", «утратило силу С»
     # the product's sentences in this language (keys of WORDING)
     wording: dict[str, str] = field(default_factory=dict)
 

@@ -13,6 +13,14 @@ LANGUAGE = Language(
     letters=frozenset("abcdefghijklmnopqrstuvwxyz"),
     stemmer="english",
     ocr_code="eng",
+    withdrawn=("superseded", "obsolete", "no longer in force", "no longer valid", "no longer current",
+               "not in force", "no longer applies", "no longer apply", "withdrawn", "archived"),
+    status_labels=frozenset("status state".split()),
+    demonstratives=frozenset("this the".split()),
+    status_links=frozenset("by since as from on".split()),
+    document_words=frozenset("document policy policies version edition guide guideline guidelines manual handbook "
+                             "procedure regulation regulations rules terms agreement contract form standard "
+                             "instruction instructions price list schedule".split()),
     stopwords=frozenset(
         """a an the of to in on at for by with from and or but is are was were be been being it
         its this that these those what which who whom whose when where why how do does did can

@@ -388,3 +388,28 @@ def test_a_russian_question_is_refused_and_corrected_in_russian(settings, write_
     # an English question of the same tenant keeps the English sentence
     assert ask(settings, "ru", "Is there parking at the office?").answer == REFUSAL
     assert ask(settings, "nobody", "Где парковка?").answer == "В вашей базе знаний этого не найдено."
+
+
+def test_a_document_that_says_it_is_superseded_answers_only_when_nothing_else_does(settings, write_file):
+    # a QA pass: "How many days of unused leave can I carry over?" was answered at 0.94 from
+    # leave_policy_2022_OLD.txt alone ("Status: SUPERSEDED by Leave Policy v3.0")
+    old = write_file("leave_policy_2022_OLD.txt", (
+        "Leave Policy v2.1\nStatus: SUPERSEDED by Leave Policy v3.0\n\n"
+        "Carry-over. Up to 10 days of unused annual leave may be carried over and must be taken by 30 June.\n\n"
+        "Sick leave. A medical certificate is required from the first day of sickness.\n"))
+    new = write_file("leave_policy.md", (
+        "# Leave Policy v3.0\n\nSupersedes: v2.1 (2022)\n\n## Carry-over\n\n"
+        "Up to 5 days of unused annual leave may be carried over and must be taken by 31 March.\n"))
+    assert ingest_file(settings, "hr", old).status == "ready"
+    only_old = ask(replace(settings, gate_threshold=0.3), "hr", "How many days of unused leave can I carry over?")
+    assert only_old.status == "answered" and "10 days" in only_old.answer
+    assert "leave_policy_2022_OLD.txt says it is out of force (“Status: SUPERSEDED by Leave Policy v3.0”)" \
+        in only_old.refusal_reason
+    assert ingest_file(settings, "hr", new).status == "ready"
+    a = ask(replace(settings, gate_threshold=0.3), "hr", "How many days of unused leave can I carry over?")
+    assert a.status == "answered" and "5 days" in a.answer and "10 days" not in a.answer
+    assert {c.source for c in a.citations} == {"leave_policy.md"} and not a.refusal_reason
+    _quotes_are_exact(settings, a)
+    # what only the old edition says is still found, and said to be out of force
+    sick = ask(replace(settings, gate_threshold=0.3), "hr", "When is a medical certificate required?")
+    assert sick.status != "answered" or "out of force" in sick.refusal_reason

@@ -1,0 +1,33 @@
+"""A document that says of itself that it is out of force (core/withdrawn.py)."""
+
+import pytest
+
+from core.withdrawn import status_line
+
+
+@pytest.mark.parametrize("text, line", [
+    ("# Leave Policy v2.1\nStatus: SUPERSEDED by Leave Policy v3.0\n\nStaff get 25 days.",
+     "Status: SUPERSEDED by Leave Policy v3.0"),
+    ("# Expenses\n\nThis policy is no longer in force.\n", "This policy is no longer in force."),
+    ("OBSOLETE - do not use\n\nThe rate is 0.25 EUR per km.", "OBSOLETE - do not use"),
+    ("Superseded by the 2025 price list\n\n| Item | Price |", "Superseded by the 2025 price list"),
+    ("Leave Policy (superseded)\nStaff get 25 days.", "Leave Policy (superseded)"),
+    ("# Положение об отпусках\nСтатус: утратило силу с 1 марта 2025 г.\n", "Статус: утратило силу с 1 марта 2025 г."),
+    ("Регламент\nНастоящий регламент не действует.\n", "Настоящий регламент не действует."),
+])
+def test_a_document_saying_it_is_out_of_force_is_read_so(text, line):
+    assert status_line(text) == line
+
+
+@pytest.mark.parametrize("text", [
+    "# Leave Policy v3.0\nSupersedes: v2.1 (2022)\n\nStaff get 30 days.",  # the new edition's line
+    "Archived files are kept for 7 years.",  # the word, but of the content
+    "Access is withdrawn when you leave.",
+    "This document is not obsolete.",
+    "Список\nПриказ отменён приказом №5.",
+    "Поездка отменена, если рейс задержан.",
+    "# Handbook\n" + "Intro line.\n" * 12 + "Status: superseded\n",  # past the opening
+    "Status: this long line of content talks about many things and mentions superseded equipment in passing today",
+])
+def test_content_that_uses_the_words_is_no_status(text):
+    assert status_line(text) == ""
