@@ -41,14 +41,18 @@ def unplaced_followup(question: str, previous: str | None, answer: dict[str, Any
 def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[str, Any]:
     """What an empty Ask page says the tenant holds: ready documents, their languages, a few
     of their section topics, and questions this tenant's documents answered before (newest
-    first, each once) as examples to click."""
+    first, each once, none whose answer was rated down) as examples to click."""
     docs = [d for d in store.list_documents(settings, tenant) if d["status"] == "ready"]
     from core.lang import LANGUAGES
 
     languages = sorted({LANGUAGES[d["lang"]].name for d in docs if d.get("lang") in LANGUAGES})
     asked, seen = [], set()
+    # a question whose answer someone rated down is no example to offer (a QA pass clicked one)
+    rated_down = {f["trace_id"] for f in store.list_feedback(settings, tenant) if f["rating"] < 0}
+    traces = store.list_traces(settings, tenant, status="answered", limit=100, with_reading=True)
+    seen.update(store.fold(t["question"]) for t in traces if t["trace_id"] in rated_down)
     # a follow-up ("and for partners?") is no example: alone, in a new chat, it leans on nothing
-    for t in store.list_traces(settings, tenant, status="answered", limit=100, with_reading=True):
+    for t in traces:
         key = store.fold(t["question"])
         if key and key not in seen and len(t["question"]) <= 160 and not t["asked_as"]:
             seen.add(key)

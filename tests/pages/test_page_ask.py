@@ -319,7 +319,8 @@ def test_a_follow_up_is_read_with_the_question_before_it(answering_env, app):
     assert sum("Asked on its own" in c.value for c in app.caption) == 1
 
 
-def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_answered(answering_env, app):
+def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_answered(answering_env, app,
+                                                                                       settings):
     info = " ".join(i.value for i in app.info)
     assert "holds **3** documents in English" in info and "Oil" in info
     assert not [b for b in app.button if b.key and b.key.startswith("example")]  # nothing answered yet
@@ -340,6 +341,13 @@ def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_a
     assert not app.exception
     history = app.session_state["history"]["acme"]
     assert [a["question"] for a in history] == ["What is the engine oil capacity?"]
+    # an answer rated down is no example (a QA pass was offered the one it had rated down)
+    from core import store
+
+    store.add_feedback(settings, "acme", history[0]["trace_id"], -1, "wrong row")
+    next(b for b in app.button if b.label == "New chat").click().run()
+    assert [b.label for b in app.button if b.key and b.key.startswith("example")] == [
+        "How long is the warranty for manufacturing defects\\?"]
 
 
 def test_a_conversation_is_back_after_a_reload_listed_and_deletable(answering_env, app, data_dir, settings):
