@@ -74,11 +74,32 @@ def eval_row(answer: dict[str, Any], kind: str, expected_answer: str, gold_sourc
     })
 
 
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _check_quote(settings: Settings, tenant: str, source: str, quote: str) -> None:
+    """ValueError unless the gold quote stands in the gold source's text (case and spacing
+    aside): a row whose quote another document holds scores every answer wrong, and the form
+    saved one (a QA pass)."""
+    docs = [d for d in store.list_documents(settings, tenant) if d["file_name"] == source]
+    if not docs:
+        raise ValueError(f"This tenant holds no document named {source}; pick the document that holds the answer.")
+    wanted = _folded(quote)
+    for doc in docs:  # its passages read as one text: a quote may run across two
+        if wanted in _folded(" ".join(r["text"] for r in store.chunk_rows(settings, tenant, doc["doc_id"]))):
+            return
+    raise ValueError(f"The quote is not in {source}: copy it from that document's text, or pick the document "
+                     "that holds it.")
+
+
 def append_eval_row(settings: Settings, tenant: str, row: dict[str, Any]) -> tuple[Path, str]:
     """Add a valid row to the tenant's feedback eval set, or replace the row it already holds
     for the same answer (same id) or the same question (compared as search compares it: case
     and spacing aside); atomic write. Returns (the set's path, "added" or "updated")."""
     validate_row(row)
+    if row["kind"] == "answerable":
+        _check_quote(settings, tenant, row["gold_source"], row["gold_quote"])
     path = feedback_set_path(settings, tenant)
     path.parent.mkdir(parents=True, exist_ok=True)
     question = store.fold(row.get("question"))

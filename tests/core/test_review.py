@@ -125,6 +125,24 @@ def test_contradictory_eval_rows_are_refused(settings, row, message):
     assert not eval_rows.feedback_set_path(settings, "acme").exists()
 
 
+def test_an_answerable_row_needs_its_quote_in_its_source(settings, write_file):
+    """A QA pass saved a row whose quote came from another file than its gold source."""
+    from core.documents import ingest_file
+
+    assert ingest_file(settings, "acme", write_file("leave.md", "# Leave\n\nStaff earn 25 days of leave.\n")).status == "ready"
+    assert ingest_file(settings, "acme", write_file("rates.md", "# Rates\n\nThe mileage rate is 0.30 EUR.\n")).status == "ready"
+    row = {"id": "x", "kind": "answerable", "question": "How much leave?", "expected_answer": "25 days"}
+    for source, quote, said in (("rates.md", "Staff earn 25 days of leave.", "The quote is not in rates.md"),
+                                ("old.md", "Staff earn 25 days of leave.", "no document named old.md")):
+        with pytest.raises(ValueError, match=said):
+            eval_rows.append_eval_row(settings, "acme", {**row, "gold_source": source, "gold_quote": quote})
+    assert not eval_rows.feedback_set_path(settings, "acme").exists()
+    # case and spacing aside, as the quote was copied
+    _, outcome = eval_rows.append_eval_row(settings, "acme", {**row, "gold_source": "leave.md",
+                                                              "gold_quote": "staff earn  25 days\nof leave"})
+    assert outcome == "added"
+
+
 def test_each_open_item_is_counted_under_each_of_its_reasons(settings, tenant):
     """Cards of the Review page: a refusal rated down counts as refused and as rated down (a
     QA pass rated an answer down and the Rated down card stayed 0); "routed to a person" is
