@@ -93,13 +93,13 @@ def _warn_unused(synonyms: dict[str, str]) -> None:
 
 
 st.subheader("Synonyms")
-st.caption("Your users' words for what the documents call otherwise, one a line: “the app = HomeHub”. "
+st.caption("Your users' words for what the documents call otherwise, one a line: “holiday = annual leave”. "
            "A question using the word is searched and checked with the documents' words; a refusal "
            "saying the knowledge base never mentions a word is the cue to add one.")
 with st.form("tenant_synonyms"):
     stored = services.tenant_overrides(defaults, tenant).get("synonyms", {})
     lines = st.text_area("Synonyms (your word = the documents' words)", value=services.synonym_lines(stored),
-                         height=140, placeholder="the app = HomeHub\nwasher = washing machine")
+                         height=140, placeholder="holiday = annual leave\nthe portal = Employee Self-Service")
     saved_synonyms = st.form_submit_button("Save synonyms")
 if saved_synonyms:
     try:
