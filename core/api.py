@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -306,7 +307,18 @@ def create_app(settings: Settings) -> FastAPI:
                 for d in list_documents(settings, tenant)]
 
     @app.post("/v1/documents", summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`) and index it")
-    def upload(file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of)) -> JSONResponse:
+    async def upload(request: Request, file: Annotated[UploadFile, File()],
+                     tenant: str = Depends(tenant_of)) -> JSONResponse:
+        # two `file` parts: FastAPI hands over the last, and the first was dropped without a
+        # word (a reliability pass)
+        sent = len((await request.form()).getlist("file"))
+        if sent > 1:
+            raise RequestValidationError([{"type": "too_many_files", "loc": ("body", "file"),
+                                           "msg": f"This request carried {sent} files under `file`; "
+                                                  "send one file per request."}])
+        return await run_in_threadpool(_ingest, file, tenant)
+
+    def _ingest(file: UploadFile, tenant: str) -> JSONResponse:
         from core.answer.prepare import prepare_in_background
         from core.documents import ingest_bytes
 

@@ -99,6 +99,17 @@ def test_upload_list_and_delete(api):
 
 
 
+def test_two_files_in_one_upload_are_refused_not_one_dropped(api):
+    # a reliability pass: two `file` parts answered 200 with the second, the first gone unsaid
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key, files=[("file", ("a.md", b"# A\n\nAlpha.\n", "text/markdown")),
+                                                        ("file", ("b.md", b"# B\n\nBeta.\n", "text/markdown"))])
+    assert res.status_code == 422, res.text
+    assert res.json()["detail"] == [{"type": "too_many_files", "loc": ["body", "file"],
+                                     "msg": "This request carried 2 files under `file`; send one file per request."}]
+    assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md"}
+
+
 @pytest.mark.parametrize("sent", ["../../etc/passwd.txt", "..\\..\\windows\\passwd.txt", "/abs/dir/passwd.txt"])
 def test_an_uploads_folder_part_is_dropped_from_its_name(api, sent):
     key = auth(api.keys["acme"])
