@@ -568,13 +568,34 @@ def _row_problem(line: str, required: tuple[str, ...]) -> tuple[dict[str, Any] |
             return None, f"has a '{key}' that is not text; write it in quotes."
         if key != "id" and not row[key].strip():
             return None, f"has an empty '{key}'; give it text or remove the row."
+        if key != "id" and not _encodable(row[key]):
+            return None, (f"has a '{key}' with characters that are not text (a lone surrogate such as \\ud800); "
+                          "fix it or remove the row.")
+    if isinstance(row.get("previous"), str) and not _encodable(row["previous"]):
+        return None, "has a 'previous' with characters that are not text (a lone surrogate such as \\ud800)."
     if row.get("previous") is not None and not isinstance(row["previous"], str):
         # a number here reached the pipeline and came back as "TypeError: 'int' object ..." (QA pass)
         return None, "has a 'previous' that is not text; write the question before it in quotes, or leave it out."
     return row, None
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a JSON "\ud800" reached the output file and failed it mid-run
+        return False
+    return True
+
+
 BAD_LINES_SHOWN = 5  # a file of many bad lines names the first few and counts the rest
+
+
+def _read_batch(path: Path, out: Path | str, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    """`_read_jsonl`, refused up front when the output would overwrite it (a reliability pass
+    wrote the answers over the questions)."""
+    if Path(out).resolve() == Path(path).resolve():
+        raise UserError(f"--out is the batch file itself ({path}); write to another file, or the questions are lost.")
+    return _read_jsonl(path, required)
 
 
 def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -583,7 +604,7 @@ def _read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
     if not path.is_file():
         raise UserError(f"No such file: {path}." if not path.exists() else f"{path} is a folder; give a JSONL file.")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # Notepad's UTF-8 starts with a BOM
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text; save it as UTF-8 JSONL.") from None
     rows, problems = [], []
@@ -626,7 +647,7 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     if args.batch:
         if not args.out:
             raise UserError("--batch needs --out FILE.")
-        rows = _read_jsonl(args.batch, ("id", "question"))  # every row checked before the first ask
+        rows = _read_batch(args.batch, args.out, ("id", "question"))  # every row checked before the first ask
         failed = 0
         with open(args.out, "w", encoding="utf-8") as out:
             for row in rows:
@@ -678,7 +699,7 @@ def cmd_verify(settings: Settings, args: argparse.Namespace) -> int:
             judge = CheckedJudge(LLMJudge(LLMClient(settings), settings.judge_threshold))
         except LLMUnavailable as exc:
             raise UserError(str(exc)) from None
-    rows = _read_jsonl(args.batch, ("id", "premise", "claim"))
+    rows = _read_batch(args.batch, args.out, ("id", "premise", "claim"))
     with open(args.out, "w", encoding="utf-8") as out:
         for row in rows:
             verdict = verify_pair(row["premise"], row["claim"], judge)

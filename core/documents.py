@@ -548,6 +548,8 @@ def _folder_files(folder: Path) -> list[tuple[Path, str | None]]:
         if any(part.startswith(".") for part in f.relative_to(folder).parts):
             # a hidden file or folder (".git", ".drafts") is not the folder's content
             out.append((f, "a hidden file; name it directly to ingest it"))
+        elif f.name.startswith("~$"):  # Word's and Excel's lock file beside an open document
+            out.append((f, "an Office lock file of an open document, not a document"))
         elif not f.resolve().is_relative_to(root):
             # a link out of the folder put /etc/passwd into a tenant's answers (reliability pass)
             out.append((f, "a link to a file outside the folder; name that file directly to ingest it"))

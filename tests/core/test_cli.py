@@ -207,6 +207,25 @@ def test_a_batch_names_every_bad_line_at_once(settings, tmp_path, write_file, ca
     assert not out.exists()
 
 
+def test_a_batch_file_as_notepad_saves_it_is_read_and_its_bad_text_named(settings, tmp_path, write_file, capsys):
+    """A reliability pass: a BOM was refused ("Unexpected UTF-8 BOM"), a lone surrogate came
+    back as a UnicodeEncodeError, and --out the batch itself overwrote the questions."""
+    from core.cli import main
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    bom = write_file("bom.jsonl", "\ufeff" + '{"id": "q1", "question": "What is the oil capacity?"}\n')
+    out = tmp_path / "answers.jsonl"
+    assert main(["ask", "--tenant", "acme", "--batch", str(bom), "--out", str(out)]) == 0
+    assert json.loads(out.read_text().splitlines()[0])["id"] == "q1"
+    lone = write_file("lone.jsonl", '{"id": "q1", "question": "What is \\ud800?"}\n')
+    assert main(["ask", "--tenant", "acme", "--batch", str(lone), "--out", str(out)]) == 2
+    assert "has a 'question' with characters that are not text" in capsys.readouterr().err
+    before = bom.read_text(encoding="utf-8")
+    assert main(["ask", "--tenant", "acme", "--batch", str(bom), "--out", str(bom)]) == 2
+    assert "--out is the batch file itself" in capsys.readouterr().err and bom.read_text(encoding="utf-8") == before
+
+
 def test_a_batch_with_a_repeated_id_is_refused_before_the_first_ask(settings, tmp_path, write_file, capsys):
     """Two rows of one id gave two output rows no one could tell apart (QA pass)."""
     from core.cli import main
@@ -466,12 +485,14 @@ def test_a_folder_ingest_says_which_files_it_skipped(settings, tmp_path, capsys)
     (folder / "passwd-link.txt").symlink_to(tmp_path / "secret.txt")
     (folder / "sub").mkdir()
     (folder / "sub" / "leave-link.md").symlink_to(folder / "leave.md")
+    (folder / "~$intake.docx").write_bytes(b"\x05lock")  # Word's lock file failed the ingest (exit 1)
     assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder)]) == 0
     printed = capsys.readouterr()
     assert [line.split()[:2] for line in printed.out.splitlines()][0] == ["ready", "leave.md"]
     assert len(printed.out.splitlines()) == 2 and "leave-link.md" in printed.out  # the same content again
     skipped = [line for line in printed.err.splitlines() if line.startswith("skipped")]
-    assert len(skipped) == 4, printed.err
+    assert len(skipped) == 5, printed.err
+    assert any("~$intake.docx: an Office lock file" in line for line in skipped)
     assert any("passwd-link.txt: a link to a file outside the folder" in line for line in skipped)
     assert any("program.exe: not a type read here (.exe)" in line for line in skipped)
     assert any(".hidden.md: a hidden file" in line for line in skipped)
