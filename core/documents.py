@@ -71,21 +71,40 @@ class IngestResult:
 
 
 UNLIKE_SHARE = 0.25  # of the two versions' words (stems), the share both hold, below which it is said
+UNRELATED_SHARE = 0.10  # ... and below which the file is refused as another document of the same name
 
 
-def replacement_warning(file_name: str, old_texts: list[str], new_texts: list[str]) -> str | None:
-    """A new version is known by its file name alone: an unrelated file of the same name
-    (another folder's "faq.md") silently takes the old one's place. Said when the two share
-    under `UNLIKE_SHARE` of their words (Jaccard over stems), so the admin can put it back."""
+def word_share(old_texts: list[str], new_texts: list[str]) -> float | None:
+    """The share of their words (stems) two versions both hold (Jaccard); None when either has none."""
     old = set(tokenize(" ".join(old_texts)))
     new = set(tokenize(" ".join(new_texts)))
-    if not old or not new:
-        return None
-    share = len(old & new) / len(old | new)
-    if share >= UNLIKE_SHARE:
+    return len(old & new) / len(old | new) if old and new else None
+
+
+def replacement_warning(file_name: str, share: float | None) -> str | None:
+    """A new version is known by its file name alone: an unrelated file of the same name
+    (another folder's "faq.md") silently takes the old one's place. Said when the two share
+    under `UNLIKE_SHARE` of their words, so the admin can put it back."""
+    if share is None or share >= UNLIKE_SHARE:
         return None
     return (f"It replaced the earlier {file_name}, with which it shares only {share:.0%} of its words: if it is "
             "another document, upload it under another name and the earlier one again.")
+
+
+def _refuse_unrelated(settings: Settings, tenant: str, doc_id: str, file_name: str, texts: list[str]) -> None:
+    """IngestError when the file would replace a ready document of its name with which it
+    shares under `UNRELATED_SHARE` of its words: another document of the same name, and the
+    indexed one with its kept original was gone for good (a reliability pass: "Role,Rate"
+    replaced an engagement letter)."""
+    old = next((d for d in store.find_documents(settings, tenant, file_name=file_name)
+                if d["doc_id"] != doc_id and d["status"] == "ready"), None)
+    if old is None:
+        return
+    share = word_share([r["text"] for r in store.chunk_rows(settings, tenant, old["doc_id"])], texts)
+    if share is not None and share < UNRELATED_SHARE:
+        raise IngestError(f"It shares only {share:.0%} of its words with the indexed {file_name}, so it looks like "
+                          "another document of the same name, and nothing was replaced: upload it under another "
+                          "name, or delete the indexed one first.")
 
 
 def exclusions_note(kept: int, dropped: list[str]) -> str | None:
@@ -271,6 +290,7 @@ def _index_new(
     if not chunks:
         raise IngestError("The file holds no text to index; check that it is the document you meant.")
     _check_chunk_limit(settings, tenant, file_name, len(chunks))
+    _refuse_unrelated(settings, tenant, doc_id, file_name, [c.text for c in chunks])
     # before the embedding's minutes, and before Chroma is written to: on a full disk it hung
     disk.ensure_room(settings, 2 * len(data) + len(chunks) * disk.BYTES_PER_CHUNK, f"indexing {file_name}")
 
@@ -312,8 +332,8 @@ def _index_new(
     journal.end(settings, tenant)
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
-    unlike = replacement_warning(file_name, [c["text"] for c in before.chunks if c["doc_id"] == replaced],
-                                 [c.text for c in chunks]) if replaced else None
+    unlike = replacement_warning(file_name, word_share([c["text"] for c in before.chunks if c["doc_id"] == replaced],
+                                                       [c.text for c in chunks])) if replaced else None
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
                         replaced=replaced, pages_left_out=parsed.pages_left_out,
                         warnings=list(parsed.warnings) + ([unlike] if unlike else []),

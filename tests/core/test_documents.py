@@ -104,16 +104,27 @@ def test_the_same_bytes_restore_a_kept_original_gone_missing(settings, write_fil
     assert ingest_file(settings, "acme", write_file("refunds.md", REFUNDS)).warnings == []
 
 
-def test_an_unrelated_file_of_the_same_name_is_said_to_have_replaced_the_other(settings, write_file):
+def test_an_unrelated_file_of_the_same_name_is_refused_and_a_distant_one_said(settings, write_file):
     # a QA pass: another folder's one-question faq.md took the place of the client FAQ with
-    # only "(replaced ...)" to tell
+    # only "(replaced ...)" to tell; a reliability pass: a "Role,Rate" file of the same name
+    # replaced an engagement letter, whose kept original was gone for good
     first = ingest_file(settings, "acme", write_file("refunds.md", REFUNDS))
     other = ingest_file(settings, "acme", write_file("refunds.md", "# Parking\n\nStaff park behind the "
                                                                    "warehouse; visitors use bays 1 to 4."))
-    assert other.status == "ready" and other.replaced == first.doc_id
-    assert len(other.warnings) == 1
-    assert other.warnings[0].startswith("It replaced the earlier refunds.md, with which it shares only ")
-    assert other.warnings[0].endswith("upload it under another name and the earlier one again.")
+    assert other.status == "failed" and other.error.startswith("It shares only 0% of its words with the indexed "
+                                                               "refunds.md")
+    assert other.error.endswith("upload it under another name, or delete the indexed one first.")
+    live = [d for d in store.list_documents(settings, "acme") if d["status"] == "ready"]
+    assert [d["doc_id"] for d in live] == [first.doc_id]
+    assert documents.original_path(settings, "acme", first.doc_id).read_text(encoding="utf-8") == REFUNDS
+    # a version that keeps some of the words replaces it, and says how little it keeps
+    distant = ingest_file(settings, "acme", write_file("refunds.md", (
+        "# Refund policy\n\nRefunds of monthly plans are handled by the billing team. Parking is behind the "
+        "warehouse, visitors use bays 1 to 4, and the canteen opens at noon on weekdays.")))
+    assert distant.status == "ready" and distant.replaced == first.doc_id, distant
+    assert len(distant.warnings) == 1
+    assert distant.warnings[0].startswith("It replaced the earlier refunds.md, with which it shares only ")
+    assert distant.warnings[0].endswith("upload it under another name and the earlier one again.")
 
 
 def test_delete_removes_everything(settings, write_file):
