@@ -416,6 +416,14 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
         print(_shown("note: " + line))
     if found.consistent and not found.missing_files:
         print(f"ok: the registry, vectors, BM25 index and kept files of {_shown(args.tenant)} agree.")
+    elif not after.consistent:
+        # what to do next: a reliability pass ran the check twice after a killed delete and
+        # read the same list, with no word of the write left half-done or of --repair
+        record = journal.pending(settings, args.tenant)
+        repair = f"`python -m core.cli doctor --tenant {_shown(args.tenant)} --repair`"
+        print(f"fix: an interrupted {record.get('op') or 'write'} left these; the next ask or upload finishes it, "
+              f"or {repair} now." if record and not args.repair else
+              f"fix: {repair} makes the vectors, BM25 index and kept files follow the registry.")
     return 0 if after.consistent else 1
 
 

@@ -36,6 +36,14 @@ def test_doctor_reports_and_repairs_what_disagrees(settings: Settings, write_fil
     assert f"chunk(s) of document {b['doc_id']} have no vector" in out
     assert "the BM25 index lacks 1 chunk(s)" in out
     assert "OCR words of document dgone0000000000, which the registry does not hold" in out
+    assert out.splitlines()[-1] == ("fix: `python -m core.cli doctor --tenant t --repair` makes the vectors, "
+                                    "BM25 index and kept files follow the registry.")
+    # a write a crash left half-done (a reliability pass killed a delete) is named, with what finishes it
+    journal.begin(settings, "t", "delete", [b["doc_id"]])
+    assert main(["doctor", "--tenant", "t"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "fix: an interrupted delete left these; the next ask or upload finishes it, "
+        "or `python -m core.cli doctor --tenant t --repair` now.")
 
     assert main(["doctor", "--tenant", "t", "--repair"]) == 0
     assert "repaired:" in capsys.readouterr().out
