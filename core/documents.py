@@ -607,8 +607,10 @@ _UNSAFE_NAME_CHARS = frozenset(':*?"<>|')
 
 
 def base_name(file_name: str) -> str:
-    """A file name sent by a client without any folder part, "/" or "\\" ("../../a.txt" -> "a.txt")."""
-    return Path(file_name.replace("\\", "/")).name
+    """A file name sent by a client without any folder part, "/" or "\\" ("../../a.txt" -> "a.txt");
+    "" for a name that is only a folder (".." was listed as a document's name)."""
+    name = Path(file_name.replace("\\", "/")).name
+    return "" if name.strip() in (".", "..") else name
 
 
 def upload_file_name(file_name: str) -> str:

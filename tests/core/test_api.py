@@ -110,6 +110,13 @@ def test_two_files_in_one_upload_are_refused_not_one_dropped(api):
     assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md"}
 
 
+def test_an_upload_named_only_as_a_folder_is_named_upload(api):
+    # a reliability pass: a file named ".." was listed as "..", and said "(same content as ..)"
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key, files={"file": ("..", b"Staff park on level 2.\n", "text/plain")})
+    assert res.status_code == 200 and res.json()["file_name"] == "upload", res.text
+
+
 @pytest.mark.parametrize("sent", ["../../etc/passwd.txt", "..\\..\\windows\\passwd.txt", "/abs/dir/passwd.txt"])
 def test_an_uploads_folder_part_is_dropped_from_its_name(api, sent):
     key = auth(api.keys["acme"])
