@@ -45,6 +45,9 @@ Algorithm (deterministic, so the console can show what was asked):
       "And trainees?" -> "for trainees".
    j. X for the thing the previous question's one possessive names ("my puppy" + "How about
       kittens?" -> "my kittens").
+   k. "for X" for the phrase that ends an English question after its only preposition, "of":
+      "the hourly rate of a paralegal" + "And for a partner?" -> "the hourly rate for a
+      partner" (before h, which would add "for a partner" as a condition).
    "Same for X", «то же для X» and "what if it's X" replace, never add a condition.
 4. When none applies there is no reading: the question is asked as typed; so is a
    follow-up in another language than the previous question (its words would be spliced in).
@@ -173,6 +176,8 @@ def read_followup(question: str, previous: str | None) -> str | None:
         readings.append(lambda: _replace_only_phrase(previous, x, words))
     if mode != "bare":
         readings.append(lambda: _replace_possessed(previous, words))
+    if mode != "bare" and prep == "for":
+        readings.append(lambda: _replace_of_phrase(previous, prep, x, words))
     if mode == "and":
         readings.append(lambda: _add_condition(previous, prep, x) if prep else None)
     for reading in readings:
@@ -551,6 +556,23 @@ def _replace_possessed(previous: str, words: list[str]) -> str | None:
     if end == start:
         return None
     return f"{previous[:found[start].start()]}{' '.join(words)}{previous[found[end - 1].end():]}"
+
+
+def _replace_of_phrase(previous: str, prep: str, x: str, words: list[str]) -> str | None:
+    """Step 3k: "And for a partner?" after "What is the hourly rate of a paralegal?": the
+    phrase after the previous question's only preposition, "of", names what it is asked of,
+    so "for X" takes its place. Added as a condition it read "the rate of a paralegal for a
+    partner" and quoted the paralegal's row at 0.70 (a reliability pass)."""
+    found = [m.group(0).lower() for m in _WORD_RE.finditer(previous)]
+    preps = [w for w in found if w == "of" or w in _EN_PREP.split("|")]
+    if preps != ["of"] or _repeats(previous, words):
+        return None
+    replaced = _replace_after(previous, "of", x)
+    # the phrase ends the question: in "How many days of leave do interns get?" it names no one
+    if replaced is None or not replaced.rstrip(" ?!.").endswith(x):
+        return None
+    at = replaced.lower().rfind(f" of {x.lower()}")
+    return f"{replaced[:at]} {prep} {replaced[at + 4:]}" if at >= 0 else None
 
 
 def _add_condition(previous: str, prep: str, x: str) -> str | None:

@@ -90,6 +90,12 @@ from core.followup import read_followup
     # step 3i (a QA pass over a law firm's fee table): X with no preposition takes the place of
     # the phrase after the previous question's only one; "how much is it for X" asks the same of X
     ("What is the hourly rate for a senior partner?", "And trainees?", "What is the hourly rate for trainees?"),
+    # a reliability pass: "the rate of a paralegal for a partner" quoted the paralegal's row at 0.70
+    ("What is the hourly rate of a paralegal?", "And for a partner?", "What is the hourly rate for a partner?"),
+    ("What are the opening hours of the Riga branch?", "And on Saturday?",
+     "What are the opening hours of the Riga branch on Saturday?"),
+    ("How many days of leave do interns get?", "And for trainees?",
+     "How many days of leave do interns get for trainees?"),
     ("How long is the warranty on washing machines?", "What about the batteries?",
      "How long is the warranty on the batteries?"),
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
