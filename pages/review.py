@@ -41,7 +41,9 @@ st.markdown(rv.status_line(item))
 if answer.get("status") == "refused" and answer.get("refusal_reason"):
     st.caption("Why it was refused: " + escape_md(clean(answer["refusal_reason"]), limit=300, inline=True))
 elif answer.get("answer"):
-    with st.expander("The answer given"):
+    # open: an answer rated down or answered with low confidence is what the reviewer judges
+    # (a QA pass had to open it for every item)
+    with st.expander("The answer given", expanded=True):
         st.text(clean(answer["answer"]))
 if item.comment:
     st.caption("User's comment: " + escape_md(clean(item.comment), limit=300, inline=True))

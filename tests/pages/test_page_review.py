@@ -197,3 +197,17 @@ def test_each_card_counts_the_open_asks_waiting_for_its_reason(app, goto, settin
     cards = {m.label: int(m.value) for m in app.metric if m.label != "Oldest waiting"}
     assert cards == {"Open": 5, "Refused": 2, "Near the threshold": 1, "Rated down": 1, "Routed to a person": 2}
     assert "routed to a person" in list(app.dataframe[0].value["why"])  # the table still says each reason
+
+
+def test_an_answer_rated_down_is_shown_open_for_the_reviewer(app, goto, settings):
+    # a QA pass: the answer to judge sat in a collapsed "The answer given" for every item
+    from core import store
+
+    trace = store.save_trace(settings, {"answer": {
+        "tenant": "acme", "question": "What is the learning budget?", "status": "answered", "confidence": 0.9,
+        "claims": [], "answer": "Learning budget of 800 EUR per calendar year. [1]", "route": "auto"}})
+    store.add_feedback(settings, "acme", trace, -1, "only the basic tier")
+    goto(app, "pages/review.py")
+    given = next(e for e in app.expander if e.label == "The answer given")
+    assert given.proto.expanded
+    assert any("800 EUR" in t.value for t in given.text)
