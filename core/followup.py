@@ -36,8 +36,9 @@ Algorithm (deterministic, so the console can show what was asked):
       days and months are no names).
    f. One Russian adjective for the previous question's one adjective of the same ending
       («Сколько длится ежегодный отпуск?» + «а учебный?» -> «Сколько длится учебный отпуск?»).
-   g. X with an article for the subject between an English auxiliary and its verb ("How
-      often do the fire alarms get tested?" + "and the smoke detectors?").
+   g. X for the subject between an English auxiliary and its verb, both with an article or
+      both bare ("How often do the fire alarms get tested?" + "and the smoke detectors?";
+      "How many days of leave do full-time employees get?" + "And interns?").
    h. A frame preposition the previous question lacks: X is a condition added to it
       («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
    i. X with no preposition for the phrase after the previous question's only preposition,
@@ -130,7 +131,7 @@ _SUBJECT_ENDS = _FINAL_VERBS | frozenset("""be get have need change changed repl
 covered included allowed required used""".split())
 _SUBJECT_RE = re.compile(
     r"\b(?:do|does|did|can|could|will|would|should|must|has|have)\s+"
-    r"(?P<subject>(?:the|a|an|my|your|our|its|their)\s+[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?P<subject>(?:(?:the|a|an|my|your|our|its|their)\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)"
     r"(?=\s+(?:" + "|".join(sorted(_SUBJECT_ENDS)) + r")\b)",
     re.IGNORECASE)
 
@@ -501,12 +502,21 @@ def _replace_subject(previous: str, x: str) -> str | None:
     """Step 3g: "and the smoke detectors?" after "How often do the fire alarms get tested?": X
     for the subject between the English auxiliary and the verb ("What is the X?" has none:
     its X is what is asked, and X alone asks the same)."""
-    if not re.match(r"(?:the|a|an|my|your|our|its|their)\s", x, re.IGNORECASE):
-        return None
     m = _SUBJECT_RE.search(previous)
     if not m:
         return None
+    # a bare X ("and interns?") takes the place of a bare subject only ("do full-time employees
+    # get"): "and interns?" after "do the fire alarms get tested" is no question of the same thing
+    if _determined(x) != _determined(m.group("subject")) or m.group("subject").lower() in ("i", "we"):
+        return None  # "can I take my guinea pig": the asker stays; X is what the asker has
     return f"{previous[:m.start('subject')]}{x}{previous[m.end('subject'):]}"
+
+
+_DETERMINERS = frozenset("the a an my your our its their".split())
+
+
+def _determined(phrase: str) -> bool:
+    return phrase.split(maxsplit=1)[0].lower() in _DETERMINERS if phrase.strip() else False
 
 
 # prepositions whose phrase names what a question is asked of ("the rate FOR a partner", "the

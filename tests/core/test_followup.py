@@ -94,8 +94,11 @@ from core.followup import read_followup
     ("What is the hourly rate of a paralegal?", "And for a partner?", "What is the hourly rate for a partner?"),
     ("What are the opening hours of the Riga branch?", "And on Saturday?",
      "What are the opening hours of the Riga branch on Saturday?"),
-    ("How many days of leave do interns get?", "And for trainees?",
-     "How many days of leave do interns get for trainees?"),
+    ("How many days of leave do interns get?", "And for trainees?", "How many days of leave do trainees get?"),
+    # a QA pass: "And interns?" after the full-time employees' leave was asked on its own and refused
+    ("How many days of annual leave do full-time employees get?", "And interns?",
+     "How many days of annual leave do interns get?"),
+    ("How many days do you get?", "What about interns?", "How many days do interns get?"),
     ("How long is the warranty on washing machines?", "What about the batteries?",
      "How long is the warranty on the batteries?"),
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
