@@ -102,11 +102,19 @@ def marker_numbers(text: str) -> list[int]:
     return seen
 
 
+SECTION_CHARS = 32  # of a citation pill's heading: enough to tell "Tier Basic (grades A..." apart
+
+
 def citation_label(citation: dict[str, Any], limit: int = 40) -> str:
-    """Plain-text label of a citation pill: `[1] refunds.pdf · p. 3` (`· slide 3` for a deck)."""
+    """Plain-text label of a citation pill: `[1] refunds.pdf · p. 3` (`· slide 3` for a deck),
+    then the heading the quote stands under (its section's last part): "Learning budget of
+    800 EUR" said nothing of being the basic tier's until the citation was opened (QA pass)."""
     source = clean(citation.get("source", ""))
     page = citation.get("page")
     where = f" · {page_label(page, source)}" if page not in (None, -1, "") else ""
+    heading = clean(str(citation.get("section") or "")).split(" > ")[-1].strip()
+    if heading:
+        where += " · " + (heading if len(heading) <= SECTION_CHARS else heading[: SECTION_CHARS - 1] + "…")
     if len(source) > limit:
         source = source[: limit - 1] + "…"
     return f"[{citation.get('index')}] {source}{where}"

@@ -52,6 +52,12 @@ def test_a_deck_is_cited_by_slide_and_every_other_paged_file_by_page():
     assert citation_label({"index": 2, "source": "plans.pptx", "page": 4}) == "[2] plans.pptx · slide 4"
     assert citation_label({"index": 1, "source": "manual.pdf", "page": 4}) == "[1] manual.pdf · p. 4"
     assert citation_label({"index": 1, "source": "notes.md", "page": None}) == "[1] notes.md"
+    # the heading the quote stands under (a QA pass could not tell one tier's budget from another's)
+    assert citation_label({"index": 1, "source": "benefits.docx", "section": "Benefits > Tier Basic (grades A and B)"}) \
+        == "[1] benefits.docx · Tier Basic (grades A and B)"
+    assert citation_label({"index": 3, "source": "manual.pdf", "page": 7, "section": "7. Maintenance > "
+                           "7-2. Engine oil capacity and the filter change"}) \
+        == "[3] manual.pdf · p. 7 · 7-2. Engine oil capacity and th…"
     assert page_bits(5, "plans.pptx") == ["slide 5"] and page_bits(-1, "plans.pptx") == []
     assert passage_label({"source": "plans.pptx", "page": 2, "section": "Rates"}) == "plans.pptx, slide 2 · § Rates"
 
