@@ -313,6 +313,7 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
         # a letter or two is a piece of a code ("ab" of AB12), not a word to teach
         # words of asking ("how OFTEN", «ПОЧЕМУ») are no topic the documents lack
         if stems and len(word) > 2 and word not in question.lang.stopwords and not word[0].isdigit() \
+                and not set(stems) <= question.lang.stopword_stems \
                 and word not in question.lang.asking_words and word not in question.lang.filler \
                 and not any(lexicon.knows_family(t) or t in taught for t in stems) \
                 and not _known_in_latin(word, question, lexicon):

@@ -137,6 +137,14 @@ class Language:
         return "".join(self.latin.get(ch, ch) for ch in word.lower()) if self.latin else word.lower()
 
     @cached_property
+    def stopword_stems(self) -> frozenset[str]:
+        """The stems of the stop words: "needed" is no topic word where "need" is none (a
+        refusal named "needed" as a word the documents never use)."""
+        from core.lexical import stem_of  # the index's stemmer; core.lexical reads the languages
+
+        return frozenset(stem_of(w) for w in self.stopwords)
+
+    @cached_property
     def asking_words(self) -> frozenset[str]:
         """Every word of the question phrases ("how often" -> how, often): words of asking,
         never a topic the documents should have used."""
