@@ -30,8 +30,11 @@ def validate_tenant(tenant: str) -> str:
 
 
 def _fold(tenant: str) -> str:
-    """What a reader sees: the same letters whatever their case or Unicode composition."""
-    return unicodedata.normalize("NFKC", tenant).casefold()
+    """What a reader tells apart: the same letters whatever their case, accents or Unicode
+    composition ("racé" beside "race" was created, while the refusal of "Firm" beside "firm"
+    said accents were checked too: a reliability pass)."""
+    decomposed = unicodedata.normalize("NFKD", tenant.casefold())
+    return unicodedata.normalize("NFKC", "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn"))
 
 
 def validate_new_tenant(tenant: str, existing: Iterable[str] = ()) -> str:
