@@ -317,6 +317,12 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if missing:
         raise UserError(f"No such file or folder: {missing[0]}.")
     _new_tenant_ok(settings, args.tenant)
+    from core import store
+
+    if not store.tenant_exists(settings, args.tenant):
+        # a typo of a tenant's id made a new one without a word (a reliability pass)
+        print(f"created tenant {_shown(args.tenant)} (it did not exist; `tenants list` shows the others)",
+              file=sys.stderr, flush=True)
     ensure_tenant(settings, args.tenant)
     files = iter_files(args.paths)
     for path, why in skipped_in_folders(args.paths):  # stderr: stdout stays one line an ingested file

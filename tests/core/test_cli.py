@@ -492,6 +492,10 @@ def test_a_folder_ingest_says_which_files_it_skipped(settings, tmp_path, capsys)
     assert len(printed.out.splitlines()) == 2 and "leave-link.md" in printed.out  # the same content again
     skipped = [line for line in printed.err.splitlines() if line.startswith("skipped")]
     assert len(skipped) == 5, printed.err
+    # the tenant did not exist: said, as a typo of another's id would make one (a reliability pass)
+    assert printed.err.splitlines()[0] == "created tenant acme (it did not exist; `tenants list` shows the others)"
+    assert main(["ingest", "--tenant", "acme", "--no-prepare", str(folder / "leave.md")]) == 0
+    assert "created tenant" not in capsys.readouterr().err
     assert any("~$intake.docx: an Office lock file" in line for line in skipped)
     assert any("passwd-link.txt: a link to a file outside the folder" in line for line in skipped)
     assert any("program.exe: not a type read here (.exe)" in line for line in skipped)
