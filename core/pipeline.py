@@ -511,8 +511,7 @@ def _out_of_force_note(citations: list[Citation], passages: list[Candidate]) -> 
     said = {p.chunk_id: p for p in passages if p.out_of_force}
     named = dict.fromkeys((said[c.chunk_id].source, said[c.chunk_id].out_of_force)
                           for c in citations if c.chunk_id in said)
-    return " ".join(f"{source} says it is out of force (“{line}”): what it says may no longer apply."
-                    for source, line in named)
+    return " ".join(f"{source} is out of force ({why}): what it says may no longer apply." for source, why in named)
 
 
 def _correction_wording(question: Question, answer: str, why: str) -> tuple[str, str]:

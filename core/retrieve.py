@@ -18,8 +18,9 @@
 3. Load chunk text and metadata from the registry and drop anything whose tenant is not
    the asking tenant (a second, independent check after fusion), and any table of
    contents (a section named "Contents", «Содержание»): it holds every heading's words
-   and answers nothing. Passages of a document that says it is out of force ("Status:
-   SUPERSEDED by v3.0", core/withdrawn.py) rank after all others.
+   and answers nothing. Passages of a document out of force ("Status: SUPERSEDED by
+   v3.0", or named by another as the edition it replaces: core/withdrawn.py) rank after
+   all others, and are kept only when no passage in force is kept.
 4. Keep the top `settings.top_k`, with the first hit of each list always among them
    (replacing the last fused ones: RRF alone buries a passage only one list found); add
    the next chunk of the same section for the top two (an answer may straddle a chunk
@@ -158,6 +159,8 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
                if c is not None and c not in top and not c.out_of_force]
     if leaders:
         top = top[: max(settings.top_k - len(leaders), 1)] + leaders
+    if any(not c.out_of_force for c in top):  # nothing of an edition out of force beside one in force
+        top = [c for c in top if not c.out_of_force]
     top = _referenced(settings, tenant, question, top, candidates)
     top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
     subjects = _subject_ids(settings, tenant, {c.doc_id for c in top})

@@ -14,8 +14,14 @@ nothing to warn (a QA pass). A document is out of force when its opening says so
    the title or a line opening "this"/«настоящий» that names the kind of document it is
    (`Language.document_words`: "This policy is no longer in force"). "Supersedes v2.1" is
    the new edition's line and says nothing of the kind.
-3. Retrieval ranks such a document's passages after every passage of a document in force
-   (core/retrieve.py), so they are quoted only when nothing else was found, and then with
+3. A document whose opening names the edition it replaces ("Supersedes: Leave Policy v2.1
+   (2022)", «Взамен редакции 2.1»; `Language.superseding`) puts out of force another
+   document among the passages whose opening or file name holds every version and year
+   that line names (2.1 and 2022 of "Version 2.1, effective 1 March 2022"). A line that
+   names no version or year tells no edition and puts nothing out of force.
+4. Retrieval ranks such a document's passages after every passage of a document in force
+   and keeps them only when it keeps no passage in force (core/retrieve.py), so they are
+   quoted only when nothing else was found, and then with
    a note; the Documents page marks the document.
 """
 
@@ -25,6 +31,7 @@ from core import store
 from core.answer.question import words_of
 from core.config import Settings
 from core.lang import Language, language_of
+from core.lexical import tokenize
 
 OPENING_LINES = 12
 MAX_STATUS_WORDS = 14
@@ -32,8 +39,7 @@ MAX_STATUS_WORDS = 14
 
 def status_line(text: str) -> str:
     """The line of a document's opening that says it is out of force, or ""."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()][:OPENING_LINES]
-    for n, line in enumerate(lines):
+    for n, line in enumerate(_opening(text)):
         words = words_of(line)
         if not words or len(words) > MAX_STATUS_WORDS:
             continue
@@ -64,11 +70,60 @@ def _about_itself(before: list[str], after: list[str], words: list[str], n: int,
     return len(words) <= BANNER_WORDS or (bool(after) and after[0] in lang.status_links)
 
 
+def _opening(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()][:OPENING_LINES]
+
+
+def versions(text: str) -> set[str]:
+    """The tokens of a text that hold a digit, as a version or a year: "v2.1" -> 2.1,
+    "leave_policy_2022_OLD.txt" -> 2022 (a file name's "_" and "-" part words)."""
+    spaced = "".join(ch if ch.isalnum() or ch == "." else " " for ch in text)
+    out = set()
+    for token in spaced.split():
+        token = token.strip(".").lower()
+        token = token[1:] if token[:1] == "v" and token[1:2].isdigit() else token
+        if any(ch.isdigit() for ch in token):
+            out.add(token)
+    return out
+
+
+def superseding_line(text: str) -> tuple[str, set[str]]:
+    """The line of a document's opening that names the edition it replaces ("Supersedes:
+    Leave Policy v2.1 (2022)"), and the versions and years it names; ("", set()) when none,
+    or when it names no version or year to tell the edition by."""
+    for line in _opening(text):
+        words = words_of(line)
+        if not words or len(words) > MAX_STATUS_WORDS:
+            continue
+        lang = language_of(line)
+        lowered = line.casefold()
+        for phrase in lang.superseding:
+            at = lowered.find(phrase)
+            if at >= 0 and (named := versions(line[at + len(phrase):])):
+                return line.lstrip("#*_> ").replace("**", "").strip(), named
+    return "", set()
+
+
+def _same_title(line: str, new: dict, old: dict) -> bool:
+    """Does the old document's title (its first line) share a word with the line naming the
+    replaced edition or with the new one's title? "Supersedes: the 2022 policy" puts no
+    unrelated document of 2022 out of force."""
+    title = set(tokenize(_opening(old["text"])[0])) if _opening(old["text"]) else set()
+    return bool(title & (set(tokenize(line)) | set(tokenize(" ".join(_opening(new["text"])[:1])))))
+
+
 def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, str]:
-    """doc_id -> the status line of each document that says it is out of force."""
-    rows = store.get_chunks(settings, tenant, [f"{d}:0000" for d in sorted(doc_ids)])
-    found = {}
-    for row in rows.values():
-        if row.get("tenant") == tenant and (line := status_line(row["text"])):
-            found[row["doc_id"]] = line
+    """doc_id -> why each of these documents is out of force, as a clause: "it says so:
+    “Status: SUPERSEDED by v3.0”", or "policy.md replaces it: “Supersedes: v2.1 (2022)”"."""
+    rows = {r["doc_id"]: r for r in store.get_chunks(settings, tenant, [f"{d}:0000" for d in sorted(doc_ids)]).values()
+            if r.get("tenant") == tenant}
+    found = {doc_id: f"it says so: “{line}”" for doc_id, row in rows.items() if (line := status_line(row["text"]))}
+    for doc_id, row in rows.items():
+        line, named = superseding_line(row["text"])
+        if not line:
+            continue
+        for other, old in rows.items():
+            told = versions(" ".join(_opening(old["text"])) + " " + str(old.get("source") or ""))
+            if other != doc_id and other not in found and named <= told and _same_title(line, row, old):
+                found[other] = f"{row.get('source') or doc_id} replaces it: “{line}”"
     return found

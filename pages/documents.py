@@ -88,8 +88,8 @@ st.caption("Failed uploads first, then the newest. Click a row to open that docu
 withdrawn = services.out_of_force(settings, tenant, {d["doc_id"] for d in shown})
 if withdrawn:  # an old edition kept beside the new one was quoted as in force (QA pass)
     names = ", ".join(d["file_name"] for d in shown if d["doc_id"] in withdrawn)
-    st.caption(f":material/history: Out of force by their own words: {escape_md(names, inline=True)}. "
-               "They answer only when no other document does, with a note.")
+    st.caption(f":material/history: Out of force (by their own words, or replaced by a newer edition): "
+               f"{escape_md(names, inline=True)}. They answer only when no other document does, with a note.")
 
 by_id = {d["doc_id"]: d for d in shown}
 with st.expander("Delete several documents", icon=":material/delete_sweep:"):
@@ -121,7 +121,7 @@ st.markdown(f"#### {escape_md(doc['file_name'], inline=True)}")
 if doc.get("error"):
     st.error(escape_md(doc["error"], inline=True), icon=":material/error:")
 if doc_id in withdrawn:
-    st.warning(f"It says it is out of force: “{escape_md(withdrawn[doc_id], inline=True)}”. Its passages answer "
+    st.warning(f"Out of force: {escape_md(withdrawn[doc_id], inline=True)}. Its passages answer "
                "only when no other document does, and such an answer says so; delete it to keep it out of answers "
                "altogether.", icon=":material/history:")
 notes = document_notes(doc)

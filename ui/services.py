@@ -314,7 +314,7 @@ def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
 
 
 def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, str]:
-    """doc_id -> the line by which the document says it is out of force."""
+    """doc_id -> why the document is out of force ("it says so: “Status: SUPERSEDED ...”")."""
     from core.withdrawn import out_of_force as found
 
     return found(settings, tenant, doc_ids)

@@ -124,6 +124,9 @@ class Language:
     status_labels: frozenset[str] = frozenset()
     document_words: frozenset[str] = frozenset()
     demonstratives: frozenset[str] = frozenset()  # "THIS policy", «НАСТОЯЩЕЕ положение»
+    # what a new edition says of the one it replaces ("SUPERSEDES: v2.1", «ВЗАМЕН редакции 2.1»):
+    # lowercase, found anywhere in an opening line
+    superseding: tuple[str, ...] = ()
     status_links: frozenset[str] = frozenset()  # "superseded BY", «утратило силу С»
     # the product's sentences in this language (keys of WORDING)
     wording: dict[str, str] = field(default_factory=dict)

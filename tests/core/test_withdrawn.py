@@ -31,3 +31,16 @@ def test_a_document_saying_it_is_out_of_force_is_read_so(text, line):
 ])
 def test_content_that_uses_the_words_is_no_status(text):
     assert status_line(text) == ""
+
+
+@pytest.mark.parametrize("text, line, named", [
+    ("# Annual Leave Policy\n**Version:** 3.0\n**Supersedes:** Leave Policy v2.1 (2022)\n",
+     "Supersedes: Leave Policy v2.1 (2022)", {"2.1", "2022"}),
+    ("# Form HR20\nThis form replaces form HR19 (2019).\n", "This form replaces form HR19 (2019).", {"hr19", "2019"}),
+    ("# Положение об отпусках\nВзамен редакции 2.1 от 2022 г.\n", "Взамен редакции 2.1 от 2022 г.", {"2.1", "2022"}),
+    ("# Policy\nSupersedes the previous policy.\n", "", set()),  # no edition named: nothing to tell it by
+])
+def test_a_new_edition_names_the_one_it_replaces(text, line, named):
+    from core.withdrawn import superseding_line
+
+    assert superseding_line(text) == (line, named)

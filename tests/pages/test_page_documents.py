@@ -705,11 +705,12 @@ def test_a_document_that_says_it_is_superseded_is_marked(app, goto, settings):
     goto(app, "pages/documents.py")
     upload(app, [("leave_2022.txt", b"Leave Policy v2.1\nStatus: SUPERSEDED by Leave Policy v3.0\n\n"
                                     b"Staff get 25 days of leave.\n", "text/plain")])
-    assert any("Out of force by their own words: leave\\_2022\\.txt" in c.value for c in app.caption), \
+    assert any("Out of force (by their own words, or replaced by a newer edition): leave\\_2022\\.txt" in c.value
+               for c in app.caption), \
         [c.value for c in app.caption]
     doc_id = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "leave_2022.txt")
     app.selectbox(key="doc_open").set_value(doc_id).run()
-    assert any("It says it is out of force: “Status\\: SUPERSEDED by Leave Policy v3\\.0”" in w.value
+    assert any("Out of force: it says so\\: “Status\\: SUPERSEDED by Leave Policy v3\\.0”" in w.value
                for w in app.warning), [w.value for w in app.warning]
     other = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] != "leave_2022.txt")
     app.selectbox(key="doc_open").set_value(other).run()
