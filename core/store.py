@@ -519,8 +519,10 @@ def _contains(haystack: str | None, needle: str) -> bool:
 def unknown_word_asks(settings: Settings, tenant: str, *, since: float | None = None,
                       limit: int = 5000) -> list[dict[str, Any]]:
     """The tenant's asks by people (no eval or benchmark) refused over a word its documents never use, newest first:
-    question, created_at, unknown_word."""
-    return _newest(settings, "SELECT question, created_at, unknown_word FROM traces "
+    question, asked_as (a follow-up's reading, which holds the word; else None), created_at, unknown_word."""
+    return _newest(settings, "SELECT question, CASE WHEN json_valid(data) THEN json_extract(data, '$.answer.asked_as') END "
+                             "AS asked_as, created_at, "
+                             "unknown_word FROM traces "
                              "WHERE tenant=? AND unknown_word IS NOT NULL AND origin IS NULL", [tenant], "created_at", since, limit)
 
 

@@ -69,7 +69,8 @@ def unknown_words(settings: Settings, tenant: str, *, since: float | None = None
         key = phrase_stems(word.lower())
         if key in taught:
             continue
-        entry = groups.setdefault(key, {"word": word, "asked": 0, "last_question": row["question"],
+        # a follow-up as it was read: "And for grade C?" holds no "flying" (a QA pass)
+        entry = groups.setdefault(key, {"word": word, "asked": 0, "last_question": row["asked_as"] or row["question"],
                                         "last_asked": row["created_at"]})
         entry["asked"] += 1
     return sorted(groups.values(), key=lambda e: (-e["asked"], -e["last_asked"]))

@@ -60,4 +60,9 @@ def test_asks_traced_before_the_word_column_are_read_back_once(settings, monkeyp
 
     words = unknown_words(settings, "acme")
     assert [(w["word"], w["last_question"]) for w in words] == [("dingbat", "question t2"), ("gizmo", "question t1")]
+    # a follow-up is shown as it was read, which holds the word ("And for grade C?" held no "flying": a QA pass)
+    store.save_trace(settings, {"answer": {"tenant": "acme", "question": "And for grade C?", "status": "refused",
+                                           "asked_as": "I'm flying to Berlin, how much can I claim for grade C?"}},
+                     unknown_word="flying")
+    assert unknown_words(settings, "acme")[0]["last_question"] == "I'm flying to Berlin, how much can I claim for grade C?"
     assert [w["word"] for w in unknown_words(settings, "globex")] == ["widget"]
