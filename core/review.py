@@ -17,7 +17,7 @@ decision is stored per (tenant, ask), so the queue shows what is still open and 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core import eval_rows, store
@@ -40,6 +40,9 @@ class QueueItem:
     # the threshold its answer confidence was compared with (the tenant's now when its trace
     # recorded none): its confidence is shown against it
     threshold: float | None = None
+    # the other open asks of the same question (case and spacing aside), older: one row and
+    # one decision for all (a QA pass saw each question twice, asked in the console and the CLI)
+    repeats: tuple[str, ...] = ()
 
     def age_s(self, now: float | None = None) -> float:
         return max(0.0, (now or time.time()) - self.asked_at)
@@ -73,12 +76,41 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
     below = review_below(tenant_settings)
     rows = store.review_candidates(tenant_settings, tenant, below=below, open_only=not include_resolved,
                                    limit=limit)
-    return [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
-                      confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
-                      comment=r.get("comment"), resolution=r.get("resolution"),
-                      resolved_at=r.get("resolved_at"),
-                      threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold)
-            for r in rows]
+    items = [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
+                       confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
+                       comment=r.get("comment"), resolution=r.get("resolution"),
+                       resolved_at=r.get("resolved_at"),
+                       threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold)
+             for r in rows]
+    return _grouped(items)
+
+
+def _grouped(items: list[QueueItem]) -> list[QueueItem]:
+    """Open asks of one question as one item: the newest, with every reason of the group and
+    its older asks as `repeats` (the newest waits as long as the oldest has: its age is kept)."""
+    out: list[QueueItem] = []
+    first: dict[str, int] = {}  # folded question -> index in out of its newest open ask
+    for item in items:  # newest first
+        key = store.fold(item.question)
+        if item.resolution is not None or not key:
+            out.append(item)
+        elif key not in first:
+            first[key] = len(out)
+            out.append(item)
+        else:
+            kept = out[first[key]]
+            out[first[key]] = replace(kept, repeats=(*kept.repeats, item.trace_id), asked_at=item.asked_at,
+                                      reasons=tuple(dict.fromkeys((*kept.reasons, *item.reasons))),
+                                      comment=kept.comment or item.comment)
+    return out
+
+
+def _close(settings: Settings, tenant: str, trace_id: str, resolution: str, detail: dict[str, Any] | None = None) -> None:
+    """Record a decision for the ask and for the other open asks of its question."""
+    group = next(((item.trace_id, *item.repeats) for item in queue(settings, tenant)
+                  if trace_id == item.trace_id or trace_id in item.repeats), (trace_id,))
+    for tid in group:
+        store.save_review(settings, tenant, tid, resolution, detail)
 
 
 # the Review page's cards, one per reason an ask waits for
@@ -153,7 +185,7 @@ def resolve_with_passage(settings: Settings, tenant: str, trace_id: str, chunk_i
     source = chunk.get("source")
     row = eval_rows.eval_row(trace["answer"], "answerable", expected_answer or quote, source, quote, "review")
     path, outcome = eval_rows.append_eval_row(settings, tenant, row)
-    store.save_review(settings, tenant, trace_id, "answerable", {"chunk_id": chunk_id, "quote": quote})
+    _close(settings, tenant, trace_id, "answerable", {"chunk_id": chunk_id, "quote": quote})
     return str(path), outcome
 
 
@@ -166,7 +198,7 @@ def resolve_refusal_kind(settings: Settings, tenant: str, trace_id: str,
     trace = _trace(settings, tenant, trace_id)
     row = eval_rows.eval_row(trace["answer"], kind, "", None, None, "review")
     path, outcome = eval_rows.append_eval_row(settings, tenant, row)
-    store.save_review(settings, tenant, trace_id, kind)
+    _close(settings, tenant, trace_id, kind)
     return str(path), outcome
 
 
@@ -179,13 +211,13 @@ def resolve_with_synonym(settings: Settings, tenant: str, trace_id: str, word: s
         raise ValueError("Type both the user's word and the documents' words; nothing was saved.")
     merged = {**load_tenant_overrides(settings, tenant).get("synonyms", {}), word: doc_words}
     save_tenant_overrides(settings, tenant, {"synonyms": merged})
-    store.save_review(settings, tenant, trace_id, "synonym", {"word": word, "doc_words": doc_words})
+    _close(settings, tenant, trace_id, "synonym", {"word": word, "doc_words": doc_words})
     return merged
 
 
 def dismiss(settings: Settings, tenant: str, trace_id: str, note: str = "") -> None:
     """The answer was right (or the ask needs nothing): close the item."""
-    store.save_review(settings, tenant, trace_id, "dismissed", {"note": note} if note else None)
+    _close(settings, tenant, trace_id, "dismissed", {"note": note} if note else None)
 
 
 def reopen(settings: Settings, tenant: str, trace_id: str) -> None:

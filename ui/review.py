@@ -38,7 +38,8 @@ def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -
         "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
         "why": ", ".join(i.reasons), "status": i.status,
         "confidence": confidence_cell(i.confidence, i.threshold),
-        "question": clip(clean(i.question), 300), "decision": i.resolution or "open",
+        "question": clip(clean(i.question), 300) + (f" (asked {len(i.repeats) + 1} times)" if i.repeats else ""),
+        "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
 

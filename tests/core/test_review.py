@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -159,3 +160,22 @@ def test_each_open_item_is_counted_under_each_of_its_reasons(settings, tenant):
     summary = review.counts(items)
     assert summary["by_reason"] == {"refused": 1, "near the threshold": 0, "rated down": 1, "routed to a person": 1}
     assert summary["open"] == 2
+
+
+def test_open_asks_of_one_question_are_one_item_and_one_decision(settings, tenant):
+    """A QA pass saw each question twice in the queue, asked once in the console and once
+    from the CLI, and had to decide each."""
+    old = _trace(settings, tenant, "Who is the CEO?", "refused", 0.2)
+    time.sleep(0.01)
+    new = _trace(settings, tenant, "who is  the CEO?", "refused", 0.3)
+    other = _trace(settings, tenant, "How many PTO days?", "refused", 0.3)
+    store.add_feedback(settings, tenant, old, -1, "it is in the org chart")
+    items = review.queue(settings, tenant)
+    assert [(i.trace_id, i.repeats) for i in items] == [(other, ()), (new, (old,))]
+    grouped = items[1]
+    assert grouped.reasons == ("refused", "rated down") and grouped.comment == "it is in the org chart"
+    assert review.counts(items)["open"] == 2
+    review.resolve_refusal_kind(settings, tenant, new, "unanswerable")
+    assert [i.trace_id for i in review.queue(settings, tenant)] == [other]
+    decided = {i.trace_id: i.resolution for i in review.queue(settings, tenant, include_resolved=True)}
+    assert decided[old] == decided[new] == "unanswerable"

@@ -211,3 +211,15 @@ def test_an_answer_rated_down_is_shown_open_for_the_reviewer(app, goto, settings
     given = next(e for e in app.expander if e.label == "The answer given")
     assert given.proto.expanded
     assert any("800 EUR" in t.value for t in given.text)
+
+
+def test_one_question_asked_twice_is_one_row_saying_so(app, goto, settings):
+    from core import store
+
+    for _ in range(2):
+        store.save_trace(settings, {"answer": {
+            "tenant": "acme", "question": "Who is the CEO?", "status": "refused", "confidence": 0.2, "claims": [],
+            "answer": "I did not find this in your knowledge base."}})
+    goto(app, "pages/review.py")
+    assert list(app.dataframe[0].value["question"]) == ["Who is the CEO? (asked 2 times)"]
+    assert {m.label: int(m.value) for m in app.metric if m.label == "Open"} == {"Open": 1}
