@@ -159,6 +159,10 @@ class LLMClient:
     def _reply(self, response: Any) -> LLMReply:
         """The reply read from a completion; ValueError, TypeError or AttributeError when the
         endpoint's JSON is not a chat completion (the client does not check its shape)."""
+        if isinstance(response, (str, bytes)):
+            # a page sent as text/html (a proxy's login page, a web server's index): the client
+            # hands it over as text, and "returned no answer" sent the admin to the wrong log
+            raise ValueError("the reply is not JSON")
         choices = getattr(response, "choices", None) or []
         if not choices or choices[0].message is None:
             raise _NoAnswer

@@ -169,6 +169,17 @@ def test_a_reply_that_is_no_chat_completion_is_one_sentence(settings, body):
         server.close()
 
 
+def test_a_web_page_for_a_reply_is_said_to_be_no_chat_completion(settings):
+    # a reliability pass: a page sent as text/html read "returned no answer; see the server's log"
+    page = "<html><body><h1>Welcome to nginx!</h1></body></html>"
+    server = RawServer(lambda conn: conn.sendall(_http(page, "text/html")))
+    try:
+        with pytest.raises(LLMUnavailable, match="not an OpenAI chat completion; check that the URL"):
+            _client(settings, server.base_url).chat([{"role": "user", "content": "hi"}])
+    finally:
+        server.close()
+
+
 def test_a_reply_trickled_a_byte_at_a_time_still_times_out_within_the_timeout(settings):
     # the client's timeout bounds each read: a reply sent a byte every 0.2 s never tripped it,
     # and held one ask for minutes with GROUNDWORK_LLM_TIMEOUT_S=3
