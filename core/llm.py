@@ -135,8 +135,11 @@ class LLMClient:
     def _chat(self, messages: list[dict[str, str]], max_tokens: int, logprobs: bool) -> LLMReply:
         with _lock:
             failed = _failed_at.get(self.base_url)
-        if failed and time.monotonic() - failed[0] < COOL_DOWN_S:
-            raise LLMUnavailable(failed[1])
+        if failed and (ago := time.monotonic() - failed[0]) < COOL_DOWN_S:
+            # said as what happened before, not now: "did not answer within 20 s" on an ask
+            # that waited no time read as a wait that never happened (a reliability pass)
+            raise LLMUnavailable(f"{failed[1]} (That was {ago:.0f} s ago; it is not asked again for "
+                                 f"{COOL_DOWN_S - ago:.0f} s.)")
         import openai
 
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0,

@@ -1,6 +1,7 @@
 """The LLM client against a real HTTP server on 127.0.0.1: replies, logprobs and every
 failure turned into one actionable sentence."""
 
+import re
 import socket
 import time
 from dataclasses import replace
@@ -56,8 +57,10 @@ def test_slow_endpoint_times_out_and_is_not_asked_again_during_the_cool_down(set
         client = _client(settings, llm.base_url, llm_timeout_s=0.5)
         with pytest.raises(LLMUnavailable, match="did not answer within 0.5 s"):
             client.chat([{"role": "user", "content": "hi"}])
-        with pytest.raises(LLMUnavailable, match="did not answer within"):
+        with pytest.raises(LLMUnavailable, match="did not answer within") as again:
             client.chat([{"role": "user", "content": "again"}])
+        # said as what happened before: this ask waited no time (a reliability pass)
+        assert re.search(r"\(That was \d+ s ago; it is not asked again for \d+ s\.\)$", str(again.value))
         assert len(llm.requests) == 1, "a hanging endpoint must not cost every ask its timeout"
         reset_cool_down()
         with pytest.raises(LLMUnavailable):
