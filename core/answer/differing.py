@@ -84,7 +84,7 @@ def same_sentence(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(short) >= MIN_SENTENCE_KEY and short <= long and len(long - short) <= MAX_ADDED
 
 
-def _rival_test(chosen: Unit) -> Callable[[Unit], bool]:
+def rival_test(chosen: Unit) -> Callable[[Unit], bool]:
     """Does another unit give `chosen`'s thing other values (the module docstring, 1-2)?
     What the chosen unit says is read once: the test runs over every ranked unit."""
     if chosen.kind == "row":
@@ -119,7 +119,7 @@ def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Cand
     quoted = {(s.passage, s.unit.start) for s in chosen}
     for sel in chosen:
         home = passages[sel.passage - 1].doc_id
-        is_rival = _rival_test(sel.unit)
+        is_rival = rival_test(sel.unit)
         for s in ranked:
             if s.score < RIVAL_SHARE * sel.score:
                 break  # ranked best first: no later unit is close enough either

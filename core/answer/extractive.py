@@ -28,6 +28,7 @@ from typing import Any
 from core.answer.brackets import in_bracket
 from core.answer.differing import in_force_first, rival_rows
 from core.answer.model import AnswerModel, load_model
+from core.answer.parallel import parallel_units
 from core.answer.premise import correction, denials_first, outdated_value
 from core.answer.question import Question
 from core.answer.result import Generation, Selected
@@ -154,6 +155,7 @@ class LearnedExtractive:
         else:
             chosen = denials_first(q, in_bracket(q.text, choose(ranked, passages, self.model.runner_up,
                                                                 self.model.runner_up_other_passage)))
+            chosen += parallel_units(q, chosen, ranked, passages)  # the same thing in each section
             pairs = rival_rows(chosen, ranked, passages)
             today = self.today or date.today()
             outdated = outdated_value(q, pairs, passages, today)
