@@ -155,7 +155,9 @@ class LearnedExtractive:
         else:
             chosen = denials_first(q, in_bracket(q.text, choose(ranked, passages, self.model.runner_up,
                                                                 self.model.runner_up_other_passage)))
-            chosen += parallel_units(q, chosen, ranked, passages)  # the same thing in each section
+            extra = parallel_units(q, chosen, ranked, passages)  # the same thing in each section
+            if extra:  # the sections in the document's order, the best one among them
+                chosen = sorted([chosen[0], *extra], key=lambda s: passages[s.passage - 1].ordinal) + chosen[1:]
             pairs = rival_rows(chosen, ranked, passages)
             today = self.today or date.today()
             outdated = outdated_value(q, pairs, passages, today)

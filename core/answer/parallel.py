@@ -10,7 +10,7 @@ were the only one (a QA pass). So, after the answer's units are chosen:
    words but its numbers, a row with the same first cell: `differing.rival_test`).
 2. When the question names a word of one of the two sections' headings that the other
    lacks ("for grade C", "on the Premium tier"), it picks its section: nothing is added.
-3. Otherwise up to `MAX_PARALLEL` parallels are quoted after the chosen units in the
+3. Otherwise up to `MAX_PARALLEL` parallels are quoted with the best unit, all in the
    document's order, each cited with its own passage, whose heading the citation shows.
 """
 
@@ -55,4 +55,4 @@ def parallel_units(question: Question, chosen: list[Selected], ranked: list[Scor
         quoted.add((s.passage, s.unit.start))
         if len(found) >= MAX_PARALLEL:
             break
-    return sorted(found, key=lambda s: passages[s.passage - 1].ordinal)  # in the document's order
+    return found

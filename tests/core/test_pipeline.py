@@ -427,3 +427,21 @@ def test_an_edition_another_document_says_it_replaces_answers_only_when_nothing_
     a = ask(replace(settings, gate_threshold=0.3), "hr", "How many days of unused leave can I carry over?")
     # the old edition words it as asked and was quoted; now it is no passage at all, beside the new one
     assert "10 days" not in a.answer and {r["source"] for r in a.retrieved} == {"leave_policy.md"}, a.answer
+
+
+def test_a_statement_made_once_per_section_is_quoted_for_each_unless_the_question_picks_one(settings, write_file):
+    # a QA pass: "What is the learning budget?" was answered "800 EUR", the basic tier's, as if the only one
+    assert ingest_file(settings, "hr", write_file("benefits.md", (
+        "# Benefits overview\n\n## Tier Basic (grades A and B)\n\nCompany pension contribution of 3% of gross salary.\n\n"
+        "Learning budget of 800 EUR per calendar year.\n\n## Tier Plus (grade C)\n\nCompany pension contribution of "
+        "4% of gross salary.\n\nLearning budget of 1,500 EUR per calendar year.\n\n## Tier Premium (grade D and above)"
+        "\n\nCompany pension contribution of 5% of gross salary.\n\nLearning budget of 2,500 EUR per calendar year.\n"
+    ))).status == "ready"
+    every = ask(replace(settings, gate_threshold=0.3), "hr", "What is the learning budget?")
+    assert every.status == "answered", every.refusal_reason
+    assert [v in every.answer for v in ("800 EUR", "1,500 EUR", "2,500 EUR")] == [True, True, True], every.answer
+    assert every.answer.index("800 EUR") < every.answer.index("1,500 EUR") < every.answer.index("2,500 EUR")
+    _quotes_are_exact(settings, every)
+    picked = ask(replace(settings, gate_threshold=0.3), "hr", "What is the learning budget for grade C?")
+    assert picked.status == "answered" and "1,500 EUR" in picked.answer
+    assert "800 EUR" not in picked.answer and "2,500 EUR" not in picked.answer, picked.answer
