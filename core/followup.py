@@ -43,7 +43,9 @@ Algorithm (deterministic, so the console can show what was asked):
       («Сколько стоит парковка у офиса?» + «а в выходные?» -> «... в выходные?»).
    i. X with no preposition for the phrase after the previous question's only preposition,
       when that is "for", "on" or their Russian («для», «на»): "for a senior partner" +
-      "And trainees?" -> "for trainees".
+      "And trainees?" -> "for trainees"; but X with an article, where that phrase has none,
+      for the thing an English "What is the X ...?" asks about ("the learning budget for
+      grade C" + "And the pension contribution?" -> "the pension contribution for grade C").
    j. X for the thing the previous question's one possessive names ("my puppy" + "How about
       kittens?" -> "my kittens").
    k. "for X" for the phrase that ends an English question after its only preposition, "of":
@@ -542,7 +544,32 @@ def _replace_only_phrase(previous: str, x: str, words: list[str]) -> str | None:
         return None
     if _repeats(previous, words):
         return None
+    asked = _asked_thing(previous)
+    if asked and _determined(x) and not _determined(previous[_found_end(previous, preps[0]):]):
+        # "And the pension contribution?" after "What is the learning budget for grade C?": a
+        # thing with its article for the thing asked, not for the bare "grade C" (a QA pass)
+        start, end = asked
+        return f"{previous[:start]}{x}{previous[end:]}"
     return _replace_after(previous, preps[0], x)
+
+
+def _found_end(previous: str, word: str) -> int:
+    """Where the first occurrence of the whole word `word` in `previous` ends (0 when absent)."""
+    return next((m.end() for m in _WORD_RE.finditer(previous) if m.group(0).lower() == word), 0)
+
+
+def _asked_thing(previous: str) -> tuple[int, int] | None:
+    """Where the thing an English "What is the X for ...?" asks about stands: "the X", from
+    its article to the preposition; None for any other shape."""
+    found = list(_WORD_RE.finditer(previous))
+    lowered = [m.group(0).lower() for m in found]
+    if len(found) < 4 or lowered[0] != "what" or lowered[1] not in ("is", "are", "was", "were") \
+            or lowered[2] not in _DETERMINERS:
+        return None
+    end = next((i for i in range(3, len(found)) if lowered[i] in _BOUNDARY), None)
+    if end is None or end == 3:
+        return None
+    return found[2].start(), found[end - 1].end()
 
 
 def _replace_possessed(previous: str, words: list[str]) -> str | None:

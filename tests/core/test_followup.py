@@ -99,6 +99,10 @@ from core.followup import read_followup
     ("How many days of annual leave do full-time employees get?", "And interns?",
      "How many days of annual leave do interns get?"),
     ("How many days do you get?", "What about interns?", "How many days do interns get?"),
+    # a QA pass: "the learning budget for the pension contribution" was refused
+    ("What is the learning budget for grade C?", "And the pension contribution?",
+     "What is the pension contribution for grade C?"),
+    ("What is the learning budget for grade C?", "And grade D?", "What is the learning budget for grade D?"),
     ("How long is the warranty on washing machines?", "What about the batteries?",
      "How long is the warranty on the batteries?"),
     ("What is the hourly rate for a senior partner?", "how much is it for a trainee?",
