@@ -40,7 +40,8 @@ HELP = {
     "too_conservative": "Answerable questions that were refused (too_conservative). Lower is better.",
     "closest_hit": "Of the answerable questions that were refused, those whose expected answer stands in a "
                    "highlighted closest sentence: the refusal still points at the answer.",
-    "faithfulness": "Supported claims over all claims of answered questions.",
+    "faithfulness": "Supported claims over all claims of answered questions: each answer says what its quotes "
+                    "say, whether or not it answers the question right (Answer correct says that).",
     "mrr": "Mean reciprocal rank of the chunk holding the gold quote.",
     "latency_p50_ms": "Median time per ask, end to end.",
     "latency_p95_ms": "95th percentile time per ask, end to end.",
