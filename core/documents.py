@@ -94,8 +94,8 @@ def replacement_warning(file_name: str, share: float | None) -> str | None:
 def _refuse_unrelated(settings: Settings, tenant: str, doc_id: str, file_name: str, texts: list[str]) -> None:
     """IngestError when the file would replace a ready document of its name with which it
     shares under `UNRELATED_SHARE` of its words: another document of the same name, and the
-    indexed one with its kept original was gone for good (a reliability pass: "Role,Rate"
-    replaced an engagement letter)."""
+    indexed one with its kept original was gone for good (a reliability pass: a two-column
+    rate table replaced a letter template of the same name)."""
     old = next((d for d in store.find_documents(settings, tenant, file_name=file_name)
                 if d["doc_id"] != doc_id and d["status"] == "ready"), None)
     if old is None:

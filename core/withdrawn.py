@@ -1,8 +1,8 @@
 """Documents that say of themselves that they are out of force.
 
-A tenant keeps an old edition beside the new one ("Leave Policy v2.1 ... Status: SUPERSEDED
-by Leave Policy v3.0"). Quoted as if in force, its old rule was answered at 0.94 with
-nothing to warn (a QA pass). A document is out of force when its opening says so:
+A tenant keeps an old edition beside the new one ("Policy v2.1 ... Status: SUPERSEDED by
+Policy v3.0"). Quoted as if in force, its old rule was answered at 0.94 with nothing to
+warn (a QA pass). A document is out of force when its opening says so:
 
 1. The first `OPENING_LINES` non-blank lines of its first chunk are read; a line longer
    than `MAX_STATUS_WORDS` words is content, not a status.
@@ -14,7 +14,7 @@ nothing to warn (a QA pass). A document is out of force when its opening says so
    the title or a line opening "this"/«настоящий» that names the kind of document it is
    (`Language.document_words`: "This policy is no longer in force"). "Supersedes v2.1" is
    the new edition's line and says nothing of the kind.
-3. A document whose opening names the edition it replaces ("Supersedes: Leave Policy v2.1
+3. A document whose opening names the edition it replaces ("Supersedes: Policy v2.1
    (2022)", «Взамен редакции 2.1»; `Language.superseding`) puts out of force another
    document among the passages whose opening or file name holds every version and year
    that line names (2.1 and 2022 of "Version 2.1, effective 1 March 2022"). A line that
@@ -76,7 +76,7 @@ def _opening(text: str) -> list[str]:
 
 def versions(text: str) -> set[str]:
     """The tokens of a text that hold a digit, as a version or a year: "v2.1" -> 2.1,
-    "leave_policy_2022_OLD.txt" -> 2022 (a file name's "_" and "-" part words)."""
+    "policy_2022_old.txt" -> 2022 (a file name's "_" and "-" part words)."""
     spaced = "".join(ch if ch.isalnum() or ch == "." else " " for ch in text)
     out = set()
     for token in spaced.split():
@@ -89,7 +89,7 @@ def versions(text: str) -> set[str]:
 
 def superseding_line(text: str) -> tuple[str, set[str]]:
     """The line of a document's opening that names the edition it replaces ("Supersedes:
-    Leave Policy v2.1 (2022)"), and the versions and years it names; ("", set()) when none,
+    Policy v2.1 (2022)"), and the versions and years it names; ("", set()) when none,
     or when it names no version or year to tell the edition by."""
     for line in _opening(text):
         words = words_of(line)

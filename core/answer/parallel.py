@@ -1,15 +1,15 @@
 """One statement a document makes once per section, with other values in each.
 
-A benefits overview says "Learning budget of 800 EUR per calendar year." under "Tier Basic
-(grades A and B)" and "... 2,500 EUR ..." under "Tier Premium (grades E and F)". Asked "What
-is the learning budget?", quoting the best-scored one alone answered for one tier as if it
-were the only one (a QA pass). So, after the answer's units are chosen:
+An overview says "A budget of 800 EUR a year." under one heading (a tier, a grade band, a
+region) and "A budget of 2,500 EUR a year." under another. Asked "What is the budget?",
+quoting the best-scored one alone answered for one section as if it were the only one (a
+QA pass). So, after the answer's units are chosen:
 
 1. The best chosen unit's parallels are the ranked units of the same document, under
    another section, that say the same thing with other values (a sentence with the same
    words but its numbers, a row with the same first cell: `differing.rival_test`).
 2. When the question names a word of one of the two sections' headings that the other
-   lacks ("for grade C", "on the Premium tier"), it picks its section: nothing is added.
+   lacks ("for grade C", "in the northern region"), it picks its section: nothing is added.
 3. Otherwise up to `MAX_PARALLEL` parallels are quoted with the best unit, all in the
    document's order, each cited with its own passage, whose heading the citation shows.
 """
