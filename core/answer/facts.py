@@ -54,12 +54,21 @@ def is_value(identifier: str) -> bool:
 THOUSANDS_SPACES = " \u00a0\u202f"  # "50 000", as Russian and French texts group thousands
 
 
+# thousands grouped by commas ("1,200", "2,000,000"): a first group of one to three digits,
+# not a lone 0, then groups of exactly three; "3,5" and "0,125" are decimals
+COMMA_GROUPS_RE = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?!\d|,\d)")
+
+
 def join_thousands(text: str) -> str:
-    """The text with thousands grouped by a space written whole: "штраф 50 000 рублей" ->
-    "штраф 50000 рублей". Read apart, "50" stood in the text and supported a claim of 50
-    roubles (a QA pass). A space is left out between a group of one to three digits (the
-    first of its number, or a group of three after such a space) and exactly three digits
-    that end the number: "between 2019 2020", "8 30" and "2.5 000" stay apart."""
+    """The text with thousands grouped by a space or a comma written whole: "штраф 50 000
+    рублей" -> "штраф 50000 рублей", "1,200 EUR" -> "1200 EUR". Read apart, "50" stood in
+    the text and supported a claim of 50 roubles (a QA pass); read as a decimal comma,
+    "1,200 EUR" was 1.2 EUR, and "1200 EUR" of a question was missing from a row's
+    "1,200" (a reliability pass). A space is left out between a group of one to three
+    digits (the first of its number, or a group of three after such a space) and exactly
+    three digits that end the number: "between 2019 2020", "8 30" and "2.5 000" stay apart."""
+    if "," in text:
+        text = COMMA_GROUPS_RE.sub(lambda m: m.group(0).replace(",", ""), text)
     # every text has spaces: the char-by-char reading below runs only where a number stands
     # right after another (it is on every unit's number reading)
     words = text.split()  # splits at no-break spaces too

@@ -100,6 +100,8 @@ class Language:
     lower_after: frozenset[str] = frozenset()
     upper_after: frozenset[str] = frozenset()
     strict_bounds: frozenset[str] = frozenset()
+    # a word between two numbers that spans them ("500 TO 2,000 EUR", «с 5 ПО 10»)
+    span_words: frozenset[str] = frozenset()
     # phrases that name what a statement leaves out ("enter by the side door INSTEAD OF the main door",
     # "all staff EXCEPT contractors", «КРОМЕ субботы»): a claim that keeps the word and drops
     # the phrase says the opposite (core/verify.py); lowercase, as `tokens` spells them

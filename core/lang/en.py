@@ -16,6 +16,7 @@ LANGUAGE = Language(
     withdrawn=("superseded", "obsolete", "no longer in force", "no longer valid", "no longer current",
                "not in force", "no longer applies", "no longer apply", "withdrawn", "archived"),
     status_labels=frozenset("status state".split()),
+    span_words=frozenset("to through".split()),
     superseding=("supersedes", "replaces", "in place of"),
     demonstratives=frozenset("this the".split()),
     status_links=frozenset("by since as from on".split()),

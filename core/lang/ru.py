@@ -19,6 +19,7 @@ LANGUAGE = Language(
                "отменено", "устарел", "устарела", "устарело", "заменён", "заменен", "заменена", "заменено",
                "в архиве", "архивный"),
     status_labels=frozenset("статус состояние".split()),
+    span_words=frozenset("по".split()),
     superseding=("заменяет", "взамен", "отменяет"),
     demonstratives=frozenset("настоящий настоящее настоящая данный данное данная этот это эта".split()),
     status_links=frozenset("с со в".split()),

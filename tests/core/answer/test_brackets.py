@@ -69,3 +69,15 @@ def test_a_range_held_in_two_fields_brackets_a_row() -> None:
     # a span holds its numbers; a field pair of another unit does not
     assert within("40", "kg", "Parcels 0-50 kg: 9 EUR", LANGUAGES["en"])
     assert not within("40", "kg", "Distance from, km: 0; Distance to, km: 50", LANGUAGES["en"])
+
+
+def test_a_span_in_words_holds_the_asked_value() -> None:
+    # a reliability pass: "Who approves an expense claim of 1,200 EUR?" beside the row
+    # "500 to 2,000 EUR | Department head" counted the claim's amount missing
+    from core.answer.brackets import asked_value, within
+    from core.lang import LANGUAGES
+
+    row = "Amount: 500 to 2,000 EUR; Approver: Department head"
+    assert asked_value("Who approves an expense claim of 1,200 EUR?") == (1200.0, "eur")
+    assert within("1200", "eur", row, LANGUAGES["en"]) and not within("2500", "eur", row, LANGUAGES["en"])
+    assert within("7", "кг", "Вес с 5 по 10 кг", LANGUAGES["ru"])

@@ -55,3 +55,16 @@ def test_thousands_grouped_by_spaces_are_joined_and_nothing_else() -> None:
     # years side by side, a time, a decimal, a short group and a long first group stay apart
     for text in ("between 2019 2020", "at 8 30", "version 2.5 000", "pages 1 2 3", "1234 567"):
         assert join_thousands(text) == text
+
+
+def test_thousands_grouped_by_commas_are_joined_and_decimal_commas_kept() -> None:
+    # a reliability pass: "1,200 EUR" was read as 1.2 EUR, and "1200 EUR" of a question was
+    # missing from a row's "1,200"
+    from core.answer.facts import numbers
+
+    assert numbers("a claim of 1,200 EUR") == numbers("a claim of 1200 EUR") == ["1200"]
+    assert numbers("2,000,000 people; 1,234.56 USD") == ["2000000", "1234.56"]
+    assert numbers("1,200, 1,300 and 1,400") == ["1200", "1300", "1400"]
+    # a decimal comma: one or two digits after it, or a lone 0 before it
+    assert numbers("3,5 кг, 12,50 руб и 0,125 л") == ["3.5", "12.50", "0.125"]
+    assert numbers("items 1, 2, 3") == ["1", "2", "3"]
