@@ -48,15 +48,17 @@ def asked_value(question_text: str) -> tuple[float, str] | None:
 
 def bounds(cell: str, unit: str, lang: Language) -> list[tuple[str, float, bool]]:
     """Step 2: ("lower" | "upper", number, strict) for each number with `unit` in the cell."""
-    words = tokens(expand_contractions(cell))
+    words = tokens(expand_contractions(join_thousands(cell)))
     with_unit = {n for n, u in number_units(cell) if u == unit}
     out = []
     for span in (n for n in with_unit if "-" in n):  # "20-40 kg": both ends held
         low, high = (_value(end) for end in span.split("-", 1))
         if low is not None and high is not None:
             out += [("lower", low, False), ("upper", high, False)]
+    for low, high in _word_spans(words, with_unit, lang):  # "500 to 2,000 EUR": both ends held
+        out += [("lower", low, False), ("upper", high, False)]
     for i, word in enumerate(words):
-        value = _value(word) if word in with_unit else None
+        value = _value(word) if word.replace(",", ".") in with_unit else None
         if value is None:
             continue
         before = [" ".join(words[j:i]) for j in range(max(0, i - BOUND_REACH), i)] + \
@@ -68,6 +70,17 @@ def bounds(cell: str, unit: str, lang: Language) -> list[tuple[str, float, bool]
                 next((p.split(" ", 1)[1] for p in after if " " in p and p.split(" ", 1)[1] in after_words), None)
             if hit:
                 out.append((side, value, hit in lang.strict_bounds))
+    return out
+
+
+def _word_spans(words: list[str], with_unit: set[str], lang: Language) -> list[tuple[float, float]]:
+    """(low, high) of each span in words whose upper end has the unit ("500 to 2000 eur")."""
+    out = []
+    for i in range(1, len(words) - 1):
+        if words[i] in lang.span_words and words[i + 1].replace(",", ".") in with_unit:
+            low, high = _value(words[i - 1]), _value(words[i + 1])
+            if low is not None and high is not None:
+                out.append((low, high))
     return out
 
 
@@ -95,12 +108,9 @@ def within(number: str, unit: str, text: str, lang: Language) -> bool:
             return True
     # a span in words: "500 to 2,000 EUR", «с 5 по 10 кг» (a reliability pass: the approver's
     # row of "500 to 2,000 EUR" held a claim of 1,200 EUR, which was counted missing)
-    words = tokens(join_thousands(text))
-    for i in range(1, len(words) - 1):
-        if words[i] in lang.span_words:
-            low, high = _value(words[i - 1]), _value(words[i + 1])
-            if low is not None and high is not None and low <= value <= high:
-                return True
+    with_unit = {n for n, u in number_units(text) if u == unit}
+    if any(low <= value <= high for low, high in _word_spans(tokens(join_thousands(text)), with_unit, lang)):
+        return True
     found = field_range(text, unit, lang)
     return found is not None and found[0] <= value <= found[1]
 

@@ -81,3 +81,13 @@ def test_a_span_in_words_holds_the_asked_value() -> None:
     assert asked_value("Who approves an expense claim of 1,200 EUR?") == (1200.0, "eur")
     assert within("1200", "eur", row, LANGUAGES["en"]) and not within("2500", "eur", row, LANGUAGES["en"])
     assert within("7", "кг", "Вес с 5 по 10 кг", LANGUAGES["ru"])
+
+
+def test_bounds_read_numbers_grouped_or_decimal_by_commas() -> None:
+    from core.answer.brackets import bounds
+    from core.lang import LANGUAGES
+
+    en, ru = LANGUAGES["en"], LANGUAGES["ru"]
+    assert bounds("500 to 2,000 EUR", "eur", en) == [("lower", 500.0, False), ("upper", 2000.0, False)]
+    assert bounds("Above 2,000 EUR", "eur", en) == [("lower", 2000.0, True)]
+    assert bounds("до 2,5 кг", "кг", ru) == [("upper", 2.5, False)]
