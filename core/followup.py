@@ -309,7 +309,7 @@ def _quantities(words: list[str]) -> list[tuple[int, str]]:
 
 
 def _replace_quantity(previous: str, words: list[str]) -> str | None:
-    """Step 3o: «а если 300 кг?» after «Сколько стоит доставка груза 40 кг в Самару?": X's one
+    """Step 3o: «а если 300 кг?» after «Сколько стоит перевозка груза 40 кг в Самару?": X's one
     number with a unit for the previous question's one number with the same unit (a QA pass
     read it «Сколько стоит если 300 40 кг ...»)."""
     new = _quantities(words)
