@@ -91,20 +91,22 @@ def replacement_warning(file_name: str, share: float | None) -> str | None:
             "another document, upload it under another name and the earlier one again.")
 
 
-def _refuse_unrelated(settings: Settings, tenant: str, doc_id: str, file_name: str, texts: list[str]) -> None:
-    """IngestError when the file would replace a ready document of its name with which it
-    shares under `UNRELATED_SHARE` of its words: another document of the same name, and the
-    indexed one with its kept original was gone for good (a reliability pass: a two-column
-    rate table replaced a letter template of the same name)."""
+def _share_with_previous(settings: Settings, tenant: str, doc_id: str, file_name: str,
+                         texts: list[str]) -> float | None:
+    """The share of words the file has in common with the ready document of its name it
+    would replace (None when there is none). IngestError under `UNRELATED_SHARE`: another
+    document of the same name, and the indexed one with its kept original was gone for good
+    (a reliability pass: a two-column rate table replaced a letter template of the same name)."""
     old = next((d for d in store.find_documents(settings, tenant, file_name=file_name)
                 if d["doc_id"] != doc_id and d["status"] == "ready"), None)
     if old is None:
-        return
+        return None
     share = word_share([r["text"] for r in store.chunk_rows(settings, tenant, old["doc_id"])], texts)
     if share is not None and share < UNRELATED_SHARE:
         raise IngestError(f"It shares only {share:.0%} of its words with the indexed {file_name}, so it looks like "
                           "another document of the same name, and nothing was replaced: upload it under another "
                           "name, or delete the indexed one first.")
+    return share
 
 
 def exclusions_note(kept: int, dropped: list[str]) -> str | None:
@@ -290,7 +292,7 @@ def _index_new(
     if not chunks:
         raise IngestError("The file holds no text to index; check that it is the document you meant.")
     _check_chunk_limit(settings, tenant, file_name, len(chunks))
-    _refuse_unrelated(settings, tenant, doc_id, file_name, [c.text for c in chunks])
+    share = _share_with_previous(settings, tenant, doc_id, file_name, [c.text for c in chunks])
     # before the embedding's minutes, and before Chroma is written to: on a full disk it hung
     disk.ensure_room(settings, 2 * len(data) + len(chunks) * disk.BYTES_PER_CHUNK, f"indexing {file_name}")
 
@@ -332,8 +334,7 @@ def _index_new(
     journal.end(settings, tenant)
     timings["index"] = time.perf_counter() - t
     replaced = next((d["doc_id"] for d in previous if d["status"] == "ready"), None)
-    unlike = replacement_warning(file_name, word_share([c["text"] for c in before.chunks if c["doc_id"] == replaced],
-                                                       [c.text for c in chunks])) if replaced else None
+    unlike = replacement_warning(file_name, share) if replaced else None  # read before embedding
     return IngestResult(file_name, "ready", doc_id, parsed.pages, len(chunks), timings=timings,
                         replaced=replaced, pages_left_out=parsed.pages_left_out,
                         warnings=list(parsed.warnings) + ([unlike] if unlike else []),
