@@ -27,6 +27,8 @@ warn (a QA pass). A document is out of force when its opening says so:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from core import store
 from core.answer.question import words_of
 from core.config import Settings
@@ -37,13 +39,18 @@ OPENING_LINES = 12
 MAX_STATUS_WORDS = 14
 
 
-def status_line(text: str) -> str:
-    """The line of a document's opening that says it is out of force, or ""."""
+def _status_lines(text: str) -> Iterator[tuple[int, str, list[str], Language]]:
+    """The opening's lines short enough to be a status, each with its place, its words and
+    its language (step 1)."""
     for n, line in enumerate(_opening(text)):
         words = words_of(line)
-        if not words or len(words) > MAX_STATUS_WORDS:
-            continue
-        lang = language_of(line)
+        if words and len(words) <= MAX_STATUS_WORDS:
+            yield n, line, words, language_of(line)
+
+
+def status_line(text: str) -> str:
+    """The line of a document's opening that says it is out of force, or ""."""
+    for n, line, words, lang in _status_lines(text):
         joined = " " + " ".join(words) + " "
         for phrase in lang.withdrawn:
             at = joined.find(f" {phrase} ")
@@ -91,11 +98,7 @@ def superseding_line(text: str) -> tuple[str, set[str]]:
     """The line of a document's opening that names the edition it replaces ("Supersedes:
     Policy v2.1 (2022)"), and the versions and years it names; ("", set()) when none,
     or when it names no version or year to tell the edition by."""
-    for line in _opening(text):
-        words = words_of(line)
-        if not words or len(words) > MAX_STATUS_WORDS:
-            continue
-        lang = language_of(line)
+    for _, line, _, lang in _status_lines(text):
         lowered = line.casefold()
         for phrase in lang.superseding:
             at = lowered.find(phrase)
@@ -104,12 +107,9 @@ def superseding_line(text: str) -> tuple[str, set[str]]:
     return "", set()
 
 
-def _same_title(line: str, new: dict, old: dict) -> bool:
-    """Does the old document's title (its first line) share a word with the line naming the
-    replaced edition or with the new one's title? "Supersedes: the 2022 policy" puts no
-    unrelated document of 2022 out of force."""
-    title = set(tokenize(_opening(old["text"])[0])) if _opening(old["text"]) else set()
-    return bool(title & (set(tokenize(line)) | set(tokenize(" ".join(_opening(new["text"])[:1])))))
+def _title(text: str) -> set[str]:
+    """The stems of a document's first line."""
+    return set(tokenize(" ".join(_opening(text)[:1])))
 
 
 def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, str]:
@@ -118,12 +118,19 @@ def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str
     rows = {r["doc_id"]: r for r in store.get_chunks(settings, tenant, [f"{d}:0000" for d in sorted(doc_ids)]).values()
             if r.get("tenant") == tenant}
     found = {doc_id: f"it says so: “{line}”" for doc_id, row in rows.items() if (line := status_line(row["text"]))}
+    told: dict[str, set[str]] = {}  # doc_id -> the versions and years its opening and name hold
     for doc_id, row in rows.items():
         line, named = superseding_line(row["text"])
         if not line:
             continue
+        # the old edition's title shares a word with this line or with the new one's title:
+        # "Supersedes: the 2022 policy" puts no unrelated document of 2022 out of force
+        naming = set(tokenize(line)) | _title(row["text"])
         for other, old in rows.items():
-            told = versions(" ".join(_opening(old["text"])) + " " + str(old.get("source") or ""))
-            if other != doc_id and other not in found and named <= told and _same_title(line, row, old):
+            if other == doc_id or other in found:
+                continue
+            if other not in told:
+                told[other] = versions(" ".join(_opening(old["text"])) + " " + str(old.get("source") or ""))
+            if named <= told[other] and _title(old["text"]) & naming:
                 found[other] = f"{row.get('source') or doc_id} replaces it: “{line}”"
     return found
