@@ -102,13 +102,14 @@ def within(number: str, unit: str, text: str, lang: Language) -> bool:
     value = _value(number)
     if value is None:
         return False
-    for n, _ in number_units(text):
+    read = number_units(text)
+    for n, _ in read:
         ends = [_value(end) for end in n.split("-", 1)] if "-" in n else []
         if len(ends) == 2 and None not in ends and ends[0] <= value <= ends[1]:
             return True
     # a span in words: "500 to 2,000 EUR", «с 5 по 10 кг» (a reliability pass: the approver's
     # row of "500 to 2,000 EUR" held a claim of 1,200 EUR, which was counted missing)
-    with_unit = {n for n, u in number_units(text) if u == unit}
+    with_unit = {n for n, u in read if u == unit}
     if any(low <= value <= high for low, high in _word_spans(tokens(join_thousands(text)), with_unit, lang)):
         return True
     found = field_range(text, unit, lang)
