@@ -687,8 +687,10 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     if answer.asked_as:
         print(f"  read as: {_shown(answer.asked_as)}")
     print(_shown(answer.answer, lines=True))
-    if answer.refusal_reason:  # why it was refused; of an answer, what to read it with
-        print(f"  {'why' if answer.status == 'refused' else 'note'}: {_shown(answer.refusal_reason)}")
+    if answer.refusal_reason:
+        print(f"  why: {_shown(answer.refusal_reason)}")
+    if answer.note:  # what to read the answer with
+        print(f"  note: {_shown(answer.note)}")
     for c in answer.citations:
         page = f" {page_label(c.page, c.source)}" if c.page else ""
         section = f" § {_shown(c.section)}" if c.section else ""  # a CSV has none: no "§ :"

@@ -209,26 +209,26 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         timings["verify"] = _ms(t)
         decision_note = outcome.note
         answer.provider, answer.model = generation.provider, generation.model
-        answer.confidence, answer.claims, answer.refusal_reason = outcome.confidence, outcome.claims, outcome.reason
+        answer.confidence, answer.claims = outcome.confidence, outcome.claims
         if outcome.status != "refused":
-            answer.status, answer.answer = outcome.status, outcome.answer
+            answer.status, answer.answer, answer.note = outcome.status, outcome.answer, outcome.reason
             answer.citations = _citations(settings, tenant, generation, passages, outcome.answer)
             _renumber(answer)
             if fallback_reason:
-                answer.status, answer.refusal_reason = "fallback", fallback_reason
+                answer.status, answer.note = "fallback", fallback_reason
             elif generation.correction:  # the passage contradicts the question's premise
                 answer.status = "corrected"
-                answer.answer, answer.refusal_reason = _correction_wording(parsed, answer.answer, generation.correction)
+                answer.answer, answer.note = _correction_wording(parsed, answer.answer, generation.correction)
             elif generation.differences:  # two documents disagree, or a row is out of force
                 answer.differences = [{"key": d["key"], "rows": [{k: r[k] for k in ("source", "validity", "date", "by")}
                                                                   for r in d["rows"]]} for d in generation.differences]
                 if any(len(d["rows"]) > 1 for d in generation.differences):
                     answer.answer = language_of(question).say("differ", answer=answer.answer)
-                answer.refusal_reason = differences_note(generation.differences)
+                answer.note = differences_note(generation.differences)
             if withdrawn := _out_of_force_note(answer.citations, passages):
-                answer.refusal_reason = f"{answer.refusal_reason} {withdrawn}" if answer.refusal_reason else withdrawn
-        elif fallback_reason and not answer.refusal_reason:
-            answer.refusal_reason = fallback_reason
+                answer.note = f"{answer.note} {withdrawn}" if answer.note else withdrawn
+        else:
+            answer.refusal_reason = outcome.reason or fallback_reason
         if answer.status == "refused":
             answer.refusal_code = ("no_candidate" if not generation.text else "low_confidence"
                                    if outcome.note == "refuse after generating" else "failed_checks")

@@ -140,6 +140,7 @@ class Answer:
     claims: list[Claim] = field(default_factory=list)
     confidence: float = 0.0
     factuality: float = 0.0
+    # why it was refused (a refusal only; an answer's caveat is `note`)
     refusal_reason: str | None = None
     # why it was refused, as a code (no_passages, missing_reference, missing_identifier,
     # unknown_name, low_confidence, no_candidate, unknown_tenant) and what it could not find
@@ -166,6 +167,10 @@ class Answer:
     # whether it is out of force: "validity" expired | not_yet | superseded | None, "date", and
     # "by", the document that supersedes it); the note says it
     differences: list[dict[str, Any]] = field(default_factory=list)
+    # what to read an answer with: the documents differ, a quoted document is out of force,
+    # the premise was corrected, the answer was narrowed or came from quotes because the
+    # model failed; None on a refusal
+    note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -175,6 +180,9 @@ class Answer:
         data = dict(data)
         data["citations"] = [Citation(**c) for c in data.get("citations", [])]
         data["claims"] = [Claim(**c) for c in data.get("claims", [])]
+        if data.get("status") != "refused" and data.get("refusal_reason") and not data.get("note"):
+            # stored before answers had a note of their own
+            data["note"], data["refusal_reason"] = data["refusal_reason"], None
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
 

@@ -34,6 +34,7 @@ from ui.format import (
     fmt_ms,
     fmt_time,
     kind_badge_md,
+    note_of,
     page_label,
     parse_pipe_table,
     plural,
@@ -156,11 +157,11 @@ def answer_body(answer: dict[str, Any], key: str = "answer") -> None:
         if word:
             st.caption(f"If “{escape_md(word, inline=True)}” is your word for something the documents call "
                        "otherwise, an admin can add it under Settings → Synonyms; the next ask reads it.")
-    elif answer.get("differences") and answer.get("refusal_reason"):
+    elif (note := note_of(answer)) and answer.get("differences"):
         # the documents disagree, or the row quoted is out of force: not a footnote
-        st.warning(escape_md(answer["refusal_reason"], inline=True), icon=":material/compare_arrows:")
-    elif answer.get("status") in ("narrowed", "fallback", "corrected") and answer.get("refusal_reason"):
-        st.caption("Note: " + escape_md(answer["refusal_reason"], inline=True))
+        st.warning(escape_md(note, inline=True), icon=":material/compare_arrows:")
+    elif note:
+        st.caption("Note: " + escape_md(note, inline=True))
 
 
 # ---- citations -----------------------------------------------------------------------------

@@ -188,6 +188,14 @@ def factuality_of(factuality: float | None, unsupported: int | None) -> float | 
     return factuality
 
 
+def note_of(answer: dict[str, Any]) -> str:
+    """What an answer is to be read with ("" for a refusal or an answer without one); an
+    answer stored before answers had a `note` carried it as `refusal_reason`."""
+    if answer.get("status") == "refused":
+        return ""
+    return str(answer.get("note") or answer.get("refusal_reason") or "")
+
+
 def word_to_teach(answer: dict[str, Any]) -> str:
     """The word a refusal says the documents never use ("" if it names none): its
     `refusal_subject` when its code is `unknown_word`, else read from the reason (answers

@@ -331,7 +331,7 @@ def delta_rows(comparison: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 QUESTION_COLUMNS = ("id", "kind", "category", "question", "outcome", "status", "confidence",
-                    "factuality", "latency_ms", "answer", "expected_answer", "refusal_reason")
+                    "factuality", "latency_ms", "answer", "expected_answer", "refusal_reason", "note")
 
 
 def questions_csv(report: dict[str, Any]) -> bytes:

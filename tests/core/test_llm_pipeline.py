@@ -169,7 +169,8 @@ def test_markers_broken_twice_fall_back_to_quotes(answering):
         a = ask(llm_settings(answering, llm), "demo", "What is the oil capacity?")
     assert len(llm.answers()) == 2
     assert a.status == "fallback" and a.provider == "extractive" and "5 quarts" in a.answer
-    assert a.refusal_reason == "The model's answer cited no valid passage twice. Answered from quotes instead."
+    assert a.note == "The model's answer cited no valid passage twice. Answered from quotes instead."
+    assert a.refusal_reason is None  # an answer: no refusal to explain
     assert store.get_trace(answering, "demo", a.trace_id)["raw_output"].count("[9]") == 2
 
 
@@ -182,7 +183,7 @@ def test_dead_endpoint_answers_from_quotes_and_says_why(answering):
                        llm_model="m", llm_retries=0)
     a = ask(settings, "demo", "What is the oil capacity?")
     assert a.status == "fallback" and "5 quarts" in a.answer and a.citations
-    assert a.refusal_reason.startswith("Could not connect to the LLM endpoint")
+    assert a.note.startswith("Could not connect to the LLM endpoint")
 
 
 def test_injection_in_question_and_documents_is_not_sent_to_the_model(demo_settings):

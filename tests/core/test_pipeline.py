@@ -341,10 +341,10 @@ def test_a_yes_no_question_the_documents_deny_is_not_told_it_took_something_for_
     asked = ask(settings, "acme", "Can leave be paid out?")
     assert asked.status == "corrected", asked
     assert asked.answer.startswith("The documents say: Leave cannot be paid out")
-    assert asked.refusal_reason == "The documents say no to what the question asks."
+    assert asked.note == "The documents say no to what the question asks." and asked.refusal_reason is None
     assumed = ask(settings, "acme", "Why can leave be paid out?")
     assert assumed.status == "corrected" and assumed.answer.startswith("The documents say otherwise: ")
-    assert "takes for granted" in assumed.refusal_reason
+    assert "takes for granted" in assumed.note
 
 
 def test_two_price_lists_that_differ_are_both_quoted_the_one_in_force_first(settings, write_file):
@@ -366,12 +366,12 @@ def test_two_price_lists_that_differ_are_both_quoted_the_one_in_force_first(sett
     assert a.differences == [{"key": "Microchipping", "rows": [
         {"source": "price-list-2026.md", "validity": None, "date": None, "by": ""},
         {"source": "prices_2025.csv", "validity": "expired", "date": "2026-01-31", "by": ""}]}]
-    assert "prices_2025.csv (valid until 2026-01-31, a day now past)" in a.refusal_reason
+    assert "prices_2025.csv (valid until 2026-01-31, a day now past)" in a.note
     _quotes_are_exact(settings, a)
     # a row only the old list holds is answered and said to be out of force
     b = ask(replace(settings, gate_threshold=0.3), "vet", "How much is a pet passport?")
     assert b.status == "answered" and "65.00" in b.answer and not b.answer.startswith("The documents differ")
-    assert "may no longer apply" in b.refusal_reason
+    assert "may no longer apply" in b.note
 
 
 def test_a_russian_question_is_refused_and_corrected_in_russian(settings, write_file):
@@ -404,15 +404,15 @@ def test_a_document_that_says_it_is_superseded_answers_only_when_nothing_else_do
     only_old = ask(replace(settings, gate_threshold=0.3), "hr", "How many days of unused leave can I carry over?")
     assert only_old.status == "answered" and "10 days" in only_old.answer
     assert "leave_policy_2022_OLD.txt is out of force (it says so: “Status: SUPERSEDED by Leave Policy v3.0”): " \
-           "what it says may no longer apply." in only_old.refusal_reason
+           "what it says may no longer apply." in only_old.note
     assert ingest_file(settings, "hr", new).status == "ready"
     a = ask(replace(settings, gate_threshold=0.3), "hr", "How many days of unused leave can I carry over?")
     assert a.status == "answered" and "5 days" in a.answer and "10 days" not in a.answer
-    assert {c.source for c in a.citations} == {"leave_policy.md"} and not a.refusal_reason
+    assert {c.source for c in a.citations} == {"leave_policy.md"} and not a.note
     _quotes_are_exact(settings, a)
     # what only the old edition says is still found, and said to be out of force
     sick = ask(replace(settings, gate_threshold=0.3), "hr", "When is a medical certificate required?")
-    assert sick.status != "answered" or "out of force" in sick.refusal_reason
+    assert sick.status != "answered" or "out of force" in sick.note
 
 
 def test_an_edition_another_document_says_it_replaces_answers_only_when_nothing_else_does(settings, write_file):

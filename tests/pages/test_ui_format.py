@@ -2,7 +2,7 @@
 several things, none, and thousands."""
 
 from core.config import load_settings
-from ui.format import count_of, factuality_of, fmt_confidence, plural
+from ui.format import count_of, factuality_of, fmt_confidence, note_of, plural
 from ui.services import settings_rows
 from ui.upload import interrupted_note
 
@@ -132,3 +132,11 @@ def test_a_follow_ups_reading_is_told_from_a_question_asked_with_its_scene():
     # caption read "Asked with the question before it: Какая ставка страхования груз"
     assert reading_md("а для ювелирных изделий?", "Какая ставка страхования груза для ювелирных изделий?") == \
         "Read as a follow-up: Какая ставка страхования груза для ювелирных изделий\\?"
+
+
+def test_an_answers_note_is_shown_and_a_refusals_reason_is_not_a_note():
+    assert note_of({"status": "answered", "note": "prices_2025.csv is out of force."}) == "prices_2025.csv is out of force."
+    # an answer kept in a chat from before answers had a note carried it as refusal_reason
+    assert note_of({"status": "fallback", "refusal_reason": "Answered from quotes instead."}) == "Answered from quotes instead."
+    assert note_of({"status": "refused", "refusal_reason": "No passage answers it."}) == ""
+    assert note_of({"status": "answered"}) == ""
