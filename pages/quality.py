@@ -147,7 +147,7 @@ if overall.get("errors"):
 # ---- metric cards + drift ------------------------------------------------------------------
 metrics = q.headline_metrics(overall)
 dashboard.metric_cards(runs, run_id, overall, report.get("retrieval_k"), services.quality_targets(settings, tenant),
-                       (report.get("intervals") or {}).get("overall"))
+                       (report.get("intervals") or {}).get("overall"), q.answered_count(report))
 drifts = q.drift_alerts(runs, margin, upto=run_id)
 significance = services.change_significance(settings, tenant, drifts[0].run_before, report) if drifts else None
 dashboard.drift_banner(drifts, margin, before is not None, significance)

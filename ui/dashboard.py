@@ -13,11 +13,13 @@ from ui.safe import escape_md
 
 
 def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any], retrieval_k: int | None,
-                 targets: dict[str, Any] | None = None, intervals: dict[str, Any] | None = None) -> None:
+                 targets: dict[str, Any] | None = None, intervals: dict[str, Any] | None = None,
+                 answers: int | None = None) -> None:
     """Cards in three themed rows (answers; refusals; retrieval and speed), each with its
     delta against the previous run of the set (inverse colours where lower is better), the
     rate's 95 % interval (`intervals`, from the report; a run stored before has none) and,
-    where the tenant has a target for it, a green "on target" or red "off target" badge."""
+    where the tenant has a target for it, a green "on target" or red "off target" badge, gray
+    when the run cannot tell (`q.too_few_to_judge`; `answers`: how many were answered)."""
     from ui.live import target_badge_md
 
     before = q.previous_run(runs, run_id)
@@ -28,7 +30,8 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
             # judged at the shown precision: Streamlit colours "+0 ms" as a rise (red when inverse)
             unchanged = q.shown_delta(m, now, old) == 0
             target = (targets or {}).get(m)
-            interval = fmt_interval((intervals or {}).get(m))
+            bounds = (intervals or {}).get(m)
+            interval = fmt_interval(bounds)
             box = line.container(border=True, width=200)
             box.metric(
                 q.label(m, retrieval_k), q.fmt_value(m, now),
@@ -44,8 +47,10 @@ def metric_cards(runs: list[dict[str, Any]], run_id: str, overall: dict[str, Any
             )
             if interval:
                 box.caption(f"95% interval {interval}")
+            if m == "faithfulness" and answers is not None:
+                box.caption(f"over the claims of {answers} answer{'' if answers == 1 else 's'}")
             if target is not None:
-                box.markdown(target_badge_md(target, now))
+                box.markdown(target_badge_md(target, now, q.too_few_to_judge(m, target, bounds, answers)))
 
 
 def drift_banner(drifts: list[q.Drift], margin: float, has_previous: bool,

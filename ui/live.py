@@ -29,13 +29,15 @@ LIVE_CARDS = (
 )
 
 
-def target_badge_md(target: Target | None, observed: float | None) -> str:
-    """":green-badge[on target ≥ 80%]" / ":red-badge[off target ...]" / "" (no target or no data)."""
+def target_badge_md(target: Target | None, observed: float | None, unsure: str = "") -> str:
+    """":green-badge[on target ≥ 80%]" / ":red-badge[off target ...]" / "" (no target or no data);
+    gray with `unsure` when the figure cannot tell either way (too few questions)."""
     if target is None:
         return ""
     met = target.met(observed)
-    if met is None:
-        return f":gray-badge[target {escape_md(target.text(), inline=True)}]"
+    if met is None or unsure:
+        return (f":gray-badge[target {escape_md(target.text(), inline=True)}"
+                + (f": {escape_md(unsure, inline=True)}" if unsure and met is not None else "") + "]")
     return (f":green-badge[:material/check: on target {escape_md(target.text(), inline=True)}]" if met
             else f":red-badge[:material/warning: off target {escape_md(target.text(), inline=True)}]")
 

@@ -116,6 +116,33 @@ CARD_ROWS = (
 )
 
 
+# fewer answers than this and the faithfulness card does not judge its target: one quoted
+# answer is "100% faithful" whether it was right or not (QA pass: green beside 100% made up)
+MIN_ANSWERS_TO_JUDGE = 10
+
+
+def answered_count(report: dict[str, Any]) -> int | None:
+    """How many of a run's questions were answered (faithfulness counts their claims); None
+    for a report without its questions."""
+    questions = report.get("questions")
+    if questions is None:
+        return None
+    return sum(1 for r in questions if r.get("status") not in ("refused", "error"))
+
+
+def too_few_to_judge(metric: str, target: Any, interval: list[float] | None, answers: int | None) -> str:
+    """Why a card's target badge should not say on or off target ("" when it may): the rate's
+    95% interval holds the target on both sides of it, or faithfulness rests on too few
+    answers."""
+    if target is None:
+        return ""
+    if metric == "faithfulness" and answers is not None and answers < MIN_ANSWERS_TO_JUDGE:
+        return f"{answers} answer{' is' if answers == 1 else 's are'} too few to tell"
+    if interval and interval[0] < target.value < interval[1]:
+        return "within chance of it"
+    return ""
+
+
 def card_rows(overall: dict[str, Any]) -> list[list[str]]:
     """The headline metrics present in a report, in themed rows of at most four."""
     rows = [[m for m in row if m in overall] for row in CARD_ROWS]

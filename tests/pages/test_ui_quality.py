@@ -160,3 +160,54 @@ def test_a_runs_threshold_is_read_per_tenant_from_the_settings_it_stored():
     assert threshold_caption(own, "acme", 0.7) == ("Asked with the answer threshold (gate) **0.60**, with the "
                                                    "settings acme had then (its threshold is 0.70 now).")
     assert asked_thresholds({"tenant": "acme"}) == {}
+
+
+def _eval_cards():
+    import streamlit as st
+
+    from core.targets import Target
+    from ui import dashboard
+
+    s = st.session_state
+    dashboard.metric_cards([{"run_id": "r1", "overall": s["overall"]}], "r1", s["overall"], 5,
+                           {"faithfulness": Target("faithfulness", 0.95, True),
+                            "hallucination": Target("hallucination", 0.05, False),
+                            "grounded_only": Target("grounded_only", 0.75, True)},
+                           s["intervals"], s["answers"])
+
+
+def test_a_tiny_run_does_not_call_faithfulness_on_target():
+    """QA pass: "Faithfulness 100% · on target" stood green beside "Made up 100%" on a run of
+    two questions: one quoted answer is wholly faithful whether right or not."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_eval_cards, default_timeout=30)
+    at.session_state["overall"] = {"faithfulness": 1.0, "hallucination": 1.0, "grounded_only": 0.0}
+    at.session_state["intervals"] = {"hallucination": [0.34, 1.0], "grounded_only": [0.0, 0.66]}
+    at.session_state["answers"] = 2
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    badges = [m.value for m in at.markdown if "target" in m.value]
+    assert ":gray-badge[target ≥ 95\\%: 2 answers are too few to tell]" in badges
+    assert ":red-badge[:material/warning: off target ≤ 5\\%]" in badges  # its interval lies above 5%
+    # 0% grounded, but 2 questions cannot rule out 75%: its interval reaches 66%, not 75%
+    assert ":red-badge[:material/warning: off target ≥ 75\\%]" in badges
+    assert "over the claims of 2 answers" in [c.value for c in at.caption]
+
+
+def test_a_target_inside_the_rates_interval_is_within_chance():
+    from core.targets import Target
+
+    grounded = Target("grounded_only", 0.75, True)
+    assert q.too_few_to_judge("grounded_only", grounded, [0.62, 0.83], None) == "within chance of it"
+    assert q.too_few_to_judge("grounded_only", grounded, [0.76, 0.90], None) == ""
+    assert q.too_few_to_judge("grounded_only", grounded, None, None) == ""  # a run stored before intervals
+    faithful = Target("faithfulness", 0.95, True)
+    assert q.too_few_to_judge("faithfulness", faithful, None, 40) == ""
+    assert q.too_few_to_judge("faithfulness", faithful, None, None) == ""
+
+
+def test_answered_count_leaves_out_refusals_and_errors():
+    report = {"questions": [{"status": "answered"}, {"status": "refused"}, {"status": "error"},
+                            {"status": "corrected"}, {"status": "fallback"}]}
+    assert q.answered_count(report) == 3 and q.answered_count({}) is None
