@@ -436,19 +436,24 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
 def cmd_docs_list(settings: Settings, args: argparse.Namespace) -> int:
     from core.documents import list_documents
     from core.store import document_notes
+    from core.withdrawn import out_of_force
 
     _require_tenant(settings, args.tenant)  # a typo must not look like an empty tenant
     docs = list_documents(settings, args.tenant)
+    # an old edition kept beside the new one: said here as on the Documents page (QA pass)
+    withdrawn = out_of_force(settings, args.tenant, {d["doc_id"] for d in docs if d["status"] == "ready"})
     if args.json:
         keep = ("doc_id", "file_name", "sha256", "size", "pages", "chunks", "status", "error",
                 "uploaded_at", "uploaded_by", "format", "lang")
-        print(json.dumps([{"tenant": args.tenant, **{k: d.get(k) for k in keep}, "notes": document_notes(d)}
-                          for d in docs], ensure_ascii=False, indent=2))
+        print(json.dumps([{"tenant": args.tenant, **{k: d.get(k) for k in keep}, "notes": document_notes(d),
+                           "out_of_force": withdrawn.get(d["doc_id"])} for d in docs], ensure_ascii=False, indent=2))
         return 0
     for d in docs:
         pages = "-" if d["pages"] is None else d["pages"]
         extra = f"  {_shown(d['error'])}" if d["error"] else ""
         print(f"{d['doc_id']}  {d['status']:<8} pages={pages:<4} chunks={d['chunks']:<4} {_shown(d['file_name'])}{extra}")
+        if d["doc_id"] in withdrawn:
+            print(f"    out of force: {_shown(withdrawn[d['doc_id']])}")
         for note in document_notes(d):  # what indexing noted: pages read by OCR, left out, skipped
             print(f"    note: {_shown(note)}")
     return 0

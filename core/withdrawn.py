@@ -4,8 +4,8 @@ A tenant keeps an old edition beside the new one ("Policy v2.1 ... Status: SUPER
 Policy v3.0"). Quoted as if in force, its old rule was answered at 0.94 with nothing to
 warn (a QA pass). A document is out of force when its opening says so:
 
-1. The first `OPENING_LINES` non-blank lines of its first chunk are read; a line longer
-   than `MAX_STATUS_WORDS` words is content, not a status.
+1. The first `OPENING_LINES` non-blank lines of its first chunk are read, sentence by
+   sentence; a sentence longer than `MAX_STATUS_WORDS` words is content, not a status.
 2. A line is a status when it holds one of its language's `Language.withdrawn` phrases
    ("superseded", "no longer in force", «утратил силу»), not right after a negation
    ("not superseded"), and it is said of the document: after a status label ("Status:
@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from core import store
 from core.answer.question import words_of
 from core.config import Settings
+from core.ingest.sentences import sentences
 from core.lang import Language, language_of
 from core.lexical import tokenize
 
@@ -40,12 +41,15 @@ MAX_STATUS_WORDS = 14
 
 
 def _status_lines(text: str) -> Iterator[tuple[int, str, list[str], Language]]:
-    """The opening's lines short enough to be a status, each with its place, its words and
-    its language (step 1)."""
+    """The opening's sentences short enough to be a status, each with its line's place, its
+    words and its language (step 1). A line is read sentence by sentence: "Version 2025.
+    Effective 1 January 2025. This policy supersedes the Staff Benefits Policy of 2022." is
+    content as a whole, and its last sentence the edition it replaces (a QA pass)."""
     for n, line in enumerate(_opening(text)):
-        words = words_of(line)
-        if words and len(words) <= MAX_STATUS_WORDS:
-            yield n, line, words, language_of(line)
+        for sentence in sentences(line):
+            words = words_of(sentence)
+            if words and len(words) <= MAX_STATUS_WORDS:
+                yield n, sentence, words, language_of(sentence)
 
 
 def status_line(text: str) -> str:

@@ -530,3 +530,25 @@ def test_a_citation_of_a_file_without_sections_prints_no_empty_section(tmp_path,
     out = run(data, "ask", "--tenant", "acme", "In which bin are the brake pads?").stdout
     cited = [line for line in out.splitlines() if line.startswith("  [1] parts.csv")]
     assert cited and "§ :" not in out and cited[0].startswith("  [1] parts.csv: “"), out
+
+
+def test_docs_list_says_which_document_is_out_of_force(settings, tmp_path, capsys):
+    """A QA pass: an old edition kept beside the new one showed nothing in `docs list`."""
+    from core.cli import main
+
+    old = tmp_path / "leave_2022.md"
+    old.write_text("# Leave Policy\n\nVersion 2022.\n\nStaff get 22 days of leave.\n", encoding="utf-8")
+    new = tmp_path / "leave_2025.md"
+    new.write_text("# Leave Policy\n\nVersion 2025. Effective 1 January 2025. This policy supersedes the Leave "
+                   "Policy of 2022.\n\nStaff get 25 days of leave.\n", encoding="utf-8")
+    assert main(["ingest", "--tenant", "acme", str(old), str(new)]) == 0
+    capsys.readouterr()
+    assert main(["docs", "list", "--tenant", "acme"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if line.endswith("leave_2022.md"))
+    assert out[at + 1] == ("    out of force: leave_2025.md replaces it: “This policy supersedes the Leave "
+                           "Policy of 2022.”")
+    assert not any("out of force" in line for line in out[:at] + out[at + 2:])
+    assert main(["docs", "list", "--tenant", "acme", "--json"]) == 0
+    listed = {d["file_name"]: d["out_of_force"] for d in json.loads(capsys.readouterr().out)}
+    assert listed["leave_2025.md"] is None and listed["leave_2022.md"].startswith("leave_2025.md replaces it")

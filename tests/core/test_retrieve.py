@@ -98,3 +98,23 @@ def test_a_documents_subject_identifier_comes_with_each_of_its_passages(settings
     codes = "# Error codes E10 and E11\n\nE10 means no water; E11 slow filling.\n"
     assert ingest_file(settings, "beta", write_file("codes.md", codes)).status == "ready"
     assert retrieve(settings, "beta", "What does E10 mean?").top[0].subject_ids == ()
+
+
+def test_a_list_ranks_the_passages_in_force_among_themselves(settings, write_file):
+    """A QA pass: the new edition's exact sentence was refused at 0.63 while the old edition,
+    out of force, still stood first in the BM25 and dense lists (the answer model reads the
+    ranks); with the old edition deleted it was answered at 0.73."""
+    old = write_file("benefits_2022.txt", "STAFF BENEFITS POLICY\nVersion 2022. Effective 1 April 2022.\n\n"
+                                          "TRAINING\nEach employee has a training budget of EUR 400 per calendar year.\n")
+    new = write_file("benefits_2025.txt", "STAFF BENEFITS POLICY\nVersion 2025. Effective 1 January 2025. This policy "
+                                          "supersedes the Staff Benefits Policy of 2022.\n\nTRAINING\nEach employee has "
+                                          "a training budget of EUR 750 per calendar year for approved courses.\n")
+    for path in (old, new):
+        assert ingest_file(settings, "hr", path).status == "ready"
+    r = retrieve(settings, "hr", "What is the training budget per employee?")
+    in_force = [c for c in r.candidates if not c.out_of_force]
+    assert {c.source for c in r.candidates if c.out_of_force} == {"benefits_2022.txt"}
+    for field in ("dense_rank", "bm25_rank"):
+        ranks = sorted(getattr(c, field) for c in in_force if getattr(c, field))
+        assert ranks == list(range(1, len(ranks) + 1)), field  # no place kept for the old edition
+    assert {c.source for c in r.top} == {"benefits_2025.txt"}

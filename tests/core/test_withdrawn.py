@@ -14,6 +14,8 @@ from core.withdrawn import status_line
     ("Leave Policy (superseded)\nStaff get 25 days.", "Leave Policy (superseded)"),
     ("# Положение об отпусках\nСтатус: утратило силу с 1 марта 2025 г.\n", "Статус: утратило силу с 1 марта 2025 г."),
     ("Регламент\nНастоящий регламент не действует.\n", "Настоящий регламент не действует."),
+    ("Travel Policy\nVersion 2.1 of 1 March 2022, owned by the finance team. Status: superseded by v3.0.\n",
+     "Status: superseded by v3.0."),
 ])
 def test_a_document_saying_it_is_out_of_force_is_read_so(text, line):
     assert status_line(text) == line
@@ -39,6 +41,9 @@ def test_content_that_uses_the_words_is_no_status(text):
     ("# Form HR20\nThis form replaces form HR19 (2019).\n", "This form replaces form HR19 (2019).", {"hr19", "2019"}),
     ("# Положение об отпусках\nВзамен редакции 2.1 от 2022 г.\n", "Взамен редакции 2.1 от 2022 г.", {"2.1", "2022"}),
     ("# Policy\nSupersedes the previous policy.\n", "", set()),  # no edition named: nothing to tell it by
+    # a line of several sentences is content as a whole; its last sentence names the edition (QA pass)
+    ("STAFF BENEFITS POLICY\nVersion 2025. Effective 1 January 2025. This policy supersedes the Staff Benefits "
+     "Policy of 2022.\n", "This policy supersedes the Staff Benefits Policy of 2022.", {"2022"}),
 ])
 def test_a_new_edition_names_the_one_it_replaces(text, line, named):
     from core.withdrawn import superseding_line
