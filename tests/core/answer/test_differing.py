@@ -121,6 +121,20 @@ def test_sentences_about_two_things_or_with_the_same_numbers_are_no_rivals() -> 
         assert rival_rows([Selected(1, ranked[0].unit, 0.9)], ranked, passages) == []
 
 
+def test_a_sentence_saying_part_of_what_another_says_is_no_rival() -> None:
+    # a QA pass: "What time is check-out?" opened "The documents differ:" for a FAQ and a
+    # handbook that agree, the handbook saying only the Sunday hour the FAQ also gives
+    faq = passage("faq", "Check-in starts at 15:00 and check-out is by 11:00 (12:00 on Sundays and public holidays).")
+    handbook = passage("handbook", "On Sundays and public holidays check-out is at 12:00.")
+    passages = [faq, handbook]
+    ranked = sentences(1, faq, 0.9) + sentences(2, handbook, 0.85)
+    assert rival_rows([Selected(1, ranked[0].unit, 0.9)], ranked, passages) == []
+    # ...while another Sunday hour is a rival
+    other = passage("handbook", "On Sundays and public holidays check-out is at 13:00.")
+    ranked = sentences(1, faq, 0.9) + sentences(2, other, 0.85)
+    assert len(rival_rows([Selected(1, ranked[0].unit, 0.9)], ranked, [faq, other])) == 1
+
+
 def test_an_expired_row_without_a_rival_is_still_said_to_be_so() -> None:
     passages = [passage("old", OLD)]
     ranked = rows(1, passages[0], 0.9)
