@@ -1,4 +1,5 @@
-"""Language of a text by letter script: "ru" (Cyrillic), "en" (English-looking Latin), "other".
+"""Language of a text by letter script: "ru" (Cyrillic), "en" (English-looking Latin), "other";
+a short text by the script most of its words are written in.
 
 No model and no download: counts Cyrillic vs Latin letters; Latin text counts as English
 unless it is long enough to judge and has accented letters but few English function words.
@@ -15,8 +16,18 @@ _EN_STOPWORDS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+")
 
 
+# a text of at most this many words is read by its words (as core.lang.language_of): "А для
+# Platinum?" is Russian with a name in it, though the name has more letters
+SHORT_WORDS = 6
+
+
 def detect_lang(text: str) -> str:
     """Return "en", "ru" or "other" for `text`."""
+    words = _WORD.findall(text)
+    if 0 < len(words) <= SHORT_WORDS:
+        russian = sum(1 for w in words if "\u0400" <= w[0] <= "\u04ff")
+        if russian and 2 * russian >= len(words):
+            return "ru"
     cyrillic = latin = other = accented = 0
     for ch in text:
         if not ch.isalpha():

@@ -127,6 +127,8 @@ from core.followup import read_followup
     ("Когда делать первую прививку моему щенку?", "А котятам?", "Когда делать первую прививку моему котятам?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
+    # a Russian follow-up naming a thing in Latin letters is still Russian (a QA pass)
+    ("Какие привилегии у уровня Gold?", "А для Platinum?", "Какие привилегии у уровня Platinum?"),
 ])
 def test_an_elliptical_follow_up_is_read_whole(previous, question, whole):
     assert read_followup(question, previous) == whole

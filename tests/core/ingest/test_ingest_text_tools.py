@@ -55,6 +55,8 @@ def test_abbreviations_list_numbers_and_long_words_after_a_long_line():
         ("Monthly plans can be refunded within 14 days.", "en"),
         ("Ежемесячные планы можно вернуть в течение 14 дней.", "ru"),
         ("Тариф Pro стоит 19.50 EUR в месяц, оплата картой Visa.", "ru"),
+        ("А для Platinum?", "ru"),  # short: by its words, not its letters (a QA pass)
+        ("And for Platinum?", "en"),
         ("Der schnelle braune Fuchs springt über den faulen Hund und läuft weg.", "other"),
         ("这是中文文本", "other"),
         ("12 345 67.8", "other"),

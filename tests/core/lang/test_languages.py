@@ -9,6 +9,16 @@ def test_language_of_picks_by_letters() -> None:
     assert language_of("12345").code == "en"  # no letters: the default
 
 
+def test_a_short_text_is_read_by_its_words() -> None:
+    # a QA pass: "А для Platinum?" has more Latin letters than Cyrillic, and was read as English
+    assert language_of("А для Platinum?").code == "ru"
+    assert language_of("А E50?").code == "ru"  # a tie: a name or code in Latin letters stands in any language
+    assert language_of("And for Platinum?").code == "en"
+    assert language_of("Is «отпуск» paid?").code == "en"
+    # a longer text is still read by its letters
+    assert language_of("The Russian word «отпуск» means leave, paid or unpaid, in the documents.").code == "en"
+
+
 def test_answer_type_takes_the_first_phrase_and_there_the_longest() -> None:
     en = LANGUAGES["en"]
     assert en.answer_type("how many days of leave".split()) == "duration"
