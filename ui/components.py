@@ -651,12 +651,17 @@ def feedback_form(settings: Settings, tenant: str, answer: dict[str, Any], key: 
                                 format_func=lambda k: {"answerable": "answerable (the KB holds the answer)",
                                                        "unanswerable": "unanswerable (should refuse)",
                                                        "misleading": "misleading premise (should refuse)"}[k])
+            # an answer rated down is no gold: offered as the expected answer and quote, it
+            # was one click from entering the eval set as right (a QA pass)
+            wrong = answer.get("status") != "refused" and rating == 0
+            if wrong:
+                st.caption("You rated this answer down: type the right answer and copy its quote from the source.")
             plain = " ".join(answer_md_plain(answer.get("answer", "")).split())
-            expected = st.text_input("Expected answer", value=plain if answer.get("status") != "refused" else "",
-                                     max_chars=2000)
+            expected = st.text_input("Expected answer", value="" if wrong or answer.get("status") == "refused"
+                                     else plain, max_chars=2000)
             gold_source = st.selectbox("Source that holds the answer", sources or ["(none)"])
-            gold_quote = st.text_input("Gold quote (exact text from the source)", value=suggested_quote(answer),
-                                       max_chars=4000)
+            gold_quote = st.text_input("Gold quote (exact text from the source)",
+                                       value="" if wrong else suggested_quote(answer), max_chars=4000)
             category = st.text_input("Category", value="feedback", max_chars=80)
             if st.form_submit_button("Add to eval set"):
                 try:

@@ -133,6 +133,20 @@ def test_a_refusal_rated_down_is_offered_as_answerable(app):
     assert expected_outcome() == "unanswerable"
 
 
+def test_an_answer_rated_down_is_not_offered_as_its_own_gold(app):
+    # a QA pass: after thumbs down on a wrong answer, "Add to eval set" stood filled with
+    # that answer as the expected answer and its sentence as the gold quote
+    ask(app, "What is the engine oil capacity?")
+
+    def field(label):
+        return next(t for t in app.text_input if t.label == label).value
+
+    assert "oil capacity" in field("Expected answer") and "oil capacity" in field("Gold quote (exact text from the source)")
+    app.feedback[0].set_value(0).run()
+    assert field("Expected answer") == "" and field("Gold quote (exact text from the source)") == ""
+    assert any("You rated this answer down" in c.value for c in app.caption)
+
+
 def test_feedback_on_an_answer_whose_trace_is_gone_says_so(app, settings):
     ask(app, "What is the engine oil capacity?")
     trace_id = app.session_state["history"]["acme"][0]["trace_id"]
