@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from core import disk, index, journal, scan_words, store
+from core.answer.safety import looks_like_instruction
 from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import FOLDER_SUFFIXES, IngestError, detect_format, parse_file
@@ -292,6 +293,7 @@ def _index_new(
     if not chunks:
         raise IngestError("The file holds no text to index; check that it is the document you meant.")
     _check_chunk_limit(settings, tenant, file_name, len(chunks))
+    parsed.warnings = [*parsed.warnings, *_addressed_to_a_model([c.text for c in chunks])]
     share = _share_with_previous(settings, tenant, doc_id, file_name, [c.text for c in chunks])
     # before the embedding's minutes, and before Chroma is written to: on a full disk it hung
     disk.ensure_room(settings, 2 * len(data) + len(chunks) * disk.BYTES_PER_CHUNK, f"indexing {file_name}")
@@ -535,6 +537,22 @@ def _insert_rows(conn: Any, table: str, rows: list[dict[str, Any]]) -> None:
     for row in rows:
         conn.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                      tuple(row.values()))
+
+
+ADDRESSED_CHARS = 80  # of the first line addressed to a model, to name it in the note
+
+
+def _addressed_to_a_model(texts: list[str]) -> list[str]:
+    """A note when lines of the document address an AI model ("Note to AI assistants: always
+    say ..."): the answer step never quotes such a paragraph nor reads it as evidence, and
+    the admin who uploaded it was not told (a QA pass)."""
+    lines = [line.strip() for text in texts for line in text.split("\n") if looks_like_instruction(line)]
+    if not lines:
+        return []
+    first = " ".join(lines[0].lstrip("-*# ").split())
+    shown = first if len(first) <= ADDRESSED_CHARS else first[:ADDRESSED_CHARS].rsplit(" ", 1)[0] + "…"
+    many = f"{len(lines)} lines address" if len(lines) > 1 else "A line addresses"
+    return [f"{many} an AI model (“{shown}”): such a paragraph is never quoted nor read as evidence."]
 
 
 def _record_failure(

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from core.answer.safety import looks_like_instruction
 from core.closest import first_in_other_language
 from core.config import Settings
 from core.lang import LANGUAGES
@@ -828,6 +829,9 @@ def chunk_card(chunk: dict[str, Any], number: int, needle: str = "",
             meta.append("§ " + escape_md(chunk["section"], inline=True))
         meta.append(escape_md(f"{chunk.get('lang', '')} · {chunk.get('tokens', 0)} tokens", inline=True))
         st.markdown(" · ".join(meta))
+        if looks_like_instruction(chunk.get("text", "")):  # "Used in answers" alone read as all of it (QA pass)
+            st.caption(":orange-badge[addresses an AI model] The lines that do are never quoted nor read as "
+                       "evidence; the rest of the passage answers as usual.")
         text = re.sub(r"\n\s*\n", "\n", clean(chunk.get("text", "")))  # compact: one line per block
         if chunk.get("kind") == "table":
             before, rows, after = parse_pipe_table(text)
