@@ -17,6 +17,8 @@ import re
 import zipfile
 from pathlib import Path
 
+import filetype
+
 from core.config import Settings
 from core.ingest.base import (
     NOT_DOCX,
@@ -120,6 +122,24 @@ _HTML_START = re.compile(
 )
 
 
+def _binary_kind(head: bytes) -> str | None:
+    """What binary data is, when its magic bytes say ("a program (ELF)", "an archive (GZ)",
+    "audio (MP3)"), or None (data no signature names: a damaged document, say)."""
+    kind = filetype.guess(head)
+    if kind is None:
+        return None
+    name = kind.extension.upper()
+    if kind.mime in ("application/x-executable", "application/x-msdownload", "application/x-mach-binary",
+                     "application/x-sharedlib", "application/wasm"):
+        return f"a program ({name})"
+    if kind.mime.startswith(("audio/", "video/")):
+        return f"{kind.mime.split('/')[0]} ({name})"
+    if kind.mime.startswith("application/") and kind.extension in (
+            "gz", "bz2", "xz", "zst", "7z", "rar", "tar", "cab", "lz", "lz4", "Z"):
+        return f"an archive ({name})"
+    return None
+
+
 def detect_format(path: Path) -> str:
     """Format of the file by its content: "pdf", "docx", "xlsx", "pptx", "png", "jpeg",
     "tiff", "markdown", "html", "csv" or "text".
@@ -176,6 +196,10 @@ def detect_format(path: Path) -> str:
             raise IngestError(f"This file is {other}{named}, which is not read here; save it as PNG, JPEG "
                               "or TIFF and upload that.")
         if suffix in _NAMED_BINARY:
+            actual = _binary_kind(head)
+            if actual:  # "it may be damaged, open it in Word" sent the admin to repair a program
+                raise IngestError(f"The file is named '{suffix}' but holds {actual}, not a document; "
+                                  "upload the document itself.")
             raise IngestError(_NAMED_BINARY[suffix][1])
         if suffix in SHEET_SUFFIXES and not looks_binary(head.replace(b"\x00", b"")):
             return "csv"  # text with a stray NUL: the parser says on which line

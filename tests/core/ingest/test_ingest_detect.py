@@ -95,6 +95,10 @@ def test_text_named_as_a_program_or_another_binary_format_is_read_with_a_note(wr
          r"^The file is not a readable image \(it may be damaged\)"),
         ("notes.txt", b"Hello\x00world, a NUL byte", r"named '\.txt' but contains binary data"),
         ("garbage.pdf", b"\x01\x02\x03\x00garbage", r"^The file is not a valid PDF"),
+        # a program renamed .docx is no damaged document to open in Word (a QA pass)
+        ("pricing_update.docx", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4,
+         r"^The file is named '\.docx' but holds a program \(ELF\), not a document; upload the document itself\.$"),
+        ("report.pdf", b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4, r"^The file is named '\.pdf' but holds an archive \(GZ\)"),
         ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512, r"legacy Office file"),
         # an image format not read here says what it is, not "upload a PNG" of a file named .png
         ("photo.png", b"GIF89a\x01\x00\x01\x00\x80\x00\x00" + b"\x00" * 64,
