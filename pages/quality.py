@@ -59,7 +59,10 @@ if finished_set in names and st.session_state.get("quality_set") is None:
     # a run that just finished is shown with its own set, unless the user picked a set:
     # a pick made while the run went on was undone when it ended (QA pass)
     st.session_state["quality_set"] = finished_set
-set_choice = st.selectbox("Eval set", names, key="quality_set")
+# a hotel manager saw the product's own development sets listed as if they were theirs (QA pass)
+set_choice = st.selectbox("Eval set", names, key="quality_set",
+                          format_func=lambda n: f"{n} · bundled example (its own documents)"
+                          if n in sets and services.is_bundled(sets[n]) else n)
 all_runs = services.list_eval_runs(settings, tenant, set_choice)
 
 with st.expander("Run this set now", expanded=not all_runs and running is None, icon=":material/play_circle:"):

@@ -458,6 +458,14 @@ def set_name(path: Path) -> str:
     return Path(path).stem
 
 
+def is_bundled(path: Path) -> bool:
+    """A set shipped with Groundwork (evals/sets): it asks its own example documents, not the
+    tenant's."""
+    from core.eval_jobs import BUNDLED_SETS
+
+    return Path(path).parent == BUNDLED_SETS
+
+
 def set_splits(path: Path) -> list[str]:
     """The splits named in a set's rows (e.g. calib, test); empty when it has none."""
     splits: set[str] = set()

@@ -455,6 +455,8 @@ def test_the_tenants_own_feedback_set_is_picked_first(app, goto, settings, data_
     goto(app, "pages/quality.py")
     assert app.selectbox(key="quality_set").value == "acme-feedback"
     assert app.selectbox(key="quality_set").options[0] == "acme-feedback"
+    # the sets shipped with Groundwork say so: a hotel manager read "ood_clinic" as theirs (QA pass)
+    assert "demo · bundled example (its own documents)" in app.selectbox(key="quality_set").options
 
 
 def test_refusals_tab_shows_why_and_the_wrongly_refused_questions(app, goto, settings):
