@@ -116,6 +116,9 @@ def current_text(done: int, total: int, name: str, stage: str) -> str:
             f"{STAGES.get(stage, 'working')}")
 
 
+UPLOADED_BY = "uploaded_by_name"  # the name last typed in "Uploaded by", for this session
+
+
 def index_files(settings: Settings, tenant: str, files: list[Any], uploaded_by: str) -> list[dict[str, Any]]:
     """Index each uploaded file with its own progress bar; returns the results as dicts.
 
@@ -313,8 +316,10 @@ def upload_panel(settings: Settings, tenant: str) -> None:
                           help="Documents you upload are recorded under your account.")
         uploaded_by = signed_in
     else:
-        uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", value="console", max_chars=80,
-                                        disabled=indexing)
+        # kept beyond the widget: its state went when the page was left, and "console" was back (QA pass)
+        uploaded_by = by_col.text_input("Uploaded by", key="uploaded_by", max_chars=80, disabled=indexing,
+                                        value=st.session_state.get(UPLOADED_BY, "console"))
+        st.session_state[UPLOADED_BY] = uploaded_by
     # keyed widgets: a new label or `disabled` keeps their id, so the picked files stay picked
     label = "Indexing…" if indexing else f"Index {count_of(to_index, 'file')}" if files else "Index files"
     button_col.button(label, type="primary", disabled=indexing or not files, key="index_files", width="stretch",

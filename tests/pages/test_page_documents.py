@@ -726,3 +726,16 @@ def test_a_document_addressing_a_model_is_told_at_upload_and_its_passage_marked(
     assert any(w.value.startswith("**shift\\_notes\\.md**: A line addresses an AI model") for w in app.warning)
     app.text_input(key="doc_search").input("shift").run()
     assert any(":orange-badge[addresses an AI model]" in c.value for c in app.caption)
+
+
+def test_uploaded_by_keeps_the_name_typed_after_leaving_the_page(app, goto, settings):
+    # a QA pass: "Uploaded by" was back at "console" after each upload (its widget state went
+    # with the page), so every document after the first was recorded as the console's
+    goto(app, "pages/documents.py")
+    app.text_input(key="uploaded_by").input("Marta").run()
+    goto(app, "pages/ask.py")
+    goto(app, "pages/documents.py")
+    assert app.text_input(key="uploaded_by").value == "Marta"
+    upload(app, [("pool.md", b"# Pool\n\nThe rooftop pool opens on 1 May.\n", "text/markdown")])
+    assert app.text_input(key="uploaded_by").value == "Marta"
+    assert next(d for d in store.list_documents(settings, "acme") if d["file_name"] == "pool.md")["uploaded_by"] == "Marta"
