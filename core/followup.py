@@ -132,12 +132,12 @@ stay get go come weigh hold use reach""".split())
 _SUBJECT_ENDS = _FINAL_VERBS | frozenset("""be get have need change changed replaced checked cleaned kept paid
 covered included allowed required used""".split())
 _SUBJECT_RE = re.compile(
-    r"\b(?:do|does|did|can|could|will|would|should|must|has|have)\s+"
+    r"\b(?:do|does|did|can|could|will|would|should|must|has|have|is|are|was|were)\s+"
     r"(?P<subject>(?:(?:the|a|an|my|your|our|its|their)\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)"
     r"(?=\s+(?:" + "|".join(sorted(_SUBJECT_ENDS)) + r")\b)",
     re.IGNORECASE)
 
-_PLACE_PREPOSITIONS = r"(?:to|in|into|from|for|within|в|во|на|из|для|по)"
+_PLACE_PREPOSITIONS = r"(?:to|in|into|at|from|for|within|в|во|на|из|для|по)"
 
 # pairs a follow-up swaps ("and the REAR ones?", "what about PART-TIME?"), compared by stem
 
@@ -173,7 +173,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
         lambda: _replace_name(previous, words, placed_only=mode == "bare"),
         lambda: _replace_adjective(previous, words),
     ]
-    if mode != "bare":
+    if mode != "bare" and prep not in _PLACE_OR_TIME:  # "and in Helsinki?" names no subject (a QA pass)
         readings.append(lambda: _replace_subject(previous, x))
     if mode != "bare" and not prep:
         readings.append(lambda: _replace_only_phrase(previous, x, words))
@@ -188,6 +188,10 @@ def read_followup(question: str, previous: str | None) -> str | None:
         if whole and whole != previous:
             return whole
     return None
+
+
+# a follow-up's preposition that makes X a place or a time, never the subject of the verb
+_PLACE_OR_TIME = frozenset("in at into from within during в во из".split())
 
 
 def _other_language(question: str, previous: str) -> bool:
@@ -478,12 +482,33 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
     old_names = sorted(n for n in proper_names(previous) if n not in new_names and not _calendar(n))
     if len(old_names) > 1:  # "PeopleDesk Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
+    old_names = _name_runs(previous, set(old_names))  # "Riga Old Town" is one name (a QA pass)
     if len(old_names) > 1 or placed_only:  # "the train to Lisbon": the name after a preposition
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
     if len(old_names) == 1:  # with the number that belongs to it: "Flexi 30-70" -> "Core Hours"
         return _swap(previous, rf"{re.escape(old_names[0])}(?:\s+[\w-]*\d[\w-]*)?", x)
     return None
+
+
+def _name_runs(text: str, names: set[str]) -> list[str]:
+    """The names of `text` with those that stand next to each other joined ("Riga Old Town"),
+    in order of appearance, each once."""
+    runs: list[str] = []
+    current: list[str] = []
+    end = 0
+    for m in _WORD_RE.finditer(text):
+        word = m.group(0).removesuffix("'s")  # "Riverside's opening hours": the name is Riverside
+        if word in names and (not current or text[end:m.start()] == " "):
+            current.append(word)
+        else:
+            if current:
+                runs.append(" ".join(current))
+            current = [word] if word in names else []
+        end = m.end()
+    if current:
+        runs.append(" ".join(current))
+    return list(dict.fromkeys(runs))
 
 
 def _replace_adjective(previous: str, words: list[str]) -> str | None:

@@ -127,6 +127,12 @@ from core.followup import read_followup
     ("Когда делать первую прививку моему щенку?", "А котятам?", "Когда делать первую прививку моему котятам?"),
     # step 3h: a condition the previous question did not have
     ("Какой вес нетто у AquaLine 8 Pro?", "А в упаковке?", "Какой вес нетто у AquaLine 8 Pro в упаковке?"),
+    # a QA pass over a hotel's documents: the subject of a passive ("are general items kept"), a
+    # name of several words, and a place that is no subject
+    ("How long are general items kept in lost and found?", "And valuables?",
+     "How long are valuables kept in lost and found?"),
+    ("How much does parking cost per day at Riga Old Town?", "And in Helsinki?",
+     "How much does parking cost per day at Helsinki?"),
     # a Russian follow-up naming a thing in Latin letters is still Russian (a QA pass)
     ("Какие привилегии у уровня Gold?", "А для Platinum?", "Какие привилегии у уровня Platinum?"),
 ])
