@@ -26,3 +26,11 @@ def test_the_asking_phrase_is_no_topic_the_passage_must_hold() -> None:
     assert "част" not in ru.terms and ru.answer_type == "frequency"
     # a word of the phrase used elsewhere in a scene is a topic there only when no phrase asks
     assert "long" in Question.parse("Is the long hose included?").terms
+
+
+def test_a_russian_request_verb_is_no_topic() -> None:
+    # «Назови причину ошибки E20.» was refused for "never mentions «назови»": a request to
+    # name something, like "tell me", names no topic the documents must hold
+    for verb in ("Назови", "Объясни", "Перечислите"):
+        q = Question.parse(f"{verb} причину ошибки E20.")
+        assert q.terms == Question.parse("Причина ошибки E20?").terms, verb
