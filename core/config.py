@@ -55,6 +55,9 @@ class Settings:
     strict_mode: bool = False
     # answers under gate_threshold + this go to the review queue (core/review.py)
     review_margin: float = 0.1
+    # the share of confident answers queued for a spot check (core/review.py): a wrong answer
+    # given with confidence shows nowhere until someone reads it; 0 turns it off
+    review_sample: float = 0.05
     # generation
     provider: str = "extractive"  # extractive | llm
     llm_base_url: str | None = None
@@ -170,8 +173,9 @@ KNOB_LABELS = {
     "gate_threshold": "Gate threshold", "judge_threshold": "Model judge threshold", "top_k": "Top-k",
     "candidates": "Candidates", "chunk_tokens": "Chunk size", "max_chunks_per_doc": "Maximum chunks per document",
     "strict_mode": "Strict mode", "provider": "Answer provider", "synonyms": "Synonyms",
+    "review_sample": "Spot-check share",
 }
-_FLOAT_RANGES = {"gate_threshold": (0.0, 1.0), "judge_threshold": (0.0, 1.0)}
+_FLOAT_RANGES = {"gate_threshold": (0.0, 1.0), "judge_threshold": (0.0, 1.0), "review_sample": (0.0, 1.0)}
 _INT_RANGES = {"top_k": (1, 20), "candidates": (5, 100), "chunk_tokens": (60, 500), "max_chunks_per_doc": (1, None)}
 
 

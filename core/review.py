@@ -2,8 +2,9 @@
 
 Human-on-the-loop, as the seed systems route doubtful answers to a person. An ask is queued
 when it was refused, answered with confidence under the gate threshold plus
-`Settings.review_margin`, rated down on the Ask page, or routed to a person by the answer's
-route verdict. The expert opens one, sees its trace, and resolves it by
+`Settings.review_margin`, rated down on the Ask page, routed to a person by the answer's
+route verdict, or, a confident answer, drawn for a spot check (`Settings.review_sample` of
+them, by trace id: what no check flags is known only by reading a sample). The expert opens one, sees its trace, and resolves it by
 
 - picking the passage that answers it: an answerable eval row with that passage's quote;
 - marking it truly unanswerable (or misleading): an eval row that must be refused;
@@ -33,7 +34,7 @@ class QueueItem:
     status: str
     confidence: float | None
     asked_at: float
-    reasons: tuple[str, ...]  # refused | near the threshold | rated down | routed to a person
+    reasons: tuple[str, ...]  # refused | near the threshold | rated down | routed to a person | spot check
     comment: str | None = None
     resolution: str | None = None
     resolved_at: float | None = None
@@ -66,6 +67,10 @@ def _reasons(row: dict[str, Any], below: float) -> tuple[str, ...]:
         reasons.append("routed to a person")
     if row.get("rating") == -1:
         reasons.append("rated down")
+    if row.get("spot_check") and not reasons:
+        # a confident answer drawn at random: how often such answers are wrong is known only
+        # by reading some (a QA pass: wrong answers at 0.85 looked healthy until rated down)
+        reasons.append("spot check")
     return tuple(reasons)
 
 
@@ -75,7 +80,7 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
     tenant_settings = settings.for_tenant(tenant)
     below = review_below(tenant_settings)
     rows = store.review_candidates(tenant_settings, tenant, below=below, open_only=not include_resolved,
-                                   limit=limit)
+                                   limit=limit, sample=tenant_settings.review_sample)
     items = [QueueItem(trace_id=r["trace_id"], question=r["question"], status=r["status"],
                        confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
                        comment=r.get("comment"), resolution=r.get("resolution"),
@@ -114,7 +119,7 @@ def _close(settings: Settings, tenant: str, trace_id: str, resolution: str, deta
 
 
 # the Review page's cards, one per reason an ask waits for
-CARDS = ("refused", "near the threshold", "rated down", "routed to a person")
+CARDS = ("refused", "near the threshold", "rated down", "routed to a person", "spot check")
 
 
 def counts(items: list[QueueItem], now: float | None = None) -> dict[str, Any]:

@@ -703,24 +703,36 @@ def get_eval_run(settings: Settings, run_id: str, *, tenant: str | None = None) 
 
 
 def review_candidates(settings: Settings, tenant: str, *, below: float, open_only: bool = True,
-                      limit: int = 500) -> list[dict[str, Any]]:
+                      limit: int = 500, sample: float = 0.0) -> list[dict[str, Any]]:
     """The tenant's asks by people (an eval's or benchmark's are left out) a person should look at, newest first: refused, answered with
-    confidence under `below`, rated down, or routed to a person (`route` = human in the
-    trace). Columns: trace_id, question, status, confidence, threshold (the ask's gate's),
-    created_at, rating, comment, route, and the review's resolution, detail and resolved_at
-    (None while open)."""
+    confidence under `below`, rated down, routed to a person (`route` = human in the
+    trace), or drawn for a spot check (`spot_check`: an answer among the `sample` share of
+    trace ids, by the id's last two hex digits, a uniform draw fixed once the ask is made).
+    Columns: trace_id, question, status, confidence, threshold (the ask's gate's),
+    created_at, rating, comment, route, spot_check, and the review's resolution, detail and
+    resolved_at (None while open)."""
+    drawn = spot_check_bound(sample)
     sql = ("SELECT t.trace_id, t.question, t.status, t.confidence, t.created_at, f.rating, f.comment, "
            "t.route, " + _from_trace(GATE_THRESHOLD, "threshold") + ", "
+           "(t.status != 'refused' AND lower(substr(t.trace_id, -2)) < ?) AS spot_check, "
            "r.resolution, r.detail, r.resolved_at "
            "FROM traces t "
            "LEFT JOIN feedback f ON f.tenant = t.tenant AND f.trace_id = t.trace_id "
            "LEFT JOIN reviews r ON r.tenant = t.tenant AND r.trace_id = t.trace_id "
            "WHERE t.tenant = ? AND t.origin IS NULL AND (t.status = 'refused' OR f.rating = -1 "
            "OR (t.status != 'refused' AND coalesce(t.confidence, 0) < ?) "
-           "OR t.route = 'human')")
+           "OR t.route = 'human' OR (t.status != 'refused' AND lower(substr(t.trace_id, -2)) < ?))")
     if open_only:
         sql += " AND r.trace_id IS NULL"
-    return _newest(settings, sql, [tenant, below], "t.created_at", None, limit)
+    return _newest(settings, sql, [drawn, tenant, below, drawn], "t.created_at", None, limit)
+
+
+def spot_check_bound(share: float) -> str:
+    """The two hex digits a trace id's last two must sort under to be drawn for a spot check:
+    a share of 0.05 draws ids ending 00-0c, 13 of 256 (trace ids are random hex, so the draw
+    is uniform; hex digits sort as their values)."""
+    drawn = round(max(0.0, min(1.0, share)) * 256)
+    return "~" if drawn >= 256 else f"{drawn:02x}"
 
 
 def save_review(settings: Settings, tenant: str, trace_id: str, resolution: str,

@@ -14,7 +14,8 @@ from ui.state import ensure_navigation, require_tenant
 ensure_navigation()  # a deep link on a fresh server must still go through app.py
 settings, tenant = require_tenant()
 st.title("Review")
-st.caption("Asks that were refused, answered with low confidence, rated down or routed to a person. "
+st.caption("Asks that were refused, answered with low confidence, rated down or routed to a person, and a "
+           "random sample of confident answers to spot-check. "
            "Open one, see what it was given, and decide: the passage that answers it, truly "
            "unanswerable, or a word to teach. Decisions become eval rows the Quality page can run.")
 rv.flash()
@@ -22,6 +23,8 @@ rv.flash()
 show_resolved = st.toggle("Show decided asks too", key="review_show_resolved")
 items = services.review_queue(settings, tenant, include_resolved=show_resolved)
 rv.queue_cards(services.review_counts(items))
+if show_resolved and (spot := rv.spot_check_line(items)):
+    st.caption(escape_md(spot, inline=True))
 if not items:
     st.info("Nothing to review: no refused, low-confidence or rated-down asks are waiting.",
             icon=":material/task_alt:")

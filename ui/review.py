@@ -65,6 +65,10 @@ CARD_TEXT = (
     ("routed to a person", "Routed to a person",
      "Answers given with enough confidence that the checks still send to a person: a claim dropped "
      "(narrowed), quotes only in place of the model's answer, or a claim not supported by its passage."),
+    ("spot check", "Spot checks",
+     "Confident answers drawn at random (5% of them unless GROUNDWORK_REVIEW_SAMPLE says otherwise): no check flags a wrong "
+     "answer given with confidence, so a sample of them is read. Dismiss one that was right; pick the passage "
+     "or mark it unanswerable when it was wrong."),
 )
 SEVERAL_REASONS = ("An ask waiting for several reasons (a refusal rated down) is counted under each of them, "
                    "and once in Open; the table's **why** column lists them all.")
@@ -80,6 +84,21 @@ def queue_cards(summary: dict[str, Any]) -> None:
         row.metric(label, by.get(card, 0), border=True, help=f"{help_text}\n\n{SEVERAL_REASONS}")
     row.metric("Oldest waiting", fmt_age(summary["oldest_s"]), border=True,
                help="How long the oldest open ask has waited.")
+
+
+def spot_check_line(items: list[QueueItem]) -> str | None:
+    """What the decided spot checks say of confident answers: "Spot checks decided: 12, of
+    which 2 were wrong (17%; 95% interval 5–45%)"; None before any was decided."""
+    from evals.metrics.intervals import fmt_interval, wilson
+
+    decided = [i for i in items if "spot check" in i.reasons and i.resolution is not None]
+    if not decided:
+        return None
+    wrong = sum(i.resolution != "dismissed" for i in decided)
+    interval = fmt_interval(wilson(wrong, len(decided)))
+    return (f"Spot checks decided: {len(decided)}, of which {wrong} {'was' if wrong == 1 else 'were'} wrong "
+            f"({100 * wrong / len(decided):.0f}%; 95% interval {interval}): the share of confident answers "
+            "that are wrong, as far as a sample this size tells.")
 
 
 def queue_table(items: list[QueueItem], tenant: str) -> int | None:

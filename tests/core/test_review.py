@@ -53,7 +53,7 @@ def test_queue_holds_refused_doubtful_and_rated_down_asks_only(settings, tenant)
     assert confident not in items
     summary = review.counts(list(items.values()))
     assert summary["open"] == 3 and summary["by_reason"] == {"refused": 1, "near the threshold": 1, "rated down": 1,
-                                                              "routed to a person": 0}
+                                                              "routed to a person": 0, "spot check": 0}
     assert summary["oldest_s"] is not None and summary["oldest_s"] >= 0
 
 
@@ -158,7 +158,8 @@ def test_each_open_item_is_counted_under_each_of_its_reasons(settings, tenant):
     items = review.queue(settings, tenant)
     assert sorted(i.reasons for i in items) == [("refused", "rated down"), ("routed to a person",)]
     summary = review.counts(items)
-    assert summary["by_reason"] == {"refused": 1, "near the threshold": 0, "rated down": 1, "routed to a person": 1}
+    assert summary["by_reason"] == {"refused": 1, "near the threshold": 0, "rated down": 1, "routed to a person": 1,
+                                    "spot check": 0}
     assert summary["open"] == 2
 
 
@@ -179,3 +180,28 @@ def test_open_asks_of_one_question_are_one_item_and_one_decision(settings, tenan
     assert [i.trace_id for i in review.queue(settings, tenant)] == [other]
     decided = {i.trace_id: i.resolution for i in review.queue(settings, tenant, include_resolved=True)}
     assert decided[old] == decided[new] == "unanswerable"
+
+
+def test_a_share_of_confident_answers_is_drawn_for_a_spot_check(settings, tenant):
+    """A QA pass: wrong answers given at 0.85 looked healthy until someone rated them down;
+    what no check flags is known only by reading a sample of it."""
+    from dataclasses import replace
+
+    below = review.review_below(settings)
+    ids = [_trace(settings, tenant, f"How many leave days, {n}?", "answered", min(1.0, below + 0.05))
+           for n in range(40)]
+    refused = _trace(settings, tenant, "How long is parental leave?", "refused", 0.3)
+    every = {i.trace_id: i for i in review.queue(replace(settings, review_sample=1.0), tenant)}
+    assert set(every) == {*ids, refused} and {every[t].reasons for t in ids} == {("spot check",)}
+    assert every[refused].reasons == ("refused",)  # a refusal waits for itself, never as a spot check
+    assert {i.trace_id for i in review.queue(replace(settings, review_sample=0.0), tenant)} == {refused}
+    half = {i.trace_id for i in review.queue(replace(settings, review_sample=0.5), tenant)} - {refused}
+    assert half == {t for t in ids if t[-2:] < "80"}  # by the id's last two hex digits: fixed per ask
+    assert store.spot_check_bound(0.05) == "0d" and store.spot_check_bound(1.0) == "~"
+    # a spot check decided: dismissed when right, anything else when wrong
+    review.dismiss(settings, tenant, ids[0])
+    review.resolve_refusal_kind(settings, tenant, ids[1], "unanswerable")
+    from ui.review import spot_check_line
+
+    decided = review.queue(replace(settings, review_sample=1.0), tenant, include_resolved=True)
+    assert spot_check_line(decided).startswith("Spot checks decided: 2, of which 1 was wrong (50%; 95% interval")

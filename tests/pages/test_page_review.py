@@ -195,7 +195,8 @@ def test_each_card_counts_the_open_asks_waiting_for_its_reason(app, goto, settin
     saved("Which tyres?", "answered", 0.99, "human")  # routed to a person only
     goto(app, "pages/review.py")
     cards = {m.label: int(m.value) for m in app.metric if m.label != "Oldest waiting"}
-    assert cards == {"Open": 5, "Refused": 2, "Near the threshold": 1, "Rated down": 1, "Routed to a person": 2}
+    assert cards == {"Open": 5, "Refused": 2, "Near the threshold": 1, "Rated down": 1, "Routed to a person": 2,
+                     "Spot checks": 0}
     assert "routed to a person" in list(app.dataframe[0].value["why"])  # the table still says each reason
 
 
@@ -223,3 +224,18 @@ def test_one_question_asked_twice_is_one_row_saying_so(app, goto, settings):
     goto(app, "pages/review.py")
     assert list(app.dataframe[0].value["question"]) == ["Who is the CEO? (asked 2 times)"]
     assert {m.label: int(m.value) for m in app.metric if m.label == "Open"} == {"Open": 1}
+
+
+def test_confident_answers_drawn_for_a_spot_check_wait_under_their_own_card(app, goto, settings, monkeypatch):
+    # a QA pass: wrong answers at 0.85 showed nowhere a manager looks until someone rated them down
+    from core import store
+
+    monkeypatch.setenv("GROUNDWORK_REVIEW_SAMPLE", "1")  # every confident answer drawn
+    for question in ("Which tyres?", "How much coolant?"):
+        store.save_trace(settings, {"answer": {"tenant": "acme", "question": question, "status": "answered",
+                                               "confidence": 0.99, "claims": [], "answer": "It is so [1].",
+                                               "route": "auto"}})
+    goto(app, "pages/review.py")
+    cards = {m.label: int(m.value) for m in app.metric if m.label != "Oldest waiting"}
+    assert cards["Spot checks"] == 2 and cards["Open"] == 2
+    assert list(app.dataframe[0].value["why"]) == ["spot check", "spot check"]
