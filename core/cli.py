@@ -310,7 +310,14 @@ def _progress_printer(name: str) -> Any:
 
 
 def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
-    from core.documents import ensure_tenant, exclusions_note, ingest_files, iter_files, skipped_in_folders
+    from core.documents import (
+        document_names,
+        ensure_tenant,
+        exclusions_note,
+        ingest_files,
+        iter_files,
+        skipped_in_folders,
+    )
     from core.schema import SUPPORTED_FORMATS
 
     missing = [str(p) for p in args.paths if not Path(p).exists()]
@@ -329,26 +336,28 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         print(f"skipped    {_shown(str(path))}: {why}", file=sys.stderr, flush=True)
     if not files:
         raise UserError(f"No supported files found ({SUPPORTED_FORMATS}).")
+    names = document_names(args.paths)  # a folder's files of one name: each by its path in the folder
     failed = 0
     ready: list[str] = []  # documents indexed now: their answer vectors are prepared after
-    for path, result in ingest_files(settings, args.tenant, files, uploaded_by=args.by,
-                                     progress_for=lambda p: _progress_printer(p.name)):
+    for path, result in ingest_files(settings, args.tenant, files, uploaded_by=args.by, names=names,
+                                     progress_for=lambda p: _progress_printer(names.get(p, p.name))):
+        shown_as = names.get(path, path.name)
         if result.status == "ready" and result.doc_id:
             ready.append(result.doc_id)
         if result.status == "failed":
             failed += 1
-            print(f"failed     {_shown(path.name)}: {_shown(result.error)}", flush=True)
+            print(f"failed     {_shown(shown_as)}: {_shown(result.error)}", flush=True)
             continue
         pages = "-" if result.pages is None else result.pages
         if result.pages and result.pages_left_out:  # "pages=2/3": one page's text is not indexed
             pages = f"{result.pages - result.pages_left_out}/{result.pages}"
-        print(f"{result.status:<10} {_shown(path.name)}  pages={pages} chunks={result.chunks} "
-              f"{result.seconds:.2f}s{_ingest_note(result, path.name)}", flush=True)
+        print(f"{result.status:<10} {_shown(shown_as)}  pages={pages} chunks={result.chunks} "
+              f"{result.seconds:.2f}s{_ingest_note(result, shown_as)}", flush=True)
         for warning in result.warnings:  # stderr: stdout stays one line a file
-            print(f"  {_shown(path.name)}: {_shown(warning)}", file=sys.stderr, flush=True)
+            print(f"  {_shown(shown_as)}: {_shown(warning)}", file=sys.stderr, flush=True)
         carried = exclusions_note(result.exclusions_kept, result.exclusions_dropped)
         if carried:
-            print(f"  {_shown(path.name)}: {_shown(carried)}", file=sys.stderr, flush=True)
+            print(f"  {_shown(shown_as)}: {_shown(carried)}", file=sys.stderr, flush=True)
     if ready and not args.no_prepare:
         _prepare(settings, args.tenant, ready, sys.stderr)  # stdout stays one line a file
     if failed:

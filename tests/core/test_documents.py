@@ -625,3 +625,27 @@ def test_lines_addressed_to_a_model_are_noted_at_ingest(settings, write_file):
     assert note in store.document_notes(doc)
     clean = ingest_file(settings, "acme", write_file("pool.md", "# Pool\n\nThe rooftop pool opens on 1 May.\n"))
     assert not any("AI model" in w for w in clean.warnings)
+
+
+def test_a_folders_files_of_one_name_are_each_indexed_under_their_path(settings, tmp_path):
+    """A scale pass: a per-depot tree (depots/<depot>/site_contacts.md) lost 94 of 252 files,
+    refused for sharing a name, and a later ingest of one replaced another depot's document."""
+    root = tmp_path / "ops"
+    for depot, hours in (("ironvale", "from 06:00 to 22:00"), ("kestrel", "around the clock")):
+        (root / "depots" / depot).mkdir(parents=True)
+        (root / "depots" / depot / "site_contacts.md").write_text(
+            f"# Site contacts\n\nThe {depot.title()} gatehouse is staffed {hours}.\n", encoding="utf-8")
+    (root / "fleet.md").write_text("# Fleet\n\nVans are serviced every 20,000 km.\n", encoding="utf-8")
+    alone = tmp_path / "alone" / "fleet.md"  # named directly: keeps its name, and clashes as before
+    alone.parent.mkdir()
+    alone.write_text("# Fleet\n\nVans are washed weekly.\n", encoding="utf-8")
+    names = documents.document_names([root])
+    assert sorted(names.values()) == ["depots/ironvale/site_contacts.md", "depots/kestrel/site_contacts.md", "fleet.md"]
+    files = documents.iter_files([root])
+    results = [r for _, r in documents.ingest_files(settings, "acme", files, names=names)]
+    assert [r.status for r in results] == ["ready"] * 3
+    assert sorted(d["file_name"] for d in list_documents(settings, "acme")) == sorted(names.values())
+    again = [r.status for _, r in documents.ingest_files(settings, "acme", files, names=names)]
+    assert again == ["unchanged"] * 3  # the same names, nothing indexed twice
+    both = documents.document_names([root, alone])
+    assert both[alone] == "fleet.md" and both[root / "fleet.md"] == "fleet.md"  # a file named directly is no folder's
