@@ -17,6 +17,7 @@ st.title("Traces")
 st.caption("Search past asks; open one to see the candidates and their scores, the gate decision, "
            "the prompt and raw output (when an LLM ran), claims and verdicts, and timings.")
 
+TRACES_SHOWN = 200  # rows of the grid; older asks are reached by the filters
 search_col, status_col, provider_col, since_col = st.columns([3, 1.3, 1.3, 1.3], vertical_alignment="bottom")
 search = search_col.text_input("Search questions", key="trace_search", placeholder="words in the question")
 status = status_col.selectbox("Status", ["any", *ANSWER_STATUSES], key="trace_status")
@@ -32,11 +33,16 @@ traces = services.list_traces(
     settings, tenant, search=search.strip(), status=None if status == "any" else status,
     provider=None if provider == "any" else provider, only_unsupported=only_unsupported,
     since=dt.datetime.combine(since, dt.time()).timestamp() if since else None, people_only=not with_runs,
+    limit=TRACES_SHOWN + 1,
 )
+more = len(traces) > TRACES_SHOWN  # the grid stopped at 200 without a word (a scale pass)
+traces = traces[:TRACES_SHOWN]
 clicked = None
 if traces:
     clicked = components.traces_table(traces, settings.gate_threshold)
-    st.caption("Click a row to open that ask below.")
+    st.caption("Click a row to open that ask below."
+               + (f" Showing the newest {TRACES_SHOWN} that match: search, or pick a day under Since, to reach "
+                  "older asks." if more else ""))
 else:  # no empty grid; say whether the filters hide the tenant's asks or there are none
     any_trace = services.list_traces(settings, tenant, limit=1)
     st.info("No asks match the filters." if any_trace else "No asks yet: ask something on the **Ask** page.")

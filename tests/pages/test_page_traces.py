@@ -302,3 +302,16 @@ def test_a_refusal_far_under_the_threshold_reads_two_decimals_everywhere(app, go
     app.session_state["trace_tab"] = "Gate"  # what a click on the tab does
     app.run()
     assert any("answer confidence **0.41** vs threshold **0.66** (below)" in b for b in md_bodies(app))
+
+
+def test_the_grid_says_when_it_shows_only_the_newest_asks(app, goto, settings):
+    # a scale pass: 251 asks, 200 rows, and nothing said the list was cut
+    for n in range(203):
+        store.save_trace(settings, {"answer": {"tenant": "acme", "question": f"Question {n}?", "status": "refused",
+                                               "confidence": 0.1}})
+    goto(app, "pages/traces.py")
+    assert len(app.dataframe[0].value) == 200
+    assert any("Showing the newest 200 that match" in c.value for c in app.caption)
+    app.text_input(key="trace_search").input("Question 7?").run()
+    assert len(app.dataframe[0].value) == 1
+    assert not any("Showing the newest" in c.value for c in app.caption)
