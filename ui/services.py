@@ -56,7 +56,10 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
         key = store.fold(t["question"])
         if key and key not in seen and len(t["question"]) <= 160 and not t["asked_as"]:
             seen.add(key)
-            asked.append(t["question"])
+            # one answered from a document since deleted or replaced is no example: asked now, it
+            # was refused (a scale pass)
+            if not _cites_what_is_gone(settings, tenant, t["trace_id"]):
+                asked.append(t["question"])
         if len(asked) >= examples:
             break
     openings = [_topic(section.split(" > ")[-1]) for section in store.opening_sections(settings, tenant)]
@@ -65,6 +68,12 @@ def tenant_overview(settings: Settings, tenant: str, examples: int = 3) -> dict[
     times = Counter(openings)
     topics = [t for t in times if t and times[t] == 1][:6]
     return {"documents": len(docs), "languages": languages, "examples": asked, "topics": topics}
+
+
+def _cites_what_is_gone(settings: Settings, tenant: str, trace_id: str) -> bool:
+    trace = store.get_trace(settings, tenant, trace_id) or {}
+    citations = (trace.get("answer") or {}).get("citations") or []
+    return not citations or bool(gone_sources(settings, tenant, citations))
 
 
 def _topic(heading: str) -> str:

@@ -362,6 +362,14 @@ def test_the_empty_ask_page_says_what_the_tenant_holds_and_offers_questions_it_a
     next(b for b in app.button if b.label == "New chat").click().run()
     assert [b.label for b in app.button if b.key and b.key.startswith("example")] == [
         "How long is the warranty for manufacturing defects\\?"]
+    # one answered from a document since deleted is no example either: asked now, it is refused (a scale pass)
+    from core.documents import delete_document
+
+    cited = store.get_trace(settings, "acme", next(t["trace_id"] for t in store.list_traces(settings, "acme")
+                                                   if t["question"].startswith("How long is the warranty")))
+    delete_document(settings, "acme", cited["answer"]["citations"][0]["doc_id"])
+    app.run()
+    assert not [b for b in app.button if b.key and b.key.startswith("example")]
 
 
 def test_a_conversation_is_back_after_a_reload_listed_and_deletable(answering_env, app, data_dir, settings):
