@@ -197,7 +197,7 @@ def ingest_files(
                 # a document is known by its file name: the second would replace the first
                 parsing.take(i)
                 yield path, IngestResult(name, "failed", error=(
-                    f"Not ingested: {path} has the same file name as {first_with[name]}, indexed in "
+                    f"Not ingested: {path} has the same file name as {first_with[name]}, named earlier in "
                     "this run, and would replace it; rename one of them and ingest it again."))
                 continue
             first_with[name] = Path(path)

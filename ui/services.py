@@ -83,6 +83,12 @@ def _topic(heading: str) -> str:
     if len(words) == 2 and words[0].rstrip(".)").replace(".", "").isdigit():
         words = words[1:]
     topic = " ".join(words).strip()
+    if topic.isupper():  # a title typed in capitals ("ACME FOODS OUTBOUND INSTRUCTION"): not shouted
+        from core.lang import language_of
+
+        small = language_of(topic).stopwords
+        topic = " ".join(w.lower() if w.lower() in small and n else w if len(w) <= 3 else w.capitalize()
+                         for n, w in enumerate(topic.split()))
     return "" if topic.endswith("?") else topic
 
 

@@ -668,10 +668,12 @@ def test_a_topic_of_the_intro_has_no_number_and_is_no_question(settings, write_f
 
     for name, body in (("purpose.md", "# 1. Purpose\n\nThis policy covers client files."),
                        ("faq.md", "# Do you offer a free first consultation?\n\nYes, 30 minutes."),
-                       ("scope.md", "# 2.3 Scope of work\n\nWe draft the contract.")):
+                       ("scope.md", "# 2.3 Scope of work\n\nWe draft the contract."),
+                       ("outbound.md", "# ACME FOODS OUTBOUND INSTRUCTION FOR EU\n\nPallets leave at 06:00.")):
         assert ingest_file(settings, "acme", write_file(name, body + "\n")).status == "ready"
     topics = services.tenant_overview(settings, "acme")["topics"]
     assert "Purpose" in topics and "Scope of work" in topics
+    assert "Acme Foods Outbound Instruction for EU" in topics  # capitals typed as a title are not shouted
     assert not [t for t in topics if t.endswith("?") or t[0].isdigit()]
 
 
