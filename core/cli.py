@@ -167,6 +167,12 @@ def _build_parser() -> argparse.ArgumentParser:
     remove_user.add_argument("--tenant", help="remove only the role in this tenant")
     remove_user.set_defaults(func=cmd_users_remove)
 
+    trsub = sub.add_parser("traces", help="a tenant's stored asks: purge the old ones"
+                           ).add_subparsers(dest="action", required=True)
+    purge = _tenant_command(trsub, "purge", cmd_traces_purge,
+                            help="delete the asks (with their ratings and review decisions) older than N days")
+    purge.add_argument("--older-than", type=float, required=True, metavar="DAYS")
+
     doctor = _tenant_command(sub, "doctor", cmd_doctor,
                              help="check that the registry, vectors, BM25 index and kept files agree")
     doctor.add_argument("--repair", action="store_true", help="make them agree (the registry is the truth)")
@@ -178,6 +184,17 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="llm: the deterministic checks, then the configured model as judge")
     verify.set_defaults(func=cmd_verify)
     return p
+
+
+def cmd_traces_purge(settings: Settings, args: argparse.Namespace) -> int:
+    from core import store
+
+    _require_tenant(settings, args.tenant)
+    if not args.older_than >= 0 or args.older_than == float("inf"):
+        raise UserError("--older-than takes a number of days, 0 or more.")
+    purged = store.purge_traces(settings, args.tenant, time.time() - args.older_than * 86400)
+    print(f"purged {purged} ask{'' if purged == 1 else 's'} older than {args.older_than:g} days from {args.tenant}")
+    return 0
 
 
 # ---- synonyms ----------------------------------------------------------------------------

@@ -552,3 +552,31 @@ def test_docs_list_says_which_document_is_out_of_force(settings, tmp_path, capsy
     assert main(["docs", "list", "--tenant", "acme", "--json"]) == 0
     listed = {d["file_name"]: d["out_of_force"] for d in json.loads(capsys.readouterr().out)}
     assert listed["leave_2025.md"] is None and listed["leave_2022.md"].startswith("leave_2025.md replaces it")
+
+
+def test_traces_purge_deletes_old_asks_with_their_ratings_and_decisions(settings, capsys):
+    """A scale pass: about 40 KB an ask and no way to let the old ones go."""
+    import time as clock
+
+    from core import store
+    from core.cli import main
+
+    old = store.save_trace(settings, {"answer": {"tenant": "acme", "question": "Old?", "status": "refused"}})
+    new = store.save_trace(settings, {"answer": {"tenant": "acme", "question": "New?", "status": "refused"}})
+    other = store.save_trace(settings, {"answer": {"tenant": "globex", "question": "Old?", "status": "refused"}})
+    with store.connect(settings) as conn:
+        conn.execute("UPDATE traces SET created_at=? WHERE trace_id IN (?, ?)", (clock.time() - 40 * 86400, old, other))
+    store.add_feedback(settings, "acme", old, -1, "wrong")
+    store.save_review(settings, "acme", old, "dismissed")
+    from core.documents import ensure_tenant
+
+    ensure_tenant(settings, "acme")
+    assert main(["traces", "purge", "--tenant", "acme", "--older-than", "30"]) == 0
+    assert capsys.readouterr().out == "purged 1 ask older than 30 days from acme\n"
+    assert store.get_trace(settings, "acme", old) is None and store.get_trace(settings, "acme", new) is not None
+    assert store.get_trace(settings, "globex", other) is not None  # another tenant's asks stay
+    assert not store.list_feedback(settings, "acme")
+    with store.connect(settings) as conn:
+        assert conn.execute("SELECT count(*) FROM reviews WHERE trace_id=?", (old,)).fetchone()[0] == 0
+    assert main(["traces", "purge", "--tenant", "acme", "--older-than", "-1"]) == 2
+    assert "--older-than takes a number of days" in capsys.readouterr().err
