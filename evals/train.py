@@ -51,6 +51,7 @@ import numpy as np
 
 from core import store
 from core.answer.extractive import admissible_units, answer_signals, sibling_row
+from core.answer.lookup import is_lookup, lookup_confidence
 from core.answer.model import ANSWER_FEATURES, MODEL_PATH, AnswerModel, Logistic, fit_logistic
 from core.answer.signals import FEATURES
 from core.answer.vectors import unit_vectors
@@ -470,15 +471,25 @@ def lodo(records: list[Record], l2: float, spec: Spec = SHIPPED,
                     "runner_up_other_passage": quoting.other_passage, "quoting": quoting, "domains": report}
 
 
+def lookup_precision(ranked: list[Ranked], quoting: Quoting) -> tuple[int, int]:
+    """(right, n): of the questions whose signals describe a verbatim lookup
+    (core/answer/lookup.py), ranked by unit models that never saw their domain, how many
+    would quote the answer."""
+    found = [r for r in ranked if r.qsig is not None and is_lookup(r.qsig)]
+    return sum(int(answer_label(r, quoting)) for r in found), len(found)
+
+
 def train(records: list[Record], l2: float = 1.0) -> tuple[AnswerModel, dict]:
     _, report = lodo(records, l2)
     unit = fit_unit(records, l2)
-    answer = fit_answer(cross_fitted(records, l2), report["quoting"], l2)
+    crossed = cross_fitted(records, l2)
+    answer = fit_answer(crossed, report["quoting"], l2)
+    right, n = lookup_precision(crossed, report["quoting"])
     counts = {d: sum(r.domain == d for r in records) for d in sorted({r.domain for r in records})}
-    meta = {"questions": counts, "lodo": report["domains"], "l2": l2,
+    meta = {"questions": counts, "lodo": report["domains"], "l2": l2, "lookup": {"n": n, "right": right},
             "trained_by": "python -m evals.train"}
     return AnswerModel(unit, answer, report["threshold"], report["runner_up"], meta,
-                       report["runner_up_other_passage"]), report
+                       report["runner_up_other_passage"], lookup_confidence(right, n)), report
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 
 from core.answer.brackets import in_bracket
 from core.answer.differing import in_force_first, rival_rows
+from core.answer.lookup import is_lookup
 from core.answer.model import AnswerModel, load_model
 from core.answer.parallel import parallel_units
 from core.answer.premise import correction, denials_first, outdated_value
@@ -147,6 +148,9 @@ class LearnedExtractive:
                               rejected=rejected)
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
+        lookup = self.model.lookup_confidence > 0 and is_lookup(qsig)
+        if lookup:  # every topic word in the quote: as often right as the development sets say
+            support = max(support, self.model.lookup_confidence)
         fix = correction(q, ranked, [p.text for p in passages])
         differences: list[dict[str, Any]] = []
         if fix:  # the passage contradicts what the question takes for granted: say so
@@ -169,7 +173,7 @@ class LearnedExtractive:
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
         shown.insert(0, {"answer_confidence": round(support, 4), "signals": {k: round(v, 3) for k, v in qsig.items()},
-                         "drivers": self.model.answer.contributions(qsig)})
+                         "drivers": self.model.answer.contributions(qsig), **({"lookup": True} if lookup else {})})
         return Generation(text=render(chosen), selected=chosen, support=support, rejected=rejected,
                           candidates=shown, correction=fix[1] if fix else None, ranked=ranked,
                           differences=differences)

@@ -74,16 +74,20 @@ class AnswerModel:
     # ...and, from another passage than the best unit's, when it is this share too: a unit
     # from elsewhere reads as a rival answer (evals/train.py `choose_knobs`)
     runner_up_other_passage: float = 0.0
+    # the least answer confidence of a verbatim lookup (core/answer/lookup.py): the share of
+    # the development sets' lookups whose quote held the answer; 0 leaves the model's alone
+    lookup_confidence: float = 0.0
 
     @classmethod
     def from_dict(cls, d: dict) -> AnswerModel:
         return cls(Logistic.from_dict(d["unit"]), Logistic.from_dict(d["answer"]), float(d["threshold"]),
-                   float(d["runner_up"]), d.get("meta", {}), float(d.get("runner_up_other_passage", 0.0)))
+                   float(d["runner_up"]), d.get("meta", {}), float(d.get("runner_up_other_passage", 0.0)),
+                   float(d.get("lookup_confidence", 0.0)))
 
     def to_dict(self) -> dict:
         return {"unit": self.unit.to_dict(), "answer": self.answer.to_dict(), "threshold": self.threshold,
                 "runner_up": self.runner_up, "runner_up_other_passage": self.runner_up_other_passage,
-                "meta": self.meta}
+                "lookup_confidence": self.lookup_confidence, "meta": self.meta}
 
 
 @cache
