@@ -35,9 +35,10 @@ def target_badge_md(target: Target | None, observed: float | None, unsure: str =
     if target is None:
         return ""
     met = target.met(observed)
-    if met is None or unsure:
-        return (f":gray-badge[target {escape_md(target.text(), inline=True)}"
-                + (f": {escape_md(unsure, inline=True)}" if unsure and met is not None else "") + "]")
+    if met is None:
+        return f":gray-badge[target {escape_md(target.text(), inline=True)}]"
+    if unsure:  # short: a card is 200 px wide, and a longer badge was cut (the layout test)
+        return f":gray-badge[{escape_md(unsure, inline=True)} ({escape_md(target.text(), inline=True)})]"
     return (f":green-badge[:material/check: on target {escape_md(target.text(), inline=True)}]" if met
             else f":red-badge[:material/warning: off target {escape_md(target.text(), inline=True)}]")
 

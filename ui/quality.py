@@ -137,9 +137,9 @@ def too_few_to_judge(metric: str, target: Any, interval: list[float] | None, ans
     if target is None:
         return ""
     if metric == "faithfulness" and answers is not None and answers < MIN_ANSWERS_TO_JUDGE:
-        return f"{answers} answer{' is' if answers == 1 else 's are'} too few to tell"
+        return "too few to tell"  # the card's caption says over how many answers
     if interval and interval[0] < target.value < interval[1]:
-        return "within chance of it"
+        return "within chance"
     return ""
 
 

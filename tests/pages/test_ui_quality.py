@@ -187,8 +187,8 @@ def test_a_tiny_run_does_not_call_faithfulness_on_target():
     at.session_state["answers"] = 2
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    badges = [m.value for m in at.markdown if "target" in m.value]
-    assert ":gray-badge[target ≥ 95\\%: 2 answers are too few to tell]" in badges
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert ":gray-badge[too few to tell (≥ 95\\%)]" in badges
     assert ":red-badge[:material/warning: off target ≤ 5\\%]" in badges  # its interval lies above 5%
     # 0% grounded, but 2 questions cannot rule out 75%: its interval reaches 66%, not 75%
     assert ":red-badge[:material/warning: off target ≥ 75\\%]" in badges
@@ -199,7 +199,7 @@ def test_a_target_inside_the_rates_interval_is_within_chance():
     from core.targets import Target
 
     grounded = Target("grounded_only", 0.75, True)
-    assert q.too_few_to_judge("grounded_only", grounded, [0.62, 0.83], None) == "within chance of it"
+    assert q.too_few_to_judge("grounded_only", grounded, [0.62, 0.83], None) == "within chance"
     assert q.too_few_to_judge("grounded_only", grounded, [0.76, 0.90], None) == ""
     assert q.too_few_to_judge("grounded_only", grounded, None, None) == ""  # a run stored before intervals
     faithful = Target("faithfulness", 0.95, True)
