@@ -17,8 +17,8 @@ import re
 _NEVER_END = frozenset(
     """
     e.g i.e cf vs mr mrs ms dr prof sr jr st no nos fig figs art sec ch vol pp p approx
-    incl est dept univ gen col lt sgt capt rev hon op ed eds al
-    т.е т.к т.н т.ч напр см рис ул им и.о гл ст п пп ср стр тел акад проф доц
+    incl est dept univ gen col lt sgt capt rev hon op ed eds al ext
+    т.е т.к т.н т.ч напр см рис ул им и.о гл ст п пп ср стр тел доб акад проф доц
     """.split()
 )
 # After these a sentence may end, but only if the next word starts upper-case (which the

@@ -25,6 +25,11 @@ from core.ingest.tokens import count_tokens
          ["Срок — две недели, т.е. 14 дней.", "В 2020 г. Компания выросла.", "Офис в г. Москве."]),
         ("Автор — А. С. Пушкин. См. рис. 5 ниже.", ["Автор — А. С. Пушкин.", "См. рис. 5 ниже."]),
         ("No punctuation at the end", ["No punctuation at the end"]),
+        # a telephone extension is no sentence end (a QA pass: «(доб.» was a unit of its own)
+        ("Звоните в техслужбу (доб. 400) и перекройте воду. Затем сообщите дежурному.",
+         ["Звоните в техслужбу (доб. 400) и перекройте воду.", "Затем сообщите дежурному."]),
+        ("Call maintenance (ext. 400) first. Then tell the duty manager.",
+         ["Call maintenance (ext. 400) first.", "Then tell the duty manager."]),
     ],
 )
 def test_sentences(text, expected):
