@@ -15,7 +15,10 @@ The conditions, on the answer model's question-level signals (core/answer/extrac
 2. p_best >= MIN_BEST and p_best - p_second >= MIN_GAP: the unit model's clear first;
 3. rank_prior = 1: its passage is the first retrieved;
 4. no number of the question missing, same language, no unknown word, and no answer type
-   that the unit contradicts (type_match > 0).
+   that the unit contradicts (type_match > 0);
+5. the question asks something: an elliptical follow-up asked on its own ("А фильтр-сетку
+   заливного шланга?", no reading of it found) names a topic, not what is asked, and the
+   dev sets' one wrong lookup was such a fragment (core/answer/extractive.py).
 Then the answer confidence is at least the model's `lookup_confidence`: the share of such
 development questions whose quote held the answer, by Laplace's rule ((k + 1) / (n + 2)).
 """
