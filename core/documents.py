@@ -208,9 +208,9 @@ def ingest_files(
 def document_names(given: list[Path]) -> dict[Path, str]:
     """The name each file of an ingest run is indexed under: its file name, unless another
     file found in the folders named shares it; then its path in its folder
-    ("depots/ironvale/site_contacts.md"). A document is known by its name, so every depot's
-    site_contacts.md but the first was refused, and a later one replaced another depot's (a
-    scale pass: 94 of 252 files of a per-depot tree). Files named directly keep their names."""
+    ("sites/north/contacts.md"). A document is known by its name, so every site's
+    contacts.md but the first was refused, and a later one replaced another site's (a scale
+    pass: 94 of 252 files of a per-site tree). Files named directly keep their names."""
     found = [(f, Path(p)) for p in given if Path(p).is_dir() for f, why in _folder_files(Path(p)) if why is None]
     found += [(Path(p), None) for p in given if not Path(p).is_dir()]
     count = Counter(readable_name(f.name) for f, _ in found)

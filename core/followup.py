@@ -173,7 +173,7 @@ def read_followup(question: str, previous: str | None) -> str | None:
         lambda: _replace_name(previous, words, placed_only=mode == "bare"),
         lambda: _replace_adjective(previous, words),
     ]
-    if mode != "bare" and prep not in _PLACE_OR_TIME:  # "and in Helsinki?" names no subject (a QA pass)
+    if mode != "bare" and prep not in _PLACE_OR_TIME:  # "and in Oslo?" names no subject (a QA pass)
         readings.append(lambda: _replace_subject(previous, x))
     if mode != "bare" and not prep:
         readings.append(lambda: _replace_only_phrase(previous, x, words))
@@ -482,7 +482,7 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
     old_names = sorted(n for n in proper_names(previous) if n not in new_names and not _calendar(n))
     if len(old_names) > 1:  # "PeopleDesk Standard": the brand stays
         old_names = [n for n in old_names if not _is_brand(n)] or old_names
-    old_names = _name_runs(previous, set(old_names))  # "Riga Old Town" is one name (a QA pass)
+    old_names = _name_runs(previous, set(old_names))  # "Santa Clara Valley" is one name (a QA pass)
     if len(old_names) > 1 or placed_only:  # "the train to Lisbon": the name after a preposition
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
@@ -492,7 +492,7 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
 
 
 def _name_runs(text: str, names: set[str]) -> list[str]:
-    """The names of `text` with those that stand next to each other joined ("Riga Old Town"),
+    """The names of `text` with those that stand next to each other joined ("Santa Clara Valley"),
     in order of appearance, each once."""
     runs: list[str] = []
     current: list[str] = []

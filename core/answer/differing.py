@@ -106,9 +106,9 @@ def rival_test(chosen: Unit) -> Callable[[Unit], bool]:
 
 
 def _differ(these: frozenset[str], those: frozenset[str]) -> bool:
-    """Do two units' values disagree? Each must hold one the other lacks: "check-out is at
-    12:00 on Sundays" says less than "check-in at 15:00, check-out by 11:00 (12:00 on
-    Sundays)", not otherwise (a QA pass read the two as "The documents differ")."""
+    """Do two units' values disagree? Each must hold one the other lacks: "the office closes
+    at 12:00 on Sundays" says less than "the office opens at 8:00 and closes at 18:00 (12:00
+    on Sundays)", not otherwise (a QA pass read such two as "The documents differ")."""
     return not (these <= those or those <= these)
 
 

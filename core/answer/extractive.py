@@ -149,8 +149,8 @@ class LearnedExtractive:
                               rejected=rejected)
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
-        # an elliptical fragment asked on its own ("А фильтр-сетку заливного шланга?" when no
-        # reading of it was found) says what it is about, not what it asks: no lookup
+        # an elliptical fragment asked on its own ("And the second filter?" when no reading of
+        # it was found) says what it is about, not what it asks: no lookup
         lookup = self.model.lookup_confidence > 0 and is_lookup(qsig) and not looks_like_followup(q.text)
         if lookup:  # every topic word in the quote: as often right as the development sets say
             support = max(support, self.model.lookup_confidence)

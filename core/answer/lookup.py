@@ -5,10 +5,9 @@ unanswerable questions are written close to their documents, so overlap alone pr
 there. But when the best unit holds *every* topic term of the question, ranks clearly first
 among the units, comes from the first passage retrieved, in the question's language, with
 every number of the question and no word the knowledge base lacks, the development sets
-hold no question to decline and no wrong answer (evals/train.py `lookup_precision`). Such
-an answer was refused at 0.65 beside "red for toilets and urinals" for "Which colour cloth
-is for cleaning toilets?" (a QA pass): the plainest question is the one a user trusts least
-to be refused.
+hold no question to decline and no wrong answer (evals/train.py `lookup_precision`). A QA
+pass saw such an answer refused at 0.65 with the question's every word in the sentence shown
+first under the refusal: the plainest question is the one a user trusts least to be refused.
 
 The conditions, on the answer model's question-level signals (core/answer/extractive.py):
 1. lex_unit = 1: the unit holds every topic term of the question (IDF-weighted share);
@@ -16,9 +15,9 @@ The conditions, on the answer model's question-level signals (core/answer/extrac
 3. rank_prior = 1: its passage is the first retrieved;
 4. no number of the question missing, same language, no unknown word, and no answer type
    that the unit contradicts (type_match > 0);
-5. the question asks something: an elliptical follow-up asked on its own ("А фильтр-сетку
-   заливного шланга?", no reading of it found) names a topic, not what is asked, and the
-   dev sets' one wrong lookup was such a fragment (core/answer/extractive.py).
+5. the question asks something: an elliptical follow-up asked on its own ("And the second
+   filter?", no reading of it found) names a topic, not what is asked, and the development
+   sets' one wrong lookup was such a fragment (core/answer/extractive.py).
 Then the answer confidence is at least the model's `lookup_confidence`: the share of such
 development questions whose quote held the answer, by Laplace's rule ((k + 1) / (n + 2)).
 """

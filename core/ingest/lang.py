@@ -17,7 +17,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 # a text of at most this many words is read by its words (as core.lang.language_of): "А для
-# Platinum?" is Russian with a name in it, though the name has more letters
+# Pro?" is Russian with a name in it, though the name has more letters
 SHORT_WORDS = 6
 
 

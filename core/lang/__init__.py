@@ -12,7 +12,7 @@ __all__ = ["ANSWER_TYPES", "LANGUAGES", "Language", "language_of"]
 
 
 # a text of at most this many words is read by its words, not its letters: in "А для
-# Platinum?" the Latin name outweighs the Russian words by letters (a QA pass: a Russian
+# Pro?" the Latin name outweighs the Russian words by letters (a QA pass: a Russian
 # follow-up was read as English, so not as a follow-up of the Russian question before it)
 SHORT_WORDS = 6
 
