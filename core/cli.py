@@ -332,7 +332,6 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         ensure_tenant,
         exclusions_note,
         ingest_files,
-        iter_files,
         skipped_in_folders,
     )
     from core.schema import SUPPORTED_FORMATS
@@ -348,12 +347,14 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
         print(f"created tenant {_shown(args.tenant)} (it did not exist; `tenants list` shows the others)",
               file=sys.stderr, flush=True)
     ensure_tenant(settings, args.tenant)
-    files = iter_files(args.paths)
+    # each file of the run with the name it is indexed under (a folder's files of one name:
+    # each by its path in the folder); the keys are the files, in order (`iter_files`)
+    names = document_names(args.paths)
+    files = list(names)
     for path, why in skipped_in_folders(args.paths):  # stderr: stdout stays one line an ingested file
         print(f"skipped    {_shown(str(path))}: {why}", file=sys.stderr, flush=True)
     if not files:
         raise UserError(f"No supported files found ({SUPPORTED_FORMATS}).")
-    names = document_names(args.paths)  # a folder's files of one name: each by its path in the folder
     failed = 0
     ready: list[str] = []  # documents indexed now: their answer vectors are prepared after
     for path, result in ingest_files(settings, args.tenant, files, uploaded_by=args.by, names=names,

@@ -211,8 +211,9 @@ def document_names(given: list[Path]) -> dict[Path, str]:
     ("sites/north/contacts.md"). A document is known by its name, so every site's
     contacts.md but the first was refused, and a later one replaced another site's (a scale
     pass: 94 of 252 files of a per-site tree). Files named directly keep their names."""
-    found = [(f, Path(p)) for p in given if Path(p).is_dir() for f, why in _folder_files(Path(p)) if why is None]
-    found += [(Path(p), None) for p in given if not Path(p).is_dir()]
+    found: list[tuple[Path, Path | None]] = []  # in `iter_files`' order: the run's order
+    for p in (Path(p) for p in given):
+        found.extend([(f, p) for f, why in _folder_files(p) if why is None] if p.is_dir() else [(p, None)])
     count = Counter(readable_name(f.name) for f, _ in found)
     return {f: readable_name(f.relative_to(root).as_posix()) if root is not None and count[readable_name(f.name)] > 1
             else readable_name(f.name) for f, root in found}

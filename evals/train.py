@@ -58,7 +58,6 @@ from core.answer.vectors import unit_vectors
 from core.config import Settings, load_settings, save_tenant_overrides
 from core.documents import ensure_tenant as create_tenant
 from core.documents import ingest_file
-from core.followup import looks_like_followup
 from core.index import lexical_index
 from core.models import get_embedder
 from core.pipeline import prepare_question, question_read
@@ -476,8 +475,7 @@ def lookup_precision(ranked: list[Ranked], quoting: Quoting) -> tuple[int, int]:
     """(right, n): of the questions whose signals describe a verbatim lookup
     (core/answer/lookup.py), ranked by unit models that never saw their domain, how many
     would quote the answer."""
-    found = [r for r in ranked if r.qsig is not None and is_lookup(r.qsig)
-             and not looks_like_followup(r.record.qtext or "")]  # as core/answer/extractive.py asks
+    found = [r for r in ranked if r.qsig is not None and is_lookup(r.qsig, r.record.qtext or "")]
     return sum(int(answer_label(r, quoting)) for r in found), len(found)
 
 

@@ -38,7 +38,6 @@ from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, 
 from core.answer.units import Unit, units
 from core.answer.vectors import unit_vectors
 from core.answer_vectors import AnswerVectors
-from core.followup import looks_like_followup
 from core.lexical import LexicalIndex
 from core.reference import section_reading
 from core.retrieve import Candidate
@@ -149,9 +148,7 @@ class LearnedExtractive:
                               rejected=rejected)
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
-        # an elliptical fragment asked on its own ("And the second filter?" when no reading of
-        # it was found) says what it is about, not what it asks: no lookup
-        lookup = self.model.lookup_confidence > 0 and is_lookup(qsig) and not looks_like_followup(q.text)
+        lookup = self.model.lookup_confidence > 0 and is_lookup(qsig, q.text)
         if lookup:  # every topic word in the quote: as often right as the development sets say
             support = max(support, self.model.lookup_confidence)
         fix = correction(q, ranked, [p.text for p in passages])

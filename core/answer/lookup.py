@@ -17,7 +17,7 @@ The conditions, on the answer model's question-level signals (core/answer/extrac
    that the unit contradicts (type_match > 0);
 5. the question asks something: an elliptical follow-up asked on its own ("And the second
    filter?", no reading of it found) names a topic, not what is asked, and the development
-   sets' one wrong lookup was such a fragment (core/answer/extractive.py).
+   sets' one wrong lookup was such a fragment.
 Then the answer confidence is at least the model's `lookup_confidence`: the share of such
 development questions whose quote held the answer, by Laplace's rule ((k + 1) / (n + 2)).
 """
@@ -26,15 +26,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from core.followup import looks_like_followup
+
 MIN_BEST = 0.6
 MIN_GAP = 0.1
 
 
-def is_lookup(qsig: Mapping[str, float]) -> bool:
-    """Do the question-level signals describe a verbatim lookup (the module docstring)?"""
+def is_lookup(qsig: Mapping[str, float], question: str) -> bool:
+    """Do the question-level signals describe a verbatim lookup of `question` as asked (its
+    reading, for a follow-up; the module docstring)?"""
     return (qsig["lex_unit"] >= 0.999 and qsig["p_best"] >= MIN_BEST and qsig["p_gap"] >= MIN_GAP
             and qsig["rank_prior"] >= 0.999 and qsig["numbers_missing"] == 0 and qsig["cross_language"] == 0
-            and qsig["unknown_share"] == 0 and qsig["type_match"] > 0)
+            and qsig["unknown_share"] == 0 and qsig["type_match"] > 0 and not looks_like_followup(question))
 
 
 def lookup_confidence(right: int, n: int) -> float:

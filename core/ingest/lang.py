@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from core.lang import short_text_language
+
 _EN_STOPWORDS = frozenset(
     "the a an and or of to in on for is are was were be by with as at from that this it "
     "not no can you your we our they their have has will if".split()
@@ -16,18 +18,12 @@ _EN_STOPWORDS = frozenset(
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-# a text of at most this many words is read by its words (as core.lang.language_of): "А для
-# Pro?" is Russian with a name in it, though the name has more letters
-SHORT_WORDS = 6
-
-
 def detect_lang(text: str) -> str:
     """Return "en", "ru" or "other" for `text`."""
-    words = _WORD.findall(text)
-    if 0 < len(words) <= SHORT_WORDS:
-        russian = sum(1 for w in words if "\u0400" <= w[0] <= "\u04ff")
-        if russian and 2 * russian >= len(words):
-            return "ru"
+    # a short text is read by its words, as the answer step reads it: "А для Pro?" is Russian
+    # with a name in it, though the name has more letters
+    if short_text_language(text) == "ru":
+        return "ru"
     cyrillic = latin = other = accented = 0
     for ch in text:
         if not ch.isalpha():

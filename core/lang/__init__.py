@@ -8,7 +8,7 @@ from core.lang.base import ANSWER_TYPES, Language
 LANGUAGES: dict[str, Language] = {en.LANGUAGE.code: en.LANGUAGE, ru.LANGUAGE.code: ru.LANGUAGE}
 DEFAULT = "en"
 
-__all__ = ["ANSWER_TYPES", "LANGUAGES", "Language", "language_of"]
+__all__ = ["ANSWER_TYPES", "DEFAULT", "LANGUAGES", "Language", "language_of", "short_text_language"]
 
 
 # a text of at most this many words is read by its words, not its letters: in "А для
@@ -19,18 +19,24 @@ SHORT_WORDS = 6
 
 def language_of(text: str) -> Language:
     """The registered language whose own letters the text uses most (English when none); a
-    short text's, the language most of its words are written in, a tie going to the one
-    that is not the default (a name in Latin letters stands in questions of every language)."""
+    short text's, the language most of its words are written in (`short_text_language`)."""
     lowered = text.lower()
-    words = [w for w in lowered.split() if any(ch.isalpha() for ch in w)]
-    if 0 < len(words) <= SHORT_WORDS:
-        by_words = dict.fromkeys(LANGUAGES, 0)
-        for word in words:
-            by_words[_letters_language(word)] += 1
-        code = max(by_words, key=lambda c: (by_words[c], c != DEFAULT))
-        if by_words[code]:
-            return LANGUAGES[code]
-    return LANGUAGES[_letters_language(lowered)]
+    return LANGUAGES[short_text_language(lowered) or _letters_language(lowered)]
+
+
+def short_text_language(text: str) -> str | None:
+    """The code of the language most words of a text of at most SHORT_WORDS words are
+    written in, a tie going to the one that is not the default (a name in Latin letters
+    stands in questions of every language); None for a longer text or one of no words."""
+    tokens = text.lower().split(None, SHORT_WORDS * 2)  # a long text is not read word by word
+    words = [w for w in tokens if any(ch.isalpha() for ch in w)]
+    if not 0 < len(words) <= SHORT_WORDS or len(tokens) > SHORT_WORDS * 2:
+        return None
+    by_words = dict.fromkeys(LANGUAGES, 0)
+    for word in words:
+        by_words[_letters_language(word)] += 1
+    code = max(by_words, key=lambda c: (by_words[c], c != DEFAULT))
+    return code if by_words[code] else None
 
 
 def _letters_language(text: str) -> str:

@@ -642,6 +642,7 @@ def test_a_folders_files_of_one_name_are_each_indexed_under_their_path(settings,
     names = documents.document_names([root])
     assert sorted(names.values()) == ["depots/ironvale/site_contacts.md", "depots/kestrel/site_contacts.md", "fleet.md"]
     files = documents.iter_files([root])
+    assert list(names) == files  # the run's files, in its order
     results = [r for _, r in documents.ingest_files(settings, "acme", files, names=names)]
     assert [r.status for r in results] == ["ready"] * 3
     assert sorted(d["file_name"] for d in list_documents(settings, "acme")) == sorted(names.values())

@@ -14,11 +14,12 @@ LOOKUP = {"lex_unit": 1.0, "p_best": 0.97, "p_gap": 0.87, "rank_prior": 1.0, "nu
 
 
 def test_a_lookup_needs_every_topic_word_a_clear_first_unit_and_nothing_missing() -> None:
-    assert is_lookup(LOOKUP)
+    assert is_lookup(LOOKUP, "Which colour cloth is for cleaning toilets?")
+    assert not is_lookup(LOOKUP, "And the cloth for toilets?")  # a fragment asks nothing of its own
     for name, value in (("lex_unit", 0.9), ("p_best", 0.5), ("p_gap", 0.05), ("rank_prior", 0.5),
                         ("numbers_missing", 1.0), ("cross_language", 1.0), ("unknown_share", 0.2),
                         ("type_match", 0.0)):
-        assert not is_lookup({**LOOKUP, name: value}), name
+        assert not is_lookup({**LOOKUP, name: value}, "Which colour cloth is for cleaning toilets?"), name
 
 
 def test_its_confidence_is_laplaces_rule_over_the_development_lookups() -> None:
