@@ -156,6 +156,11 @@ MIGRATIONS: list[str] = [
     CREATE TABLE sign_in_failures (username TEXT NOT NULL, at REAL NOT NULL);
     CREATE INDEX sign_in_failures_user ON sign_in_failures(username, at);
     """,
+    # 17: a failed file's chunk count when it was refused for the chunk limit, so the same
+    # bytes are refused again without parsing (`chunks` stays 0: a failed file has none)
+    """
+    ALTER TABLE documents ADD COLUMN over_limit INTEGER;
+    """,
 ]
 
 

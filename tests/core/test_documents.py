@@ -372,6 +372,31 @@ def test_too_many_chunks_fail_before_embedding(settings, write_file, monkeypatch
     assert index.vector_count(settings, "acme") == 0 and store.chunk_rows(settings, "acme") == []
 
 
+def test_a_file_found_too_long_is_refused_again_without_reading_until_the_limit_rises(settings, write_file,
+                                                                                     monkeypatch):
+    tight = replace(settings, max_chunks_per_doc=2)
+    many = write_file("many.md", MANY)
+    first = ingest_file(tight, "acme", many)
+    assert first.status == "failed" and "too long to index" in first.error
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the same bytes must not be parsed again")
+
+    with monkeypatch.context() as m:  # a folder run re-read it every time (a scale pass)
+        m.setattr(documents, "parse_file", no_reading)
+        m.setattr(documents, "chunk_document", no_reading)
+        m.setattr("core.ingest.ahead.parse_file", no_reading)
+        again = list(documents.ingest_files(tight, "acme", [many]))
+    assert [(r.status, r.doc_id) for _, r in again] == [("failed", first.doc_id)]
+    assert again[0][1].error.startswith("many.md is too long to index: at least ")
+    assert [d["status"] for d in list_documents(tight, "acme")] == ["failed"]  # one row, not two
+    assert store.find_documents(tight, "acme")[0]["chunks"] == 0  # a failed file holds no passage
+
+    edited = write_file("many.md", MANY + "# Part 6\n\nPart 6 explains topic number 6 in one sentence.\n")
+    assert "too long to index" in ingest_file(tight, "acme", edited).error  # other bytes: read, and refused
+    assert ingest_file(replace(settings, max_chunks_per_doc=100), "acme", edited).status == "ready"
+
+
 def test_a_file_far_over_the_chunk_limit_is_refused_before_chunking(settings, write_file, monkeypatch):
     def no_chunking(*args, **kwargs):
         raise AssertionError("chunking must not start")
