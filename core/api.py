@@ -7,6 +7,10 @@ tenant, so no request names one and none can reach another tenant's data. A requ
 also sends `X-Groundwork-Tenant` naming another tenant is refused (403). Bodies are capped
 before they are read (JSON 64 KiB, uploads the console's file limit). The schema is at
 `/openapi.json`, the docs at `/docs`. The console does not need this service running.
+
+An upload is accepted (202) and indexed in the background (core/ingest_jobs.py), polled at
+`/v1/ingest-jobs/{job_id}`; `?wait=true` indexes it within the request as before. Each
+request writes one access line (core/access_log.py).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, File, Header, HTTPException, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Header, HTTPException, Query, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
@@ -27,7 +31,7 @@ from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from core import eval_jobs, keys, store
+from core import access_log, eval_jobs, ingest_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
 from core.eval_rows import EVAL_SPLITS
 from core.schema import SUPPORTED_FORMATS
@@ -109,6 +113,22 @@ def _job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[
     out = {k: record.get(k) for k in JOB_FIELDS}
     if record.get("status") == eval_jobs.RUNNING:
         out["progress"] = {"fraction": round(eval_jobs.fraction(record), 4), "line": eval_jobs.describe(record)}
+    return out
+
+
+# what a client sees of an upload job (not where its bytes wait, nor the process running it)
+INGEST_JOB_FIELDS = ("job_id", "file_name", "size", "phase", "doc_id", "error", "result", "created_at",
+                     "started_at", "finished_at")
+
+
+def _ingest_job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[str, Any]:
+    """What a client sees of an upload job; 404 when the tenant has no such job (None)."""
+    if record is None:
+        raise HTTPException(404, f"No ingest job {job_id} for this tenant.")
+    out = {k: record.get(k) for k in INGEST_JOB_FIELDS}
+    out["status_url"] = f"/v1/ingest-jobs/{record['job_id']}"
+    if record.get("phase") in ingest_jobs.RUNNING:
+        out["progress"] = {"stage": record.get("stage") or "queued", "fraction": record.get("fraction") or 0.0}
     return out
 
 
@@ -276,10 +296,12 @@ def create_app(settings: Settings) -> FastAPI:
     def tenant_of(request: Request, x_groundwork_tenant: str | None = Header(default=None)) -> str:
         auth = request.headers.get("authorization", "")
         scheme, _, key = auth.partition(" ")
-        tenant = keys.tenant_for_key(settings, key.strip()) if scheme.lower() == "bearer" else None
-        if tenant is None:
+        holder = keys.holder_of(settings, key.strip()) if scheme.lower() == "bearer" else None
+        if holder is None:
             raise HTTPException(401, "A valid API key is required: send Authorization: Bearer <key>.",
                                 headers={"WWW-Authenticate": "Bearer"})
+        tenant = holder["tenant"]
+        access_log.note_caller(request.scope, tenant, holder["key_id"], holder["label"])
         if x_groundwork_tenant is not None and _header_text(x_groundwork_tenant) != tenant:
             raise HTTPException(403, "This key does not reach that tenant.")
         return tenant
@@ -306,9 +328,15 @@ def create_app(settings: Settings) -> FastAPI:
                  "notes": document_notes(d)}  # what indexing noted: pages read by OCR, left out, skipped
                 for d in list_documents(settings, tenant)]
 
-    @app.post("/v1/documents", summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`) and index it")
-    async def upload(request: Request, file: Annotated[UploadFile, File()],
-                     tenant: str = Depends(tenant_of)) -> JSONResponse:
+    @app.post("/v1/documents", status_code=202,
+              summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`): 202 with an ingest job "
+                      "to poll at GET /v1/ingest-jobs/{job_id}; with ?wait=true indexed within the request",
+              responses={200: {"description": "?wait=true: the document as indexed (status ready or unchanged)"},
+                         422: {"description": "A file refused (empty, binary, unsupported, over the size "
+                                              "limit; with ?wait=true also one that failed to index)"}})
+    async def upload(request: Request, file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of),
+                     wait: bool = Query(False, description="Index within the request and answer with the "
+                                                           "document (the API's first behaviour).")) -> JSONResponse:
         # two `file` parts: FastAPI hands over the last, and the first was dropped without a
         # word (a reliability pass)
         sent = len((await request.form()).getlist("file"))
@@ -316,7 +344,20 @@ def create_app(settings: Settings) -> FastAPI:
             raise RequestValidationError([{"type": "too_many_files", "loc": ("body", "file"),
                                            "msg": f"This request carried {sent} files under `file`; "
                                                   "send one file per request."}])
-        return await run_in_threadpool(_ingest, file, tenant)
+        if wait:
+            return await run_in_threadpool(_ingest, file, tenant)
+        return await run_in_threadpool(_accept, file, tenant, access_log.caller(request.scope).get("key_id"))
+
+    def _accept(file: UploadFile, tenant: str, key_id: str | None) -> JSONResponse:
+        from core.documents import IngestResult
+
+        name = file.filename or "upload"
+        try:
+            job = ingest_jobs.accept(settings, tenant, name, file.file.read(), uploaded_by="api", key_id=key_id)
+        except ingest_jobs.Refused as exc:  # refused as a synchronous upload says it, but nothing is kept
+            return JSONResponse(IngestResult(name, "failed", error=str(exc)).to_dict(), status_code=422)
+        view = _ingest_job_view(job)
+        return JSONResponse(view, status_code=202, headers={"Location": view["status_url"]})
 
     def _ingest(file: UploadFile, tenant: str) -> JSONResponse:
         from core.answer.prepare import prepare_in_background
@@ -327,6 +368,15 @@ def create_app(settings: Settings) -> FastAPI:
             prepare_in_background(settings, tenant, [result.doc_id])
         out = result.to_dict()
         return JSONResponse(out, status_code=422 if out.get("status") == "failed" else 200)
+
+    @app.get("/v1/ingest-jobs", summary="The tenant's upload jobs, newest first")
+    def ingest_jobs_list(tenant: str = Depends(tenant_of)) -> list[dict[str, Any]]:
+        return [_ingest_job_view(j) for j in ingest_jobs.jobs(settings, tenant)]
+
+    @app.get("/v1/ingest-jobs/{job_id}",
+             summary="One upload job: queued, indexing (with progress), done (doc_id), failed (error) or interrupted")
+    def ingest_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        return _ingest_job_view(ingest_jobs.get(settings, tenant, job_id), job_id)
 
     @app.delete("/v1/documents/{doc_id}", summary="Delete one of the tenant's documents")
     def delete(doc_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
@@ -394,6 +444,7 @@ def create_app(settings: Settings) -> FastAPI:
         return _job_view(eval_jobs.cancel(settings, tenant, job_id), job_id)
 
     app.add_middleware(BodyLimit, upload_bytes=settings.max_file_mb * 1024 * 1024 + 64 * 1024)
+    app.add_middleware(access_log.AccessLog)  # outermost of ours: a 413 is logged too
     return app
 
 
@@ -403,12 +454,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m core.api", description="Groundwork HTTP API")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8780)
+    parser.add_argument("--no-access-log", action="store_true",
+                        help="Do not print the access log (one line per request) on stderr.")
     args = parser.parse_args(argv)
     try:
         settings = load_settings()
     except ValueError as exc:  # a GROUNDWORK_* variable that is no value of its setting
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if not args.no_access_log:
+        access_log.show_on_stderr()  # uvicorn's own lines stay at warning level
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 

@@ -285,16 +285,23 @@ def _ingest(
     return result
 
 
+def size_refusal(settings: Settings, size: int) -> str | None:
+    """The sentence refusing a file of `size` bytes, or None when it is within the limit
+    (also checked before the HTTP API accepts an upload to index later)."""
+    if size <= settings.max_file_mb * 1024 * 1024:
+        return None
+    return f"File is {size / 1048576:.0f} MB; the limit is {settings.max_file_mb} MB — split it and upload the parts."
+
+
 def _index_new(
     settings: Settings, tenant: str, path: Path, data: bytes, sha: str, doc_id: str,
     file_name: str, uploaded_by: str, report: Progress, ahead: Future | None = None,
 ) -> IngestResult:
     timings: dict[str, float] = {}
     index.ensure_reachable(settings)
-    if len(data) > settings.max_file_mb * 1024 * 1024:
-        raise IngestError(
-            f"File is {len(data) / 1048576:.0f} MB; the limit is {settings.max_file_mb} MB — split it and upload the parts."
-        )
+    too_large = size_refusal(settings, len(data))
+    if too_large:
+        raise IngestError(too_large)
     report("parse", 0.05)
     t = time.perf_counter()
     # Record what the bytes are: a text file named .pdf is indexed and recorded as text, as

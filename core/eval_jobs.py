@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import Settings
+from core.processes import process_alive, process_start
 from core.records import new_id, record_path
 from core.tenants import tenant_key
 
@@ -119,40 +120,6 @@ def update(path: str | Path, **fields: Any) -> dict[str, Any]:
 
 
 # ---- processes ---------------------------------------------------------------------------------
-
-
-def _stat(pid: int) -> tuple[str, int] | None:
-    """(state letter, start tick) of a process from /proc; None where /proc has no such process."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = raw[raw.rindex(")") + 2:].split()  # after "pid (comm) "
-    return fields[0], int(fields[19])
-
-
-def process_start(pid: int) -> int | None:
-    """The process's start tick since boot (Linux); None elsewhere."""
-    stat = _stat(pid)
-    return stat[1] if stat else None
-
-
-def process_alive(pid: int | None, pid_start: int | None = None) -> bool:
-    """Whether `pid` is a live process (not a zombie) and, where the start tick is known, the
-    same process that was recorded."""
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # exists, owned by someone else
-    stat = _stat(pid)
-    if stat is None:
-        return not Path("/proc/self").exists()  # no /proc: trust the signal check
-    state, started = stat
-    return state not in ("Z", "X") and (pid_start is None or started == pid_start)
 
 
 def _settle(path: Path, record: dict[str, Any]) -> dict[str, Any]:

@@ -53,14 +53,21 @@ def revoke_key(settings: Settings, tenant: str, key_id: str) -> bool:
     return cur.rowcount == 1
 
 
-def tenant_for_key(settings: Settings, key: str | None) -> str | None:
-    """The tenant a live key reaches, or None (no key, unknown, revoked). Notes its use."""
+def holder_of(settings: Settings, key: str | None) -> dict[str, Any] | None:
+    """What a live key reaches: {key_id, tenant, label}; None (no key, unknown, revoked).
+    Notes its use. The id and label name the key in logs; the key itself is never kept."""
     if not key or not key.startswith(PREFIX) or len(key) > 200:
         return None
     with store.connect(settings) as conn:
-        row = conn.execute("SELECT key_id, tenant FROM api_keys WHERE key_hash=? AND revoked_at IS NULL",
+        row = conn.execute("SELECT key_id, tenant, label FROM api_keys WHERE key_hash=? AND revoked_at IS NULL",
                            (_hash(key),)).fetchone()
         if row is None:
             return None
         conn.execute("UPDATE api_keys SET last_used_at=? WHERE key_id=?", (time.time(), row["key_id"]))
-    return row["tenant"]
+    return dict(row)
+
+
+def tenant_for_key(settings: Settings, key: str | None) -> str | None:
+    """The tenant a live key reaches, or None (no key, unknown, revoked). Notes its use."""
+    holder = holder_of(settings, key)
+    return holder["tenant"] if holder else None

@@ -1,5 +1,6 @@
 """SQLite under GROUNDWORK_DATA: tenants, documents, chunks, interrupted uploads, traces,
-feedback, eval runs, reviews, API keys, console users and their sign-in sessions.
+feedback, eval runs, reviews, API keys, console users and their sign-in sessions, the HTTP
+API's upload jobs.
 
 Schema changes are numbered migrations recorded in `_migrations`; each runs once.
 """
@@ -160,6 +161,18 @@ MIGRATIONS: list[str] = [
     # bytes are refused again without parsing (`chunks` stays 0: a failed file has none)
     """
     ALTER TABLE documents ADD COLUMN over_limit INTEGER;
+    """,
+    # 18: uploads over the HTTP API indexed in the background (core/ingest_jobs.py): the job's
+    # phase and progress, the process whose worker runs it (pid and start tick, so a server
+    # that stopped leaves its jobs read as interrupted), and the outcome (doc_id or error)
+    """
+    CREATE TABLE ingest_jobs (
+        job_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, file_name TEXT NOT NULL, size INTEGER NOT NULL,
+        stored TEXT NOT NULL, uploaded_by TEXT, key_id TEXT, phase TEXT NOT NULL, stage TEXT,
+        fraction REAL NOT NULL DEFAULT 0, doc_id TEXT, error TEXT, result TEXT, pid INTEGER,
+        pid_start INTEGER, created_at REAL NOT NULL, started_at REAL, finished_at REAL,
+        updated_at REAL NOT NULL);
+    CREATE INDEX ingest_jobs_tenant ON ingest_jobs(tenant, created_at);
     """,
 ]
 

@@ -82,13 +82,13 @@ def test_another_tenants_key_cannot_reach_this_tenant(api):
 
 def test_upload_list_and_delete(api):
     key = auth(api.keys["acme"])
-    res = api.post("/v1/documents", headers=key,
+    res = api.post("/v1/documents?wait=true", headers=key,
                    files={"file": ("parking.md", b"# Parking\n\nStaff park on level 2.\n", "text/markdown")})
     assert res.status_code == 200 and res.json()["status"] == "ready"
     doc_id = res.json()["doc_id"]
     names = {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
     assert names == {"acme.md", "parking.md"}
-    bad = api.post("/v1/documents", headers=key, files={"file": ("x.pdf", b"%PDF-1.4 nope", "application/pdf")})
+    bad = api.post("/v1/documents?wait=true", headers=key, files={"file": ("x.pdf", b"%PDF-1.4 nope", "application/pdf")})
     assert bad.status_code == 422 and bad.json()["status"] == "failed" and bad.json()["error"]
     assert api.delete(f"/v1/documents/{doc_id}", headers=key).json() == {"deleted": doc_id}
     assert {d["file_name"] for d in api.get("/v1/documents", headers=key).json()} == {"acme.md", "x.pdf"}
@@ -113,14 +113,14 @@ def test_two_files_in_one_upload_are_refused_not_one_dropped(api):
 def test_an_upload_named_only_as_a_folder_is_named_upload(api):
     # a reliability pass: a file named ".." was listed as "..", and said "(same content as ..)"
     key = auth(api.keys["acme"])
-    res = api.post("/v1/documents", headers=key, files={"file": ("..", b"Staff park on level 2.\n", "text/plain")})
+    res = api.post("/v1/documents?wait=true", headers=key, files={"file": ("..", b"Staff park on level 2.\n", "text/plain")})
     assert res.status_code == 200 and res.json()["file_name"] == "upload", res.text
 
 
 @pytest.mark.parametrize("sent", ["../../etc/passwd.txt", "..\\..\\windows\\passwd.txt", "/abs/dir/passwd.txt"])
 def test_an_uploads_folder_part_is_dropped_from_its_name(api, sent):
     key = auth(api.keys["acme"])
-    res = api.post("/v1/documents", headers=key, files={"file": (sent, b"Staff park on level 2.\n", "text/plain")})
+    res = api.post("/v1/documents?wait=true", headers=key, files={"file": (sent, b"Staff park on level 2.\n", "text/plain")})
     assert res.status_code == 200, res.text
     listed = {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
     assert listed == {"acme.md", "passwd.txt"}
@@ -303,7 +303,7 @@ def test_bodies_over_the_limit_are_refused_before_reading(api):
 def test_openapi_schema_lists_the_endpoints(api):
     paths = api.get("/openapi.json").json()["paths"]
     assert {"/v1/ask", "/v1/documents", "/v1/documents/{doc_id}", "/v1/verify", "/v1/eval-runs", "/v1/eval-sets",
-            "/v1/eval-jobs", "/v1/eval-jobs/{job_id}"} <= set(paths)
+            "/v1/eval-jobs", "/v1/eval-jobs/{job_id}", "/v1/ingest-jobs", "/v1/ingest-jobs/{job_id}"} <= set(paths)
     # the schema says what the server accepts: the pipeline's own question limit
     ask_body = api.get("/openapi.json").json()["components"]["schemas"]["AskBody"]["properties"]
     assert ask_body["question"]["maxLength"] == 2000
@@ -346,6 +346,11 @@ def test_a_real_server_started_as_the_readme_says(settings, write_file, tmp_path
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    # the access log is on by default: one line per request, naming the key by its id only
+    printed = proc.stdout.read().decode("utf-8", "replace")
+    key_id = key.split("_")[1]
+    assert 'POST /v1/ask 200 ' in printed and f'tenant="acme" key={key_id}' in printed, printed
+    assert "GET /v1/documents 401 " in printed and key not in printed and key.rsplit("_", 1)[1] not in printed
 
 
 def test_a_full_data_disk_is_507_with_one_sentence(api, monkeypatch):
@@ -378,7 +383,7 @@ def test_a_document_lists_what_indexing_noted(api):
     doc.new_page().insert_text((72, 72), "The yak heater draws 900 watts.", fontsize=11)
     data = doc.tobytes()
     key = auth(api.keys["acme"])
-    res = api.post("/v1/documents", headers=key, files={"file": ("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")})
+    res = api.post("/v1/documents?wait=true", headers=key, files={"file": ("cut.pdf", data[: int(len(data) * 0.8)], "application/pdf")})
     assert res.status_code == 200 and res.json()["warnings"]
     notes = {d["file_name"]: d["notes"] for d in api.get("/v1/documents", headers=key).json()}
     assert notes == {"acme.md": [], "cut.pdf": res.json()["warnings"]}

@@ -1,0 +1,261 @@
+"""Uploads as background jobs (the HTTP API): a file is checked and accepted in the request,
+then indexed on this process's one worker thread, so no request waits while a long file is
+parsed and embedded (a QA pass: a 346-chunk file held its request 71 s, and a client that
+gave up never learnt its document was indexed anyway).
+
+A thread, not a detached process as an eval run is (core/eval_jobs.py): indexing needs the
+embedder this process has loaded, and writes to one tenant take turns on its writer lock
+(`journal.write_lock`, inside `ingest_file`) whoever starts them. One worker for all tenants:
+on a machine of two cores a second indexing at once only slows both.
+
+One row per job in SQLite (`ingest_jobs`, migration 18); the bytes wait in
+`GROUNDWORK_DATA/ingest_jobs/<tenant key>/<job_id>/` until the job ends (the indexed document
+keeps its own copy of the original). Phases:
+
+    queued       accepted, waiting for the worker
+    indexing     being indexed (`stage` and `fraction` say how far)
+    done         indexed, or already held (`result.status` ready | unchanged): `doc_id`
+    failed       not indexed: `error` is one sentence, as a synchronous upload says it
+    interrupted  the process that accepted it ended first (restart, kill, out of memory):
+                 settled by whoever reads it, as eval_jobs settles a dead run
+
+Every read is scoped by tenant: another tenant's job id is no job.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from core import store
+from core.config import Settings
+from core.processes import process_alive, this_process
+from core.records import new_id
+from core.tenants import tenant_key, validate_tenant
+
+log = logging.getLogger(__name__)
+
+QUEUED, INDEXING, DONE, FAILED, INTERRUPTED = "queued", "indexing", "done", "failed", "interrupted"
+RUNNING = (QUEUED, INDEXING)
+KEEP_JOBS = 200  # ended jobs kept per tenant; older rows go when the tenant's next upload is accepted
+INTERRUPTED_SENTENCE = ("The server stopped before this upload was indexed (restarted, killed or out of memory), "
+                        "so nothing of it was kept; upload the file again.")
+PROGRESS_STEP = 0.02  # write progress to SQLite at most every 2 % (or stage change), not per batch
+
+
+class Refused(ValueError):
+    """A file refused before it is accepted; the message is one sentence to act on."""
+
+
+# ---- files -------------------------------------------------------------------------------------
+
+
+def folder(settings: Settings, tenant: str) -> Path:
+    """The tenant's folder of waiting uploads (named by its key, as every tenant folder is)."""
+    return Path(settings.data_dir) / "ingest_jobs" / tenant_key(tenant)
+
+
+def _job_folder(settings: Settings, tenant: str, job_id: str) -> Path:
+    return folder(settings, tenant) / job_id
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    """The bytes on disk (synced, renamed into place) before the client is told they were taken."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
+        tmp.write(data)
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, path)
+
+
+# ---- accepting -------------------------------------------------------------------------------
+
+
+def refusal(settings: Settings, stored: Path) -> str | None:
+    """What a synchronous upload would refuse before parsing (size, then what the bytes are:
+    empty, binary, an unsupported or legacy format), as its one sentence; None when the file
+    may be accepted. A file whose parse fails later fails its job with the parser's sentence."""
+    from core.documents import size_refusal
+    from core.ingest import IngestError, detect_format
+
+    too_large = size_refusal(settings, stored.stat().st_size)
+    if too_large:
+        return too_large
+    try:
+        detect_format(stored)
+    except IngestError as exc:
+        return str(exc)
+    return None
+
+
+def accept(settings: Settings, tenant: str, file_name: str, data: bytes, *, uploaded_by: str = "api",
+           key_id: str | None = None, start: bool = True) -> dict[str, Any]:
+    """Check the file, keep its bytes and record a queued job run by this process; queue it
+    on the worker unless `start` is False. Raises Refused (nothing kept) for a file a
+    synchronous upload would refuse before parsing."""
+    from core.documents import base_name, ensure_tenant, readable_name, upload_file_name
+
+    validate_tenant(tenant)
+    file_name = readable_name(base_name(file_name).strip() or "upload")
+    job_id = new_id()
+    stored = upload_file_name(file_name)
+    path = _job_folder(settings, tenant, job_id) / stored
+    _write_durably(path, data)
+    why = refusal(settings, path)
+    if why:
+        shutil.rmtree(path.parent, ignore_errors=True)
+        raise Refused(why)
+    ensure_tenant(settings, tenant)
+    pid, pid_start = this_process()
+    now = time.time()
+    try:
+        with store.connect(settings) as conn:
+            conn.execute(
+                "INSERT INTO ingest_jobs (job_id, tenant, file_name, size, stored, uploaded_by, key_id, phase, "
+                "pid, pid_start, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (job_id, tenant, file_name, len(data), stored, uploaded_by, key_id, QUEUED, pid, pid_start, now, now))
+    except BaseException:
+        shutil.rmtree(path.parent, ignore_errors=True)  # no row, so no bytes either
+        raise
+    _prune(settings, tenant)
+    if start:
+        _enqueue(settings, job_id)
+    return get(settings, tenant, job_id) or {}
+
+
+def _prune(settings: Settings, tenant: str, keep: int = KEEP_JOBS) -> None:
+    with store.connect(settings) as conn:
+        conn.execute("DELETE FROM ingest_jobs WHERE tenant=? AND phase NOT IN (?,?) AND job_id NOT IN ("
+                     "SELECT job_id FROM ingest_jobs WHERE tenant=? ORDER BY created_at DESC LIMIT ?)",
+                     (tenant, *RUNNING, tenant, keep))
+
+
+# ---- reading -----------------------------------------------------------------------------------
+
+
+def _record(row: Any) -> dict[str, Any]:
+    record = dict(row)
+    record["result"] = json.loads(record["result"]) if record.get("result") else None
+    return record
+
+
+def get(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
+    """One of the tenant's jobs, settled; None for an unknown id or another tenant's."""
+    with store.connect(settings) as conn:
+        row = conn.execute("SELECT * FROM ingest_jobs WHERE tenant=? AND job_id=?", (tenant, job_id)).fetchone()
+    return _settle(settings, _record(row)) if row else None
+
+
+def jobs(settings: Settings, tenant: str) -> list[dict[str, Any]]:
+    """The tenant's jobs, newest first, each settled."""
+    with store.connect(settings) as conn:
+        rows = conn.execute("SELECT * FROM ingest_jobs WHERE tenant=? ORDER BY created_at DESC, job_id DESC",
+                            (tenant,)).fetchall()
+    return [_settle(settings, _record(r)) for r in rows]
+
+
+def _settle(settings: Settings, record: dict[str, Any]) -> dict[str, Any]:
+    """A queued or indexing job whose process is gone will never end: it is interrupted
+    (its bytes removed; the all-or-nothing ingest left nothing of it indexed)."""
+    if record["phase"] not in RUNNING or process_alive(record.get("pid"), record.get("pid_start")):
+        return record
+    _finish(settings, record, phase=INTERRUPTED, error=INTERRUPTED_SENTENCE)
+    return get(settings, record["tenant"], record["job_id"]) or record
+
+
+def _update(settings: Settings, job_id: str, **fields: Any) -> None:
+    """Set fields of a job still running: an ended job keeps its outcome."""
+    names = ", ".join(f"{k}=?" for k in fields)  # the keys are this module's own column names
+    with store.connect(settings) as conn:
+        conn.execute(f"UPDATE ingest_jobs SET {names}, updated_at=? WHERE job_id=? AND phase IN (?,?)",
+                     (*fields.values(), time.time(), job_id, *RUNNING))
+
+
+def _finish(settings: Settings, record: dict[str, Any], *, phase: str, error: str | None = None,
+            doc_id: str | None = None, result: dict[str, Any] | None = None) -> None:
+    _update(settings, record["job_id"], phase=phase, error=error, doc_id=doc_id, finished_at=time.time(),
+            result=json.dumps(result, ensure_ascii=False, default=str) if result is not None else None)
+    shutil.rmtree(_job_folder(settings, record["tenant"], record["job_id"]), ignore_errors=True)
+
+
+# ---- running -----------------------------------------------------------------------------------
+
+
+def run(settings: Settings, job_id: str) -> None:
+    """Index one queued job now (the worker's step; a test may call it directly)."""
+    from core.documents import IngestResult, ingest_file
+
+    with store.connect(settings) as conn:
+        row = conn.execute("SELECT * FROM ingest_jobs WHERE job_id=?", (job_id,)).fetchone()
+    if row is None or row["phase"] != QUEUED:
+        return
+    record = _record(row)
+    _update(settings, job_id, phase=INDEXING, stage="waiting", started_at=time.time())
+    last = {"stage": "", "fraction": -1.0}
+
+    def progress(stage: str, fraction: float) -> None:
+        if stage != last["stage"] or fraction - last["fraction"] >= PROGRESS_STEP:
+            last.update(stage=stage, fraction=fraction)
+            _update(settings, job_id, stage=stage, fraction=round(float(fraction), 4))
+
+    path = _job_folder(settings, record["tenant"], job_id) / record["stored"]
+    try:
+        result = ingest_file(settings, record["tenant"], path, file_name=record["file_name"],
+                             uploaded_by=record.get("uploaded_by") or "api", progress=progress)
+    except Exception as exc:  # noqa: BLE001 - ingest_file says a bad file in its result; this is our bug
+        log.exception("ingest job %s failed", job_id)
+        result = IngestResult(record["file_name"], "failed", error=(
+            f"Indexing failed unexpectedly ({type(exc).__name__}); nothing was kept, try again."))
+    out = result.to_dict()
+    if result.status == "failed":
+        _finish(settings, record, phase=FAILED, error=result.error, doc_id=result.doc_id, result=out)
+        return
+    _finish(settings, record, phase=DONE, doc_id=result.doc_id, result=out)
+    if result.status == "ready" and result.doc_id:  # answer vectors after, as a synchronous upload does
+        from core.answer.prepare import prepare_in_background
+
+        prepare_in_background(settings, record["tenant"], [result.doc_id])
+
+
+_queue: queue.Queue = queue.Queue()
+_worker: threading.Thread | None = None
+_worker_lock = threading.Lock()
+
+
+def _enqueue(settings: Settings, job_id: str) -> None:
+    global _worker
+    _queue.put((settings, job_id))
+    with _worker_lock:
+        if _worker is None or not _worker.is_alive():
+            _worker = threading.Thread(target=_work, name="ingest-jobs", daemon=True)
+            _worker.start()
+
+
+def _work() -> None:
+    while True:
+        settings, job_id = _queue.get()
+        try:
+            run(settings, job_id)
+        except Exception:  # never let one job stop the worker; the job is settled by its reader
+            log.exception("ingest job %s could not be run", job_id)
+            _update(settings, job_id, phase=FAILED, finished_at=time.time(),
+                    error="Indexing failed unexpectedly; nothing was kept, try again.")
+        finally:
+            _queue.task_done()
+
+
+def wait_for_worker(timeout: float = 120.0) -> bool:
+    """Until every queued job has run (tests, orderly shutdown); False on timeout."""
+    deadline = time.monotonic() + timeout
+    while _queue.unfinished_tasks and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _queue.unfinished_tasks

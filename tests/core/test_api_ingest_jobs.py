@@ -1,0 +1,218 @@
+"""Uploads over the HTTP API as background jobs (core/ingest_jobs.py), and the access log
+(core/access_log.py): the real app through TestClient, a data folder per test."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from core import ingest_jobs, keys, store
+from core.access_log import LOGGER_NAME
+from core.api import create_app
+from core.documents import ingest_file
+from core.index import tenant_lock
+from tests.conftest import ANSWERING_THRESHOLD
+
+ROOT = Path(__file__).resolve().parents[2]
+ACME = "# Leave policy\n\nStaff earn 25 days of annual leave a year.\n"
+PARKING = b"# Parking policy\n\nStaff park on level 2 of the north garage. Each parking permit costs 40 euros a month.\n"
+HOLD_S = 10  # how long the test holds a tenant's writer lock
+DEADLINE_S = 120  # a generous bound on a tiny file's indexing, never a claim about its speed
+
+
+@pytest.fixture
+def api(settings, write_file):
+    assert ingest_file(settings, "acme", write_file("acme.md", ACME)).status == "ready"
+    assert ingest_file(settings, "other", write_file("other.md", ACME)).status == "ready"
+    s = replace(settings, gate_threshold=ANSWERING_THRESHOLD)
+    client = TestClient(create_app(s))
+    client.keys = {t: keys.create_key(s, t, label=f"{t} sync")[1] for t in ("acme", "other")}
+    client.settings = s
+    yield client
+    assert ingest_jobs.wait_for_worker(DEADLINE_S)  # no job of this test runs into the next one
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def poll(api, key: dict[str, str], url: str) -> dict:
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        job = api.get(url, headers=key).json()
+        if job["phase"] not in ingest_jobs.RUNNING or time.monotonic() > deadline:
+            return job
+        time.sleep(0.1)
+
+
+def test_an_upload_is_answered_202_before_it_is_indexed_then_polled_to_done(api):
+    key = auth(api.keys["acme"])
+    # the tenant's writer lock held for a while: indexing cannot start, and the request must
+    # not wait for it (an upload indexed within the request would answer only once it is let go)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with tenant_lock(api.settings, "acme"):
+            holding.set()
+            release.wait(HOLD_S)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(30)
+    try:
+        started = time.monotonic()
+        res = api.post("/v1/documents", headers=key, files={"file": ("parking.md", PARKING, "text/markdown")})
+        assert time.monotonic() - started < HOLD_S / 2
+        assert res.status_code == 202, res.text
+        job = res.json()
+        assert job["phase"] in ("queued", "indexing") and job["doc_id"] is None and "progress" in job
+        assert res.headers["location"] == job["status_url"] == f"/v1/ingest-jobs/{job['job_id']}"
+        assert "pid" not in job and "stored" not in job  # the server's side stays its own
+        assert "parking.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
+    finally:
+        release.set()
+        holder.join()
+    done = poll(api, key, job["status_url"])
+    assert done["phase"] == "done" and done["error"] is None and done["result"]["status"] == "ready", done
+    listed = {d["file_name"]: d for d in api.get("/v1/documents", headers=key).json()}
+    assert listed["parking.md"]["doc_id"] == done["doc_id"] and listed["parking.md"]["status"] == "ready"
+    answer = api.post("/v1/ask", headers=key, json={"question": "How much does a parking permit cost?"}).json()
+    assert "40 euros" in answer["answer"] and done["doc_id"] in json.dumps(answer["citations"])
+    assert [j["job_id"] for j in api.get("/v1/ingest-jobs", headers=key).json()] == [job["job_id"]]
+    # the waiting bytes are gone once indexed; the document keeps its own copy
+    assert not any(ingest_jobs.folder(api.settings, "acme").rglob("*.md"))
+
+
+def test_a_file_that_fails_to_parse_fails_its_job_with_one_sentence(api):
+    key = auth(api.keys["acme"])
+    res = api.post("/v1/documents", headers=key, files={"file": ("x.pdf", b"%PDF-1.4 nope", "application/pdf")})
+    assert res.status_code == 202, res.text  # a PDF by its bytes: only parsing finds it broken
+    job = poll(api, key, res.json()["status_url"])
+    assert job["phase"] == "failed" and job["error"] and job["error"].endswith(".") and "\n" not in job["error"]
+    assert job["result"]["status"] == "failed"
+
+
+@pytest.mark.parametrize("name, data", [
+    ("empty.md", b""),
+    ("blank.txt", b"   \n\n  "),
+    ("tool.bin", bytes(range(256)) * 64),
+    ("big.txt", b"word " * (1024 * 1024 // 5 + 4096)),  # just over the 1 MB limit set below, under the body cap
+])
+def test_a_bad_file_is_refused_with_one_sentence_and_nothing_is_kept(api, name, data):
+    small = TestClient(create_app(replace(api.settings, max_file_mb=1)))  # the same data folder and keys
+    key = auth(api.keys["acme"])
+    before = store.list_documents(api.settings, "acme")
+    res = small.post("/v1/documents", headers=key, files={"file": (name, data, "application/octet-stream")})
+    assert res.status_code == 422, res.text
+    body = res.json()
+    assert body["status"] == "failed" and body["doc_id"] is None and body["file_name"] == name
+    error = body["error"]
+    assert error[:1].isupper() and error.endswith(".") and "\n" not in error, error
+    assert small.get("/v1/ingest-jobs", headers=key).json() == []
+    assert store.list_documents(api.settings, "acme") == before  # not even a failed row
+    assert not any(p.is_file() for p in ingest_jobs.folder(api.settings, "acme").rglob("*"))
+
+
+def test_a_job_of_one_tenant_is_no_job_for_another_tenants_key(api):
+    acme, other = auth(api.keys["acme"]), auth(api.keys["other"])
+    job = api.post("/v1/documents", headers=acme, files={"file": ("parking.md", PARKING, "text/markdown")}).json()
+    assert api.get(job["status_url"], headers=other).status_code == 404
+    assert api.get("/v1/ingest-jobs", headers=other).json() == []
+    assert poll(api, acme, job["status_url"])["phase"] == "done"
+    missing = api.get(job["status_url"], headers=other)
+    assert missing.status_code == 404 and missing.json() == {"detail": f"No ingest job {job['job_id']} for this tenant."}
+    assert "parking.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=other).json()}
+
+
+ACCEPT_AND_DIE = """
+import os, sys
+from core import ingest_jobs
+from core.config import load_settings
+settings = load_settings()
+queued = ingest_jobs.accept(settings, "acme", "queued.md", b"# Q\\n\\nQueued text.\\n", start=False)
+busy = ingest_jobs.accept(settings, "acme", "busy.md", b"# B\\n\\nBusy text.\\n", start=False)
+ingest_jobs._update(settings, busy["job_id"], phase=ingest_jobs.INDEXING, stage="embed", fraction=0.5)
+print(queued["job_id"], busy["job_id"])
+sys.stdout.flush()
+os._exit(0)  # the server process ends with both jobs unfinished
+"""
+
+
+def test_jobs_of_a_server_that_stopped_read_as_interrupted_after_a_restart(api):
+    key = auth(api.keys["acme"])
+    env = {"GROUNDWORK_DATA": str(api.settings.data_dir), "PATH": "/usr/bin:/bin"}
+    gone = subprocess.run([sys.executable, "-c", ACCEPT_AND_DIE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert gone.returncode == 0, gone.stderr
+    queued_id, busy_id = gone.stdout.split()
+    # a job of this very process that waits is not interrupted: only a stopped server's are
+    waiting = ingest_jobs.accept(api.settings, "acme", "waiting.md", PARKING, start=False)
+    restarted = TestClient(create_app(api.settings))
+    for job_id in (queued_id, busy_id):
+        job = restarted.get(f"/v1/ingest-jobs/{job_id}", headers=key).json()
+        assert job["phase"] == "interrupted" and job["error"] == ingest_jobs.INTERRUPTED_SENTENCE, job
+        assert job["finished_at"] and "progress" not in job
+        assert not (ingest_jobs.folder(api.settings, "acme") / job_id).exists()  # its bytes removed
+    phases = {j["job_id"]: j["phase"] for j in restarted.get("/v1/ingest-jobs", headers=key).json()}
+    assert phases == {queued_id: "interrupted", busy_id: "interrupted", waiting["job_id"]: "queued"}
+    names = {d["file_name"] for d in restarted.get("/v1/documents", headers=key).json()}
+    assert names == {"acme.md"}
+    ingest_jobs.run(api.settings, waiting["job_id"])  # so it ends (the fixture waits for the worker)
+
+
+def test_concurrent_uploads_to_one_tenant_all_land_whole(api):
+    key = auth(api.keys["acme"])
+    files = {f"room{i}.md": f"# Room {i}\n\nMeeting room {i} seats {10 + i} people.\n".encode() for i in range(4)}
+    waited: list = []
+    # one synchronous upload beside three background ones: they take turns on the tenant's lock
+    sync = threading.Thread(target=lambda: waited.append(api.post(
+        "/v1/documents?wait=true", headers=key, files={"file": ("room0.md", files["room0.md"], "text/markdown")})))
+    sync.start()
+    jobs = [api.post("/v1/documents", headers=key, files={"file": (n, files[n], "text/markdown")}).json()
+            for n in ("room1.md", "room2.md", "room3.md")]
+    sync.join(DEADLINE_S)
+    assert waited and waited[0].status_code == 200 and waited[0].json()["status"] == "ready"
+    assert [poll(api, key, j["status_url"])["phase"] for j in jobs] == ["done"] * 3
+    listed = {d["file_name"]: d for d in api.get("/v1/documents", headers=key).json()}
+    assert set(listed) == {"acme.md", *files} and {d["status"] for d in listed.values()} == {"ready"}
+    rows = store.chunk_rows(api.settings, "acme")
+    assert len(rows) == sum(d["chunks"] for d in listed.values())
+    assert {d["doc_id"] for d in listed.values()} == {r["doc_id"] for r in rows}
+
+
+def test_every_request_writes_one_access_line_without_the_key_or_the_body(api, caplog):
+    acme = api.keys["acme"]
+    key_id = acme.split("_")[1]
+    caplog.set_level(logging.INFO, logger=LOGGER_NAME)
+    api.post("/v1/documents", headers=auth(acme), files={"file": ("parking.md", PARKING, "text/markdown")})
+    api.get("/v1/documents", headers=auth(acme))
+    api.post("/v1/ask", headers=auth(acme), json={"question": "What does the sealed annex say?"})
+    api.get("/v1/documents", headers=auth("gw_deadbeef_notakey"))
+    api.post("/v1/ask", headers=auth(acme), json={"question": "x" * 70000})  # 413 before any route
+    lines = [r for r in caplog.records if r.name == LOGGER_NAME]
+    assert [(r.http_method, r.http_path, r.http_status) for r in lines] == [
+        ("POST", "/v1/documents", 202), ("GET", "/v1/documents", 200), ("POST", "/v1/ask", 200),
+        ("GET", "/v1/documents", 401), ("POST", "/v1/ask", 413)]
+    assert lines[0].getMessage().startswith("POST /v1/documents 202 ")
+    assert f'tenant="acme" key={key_id} label="acme sync"' in lines[0].getMessage()
+    assert lines[3].getMessage().endswith("tenant=- key=- label=-")
+    assert all(r.duration_ms >= 0 for r in lines)
+    everything = "\n".join(r.getMessage() + json.dumps(vars(r), default=str) for r in lines)
+    assert acme not in everything and acme.rsplit("_", 1)[1] not in everything and "notakey" not in everything
+    assert "sealed annex" not in everything and "north garage" not in everything  # never a body
+
+
+def test_a_path_with_a_line_break_stays_one_line(api, caplog):
+    caplog.set_level(logging.INFO, logger=LOGGER_NAME)
+    api.get("/v1/ingest-jobs/a%0Ab", headers=auth(api.keys["acme"]))
+    (line,) = [r.getMessage() for r in caplog.records if r.name == LOGGER_NAME]
+    assert "\n" not in line and line.startswith("GET /v1/ingest-jobs/a%0Ab 404 ")
