@@ -56,7 +56,7 @@ from core.ingest.ocr import (
     needs_ocr,
     page_list,
 )
-from core.ingest.text import LIST_MARKER, join_lines
+from core.ingest.text import LIST_MARKER, continues_sentence, hyphenated_words, join_lines
 from core.schema import Block, ParsedDocument
 
 _TEXT_FLAGS = (
@@ -144,7 +144,7 @@ class PdfParser:
             raise _no_text(damaged, scans, self.unavailable, self.images)
         _bold_scans(items)
         items = _drop_running_text(_steady_scans(items), heights, pages)
-        blocks = _classify(items)
+        blocks = _classify(items, hyphenated_words(line.text for item in items for line in item.lines))
         if not blocks:
             raise _no_text(damaged, scans, self.unavailable, self.images)
         if damaged:
@@ -792,7 +792,7 @@ def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int
     return kept
 
 
-def _classify(items: list[_Item]) -> list[Block]:
+def _classify(items: list[_Item], hyphenated: frozenset[str] = frozenset()) -> list[Block]:
     sizes: Counter[float] = Counter()
     for item in items:
         for line in item.lines:
@@ -814,7 +814,7 @@ def _classify(items: list[_Item]) -> list[Block]:
             blocks.append(Block(kind="heading", text=item.text, page=item.page, bbox=bbox,
                                 level=level))
         else:
-            blocks.extend(_body_blocks(item))
+            blocks.extend(_body_blocks(item, hyphenated))
     return blocks
 
 
@@ -851,15 +851,23 @@ def _heading_level(item: _Item, body: float, heading_sizes: list[float]) -> int:
     return 0
 
 
-def _body_blocks(item: _Item) -> list[Block]:
+FULL_LINE_SLACK = 0.15  # of the block's width: a line ending this near its right edge was full
+
+
+def _body_blocks(item: _Item, hyphenated: frozenset[str] = frozenset()) -> list[Block]:
     """A text block as paragraphs and list items (a block may hold several items)."""
     groups: list[tuple[str, list[_Line]]] = []
     pending_bullet = False
+    left, right = item.bbox[0], item.bbox[2]
     for line in item.lines:
         if _BULLET_ONLY.match(line.text):
             pending_bullet = True  # a bullet glyph on its own line: the item follows
             continue
-        is_item = pending_bullet or (LIST_MARKER.match(line.text)
+        above = groups[-1][1][-1] if groups else None
+        # "(14) days of the notice." under a full line ending "within fourteen": wrapped, no item
+        wrapped = above is not None and above.bbox[2] >= right - FULL_LINE_SLACK * (right - left) \
+            and continues_sentence(above.text, line.text)
+        is_item = pending_bullet or (LIST_MARKER.match(line.text) and not wrapped
                                      and not _NUMBERED_PARAGRAPH.match(line.text))
         pending_bullet = False
         if is_item:
@@ -870,7 +878,7 @@ def _body_blocks(item: _Item) -> list[Block]:
             groups.append(("paragraph", [line]))
     blocks = []
     for kind, lines in groups:
-        text = join_lines([ln.text for ln in lines])
+        text = join_lines([ln.text for ln in lines], hyphenated)
         if kind == "list_item":
             text = _BULLET_GLYPH.sub("", text, count=1)
         blocks.append(Block(kind=kind, text=text, page=item.page,

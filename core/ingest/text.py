@@ -14,6 +14,7 @@ a line end are re-joined; an e-mail address, URL or domain broken at its own hyp
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from core.ingest.base import PageProgress
@@ -222,12 +223,19 @@ def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
     return None
 
 
+WRAPPED_LINE = 40  # characters: a line this long that stops mid-sentence was wrapped, not ended
+
+
 def _body_blocks(lines: list[str]) -> list[Block]:
     """A paragraph's lines: list items where lines start with a marker, prose otherwise."""
     groups: list[tuple[str, list[str]]] = []
     for line in lines:
-        if LIST_MARKER.match(line):
+        # a hard-wrapped line starting "(14) days" carries on the full line above it
+        wrapped = bool(groups) and len(groups[-1][1][-1]) >= WRAPPED_LINE and continues_sentence(groups[-1][1][-1], line)
+        if LIST_MARKER.match(line) and not wrapped:
             groups.append(("list_item", [line]))
+        elif wrapped:
+            groups[-1][1].append(line)
         elif groups and groups[-1][0] == "list_item" and line[:1].isspace():
             groups[-1][1].append(line)  # an indented continuation of the item above
         elif groups and groups[-1][0] == "paragraph":
@@ -246,23 +254,63 @@ def _body_blocks(lines: list[str]) -> list[Block]:
     return blocks
 
 
-def join_lines(lines: list[str]) -> str:
+def join_lines(lines: list[str], hyphenated: Collection[str] = ()) -> str:
     """Join wrapped lines with spaces; re-join words hyphenated at a line end, but keep the
-    hyphen of an address broken there (`address_broken_at_hyphen`). Parts are collected in
-    a list: growing one string line by line made a 10 MB file take 18 s."""
+    hyphen of an address broken there (`address_broken_at_hyphen`) and of a word the document
+    writes with one elsewhere (`hyphenated`, from `hyphenated_words`: "sub-" over "processor"
+    read "subprocessor" beside the document's own "sub-processor", QA pass). Parts are
+    collected in a list: growing one string line by line made a 10 MB file take 18 s."""
     parts: list[str] = []
     for line in lines:
         line = clean_inline(line)
         if not line:
             continue
         last = parts[-1] if parts else ""
-        if last.endswith("-") and len(last) > 1 and address_broken_at_hyphen(last, line):
+        if last.endswith("-") and len(last) > 1 and (address_broken_at_hyphen(last, line)
+                                                     or _hyphen_kept(last, line, hyphenated)):
             parts[-1] = last + line
         elif last.endswith("-") and len(last) > 1 and last[-2].isalpha() and line[:1].islower():
             parts[-1] = last[:-1] + line
         else:
             parts.append(line)
     return " ".join(parts)
+
+
+def hyphenated_words(lines: Iterable[str]) -> frozenset[str]:
+    """The words a document writes with an inner hyphen ("sub-processor"), lowercase: where
+    one is broken at a line end, its hyphen is the word's own, not the typesetter's."""
+    found = set()
+    for line in lines:
+        for word in line.split():
+            word = word.strip(_WORD_EDGE).lower()
+            pieces = word.split("-")
+            if len(pieces) > 1 and all(piece.isalpha() for piece in pieces):
+                found.add(word)
+    return frozenset(found)
+
+
+_WORD_EDGE = "\"'“”‘’«»()[]{}.,;:!?"
+
+
+def _hyphen_kept(last: str, line: str, hyphenated: Collection[str]) -> bool:
+    if not hyphenated:
+        return False
+    stub = last.rsplit(" ", 1)[-1].lstrip(_WORD_EDGE).lower()
+    rest = line.split(" ", 1)[0].strip(_WORD_EDGE).lower()
+    return f"{stub}{rest}" in hyphenated
+
+
+def continues_sentence(previous: str, line: str) -> bool:
+    """Does `line`, which starts like a numbered list item, carry on the sentence of the line
+    above? Legal drafting writes a number twice, "within fourteen" over "(14) days of the
+    notice": read as an item, the quote stopped at "fourteen" (a QA pass). Told by the line
+    above ending inside a sentence (a letter or digit last, no closing punctuation) and the
+    marker being a bracketed number followed by a lowercase word; "(a) the Client" after
+    "as follows:" stays an item."""
+    head, _, rest = line.strip().partition(" ")
+    number = head.removeprefix("(").removesuffix(")")
+    return (previous.rstrip()[-1:].isalnum() and head.endswith(")") and number.isdigit()
+            and rest[:1].islower())
 
 
 def address_broken_at_hyphen(line: str, next_line: str) -> bool:

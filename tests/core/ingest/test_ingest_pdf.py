@@ -334,3 +334,34 @@ def test_an_address_broken_at_its_own_hyphen_keeps_it(tmp_path):
     assert "https://aquapark-nordhafen.example/renew" in text and "www.aquapark-nordhafen.example," in text
     assert "the aquapark-nordhafen.example office" in text
     assert "renewals are processed within 5 days" in text
+
+
+def test_a_number_written_twice_across_a_line_break_stays_in_its_sentence(tmp_path):
+    """Legal drafting's "within fourteen" over "(14) days of the notice." was cut into two
+    paragraphs, the second read as a list item, so the quote stopped at "fourteen"; and
+    "sub-" over "processor" lost the hyphen the document writes everywhere else (QA pass).
+    A real list after a colon stays a list, and a typesetter's hyphen is still dropped."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = ["4.1 The Firm shall give the Client at least thirty (30) days' written notice before a new sub-",
+             "processor is appointed by the Firm for the services.",
+             "4.2 The Client may object to a new sub-processor on reasonable data protection grounds within fourteen",
+             "(14) days of the notice, and the objection is answered in writing by the Firm without any delay.",
+             "4.3 The notice names the following:",
+             "(1) the name of the new sub-processor;",
+             "(2) the country where it processes the data.",
+             "Fees are charged monthly and all invoices are pro-",
+             "cessed within 5 days by the accounts team of the Firm in London."]
+    for i, line in enumerate(lines):
+        page.insert_text((50, 100 + i * 13), line, fontsize=9, fontname="helv")
+    doc.save(tmp_path / "dpa.pdf")
+    blocks = [(b.kind, b.text) for b in parse_file(tmp_path / "dpa.pdf").blocks]
+    texts = [t for _, t in blocks]
+    assert ("4.2 The Client may object to a new sub-processor on reasonable data protection grounds within "
+            "fourteen (14) days of the notice, and the objection is answered in writing by the Firm without any "
+            "delay.") in " ".join(texts)
+    assert not any(t.startswith("14") or t.startswith("(14)") for t in texts)
+    assert "before a new sub-processor is appointed" in " ".join(texts)
+    assert ("list_item", "the name of the new sub-processor;") in blocks or \
+        any(k == "list_item" and "the name of the new sub-processor;" in t for k, t in blocks)
+    assert "invoices are processed within 5 days" in " ".join(texts)

@@ -92,3 +92,39 @@ def test_a_hyphen_at_a_line_end_inside_an_address_is_kept(lines, joined):
     from core.ingest.text import join_lines
 
     assert join_lines(lines) == joined
+
+
+def test_a_word_the_document_hyphenates_keeps_its_hyphen_at_a_line_end():
+    from core.ingest.text import hyphenated_words, join_lines
+
+    words = hyphenated_words(["Each sub-processor is named.", "(a well-known case)", "pre-2020 rules"])
+    assert words == frozenset({"sub-processor", "well-known"})
+    assert join_lines(["a new sub-", "processor, named"], words) == "a new sub-processor, named"
+    assert join_lines(["a new sub-", "processor, named"]) == "a new subprocessor, named"  # nothing known: joined
+    assert join_lines(["claims are pro-", "cessed"], words) == "claims are processed"
+
+
+@pytest.mark.parametrize("previous, line, wrapped", [
+    ("The Client may object within fourteen", "(14) days of the notice.", True),
+    ("The Client may object within fourteen", "14) days of the notice.", True),
+    ("The notice names the following:", "(1) the name of the sub-processor;", False),
+    ("The Client may object within fourteen", "(a) days of the notice.", False),  # a letter marks an item
+    ("Payment is due within thirty", "(30) Days after the invoice.", False),  # a capital starts an item
+    ("the last item of the list;", "(2) the country of processing.", False),
+])
+def test_a_bracketed_number_carries_on_the_sentence_above_only_inside_one(previous, line, wrapped):
+    from core.ingest.text import continues_sentence
+
+    assert continues_sentence(previous, line) is wrapped
+
+
+def test_a_hard_wrapped_text_file_keeps_a_number_written_twice_in_its_sentence(tmp_path):
+    from core.ingest import parse_file
+
+    path = tmp_path / "dpa.txt"
+    path.write_text("Objections\n\nThe Client may object to a new sub-processor on reasonable grounds within fourteen\n"
+                    "(14) days of the notice.\n\nThe notice names:\n(1) the new sub-processor;\n(2) its country.\n")
+    blocks = [(b.kind, b.text) for b in parse_file(path).blocks]
+    assert ("paragraph", "The Client may object to a new sub-processor on reasonable grounds within fourteen "
+                         "(14) days of the notice.") in blocks
+    assert [k for k, _ in blocks].count("list_item") == 2
