@@ -65,6 +65,7 @@ class Reading:
     units: list[Unit]
     ref: str = ""
     ambiguous: list[str] = field(default_factory=list)  # documents that all carry the number
+    narrowed: bool = False  # the ask is narrowed past the caption: `units` is where to choose, not the answer
 
 
 def asks_section_content(question: str) -> bool:
@@ -156,8 +157,9 @@ def _is_caption(text: str) -> bool:
 
 def section_reading(question: str, passages: list[Any]) -> Reading | None:
     """Step 3: the first sentences of the cited section, or None when the question does not
-    ask what it says, the section is not among the passages, or the ask is narrowed to
-    words its caption does not hold. `Reading.ambiguous` names the documents when several
+    ask what it says or the section is not among the passages. An ask narrowed to words its
+    caption does not hold reads the section's sentences holding them when together they hold
+    them all; else it gives all the section's sentences, marked `narrowed`, to choose among. `Reading.ambiguous` names the documents when several
     carry the number and the question names none of them more than the others."""
     if not asks_section_content(question):
         return None
@@ -180,6 +182,13 @@ def section_reading(question: str, passages: list[Any]) -> Reading | None:
                 continue
             caption, body = read
             if narrowed and not narrowed <= set(tokenize(caption)):
-                return None
+                holding = [u for u in body if narrowed & set(tokenize(u.text))]
+                if narrowed <= set(tokenize(" ".join(u.text for u in holding))):
+                    # the place and the topic both stand in the section as asked: its sentences
+                    # on that topic are read out ("what does clause 10.1 say about notice")
+                    return Reading(n, holding[:READ_SENTENCES], ref=ref)
+                # chosen among the section's own sentences: another document's "not the cap in
+                # clause 9.3" holds every word of "what does clause 9.3 say about caps" (QA pass)
+                return Reading(n, body, ref=ref, narrowed=True)
             return Reading(n, body[:READ_SENTENCES], ref=ref)
     return None

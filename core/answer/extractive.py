@@ -136,13 +136,16 @@ class LearnedExtractive:
             return Generation("", refusal_reason=(
                 f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
                 "name the document in the question."))
-        if reading is not None and not any(looks_like_instruction(
+        if reading is not None and not reading.narrowed and not any(looks_like_instruction(
                 paragraph_of(passages[reading.passage - 1].text, u)) for u in reading.units):
             # "What does para 7-2 say?" names its answer's place: the section is read out
             # (core/reference.py); its number matched exactly, so the confidence is full
             chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
+        if reading is not None and reading.narrowed:  # "what does clause 9.3 say about caps": inside 9.3
+            starts = {u.start for u in reading.units}
+            ranked = [s for s in ranked if s.passage == reading.passage and s.unit.start in starts] or ranked
         if not ranked:
             return Generation(text="", refusal_reason="No passage holds a sentence that could answer it.",
                               rejected=rejected)

@@ -205,6 +205,31 @@ def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(answering):
     assert "as described in para 7-2" not in a.answer
 
 
+def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_it(answering, tmp_path):
+    # a QA pass: "What does clause 9.3 say about liability caps?" quoted another document's
+    # "subject to the cap in clause 9.4 ... and not to the cap in clause 9.3" at 0.96
+    msa = tmp_path / "msa.md"
+    msa.write_text("# Master services agreement\n\n## 9. Limitation of liability\n\n"
+                   "9.1 Nothing limits liability for fraud.\n\n"
+                   "9.3 The total liability of the Supplier is limited to the fees paid in the previous twelve months.\n\n"
+                   "9.4 Liability for data protection breaches is limited to GBP 5,000,000.\n\n"
+                   "## 10. Termination\n\n10.1 Either party may terminate by giving sixty days' written notice.\n",
+                   encoding="utf-8")
+    addendum = tmp_path / "addendum.md"
+    addendum.write_text("# Data processing addendum\n\n## 8. Liability\n\n8.1 Liability under this addendum is "
+                        "subject to the cap in clause 9.4 and not to the liability cap in clause 9.3.\n",
+                        encoding="utf-8")
+    for path in (msa, addendum):
+        assert ingest_file(answering, "contracts", path).status == "ready"
+    a = ask(answering, "contracts", "What does clause 9.3 say about liability caps?")
+    assert "not to the liability cap" not in a.answer
+    assert a.status == "refused" or a.citations[0].source == "msa.md"
+    if a.status == "refused":  # the clause itself is shown first, to check in ten seconds
+        assert a.closest[0]["source"] == "msa.md" and "9.3" in a.closest[0]["snippet"]
+    b = ask(answering, "contracts", "What does clause 10.1 say about notice?")
+    assert b.status == "answered" and "sixty days' written notice" in b.answer and b.citations[0].source == "msa.md"
+
+
 def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(answering):
     a = ask(answering, "demo", "I look after a customer in Copenhagen. How long does standard delivery to Denmark take?")
     assert a.status in ("answered", "narrowed") and "4-5 business days" in a.answer

@@ -53,10 +53,18 @@ def test_the_paragraph_is_read_without_its_number_and_caption():
         "Fill 4.2 litres first."]  # three sentences at most
 
 
-def test_an_ask_narrowed_beyond_the_caption_goes_to_ordinary_selection():
+def test_an_ask_narrowed_beyond_the_caption_reads_what_holds_it_or_chooses_inside_the_section():
     passages = [_passage(PARA_7_2, "M > Chapter 7")]
-    assert section_reading("What does para 7-2 say about the engine oil capacity?", passages) is not None
-    assert section_reading("What does para 7-2 say about brake pads?", passages) is None
+    caption = section_reading("What does para 7-2 say about the engine oil capacity?", passages)
+    assert caption is not None and not caption.narrowed and len(caption.units) == 3
+    # the topic stands in the body, not the caption: its sentences are read out
+    body = section_reading("What does para 7-2 say about a filter change?", passages)
+    assert body is not None and not body.narrowed
+    assert [u.text for u in body.units] == ["Without a filter change the engine takes 4.4 litres."]
+    # a topic the section never names: the choice is left to the answer model, inside the section
+    elsewhere = section_reading("What does para 7-2 say about brake pads?", passages)
+    assert elsewhere is not None and elsewhere.narrowed and elsewhere.passage == 1
+    assert [u.text for u in elsewhere.units][0] == "The engine oil capacity is 5 quarts."
 
 
 def test_a_heading_section_is_read_without_its_heading_lines():
