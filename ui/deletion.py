@@ -13,7 +13,8 @@ from ui.safe import escape_md
 from ui.state import tenant_deleted_next_run
 from ui.upload import forget_results
 
-_TENANT_TYPED = "delete_tenant_typed"  # the id typed to confirm a tenant's deletion
+_TENANT_TYPED = "delete_tenant_typed:"  # + the tenant: the id typed to confirm its deletion (per tenant, so
+# an id typed while another tenant was picked never arms the button)
 
 
 def confirm_deletion(settings: Settings, tenant: str, names: dict[str, str], warning: str, *,
@@ -59,11 +60,11 @@ def tenant_section(settings: Settings, tenant: str) -> None:
     shown = escape_md(tenant, inline=True)
     st.subheader("Danger zone")
     with st.expander("Delete this tenant", icon=":material/delete_forever:"):
-        st.warning(f"Deletes **{shown}** and everything it holds: {held.sentence()}, with the documents' "
-                   "passages and kept originals, the asks' ratings and review decisions, conversations, settings, "
-                   "synonyms and quality targets. Other tenants are not touched. This cannot be undone.",
-                   icon=":material/warning:")
-        typed = st.text_input("Type the tenant id to confirm", key=_TENANT_TYPED, max_chars=128)
+        st.markdown(f":material/warning: Deletes **{shown}** and everything it holds: {held.sentence()}, with "
+                    "the documents' passages and kept originals, the asks' ratings and review decisions, "
+                    "conversations, settings, synonyms and quality targets. Other tenants are not touched. "
+                    "**This cannot be undone.**")
+        typed = st.text_input("Type the tenant id to confirm", key=_TENANT_TYPED + tenant, max_chars=128)
         if not st.button("Delete this tenant", type="primary", icon=":material/delete_forever:",
                          key="delete_tenant", disabled=typed != tenant):
             return
@@ -76,7 +77,7 @@ def tenant_section(settings: Settings, tenant: str) -> None:
         except (LookupError, PermissionError, ValueError) as exc:  # gone, not its admin, an eval run going on
             st.error(escape_md(str(exc), inline=True), icon=":material/error:")
             return
-    st.session_state.pop(_TENANT_TYPED, None)
+    st.session_state.pop(_TENANT_TYPED + tenant, None)
     tenant_deleted_next_run(tenant)
     if auth.signed_in_name() is None and not services.any_tenant(settings):
         st.switch_page("pages/documents.py")  # nothing left: the create-tenant form
