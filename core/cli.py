@@ -109,12 +109,15 @@ def _build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m core.cli", description="Groundwork command line")
     sub = p.add_subparsers(dest="command", required=True)
 
-    tenants = sub.add_parser("tenants", help="list or create tenants")
+    tenants = sub.add_parser("tenants", help="list, create or delete tenants")
     tsub = tenants.add_subparsers(dest="action", required=True)
     tsub.add_parser("list").set_defaults(func=cmd_tenants_list)
     create = tsub.add_parser("create")
     create.add_argument("name")
     create.set_defaults(func=cmd_tenants_create)
+    delete = _tenant_command(tsub, "delete", cmd_tenants_delete,
+                             help="delete a tenant and everything it holds (documents, asks, keys, roles, files)")
+    delete.add_argument("--yes", action="store_true", help="really delete; without it, say what would go")
 
     ingest = _tenant_command(sub, "ingest", cmd_ingest, help="index files and folders for a tenant")
     ingest.add_argument("--by", default="cli", help="recorded as uploaded_by")
@@ -267,6 +270,27 @@ def cmd_tenants_list(settings: Settings, args: argparse.Namespace) -> int:
 
     for t in store.list_tenants(settings):
         print(f"{t['id']}\t{t['collection']}")
+    for tenant in store.tenants_being_deleted(settings):  # on stderr: stdout stays one tenant a line
+        print(f"note: tenant {_shown(tenant)} is being deleted (a delete stopped midway); finish it with "
+              f"`tenants delete --tenant {_shown(tenant)} --yes`", file=sys.stderr)
+    return 0
+
+
+def cmd_tenants_delete(settings: Settings, args: argparse.Namespace) -> int:
+    from core import tenant_deletion
+
+    try:
+        resumed = tenant_deletion.check_deletable(settings, args.tenant)
+    except LookupError as exc:
+        raise UserError(str(exc)) from None
+    held = tenant_deletion.footprint(settings, args.tenant).sentence()
+    if not args.yes:
+        what = "finish deleting" if resumed else "delete"
+        raise UserError(f"This would {what} tenant {_shown(args.tenant)} and everything it holds ({held}); "
+                        "add --yes to do it.")
+    done = tenant_deletion.delete_tenant(settings, args.tenant)
+    print(f"{'finished deleting' if done.resumed else 'deleted'} tenant {_shown(done.tenant)}: "
+          f"{done.footprint.sentence()}")
     return 0
 
 

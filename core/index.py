@@ -329,6 +329,25 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str, keep_answer_v
     return len(doomed)
 
 
+def drop_collection(settings: Settings, tenant: str) -> bool:
+    """Drop the tenant's collection and any rebuild copy of it (a deleted tenant); False when
+    there was none. Callers hold the tenant lock."""
+    client = chroma_client(settings)
+    name = collection_name(tenant)
+    dropped = False
+    for found in (name, name + REBUILD_SUFFIX):
+        if _existing(client, found) is not None:
+            client.delete_collection(found)
+            dropped = True
+    if dropped:
+        note_write(settings)
+        sweep_segment_folders(settings)
+        # as after a rebuild (delete_vectors): the cached client holds the dropped files open
+        fresh_client(settings)
+        gc.collect()
+    return dropped
+
+
 def sweep_segment_folders(settings: Settings) -> int:
     """Remove the embedded store's vector-segment folders that no collection uses; how many.
 

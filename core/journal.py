@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from core import index
+from core import index, store
 from core.config import Settings
 from core.tenants import tenant_dir
 
@@ -78,10 +78,24 @@ def settle(settings: Settings, tenant: str) -> dict[str, Any] | None:
 
 @contextmanager
 def write_lock(settings: Settings, tenant: str) -> Iterator[None]:
-    """The tenant's writer lock, with any write a crash left half-done settled first."""
+    """The tenant's writer lock, with any write a crash left half-done settled first. A
+    writer that waited here while its tenant was being deleted writes nothing (TenantError):
+    what it wrote would outlive the deletion."""
+    _require_live(settings, tenant)  # before the lock too: taking it makes the tenant's folder
     with index.tenant_lock(settings, tenant):
+        _require_live(settings, tenant)
         settle(settings, tenant)
         yield
+
+
+def _require_live(settings: Settings, tenant: str) -> None:
+    if store.tenant_exists(settings, tenant):
+        return
+    from core.tenants import TenantBeingDeleted, TenantError
+
+    if tenant in store.tenants_being_deleted(settings):
+        raise TenantBeingDeleted(tenant)
+    raise TenantError(f"Tenant '{tenant}' does not exist (it may have just been deleted); nothing was written.")
 
 
 def settle_abandoned(settings: Settings, tenant: str) -> bool:

@@ -1,6 +1,6 @@
-"""SQLite under GROUNDWORK_DATA: tenants, documents, chunks, interrupted uploads, traces,
-feedback, eval runs, reviews, API keys, console users and their sign-in sessions, the HTTP
-API's upload jobs.
+"""SQLite under GROUNDWORK_DATA: tenants (and the ones being deleted), documents, chunks,
+interrupted uploads, traces, feedback, eval runs, reviews, API keys, console users and their
+sign-in sessions, the HTTP API's upload jobs.
 
 Schema changes are numbered migrations recorded in `_migrations`; each runs once.
 """
@@ -174,6 +174,11 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL);
     CREATE INDEX ingest_jobs_tenant ON ingest_jobs(tenant, created_at);
     """,
+    # 19: a tenant being deleted (core/tenant_deletion.py): the time its deletion was decided;
+    # from then on no listing shows it and its id cannot be created again until the row goes
+    """
+    ALTER TABLE tenants ADD COLUMN deleting_at REAL;
+    """,
 ]
 
 
@@ -252,23 +257,40 @@ def _migrate(conn: sqlite3.Connection) -> None:
 
 
 def upsert_tenant(settings: Settings, tenant: str, collection: str) -> None:
+    """Create the tenant's row (a no-op when it exists). A tenant being deleted raises
+    TenantBeingDeleted: writing into it now would outlive the deletion."""
     with connect(settings) as conn:
         conn.execute(
             "INSERT OR IGNORE INTO tenants (id, display_name, collection, created_at) "
             "VALUES (?, ?, ?, ?)",
             (tenant, tenant, collection, time.time()),
         )
+        row = conn.execute("SELECT deleting_at FROM tenants WHERE id=?", (tenant,)).fetchone()
+    if row["deleting_at"] is not None:
+        from core.tenants import TenantBeingDeleted
+
+        raise TenantBeingDeleted(tenant)
 
 
 def list_tenants(settings: Settings) -> list[dict[str, Any]]:
+    """The live tenants, oldest first (a tenant being deleted is no longer one)."""
     with connect(settings) as conn:
-        rows = conn.execute("SELECT * FROM tenants ORDER BY created_at").fetchall()
+        rows = conn.execute("SELECT * FROM tenants WHERE deleting_at IS NULL ORDER BY created_at").fetchall()
     return [dict(r) for r in rows]
 
 
 def tenant_exists(settings: Settings, tenant: str) -> bool:
+    """Whether the tenant is live: a tenant being deleted reads as gone to every caller."""
     with connect(settings) as conn:
-        return conn.execute("SELECT 1 FROM tenants WHERE id=?", (tenant,)).fetchone() is not None
+        return conn.execute("SELECT 1 FROM tenants WHERE id=? AND deleting_at IS NULL",
+                            (tenant,)).fetchone() is not None
+
+
+def tenants_being_deleted(settings: Settings) -> list[str]:
+    """Tenants whose deletion was decided and not finished (a delete that stopped midway)."""
+    with connect(settings) as conn:
+        rows = conn.execute("SELECT id FROM tenants WHERE deleting_at IS NOT NULL ORDER BY deleting_at").fetchall()
+    return [r["id"] for r in rows]
 
 
 # ---- documents and chunks ------------------------------------------------------------------

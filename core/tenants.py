@@ -17,6 +17,16 @@ class TenantError(ValueError):
     """A tenant id that cannot be used."""
 
 
+class TenantBeingDeleted(TenantError):
+    """The tenant's deletion was decided and is not finished: it takes no writes, and its id
+    cannot be created again until the deletion is done (core/tenant_deletion.py)."""
+
+    def __init__(self, tenant: str) -> None:
+        self.tenant = tenant
+        super().__init__(f"Tenant '{tenant}' is being deleted; finish it with `python -m core.cli tenants delete "
+                         f"--tenant '{tenant}' --yes`, then create it again if needed.")
+
+
 def validate_tenant(tenant: str) -> str:
     """An id any read or write path may use (DESIGN.md: any non-empty string up to 128
     characters, without control characters). New ids pass `validate_new_tenant` too."""
@@ -81,6 +91,11 @@ def collection_name(tenant: str) -> str:
 def tenant_dir(settings: Settings, tenant: str) -> Path:
     """The tenant's own folder: kept originals, lexical index, settings."""
     return Path(settings.data_dir) / "tenants" / tenant_key(tenant)
+
+
+def conversations_dir(settings: Settings, tenant: str) -> Path:
+    """The tenant's saved Ask-page chats (ui/conversations.py), outside its own folder."""
+    return Path(settings.data_dir) / "conversations" / tenant_key(tenant)
 
 
 def kept_file(settings: Settings, tenant: str, stored: str) -> Path:

@@ -1,10 +1,12 @@
-"""Settings (admins): the tenant's thresholds, k, strict mode, provider and synonyms, validated by core."""
+"""Settings (admins): the tenant's thresholds, k, strict mode, provider and synonyms, validated by
+core; API keys, quality targets, and deleting the tenant."""
 
 import streamlit as st
 
 from ui import keys as ui_keys
 from ui import services
 from ui import targets as ui_targets
+from ui.deletion import tenant_section
 from ui.format import count_of
 from ui.safe import escape_md
 from ui.state import base_settings, ensure_navigation, require_tenant
@@ -164,3 +166,5 @@ if st.button("Reset to defaults", icon=":material/restart_alt:", disabled=not ov
 if not overrides:
     st.caption(f"**{escape_md(tenant, inline=True)}** uses the defaults: it has no overrides.")
 st.caption("Environment-level settings (GROUNDWORK_* variables) are read at start-up; the API key is never shown.")
+
+tenant_section(defaults, tenant)

@@ -236,6 +236,14 @@ def may_open(settings: Settings, stem: str, tenant: str | None) -> bool:
     return stem in page_names(users.roles_of(settings, name).get(tenant or ""))
 
 
+def is_admin_of(settings: Settings, tenant: str) -> bool:
+    """Whether this run's user is an admin of `tenant` as stored now (always in single-user mode)."""
+    from core import users
+
+    name = signed_in_name()
+    return name is None or users.roles_of(settings, name).get(tenant) == "admin"
+
+
 def page_names(role: str | None) -> set[str]:
     """The pages (file stems) a role may open."""
     from core.users import PAGES_OF_ROLE

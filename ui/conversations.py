@@ -24,14 +24,14 @@ from typing import Any
 from core import records
 from core.config import Settings
 from core.records import record_path
-from core.tenants import tenant_key
+from core.tenants import conversations_dir
 from ui.format import count_of, fmt_time_short
 
 TITLE_CHARS = 80
 
 
 def folder(settings: Settings, tenant: str, owner: str | None = None) -> Path:
-    base = Path(settings.data_dir) / "conversations" / tenant_key(tenant)
+    base = conversations_dir(settings, tenant)
     return base if owner is None else base / "users" / hashlib.sha256(owner.encode("utf-8")).hexdigest()[:16]
 
 

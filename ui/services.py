@@ -292,7 +292,13 @@ def create_tenant(settings: Settings, tenant: str, owner: str | None = None) -> 
     tenant the user has no role in)."""
     from core import users
     from core.documents import ensure_tenant
-    from core.tenants import EVAL_TENANT_PREFIX, TenantError, is_eval_tenant, validate_new_tenant
+    from core.tenants import (
+        EVAL_TENANT_PREFIX,
+        TenantBeingDeleted,
+        TenantError,
+        is_eval_tenant,
+        validate_new_tenant,
+    )
 
     tenant = (tenant or "").strip()
     existing = [t["id"] for t in store.list_tenants(settings)]
@@ -316,10 +322,35 @@ def create_tenant(settings: Settings, tenant: str, owner: str | None = None) -> 
     if is_eval_tenant(tenant):
         raise TenantError(f"Tenant ids starting with '{EVAL_TENANT_PREFIX}' are reserved for the eval harness; "
                           "choose another id.")
-    ensure_tenant(settings, tenant)
+    try:
+        ensure_tenant(settings, tenant)
+    except TenantBeingDeleted:
+        if owner is not None:  # said as a taken id is: the sentence names no one's tenant
+            raise TenantError(f"The tenant id '{tenant}' cannot be used; choose another id.") from None
+        raise  # single-user mode: the sentence says how to finish the deletion
     if owner is not None:
         users.add_user(settings, owner, None, tenant, "admin")
     return tenant
+
+
+def any_tenant(settings: Settings) -> bool:
+    return bool(store.list_tenants(settings))
+
+
+def tenant_footprint(settings: Settings, tenant: str) -> Any:
+    """What deleting the tenant would remove (core.tenant_deletion.Footprint)."""
+    from core.tenant_deletion import footprint
+
+    return footprint(settings, tenant)
+
+
+def delete_tenant(settings: Settings, tenant: str, admin: str | None) -> Any:
+    """Delete the tenant and everything it holds; `admin` (the signed-in user, None in
+    single-user mode) must be its admin. LookupError, PermissionError or TenantBusy with one
+    sentence when it cannot be deleted now."""
+    from core.tenant_deletion import delete_tenant as delete
+
+    return delete(settings, tenant, admin=admin)
 
 
 def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:

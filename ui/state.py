@@ -117,6 +117,15 @@ def select_tenant_next_run(tenant: str) -> None:
     st.session_state[_TENANT_NOTE] = note
 
 
+def tenant_deleted_next_run(tenant: str) -> None:
+    """After `tenant` was deleted: the next run's picker moves to another tenant (or, with
+    none left, offers the create-tenant form) and says what happened."""
+    st.session_state.pop("tenant", None)
+    if "tenant" in st.query_params:
+        del st.query_params["tenant"]  # a reload must not link to the deleted tenant
+    st.session_state[_TENANT_NOTE] = f"Deleted tenant '{tenant}' and everything it held."
+
+
 def current_tenant() -> str | None:
     return st.session_state.get("tenant")
 
@@ -164,6 +173,8 @@ def tenant_picker(settings: Settings, allowed: set[str] | None = None) -> str | 
             st.session_state["tenant"] = DEMO_TENANT if DEMO_TENANT in options else options[0]
     note = st.session_state.pop(_TENANT_NOTE, None)
     if not options:
+        if note is not None:
+            st.info(escape_md(note, inline=True), icon=":material/domain:")
         if missing is not None:
             _say(f"No tenant '{escape_md(missing, inline=True)}'.")
         elif again:

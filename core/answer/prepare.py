@@ -148,6 +148,8 @@ def _work() -> None:
                     _progress[key][1:] = [done, total]
 
         try:
+            if not store.tenant_exists(settings, tenant):
+                continue  # deleted since it was queued: preparing would make its folder again
             # the same lock as the CLI's prepare: a console upload during `core.cli prepare`
             # of the tenant waits, then embeds only what is left, not everything alongside it
             with preparing(settings, tenant):

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core.tenants import tenant_key
 from tests.conftest import ANSWERING_THRESHOLD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -580,3 +581,52 @@ def test_traces_purge_deletes_old_asks_with_their_ratings_and_decisions(settings
         assert conn.execute("SELECT count(*) FROM reviews WHERE trace_id=?", (old,)).fetchone()[0] == 0
     assert main(["traces", "purge", "--tenant", "acme", "--older-than", "-1"]) == 2
     assert "--older-than takes a number of days" in capsys.readouterr().err
+
+
+# a delete killed (SIGKILL: no `finally` runs) after it decided and emptied the registry, before
+# the vectors and folders went
+_KILLED_DELETE = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+from core import index, tenant_deletion
+from core.config import load_settings
+index.drop_collection = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
+tenant_deletion.delete_tenant(load_settings(), "acme")
+"""
+
+
+def test_tenants_delete_asks_for_yes_deletes_one_tenant_and_finishes_a_killed_delete(tmp_path, write_file):
+    data = tmp_path / "data"
+    for tenant, text in (("acme", "The engine oil capacity is 5 quarts.\n"), ("beta", "Tyre pressure is 2.4 bar.\n")):
+        assert run(data, "ingest", "--tenant", tenant, str(write_file(f"{tenant}.md", f"# Notes\n\n{text}"))).returncode == 0
+    assert run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?").returncode == 0
+
+    refused = run(data, "tenants", "delete", "--tenant", "acme")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == ("error: This would delete tenant acme and everything it holds (1 document, 1 ask, "
+                              "0 API keys, 0 user roles and 0 eval runs); add --yes to do it.\n")
+    unknown = run(data, "tenants", "delete", "--tenant", "acmee", "--yes")
+    assert unknown.returncode == 2 and unknown.stderr == "error: No tenant named 'acmee'; `tenants list` shows them.\n"
+    assert run(data, "tenants", "list").stdout.splitlines()[0].startswith("acme\t")
+
+    env = {**os.environ, "GROUNDWORK_DATA": str(data)}
+    killed = subprocess.run([sys.executable, "-c", _KILLED_DELETE.format(root=str(ROOT))], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -9, killed.stderr
+    listed = run(data, "tenants", "list")
+    assert [line.split("\t")[0] for line in listed.stdout.splitlines()] == ["beta"]
+    assert "tenant acme is being deleted" in listed.stderr and "--tenant acme --yes" in listed.stderr
+    assert run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?").stderr.startswith(
+        "error: No tenant named 'acme'")
+    again = run(data, "tenants", "create", "acme")
+    assert again.returncode == 2 and "is being deleted" in again.stderr
+    assert "would finish deleting tenant acme" in run(data, "tenants", "delete", "--tenant", "acme").stderr
+
+    finished = run(data, "tenants", "delete", "--tenant", "acme", "--yes")
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.startswith("finished deleting tenant acme: 0 documents")
+    assert not (data / "tenants" / tenant_key("acme")).exists()
+    assert run(data, "tenants", "list").stderr == ""
+    answer = json.loads(run(data, "ask", "--tenant", "beta", "What is the tyre pressure?", "--json").stdout)
+    assert answer["status"] == "answered" and "2.4 bar" in answer["answer"]
+    assert run(data, "tenants", "create", "acme").stdout.startswith("created acme")

@@ -195,7 +195,7 @@ def test_api_keys_are_created_shown_once_listed_and_revoked(app, goto, settings)
     from core import keys
 
     goto(app, "pages/settings.py")
-    app.text_input[-1].input("zapier")  # the last text input on the page: the key's label
+    next(t for t in app.text_input if t.label.startswith("Label")).input("zapier")  # the key's label
     next(b for b in app.button if b.label == "Create key").click().run()
     assert not app.exception
     shown = [c.value for c in app.code]
@@ -231,3 +231,65 @@ def test_an_admin_raises_the_chunk_limit_that_a_too_long_file_names(app, goto, s
     next(b for b in app.button if b.label == "Save settings").click().run()
     assert not app.exception
     assert load_tenant_overrides(settings, "acme")["max_chunks_per_doc"] == 4000
+
+
+def _delete_tenant(at, typed: str):
+    at.text_input(key="delete_tenant_typed:acme").input(typed).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at.button(key="delete_tenant")
+
+
+def test_an_admin_deletes_the_tenant_after_typing_its_id_and_the_picker_moves_on(app, goto, settings):
+    from core import store
+    from core.documents import ensure_tenant
+    from core.tenants import tenant_dir
+
+    ensure_tenant(settings, "beta")
+    goto(app, "pages/settings.py")
+    assert any("3 documents, 0 asks" in m.value for m in app.markdown)  # what would go, before anything does
+    assert app.button(key="delete_tenant").disabled
+    assert _delete_tenant(app, "Acme").disabled  # not the id: the button stays off
+    button = _delete_tenant(app, "acme")
+    assert not button.disabled
+    button.click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert not store.tenant_exists(settings, "acme") and store.list_documents(settings, "acme") == []
+    assert not tenant_dir(settings, "acme").exists()
+    assert store.list_documents(settings, "beta") == [] and store.tenant_exists(settings, "beta")
+    assert app.sidebar.selectbox(key="tenant").value == "beta"
+    assert app.sidebar.selectbox(key="tenant").options == ["beta"]
+    assert any("Deleted tenant 'acme' and everything it held." in _plain(i.value) for i in app.info)
+    assert app.query_params.get("tenant") == "beta"
+
+
+def test_deleting_the_last_tenant_opens_the_create_tenant_form(app, goto, settings):
+    from core import store
+
+    goto(app, "pages/settings.py")
+    _delete_tenant(app, "acme").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert store.list_tenants(settings) == []
+    assert [t.value for t in app.title] == ["Documents"]
+    assert app.text_input(key="new_tenant_id") is not None  # the create-tenant form
+    assert any("Deleted tenant 'acme' and everything it held." in _plain(i.value) for i in app.info)
+
+
+def test_a_signed_in_admin_deletes_their_tenant_and_keeps_their_other_roles(settings, data_dir):
+    from streamlit.testing.v1 import AppTest
+
+    from core import store, users
+    from core.documents import ensure_tenant
+    from tests.pages.conftest import ROOT
+    from tests.pages.test_page_auth import PASSWORD, sign_in
+
+    ensure_tenant(settings, "beta")
+    users.add_user(settings, "ann", PASSWORD, "acme", "admin")
+    users.add_user(settings, "ann", None, "beta", "admin")
+    users.add_user(settings, "bob", PASSWORD, "acme", "expert")
+    at = sign_in(AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run(), "ann")
+    at.switch_page("pages/settings.py").run()
+    _delete_tenant(at, "acme").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not store.tenant_exists(settings, "acme")
+    assert users.roles_of(settings, "ann") == {"beta": "admin"} and users.roles_of(settings, "bob") == {}
+    assert at.sidebar.selectbox(key="tenant").value == "beta"
