@@ -35,8 +35,9 @@ class Question:
     @classmethod
     def parse(cls, text: str) -> Question:
         lang = language_of(text)
-        words = words_of(text)
-        asking = _asking_sentence(text)
+        stated = lang.without_tag(text)  # "..., correct?" asks for confirmation: no topic word
+        words = words_of(stated)
+        asking = _asking_sentence(stated)
         asking_words = words_of(asking)
         # the answer type and its slot words come from the asking sentence's first words,
         # else from the whole question's
@@ -49,7 +50,7 @@ class Question:
         return cls(
             text=text, lang=lang, words=words,
             terms=_terms(words, lang, slot), asking_terms=_terms(asking_words, lang, slot),
-            identifiers=identifiers(text), numbers=numbers(text),
+            identifiers=identifiers(stated), numbers=numbers(stated),
             answer_type=answer_type,
             negated=any(w in lang.negations for w in asking_words), asking=asking,
             focus=_focus(asking_words, lang, slot), slot=slot,

@@ -51,6 +51,9 @@ class Language:
     # words of asking and of conversation, not of content ("tell me", "exactly", "хочу"):
     # never topic terms, and a claim need not find them in its source
     filler: frozenset[str] = frozenset()
+    # a tag that turns a statement into a question, after its last comma: "..., correct?",
+    # «..., верно?»; it asks for confirmation and names no topic the passage must hold
+    tag_questions: frozenset[str] = frozenset()
     # words that open a conditional clause ("IF your name does NOT match, ..."): a negation
     # inside one states a case, it does not deny anything (core/answer/facts.outside_conditions)
     conditionals: frozenset[str] = frozenset()
@@ -173,6 +176,14 @@ class Language:
         if words and words[0] in self.yes_no_starts:
             return "yesno"
         return None
+
+    def without_tag(self, text: str) -> str:
+        """The question without a confirming tag after its last comma ("The rate is GBP 495,
+        correct?" -> "The rate is GBP 495?"): a QA pass saw "never mentions 'correct'"."""
+        head, comma, tail = text.rstrip().rpartition(",")
+        if comma and " ".join(tail.strip(" ?!.").lower().split()) in self.tag_questions:
+            return head.rstrip() + "?"
+        return text
 
     def slot_words(self, words: list[str]) -> frozenset[str]:
         """Words of the asking phrase that name the answer's slot, not its topic: "how LONG",

@@ -38,7 +38,7 @@ LANGUAGE = Language(
         "how big": "number", "how long": "duration", "how many days": "duration",
         "how many hours": "duration", "how many weeks": "duration", "how many months": "duration",
         "how many years": "duration", "how many minutes": "duration", "how soon": "duration",
-        "how far in advance": "duration", "how often": "frequency", "how frequently": "frequency",
+        "how far in advance": "duration", "how far back": "duration", "how often": "frequency", "how frequently": "frequency",
         "how fast": "number", "how quickly": "number",  # a speed or a time: a number either way
         "when": "date", "what date": "date", "what day": "date", "by when": "date",
         "until when": "date", "what year": "date", "what time": "time", "at what time": "time",
@@ -110,6 +110,8 @@ LANGUAGE = Language(
         sometimes mind ago since ask asks asking asked kind kinds sort sorts before up through
         once while both only go goes going onto into something anything everything someone anyone
         somebody anybody straight directly""".split()),
+    tag_questions=frozenset(["correct", "right", "true", "is that right", "is that correct", "is that true",
+                             "isn't it", "is it not", "am i right", "yes", "no", "right or wrong", "is it"]),
     negating_prefixes=("un", "non-", "non"),
     opposites=(("front", "rear"), ("left", "right"), ("upper", "lower"), ("top", "bottom"), ("inner", "outer"),
                ("domestic", "international"), ("domestic", "foreign"), ("monthly", "annual"),

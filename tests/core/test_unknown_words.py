@@ -55,6 +55,15 @@ def test_words_of_time_are_never_named() -> None:
     assert _unknown("Does delivery to Zanzibar take 5 days now?") == ["zanzibar"]
 
 
+def test_a_confirming_tag_and_the_asking_phrase_are_no_unknown_words() -> None:
+    # a QA pass: "The senior partner hourly rate is GBP 495, correct?" was refused as "never
+    # mentions “correct”", «..., верно?» as never mentioning «верно», "how far back" as "back"
+    assert _unknown("Delivery to Asia takes 9 days, correct?") == []
+    assert _unknown("Delivery to Zanzibar takes 9 days, is that right?") == ["zanzibar"]
+    assert _unknown("How far back does delivery to Asia go?") == []
+    assert _unknown("Доставка в Азию составляет 9 дней, верно?", lang="ru") == ["доставка", "азию"]
+
+
 def test_a_reference_to_a_section_or_page_is_no_unknown_word() -> None:
     # the QA pass: "What does section 4 say?" was refused as "never mentions “section”"
     assert _unknown("What does section 4 say about delivery to Zanzibar?") == ["zanzibar"]

@@ -59,3 +59,13 @@ def test_every_language_fills_the_interface() -> None:
         assert set(lang.question_words.values()) <= set(ANSWER_TYPES)
         # whole words only: no stem fragments that would match inside other words
         assert all(len(m) >= 3 for m in lang.months)
+
+
+def test_a_confirming_tag_after_the_last_comma_is_left_out_of_the_question() -> None:
+    en, ru = LANGUAGES["en"], LANGUAGES["ru"]
+    assert en.without_tag("The partner rate is GBP 495, correct?") == "The partner rate is GBP 495?"
+    assert en.without_tag("Notice is 30 days, isn't it?") == "Notice is 30 days?"
+    assert en.without_tag("Is the correct form the green one?") == "Is the correct form the green one?"  # no tag
+    assert en.without_tag("Which is right, the left or the right?") == "Which is right, the left or the right?"
+    assert ru.without_tag("Аванс составляет 30%, верно?") == "Аванс составляет 30%?"
+    assert ru.without_tag("Срок 14 дней, не так ли?") == "Срок 14 дней?"
