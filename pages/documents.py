@@ -75,7 +75,8 @@ if len(shown) < len(docs):
 # a grid per list of documents shown: one grid kept across an upload or a filter kept its columns'
 # widths, so a failed file's error, uploaded beside documents without one, read "The file is"
 grid = "docs_grid_" + hashlib.sha256("\n".join(d["doc_id"] for d in shown).encode()).hexdigest()[:16]
-picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretch", placeholder="—",  # no "None"
+withdrawn = services.out_of_force(settings, tenant, {d["doc_id"] for d in shown})
+picked_row = st.dataframe(documents_frame(shown, withdrawn), hide_index=True, width="stretch", placeholder="—",  # no "None"
                           column_config={"size KB": st.column_config.NumberColumn(format="%.1f"),
                                          # wide enough to read what to do ("This file" alone said
                                          # nothing), when there is an error to read
@@ -85,7 +86,6 @@ picked_row = st.dataframe(documents_frame(shown), hide_index=True, width="stretc
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None
 st.caption("Failed uploads first, then the newest. Click a row to open that document below.")
-withdrawn = services.out_of_force(settings, tenant, {d["doc_id"] for d in shown})
 if withdrawn:  # an old edition kept beside the new one was quoted as in force (QA pass)
     names = ", ".join(d["file_name"] for d in shown if d["doc_id"] in withdrawn)
     st.caption(f":material/history: Out of force (by their own words, or replaced by a newer edition): "

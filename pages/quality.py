@@ -54,6 +54,12 @@ if not names:
             icon=":material/playlist_add:")
     feedback.section(settings, tenant)
     st.stop()
+if not own and not run_names:  # a law firm's manager found only the demo's set here (QA pass)
+    st.info(f"Tenant {escape_md(tenant, inline=True)} has no eval set of its own yet. Each answer an expert decides "
+            "on the **Review** page, and each **Add to eval set** on the **Ask** page, adds a question of yours to "
+            f"`{services.set_name(services.feedback_set_path(settings, tenant))}`, which then leads this list. "
+            "The sets below are bundled examples that ask their own example documents.",
+            icon=":material/playlist_add:")
 finished_set = st.session_state.pop(eval_job.PICK_SET, None)
 if finished_set in names and st.session_state.get("quality_set") is None:
     # a run that just finished is shown with its own set, unless the user picked a set:

@@ -45,16 +45,22 @@ def newest_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(docs, key=lambda d: (d.get("status") != "failed", -(d.get("uploaded_at") or 0)))
 
 
-def documents_frame(docs: list[dict[str, Any]]) -> pd.DataFrame:
+def documents_frame(docs: list[dict[str, Any]], out_of_force: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per document. A failed file has no pages, language or format: those cells are
     missing values (nullable integers keep pages and chunks numeric, so they sort as numbers),
-    which the page shows with a placeholder instead of "None"."""
+    which the page shows with a placeholder instead of "None". A document out of force
+    (`out_of_force`: doc_id -> why, core/withdrawn.py) says so in its status and notes: a QA
+    pass read the replaced 2019 policy as "ready" with nothing noted."""
+    withdrawn = out_of_force or {}
     frame = pd.DataFrame([{
-        "name": clean(d.get("file_name")), "status": d.get("status"),
+        "name": clean(d.get("file_name")),
+        "status": f"{d.get('status')} · out of force" if d.get("doc_id") in withdrawn else d.get("status"),
         "pages": d.get("pages"), "chunks": d.get("chunks"), "language": d.get("lang"),
         "format": d.get("format"), "size KB": (d.get("size") or 0) / 1024,
         "uploaded at": fmt_time(d.get("uploaded_at")), "uploaded by": clean(d.get("uploaded_by")),
-        "error": clip(clean(d.get("error") or ""), 300), "notes": notes_cell(d), "doc_id": d.get("doc_id"),
+        "error": clip(clean(d.get("error") or ""), 300), "doc_id": d.get("doc_id"),
+        "notes": clip(clean(f"Out of force: {withdrawn[d['doc_id']]}"), 200) if d.get("doc_id") in withdrawn
+        else notes_cell(d),
     } for d in docs], columns=COLUMNS)
     for column in ("pages", "chunks"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")

@@ -708,6 +708,12 @@ def test_a_document_that_says_it_is_superseded_is_marked(app, goto, settings):
     assert any("Out of force (by their own words, or replaced by a newer edition): leave\\_2022\\.txt" in c.value
                for c in app.caption), \
         [c.value for c in app.caption]
+    # in the grid too, where an admin scans: a QA pass read the old edition as "ready", notes empty
+    table = next(d.value for d in app.dataframe if "name" in d.value.columns and "status" in d.value.columns)
+    row = table[table["name"] == "leave_2022.txt"].iloc[0]
+    assert row["status"] == "ready · out of force"
+    assert row["notes"] == "Out of force: it says so: “Status: SUPERSEDED by Leave Policy v3.0”"
+    assert set(table[table["name"] != "leave_2022.txt"]["status"]) == {"ready"}
     doc_id = next(d["doc_id"] for d in store.list_documents(settings, "acme") if d["file_name"] == "leave_2022.txt")
     app.selectbox(key="doc_open").set_value(doc_id).run()
     assert any("Out of force: it says so\\: “Status\\: SUPERSEDED by Leave Policy v3\\.0”" in w.value

@@ -457,6 +457,15 @@ def test_the_tenants_own_feedback_set_is_picked_first(app, goto, settings, data_
     assert app.selectbox(key="quality_set").options[0] == "acme-feedback"
     # the sets shipped with Groundwork say so: a hotel manager read "ood_clinic" as theirs (QA pass)
     assert "demo · bundled example (its own documents)" in app.selectbox(key="quality_set").options
+    assert not any("no eval set of its own" in i.value for i in app.info)
+
+
+def test_a_tenant_without_a_set_of_its_own_is_told_how_to_make_one(app, goto):
+    # a law firm's manager found only "demo · bundled example" here, and nothing said how to
+    # measure the firm's own questions (QA pass)
+    goto(app, "pages/quality.py")
+    told = [i.value for i in app.info if "no eval set of its own" in i.value]
+    assert len(told) == 1 and "**Review**" in told[0] and "acme-feedback" in told[0]
 
 
 def test_refusals_tab_shows_why_and_the_wrongly_refused_questions(app, goto, settings):
