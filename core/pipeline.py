@@ -225,6 +225,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 if any(len(d["rows"]) > 1 for d in generation.differences):
                     answer.answer = language_of(question).say("differ", answer=answer.answer)
                 answer.note = differences_note(generation.differences)
+            if generation.amended:
+                answer.note = f"{answer.note} {generation.amended}" if answer.note else generation.amended
             if withdrawn := _out_of_force_note(answer.citations, passages):
                 answer.note = f"{answer.note} {withdrawn}" if answer.note else withdrawn
         else:

@@ -35,6 +35,7 @@ from core import store
 from core.answer.references import has_section, section_refs
 from core.answer.units import Unit, units
 from core.config import Settings
+from core.lang import LANGUAGES, language_of
 from core.lexical import tokenize
 
 READ_SENTENCES = 3  # sentences quoted when a section is read out
@@ -66,6 +67,7 @@ class Reading:
     ref: str = ""
     ambiguous: list[str] = field(default_factory=list)  # documents that all carry the number
     narrowed: bool = False  # the ask is narrowed past the caption: `units` is where to choose, not the answer
+    amended_by: list[tuple[int, Unit]] = field(default_factory=list)  # (passage, unit) saying it was changed
 
 
 def asks_section_content(question: str) -> bool:
@@ -112,6 +114,21 @@ def referenced_chunks(settings: Settings, tenant: str, question: str) -> list[di
     return list(first.values())
 
 
+def amending_chunks(settings: Settings, tenant: str, question: str, numbered: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per cited number, the first chunk of another document than those numbered so that says
+    it was deleted, replaced or amended (`amends`), so the section's reading can say so."""
+    out: list[dict[str, Any]] = []
+    owners = {r["doc_id"] for r in numbered}
+    for ref in dict.fromkeys(section_refs(question)):
+        for row in store.chunks_numbered(settings, tenant, ref, in_text=True):
+            if row["doc_id"] in owners or carries(ref, row.get("section", ""), row["text"]):
+                continue
+            if any(amends(ref, u.text, row.get("lang")) for u in units(row["text"], "")):
+                out.append(row)
+                break
+    return out
+
+
 def _narrowing_terms(question: str) -> set[str]:
     match = ABOUT_RE.search(question.rstrip(" ?.!"))
     if not match:
@@ -155,6 +172,35 @@ def _is_caption(text: str) -> bool:
     return len(text.split()) <= 6 and not re.search(r"\d", text)
 
 
+_EDGE = ".,;:()[]\"'“”«»"
+
+
+def amends(ref: str, sentence: str, lang_code: str | None = None) -> bool:
+    """Does the sentence say clause `ref` is deleted, replaced or amended? It names the
+    number as a reference, not as its own (it does not start with it: "3.1 Clause 11.3 of
+    the MSA is deleted and replaced by ..."), beside an amending word of its language."""
+    words = [w.strip(_EDGE) for w in sentence.split()]
+    if not words or words[0] == ref or ref not in words[1:]:
+        return False
+    lang = LANGUAGES.get(lang_code or "") or language_of(sentence)
+    return bool({w.lower() for w in words} & lang.amending)
+
+
+def _amendments(ref: str, read: Any, passages: list[Any]) -> list[tuple[int, Unit]]:
+    """Sentences of the other documents among the passages that say the read section was
+    changed, naming its document (a word of its title or file name): a clause quoted as it
+    stood was read as in force (a QA pass: the MSA's 72 hours, which the DPA replaced)."""
+    named = {"title": read.title, "source": read.source}
+    found = []
+    for n, p in enumerate(passages, start=1):
+        if p.doc_id == read.doc_id:
+            continue
+        for u in units(p.text, ""):
+            if u.kind != "heading" and amends(ref, u.text, p.lang) and _title_overlap(set(tokenize(u.text)), named):
+                found.append((n, u))
+    return found
+
+
 def section_reading(question: str, passages: list[Any]) -> Reading | None:
     """Step 3: the first sentences of the cited section, or None when the question does not
     ask what it says or the section is not among the passages. An ask narrowed to words its
@@ -186,9 +232,10 @@ def section_reading(question: str, passages: list[Any]) -> Reading | None:
                 if narrowed <= set(tokenize(" ".join(u.text for u in holding))):
                     # the place and the topic both stand in the section as asked: its sentences
                     # on that topic are read out ("what does clause 10.1 say about notice")
-                    return Reading(n, holding[:READ_SENTENCES], ref=ref)
+                    return Reading(n, holding[:READ_SENTENCES], ref=ref,
+                                   amended_by=_amendments(ref, passage, passages))
                 # chosen among the section's own sentences: another document's "not the cap in
                 # clause 9.3" holds every word of "what does clause 9.3 say about caps" (QA pass)
                 return Reading(n, body, ref=ref, narrowed=True)
-            return Reading(n, body[:READ_SENTENCES], ref=ref)
+            return Reading(n, body[:READ_SENTENCES], ref=ref, amended_by=_amendments(ref, passage, passages))
     return None

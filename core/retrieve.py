@@ -50,7 +50,7 @@ from core.config import Settings
 from core.ingest.lang import detect_lang
 from core.lang import LANGUAGES
 from core.models import get_embedder
-from core.reference import MAX_PINNED, referenced_chunks
+from core.reference import MAX_PINNED, amending_chunks, referenced_chunks
 from core.withdrawn import out_of_force
 
 
@@ -287,6 +287,9 @@ def _referenced(settings: Settings, tenant: str, question: str, top: list[Candid
     pinned = []
     for row in found[:MAX_PINNED]:
         if row.get("tenant") == tenant:
+            pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
+    for row in amending_chunks(settings, tenant, question, found[:MAX_PINNED]):  # "clause 11.3 is replaced by"
+        if row.get("tenant") == tenant and row["chunk_id"] not in {c.chunk_id for c in pinned}:
             pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
     wanted = {c.chunk_id for c in pinned}
     keep = [c for c in top if c.chunk_id not in wanted]

@@ -141,6 +141,12 @@ class LearnedExtractive:
             # "What does para 7-2 say?" names its answer's place: the section is read out
             # (core/reference.py); its number matched exactly, so the confidence is full
             chosen = [Selected(reading.passage, u, 1.0) for u in reading.units]
+            if reading.amended_by:  # another document changed the section: its words come first
+                chosen = [Selected(n, u, 1.0) for n, u in reading.amended_by] + chosen
+                amender = passages[reading.amended_by[0][0] - 1].source
+                return Generation(render(chosen), chosen, support=1.0, amended=(
+                    f"{amender} changes section {reading.ref} of {passages[reading.passage - 1].source}: "
+                    "its words are quoted first, the section as it stood after them."))
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
         if reading is not None and reading.narrowed:  # "what does clause 9.3 say about caps": inside 9.3

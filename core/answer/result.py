@@ -29,6 +29,7 @@ class Generation:
     rejected: list[dict[str, Any]] = field(default_factory=list)  # units a hard filter dropped, and why
     candidates: list[dict[str, Any]] = field(default_factory=list)  # top units: score and the signals behind it
     correction: str | None = None  # why the quoted unit contradicts the question's premise
+    amended: str | None = None  # another document changes the section read out (core/reference.py)
     # rows two documents give different values for, or rows out of force (core/answer/differing.py)
     differences: list[dict[str, Any]] = field(default_factory=list)
     ranked: list[Any] = field(default_factory=list, repr=False)  # every scored unit, best first

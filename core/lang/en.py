@@ -18,6 +18,7 @@ LANGUAGE = Language(
     status_labels=frozenset("status state".split()),
     span_words=frozenset("to through".split()),
     superseding=("supersedes", "replaces", "in place of"),
+    amending=frozenset("deleted replaced amended substituted revoked superseded".split()),
     demonstratives=frozenset("this the".split()),
     status_links=frozenset("by since as from on".split()),
     document_words=frozenset("document policy policies version edition guide guideline guidelines manual handbook "

@@ -21,6 +21,8 @@ LANGUAGE = Language(
     status_labels=frozenset("статус состояние".split()),
     span_words=frozenset("по".split()),
     superseding=("заменяет", "взамен", "отменяет"),
+    amending=frozenset("исключить исключается исключён исключен заменить заменяется заменён заменен изложить "
+                       "излагается изменить изменяется отменяется утрачивает".split()),
     demonstratives=frozenset("настоящий настоящее настоящая данный данное данная этот это эта".split()),
     status_links=frozenset("с со в".split()),
     document_words=frozenset("документ документа положение положения версия версии редакция редакции политика "

@@ -230,6 +230,24 @@ def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_i
     assert b.status == "answered" and "sixty days' written notice" in b.answer and b.citations[0].source == "msa.md"
 
 
+def test_a_clause_an_addendum_replaces_is_quoted_after_the_replacement_with_a_note(answering, tmp_path):
+    # a QA pass: "What does clause 11.3 of the MSA say now that the DPA has been signed?" was
+    # answered at 1.00 with the 72 hours the DPA had deleted, and no note
+    msa = tmp_path / "msa_brightwater.md"
+    msa.write_text("# Master services agreement\n\n## 11. Data protection\n\n11.3 The Firm shall notify the "
+                   "Client of a personal data breach within seventy-two (72) hours.\n", encoding="utf-8")
+    dpa = tmp_path / "dpa_brightwater.md"
+    dpa.write_text("# Data processing addendum\n\n## 3. Breaches\n\n3.1 Clause 11.3 of the MSA is deleted and "
+                   "replaced by the following: the Firm shall notify the Client within thirty-six (36) hours.\n",
+                   encoding="utf-8")
+    for path in (msa, dpa):
+        assert ingest_file(answering, "amended", path).status == "ready"
+    a = ask(answering, "amended", "What does clause 11.3 of the MSA say?")
+    assert a.status == "answered" and a.answer.index("thirty-six") < a.answer.index("seventy-two")
+    assert [c.source for c in a.citations][:2] == ["dpa_brightwater.md", "msa_brightwater.md"]
+    assert a.note and "dpa_brightwater.md changes section 11.3 of msa_brightwater.md" in a.note
+
+
 def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(answering):
     a = ask(answering, "demo", "I look after a customer in Copenhagen. How long does standard delivery to Denmark take?")
     assert a.status in ("answered", "narrowed") and "4-5 business days" in a.answer

@@ -3,7 +3,7 @@
 import pytest
 
 from core.answer.units import units
-from core.reference import _body, asks_section_content, carries, section_reading
+from core.reference import _body, amends, asks_section_content, carries, section_reading
 from core.retrieve import Candidate
 
 
@@ -106,3 +106,29 @@ def test_a_section_holding_text_aimed_at_a_model_is_never_read_out():
     assert section_reading("What does para 7-2 say?", passages) is not None  # the section is found...
     generation = LearnedExtractive(embedder=get_embedder()).generate("What does para 7-2 say?", passages, lexicon)
     assert "6 quarts" not in generation.text and "answer" not in generation.text  # ...but not quoted
+
+
+@pytest.mark.parametrize("sentence, changed", [
+    ("3.1 Clause 11.3 of the MSA is deleted and replaced by the following: notice within 36 hours.", True),
+    ("Clause 11.3 of the agreement is amended to read: notice within 36 hours.", True),
+    ("11.3 The Firm shall notify the Client within 72 hours.", False),  # the clause itself
+    ("The liability is subject to the cap in clause 9.4 and not to the cap in clause 9.3.", False),
+    ("Clause 11.30 of the MSA is deleted.", False),  # another number
+    ("Пункт 11.3 договора исключить.", True),
+])
+def test_a_sentence_amends_a_clause_it_cites_with_an_amending_word(sentence, changed):
+    assert amends("11.3" if "11.3" in sentence else "9.3", sentence) is changed
+
+
+def test_a_clause_another_document_replaces_is_read_with_the_replacement_first():
+    msa = _passage("11. Data protection\n\n11.3 The Firm shall notify the Client of a breach within 72 hours.",
+                   "MSA > 11. Data protection", source="MSA_Brightwater.docx", doc_id="msa")
+    dpa = _passage("3. Breaches\n\n3.1 Clause 11.3 of the MSA is deleted and replaced by the following: the Firm "
+                   "shall notify the Client within 36 hours.", "DPA > 3. Breaches", source="DPA_Brightwater.pdf",
+                   doc_id="dpa")
+    reading = section_reading("What does clause 11.3 of the MSA say?", [msa, dpa])
+    assert reading is not None and reading.passage == 1
+    assert [(n, u.text[:20]) for n, u in reading.amended_by] == [(2, "3.1 Clause 11.3 of t")]
+    # a document that names another agreement changes nothing here
+    other = _passage("3.1 Clause 11.3 of the lease is deleted.", "Lease > 3", source="lease.pdf", doc_id="lease")
+    assert section_reading("What does clause 11.3 of the MSA say?", [msa, other]).amended_by == []
