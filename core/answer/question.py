@@ -46,6 +46,8 @@ class Question:
         if not answer_type:
             opening = words[:8]
             answer_type = lang.answer_type(opening)
+        if not answer_type and stated != text:  # "The rate is GBP 495, correct?" asks yes or no
+            answer_type = "yesno"
         slot = lang.slot_words(opening)
         return cls(
             text=text, lang=lang, words=words,

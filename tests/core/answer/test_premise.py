@@ -256,3 +256,15 @@ def test_a_value_only_a_replaced_document_states_is_corrected() -> None:
     # the value in force, or a question that asserts nothing: no correction
     assert outdated_value(Question.parse("Why is the damage claim period 14 days?"), pairs, passages, today) is None
     assert outdated_value(Question.parse("How long is the damage claim period?"), pairs, passages, today) is None
+
+
+def test_a_statement_with_a_confirming_tag_asserts_its_value() -> None:
+    # a QA pass: "..., correct?" and «..., верно?» were read as asking nothing, so the premise
+    # checks never read them; a tag makes a yes/no question of the statement before it
+    q = Question.parse("Paid parental leave is 20 weeks long, correct?")
+    assert q.answer_type == "yesno" and "correct" not in q.terms
+    unit = _scored("Employees get 12 weeks of paid parental leave.")
+    assert conflict(q, unit, unit.unit.text) == "the documents state 12 week, not 20 week"
+    assert conflict(Question.parse("Paid parental leave is 20 weeks long."), unit, unit.unit.text) is None
+    ru = Question.parse("Отпуск длится 35 дней, верно?")
+    assert ru.answer_type == "yesno" and "верн" not in ru.terms
