@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from core import store
+from core.background import until_drained
 from core.config import Settings
 from core.processes import process_alive, this_process
 from core.records import new_id
@@ -255,7 +256,4 @@ def _work() -> None:
 
 def wait_for_worker(timeout: float = 120.0) -> bool:
     """Until every queued job has run (tests, orderly shutdown); False on timeout."""
-    deadline = time.monotonic() + timeout
-    while _queue.unfinished_tasks and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not _queue.unfinished_tasks
+    return until_drained(_queue, timeout)

@@ -23,6 +23,7 @@ from core import store
 from core.answer.signals import unit_candidates, windows
 from core.answer.vectors import fill, model_name
 from core.answer_vectors import AnswerVectors, key_of, preparing
+from core.background import until_drained
 from core.config import Settings
 from core.retrieve import candidate_of
 
@@ -129,10 +130,7 @@ def prepare_in_background(settings: Settings, tenant: str, doc_ids: list[str]) -
 
 def wait_for_background(timeout: float = 60.0) -> bool:
     """Until the queued preparations are done (for tests and orderly shutdown)."""
-    deadline = time.monotonic() + timeout
-    while _jobs.unfinished_tasks and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not _jobs.unfinished_tasks
+    return until_drained(_jobs, timeout)
 
 
 def _work() -> None:
