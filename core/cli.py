@@ -127,9 +127,14 @@ def _build_parser() -> argparse.ArgumentParser:
     _tenant_command(sub, "prepare", cmd_prepare,
                     help="embed and store the answer step's sentence vectors, so questions embed only themselves")
 
-    dsub = sub.add_parser("docs", help="list or delete documents").add_subparsers(dest="action", required=True)
+    dsub = sub.add_parser("docs", help="list, delete or read again documents").add_subparsers(dest="action", required=True)
     _tenant_command(dsub, "list", cmd_docs_list).add_argument("--json", action="store_true")
     _tenant_command(dsub, "delete", cmd_docs_delete).add_argument("doc_id")
+    # after an upgrade that reads files better, the kept originals read again in place
+    reindex = _tenant_command(dsub, "reindex", cmd_docs_reindex)
+    reindex.add_argument("doc_ids", nargs="*", metavar="DOC_ID")
+    reindex.add_argument("--all", action="store_true", help="every ready document of the tenant")
+    reindex.add_argument("--no-prepare", action="store_true", help="leave the answer vectors to the first asks")
     for action in ("exclude", "include"):  # a passage kept out of answers, or let back in
         _tenant_command(dsub, action, cmd_docs_exclude).add_argument("chunk_id")
 
@@ -517,6 +522,39 @@ def cmd_docs_delete(settings: Settings, args: argparse.Namespace) -> int:
         raise UserError(f"No document {args.doc_id} in tenant {args.tenant}; see `docs list`.")
     print(f"deleted {args.doc_id}")
     return 0
+
+
+def cmd_docs_reindex(settings: Settings, args: argparse.Namespace) -> int:
+    """Read documents' kept originals again (the Documents page's re-index, many at once):
+    one line a document, as `ingest` prints; exit 1 when any failed (it stays as it was)."""
+    from core import store
+    from core.documents import reindex_document
+
+    if not store.tenant_exists(settings, args.tenant):
+        raise UserError(f"There is no tenant {args.tenant!r}; `tenants list` shows them.")
+    if bool(args.doc_ids) == args.all:
+        raise UserError("Name the documents to read again (DOC_ID ..., see `docs list`) or give --all, not both.")
+    docs = {d["doc_id"]: d for d in store.list_documents(settings, args.tenant)}
+    unknown = [d for d in args.doc_ids if d not in docs]
+    if unknown:
+        raise UserError(f"No document {unknown[0]} in tenant {args.tenant}; see `docs list`.")
+    wanted = args.doc_ids or [d for d, doc in docs.items() if doc["status"] == "ready"]
+    failed, ready = 0, []
+    for doc_id in wanted:
+        name = docs[doc_id]["file_name"]
+        result = reindex_document(settings, args.tenant, doc_id, progress=_progress_printer(name))
+        if result.status == "failed":
+            failed += 1
+            print(f"failed     {_shown(name)}: {_shown(result.error)} (it stays as it was)", flush=True)
+            continue
+        ready.append(result.doc_id)
+        print(f"reindexed  {_shown(name)}  pages={'-' if result.pages is None else result.pages} "
+              f"chunks={result.chunks} {result.seconds:.2f}s", flush=True)
+    if ready and not args.no_prepare:
+        _prepare(settings, args.tenant, ready, sys.stderr)
+    if failed:
+        print(f"error: {failed} of {len(wanted)} document(s) failed.", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def cmd_docs_exclude(settings: Settings, args: argparse.Namespace) -> int:

@@ -630,3 +630,35 @@ def test_tenants_delete_asks_for_yes_deletes_one_tenant_and_finishes_a_killed_de
     answer = json.loads(run(data, "ask", "--tenant", "beta", "What is the tyre pressure?", "--json").stdout)
     assert answer["status"] == "answered" and "2.4 bar" in answer["answer"]
     assert run(data, "tenants", "create", "acme").stdout.startswith("created acme")
+
+
+def test_docs_reindex_reads_the_kept_originals_again(tmp_path, write_file):
+    """After an upgrade that reads files better, `docs reindex` reads every kept original
+    again in place (a QA pass: a parser fix reached no document already indexed, as the
+    same bytes uploaded again are "unchanged")."""
+    from core import store
+    from core.config import load_settings
+    from core.documents import original_path
+
+    data = tmp_path / "data"
+    assert run(data, "ingest", "--tenant", "acme", str(write_file("fees.md", "# Fees\n\nThe fee is 40 EUR.\n")),
+               "--no-prepare").returncode == 0
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    doc = store.list_documents(settings, "acme")[0]
+    # stands for a reader that now reads the same original differently
+    original_path(settings, "acme", doc["doc_id"]).write_text("# Fees\n\nThe fee is 45 EUR.\n", encoding="utf-8")
+
+    res = run(data, "docs", "reindex", "--tenant", "acme", "--all", "--no-prepare")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("reindexed  fees.md  pages=- chunks=1 ")
+    texts = [r["text"] for r in store.chunk_rows(settings, "acme")]
+    assert any("45 EUR" in t for t in texts) and not any("40 EUR" in t for t in texts)
+    assert [d["doc_id"] for d in store.list_documents(settings, "acme")] == [doc["doc_id"]]  # in place
+
+    original_path(settings, "acme", doc["doc_id"]).unlink()  # nothing to read again: it stays as it was
+    gone = run(data, "docs", "reindex", "--tenant", "acme", doc["doc_id"], "--no-prepare")
+    assert gone.returncode == 1 and gone.stdout.startswith("failed     fees.md: The original file is not kept")
+    assert any("45 EUR" in r["text"] for r in store.chunk_rows(settings, "acme"))
+    for args in ((), ("nope",), ("--all", doc["doc_id"])):
+        wrong = run(data, "docs", "reindex", "--tenant", "acme", *args)
+        assert wrong.returncode == 2 and wrong.stderr.startswith("error: ") and "Traceback" not in wrong.stderr
