@@ -171,7 +171,30 @@ def leave_one_word_out(records: list[Record]) -> tuple[tuple[str, ...], tuple[st
 LOO_WORDS = 10
 
 
+def agreement(records: list[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whether a unit of another passage states what this unit states: the same numbers (at
+    least one), or nearly the same words (stem Jaccard >= 0.6). Two sources that agree leave
+    a small gap between the best two units, which the answer model reads as doubt (a QA
+    pass: "What is the standard check-in time?", a FAQ and a handbook, gap 0.06)."""
+    from core.answer.facts import numbers
+    from core.lexical import tokenize
+
+    for r in records:
+        texts = r.utexts or [""] * len(r.signals)
+        nums = [set(numbers(t)) for t in texts]
+        stems = [set(tokenize(t)) for t in texts]
+        where = r.passages or [1] * len(r.signals)
+        for i, s in enumerate(r.signals):
+            s["agrees"] = float(any(
+                j != i and where[j] != where[i]
+                and ((nums[i] and nums[i] == nums[j])
+                     or len(stems[i] & stems[j]) >= 0.6 * max(len(stems[i] | stems[j]), 1))
+                for j in range(len(texts))))
+    return ("agrees",), ("agrees",)
+
+
 CANDIDATES: dict[str, Candidate] = {
+    "agreement": agreement,
     "general_words": general_words,
     "rank_consensus": rank_consensus,
     "premise_conflict": premise_conflict,
