@@ -7,6 +7,7 @@ import numpy as np
 from core.answer.signals import FEATURES
 from evals.train import SHIPPED, Record
 from evals.trial import (
+    agreement,
     general_words,
     leave_one_word_out,
     premise_conflict,
@@ -120,3 +121,15 @@ def test_leave_one_word_out_keeps_the_answer_first_without_any_one_word() -> Non
     assert answer["loo_first"] == 1.0 and other["loo_first"] == 0.0
     assert answer["loo_gapmin"] == 0.0 > other["loo_gapmin"]
     assert answer["loo_drop"] > 0.0  # every reading without "vacation" is further from the answer
+
+
+def test_agreement_marks_a_unit_another_passage_states_too() -> None:
+    r = record("When is check-in?", ["Check-in is from 15:00.", "Guests check in from 15:00 at reception.",
+                                     "Check-out is until 11:00.", "Check-in is from 15:00."])
+    r.signals = [{} for _ in r.utexts]
+    r.passages = [1, 2, 2, 1]
+    agreement([r])
+    assert [s["agrees"] for s in r.signals] == [1.0, 1.0, 0.0, 1.0]
+    r.passages = [1, 1, 1, 1]  # one passage repeating itself is no second source
+    agreement([r])
+    assert [s["agrees"] for s in r.signals] == [0.0, 0.0, 0.0, 0.0]
