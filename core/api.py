@@ -35,6 +35,7 @@ from core import access_log, eval_jobs, ingest_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
 from core.eval_rows import EVAL_SPLITS
 from core.schema import SUPPORTED_FORMATS
+from core.tenants import TenantBeingDeleted
 
 MAX_JSON_BYTES = 64 * 1024
 MAX_VERIFY_PAIRS = 100
@@ -281,6 +282,8 @@ def create_app(settings: Settings) -> FastAPI:
                               "Authenticate with `Authorization: Bearer <key>` (`python -m core.cli keys create`).")
     app.add_exception_handler(RequestValidationError, _invalid_request)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    # uploads a stopped server left waiting: settled now, so their bytes do not wait for a poll
+    ingest_jobs.settle_abandoned(settings)
 
     async def _server_error(request: Request, exc: Exception) -> Response:
         """A full data disk is said as such (507, one sentence); any other failure stays a
@@ -356,6 +359,8 @@ def create_app(settings: Settings) -> FastAPI:
             job = ingest_jobs.accept(settings, tenant, name, file.file.read(), uploaded_by="api", key_id=key_id)
         except ingest_jobs.Refused as exc:  # refused as a synchronous upload says it, but nothing is kept
             return JSONResponse(IngestResult(name, "failed", error=str(exc)).to_dict(), status_code=422)
+        except TenantBeingDeleted as exc:  # its key was valid a moment ago (QA pass: a 500)
+            return JSONResponse(IngestResult(name, "failed", error=str(exc)).to_dict(), status_code=409)
         view = _ingest_job_view(job)
         return JSONResponse(view, status_code=202, headers={"Location": view["status_url"]})
 

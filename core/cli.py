@@ -304,8 +304,10 @@ def _new_tenant_ok(settings: Settings, tenant: str) -> None:
     separator, markup or control character, no case twin of an existing id); existing
     tenants keep working whatever an older version let through."""
     from core import store
-    from core.tenants import EVAL_TENANT_PREFIX, is_eval_tenant, validate_new_tenant
+    from core.tenants import EVAL_TENANT_PREFIX, TenantBeingDeleted, is_eval_tenant, validate_new_tenant
 
+    if tenant in store.tenants_being_deleted(settings):  # said before "created tenant", not after
+        raise TenantBeingDeleted(tenant)
     existing = [t["id"] for t in store.list_tenants(settings)]
     if tenant not in existing:
         validate_new_tenant(tenant, existing)

@@ -24,6 +24,7 @@ Every read is scoped by tenant: another tenant's job id is no job.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -106,6 +107,9 @@ def accept(settings: Settings, tenant: str, file_name: str, data: bytes, *, uplo
     from core.documents import base_name, ensure_tenant, readable_name, upload_file_name
 
     validate_tenant(tenant)
+    # before any byte is kept: a tenant whose deletion was decided raises TenantBeingDeleted
+    # here, and no file is left in a folder the deletion may already have removed (QA pass)
+    ensure_tenant(settings, tenant)
     file_name = readable_name(base_name(file_name).strip() or "upload")
     job_id = new_id()
     stored = upload_file_name(file_name)
@@ -115,7 +119,6 @@ def accept(settings: Settings, tenant: str, file_name: str, data: bytes, *, uplo
     if why:
         shutil.rmtree(path.parent, ignore_errors=True)
         raise Refused(why)
-    ensure_tenant(settings, tenant)
     pid, pid_start = this_process()
     now = time.time()
     try:
@@ -166,11 +169,42 @@ def jobs(settings: Settings, tenant: str) -> list[dict[str, Any]]:
 
 def _settle(settings: Settings, record: dict[str, Any]) -> dict[str, Any]:
     """A queued or indexing job whose process is gone will never end: it is interrupted
-    (its bytes removed; the all-or-nothing ingest left nothing of it indexed)."""
+    (its bytes removed; the all-or-nothing ingest left nothing of it indexed), unless the
+    tenant holds its bytes under its name, ready: then the process ended between the
+    document's commit and the job's, and the job is done (a QA pass killed the server there,
+    and was told to upload again a document that answered)."""
     if record["phase"] not in RUNNING or process_alive(record.get("pid"), record.get("pid_start")):
         return record
-    _finish(settings, record, phase=INTERRUPTED, error=INTERRUPTED_SENTENCE)
+    held = _held(settings, record)
+    if held is not None:
+        _finish(settings, record, phase=DONE, doc_id=held["doc_id"],
+                result={"file_name": record["file_name"], "status": "ready", "doc_id": held["doc_id"],
+                        "pages": held.get("pages"), "chunks": held.get("chunks")})
+    else:
+        _finish(settings, record, phase=INTERRUPTED, error=INTERRUPTED_SENTENCE)
     return get(settings, record["tenant"], record["job_id"]) or record
+
+
+def _held(settings: Settings, record: dict[str, Any]) -> dict[str, Any] | None:
+    """The tenant's ready document of the job's name holding the job's bytes, if any."""
+    path = _job_folder(settings, record["tenant"], record["job_id"]) / record["stored"]
+    try:
+        sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    return next((d for d in store.find_documents(settings, record["tenant"], file_name=record["file_name"],
+                                                 sha256=sha) if d["status"] == "ready"), None)
+
+
+def settle_abandoned(settings: Settings) -> int:
+    """Settle every tenant's jobs left running by a process that is gone, so their waiting
+    bytes go at start-up, not when someone polls them (up to the size limit each); how many."""
+    with store.connect(settings) as conn:
+        rows = conn.execute("SELECT * FROM ingest_jobs WHERE phase IN (?,?)", RUNNING).fetchall()
+    left = [_record(r) for r in rows if not process_alive(r["pid"], r["pid_start"])]
+    for record in left:
+        _settle(settings, record)
+    return len(left)
 
 
 def _update(settings: Settings, job_id: str, **fields: Any) -> None:

@@ -32,8 +32,14 @@ def create_key(settings: Settings, tenant: str, label: str = "") -> tuple[str, s
     key = f"{PREFIX}{key_id}_{secrets.token_urlsafe(24)}"
     with store.connect(settings) as conn:
         conn.execute("INSERT INTO api_keys (key_id, tenant, key_hash, label, created_at) VALUES (?,?,?,?,?)",
-                     (key_id, tenant, _hash(key), " ".join(label.split())[:80], time.time()))
+                     (key_id, tenant, _hash(key), printable_label(label), time.time()))
     return key_id, key
+
+
+def printable_label(label: str) -> str:
+    """A key's label as kept: control characters dropped (an escape sequence in a label
+    coloured the terminal of whoever ran `keys list`, a QA pass), spaces collapsed, 80 at most."""
+    return " ".join("".join(c for c in label if c.isprintable() or c.isspace()).split())[:80]
 
 
 def list_keys(settings: Settings, tenant: str) -> list[dict[str, Any]]:

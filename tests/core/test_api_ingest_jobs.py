@@ -141,7 +141,13 @@ settings = load_settings()
 queued = ingest_jobs.accept(settings, "acme", "queued.md", b"# Q\\n\\nQueued text.\\n", start=False)
 busy = ingest_jobs.accept(settings, "acme", "busy.md", b"# B\\n\\nBusy text.\\n", start=False)
 ingest_jobs._update(settings, busy["job_id"], phase=ingest_jobs.INDEXING, stage="embed", fraction=0.5)
-print(queued["job_id"], busy["job_id"])
+# killed after the document's commit, before the job's: the document is whole and answers
+kept = ingest_jobs.accept(settings, "acme", "kept.md", b"# K\\n\\nLockers are on level 3.\\n", start=False)
+ingest_jobs._update(settings, kept["job_id"], phase=ingest_jobs.INDEXING, stage="index", fraction=0.95)
+from core.documents import ingest_file
+assert ingest_file(settings, "acme", ingest_jobs._job_folder(settings, "acme", kept["job_id"]) / kept["stored"],
+                   file_name="kept.md").status == "ready"
+print(queued["job_id"], busy["job_id"], kept["job_id"])
 sys.stdout.flush()
 os._exit(0)  # the server process ends with both jobs unfinished
 """
@@ -153,20 +159,40 @@ def test_jobs_of_a_server_that_stopped_read_as_interrupted_after_a_restart(api):
     gone = subprocess.run([sys.executable, "-c", ACCEPT_AND_DIE], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)
     assert gone.returncode == 0, gone.stderr
-    queued_id, busy_id = gone.stdout.split()
+    queued_id, busy_id, kept_id = gone.stdout.split()
     # a job of this very process that waits is not interrupted: only a stopped server's are
     waiting = ingest_jobs.accept(api.settings, "acme", "waiting.md", PARKING, start=False)
     restarted = TestClient(create_app(api.settings))
+    # settled as the server starts: no abandoned upload's bytes wait for a poll (QA pass)
+    assert not any((ingest_jobs.folder(api.settings, "acme") / j).exists() for j in (queued_id, busy_id, kept_id))
+    assert (ingest_jobs.folder(api.settings, "acme") / waiting["job_id"]).exists()
+    kept = restarted.get(f"/v1/ingest-jobs/{kept_id}", headers=key).json()
+    kept_doc = next(d for d in store.list_documents(api.settings, "acme") if d["file_name"] == "kept.md")
+    assert kept["phase"] == "done" and kept["doc_id"] == kept_doc["doc_id"] and not kept["error"], kept
     for job_id in (queued_id, busy_id):
         job = restarted.get(f"/v1/ingest-jobs/{job_id}", headers=key).json()
         assert job["phase"] == "interrupted" and job["error"] == ingest_jobs.INTERRUPTED_SENTENCE, job
         assert job["finished_at"] and "progress" not in job
         assert not (ingest_jobs.folder(api.settings, "acme") / job_id).exists()  # its bytes removed
     phases = {j["job_id"]: j["phase"] for j in restarted.get("/v1/ingest-jobs", headers=key).json()}
-    assert phases == {queued_id: "interrupted", busy_id: "interrupted", waiting["job_id"]: "queued"}
+    assert phases == {queued_id: "interrupted", busy_id: "interrupted", kept_id: "done", waiting["job_id"]: "queued"}
     names = {d["file_name"] for d in restarted.get("/v1/documents", headers=key).json()}
-    assert names == {"acme.md"}
+    assert names == {"acme.md", "kept.md"}
     ingest_jobs.run(api.settings, waiting["job_id"])  # so it ends (the fixture waits for the worker)
+
+
+def test_an_upload_to_a_tenant_whose_deletion_was_just_decided_is_409_and_keeps_nothing(api):
+    # a QA pass: an upload authenticated a moment before `tenants delete` decided got a 500
+    key = auth(api.keys["other"])
+    with store.connect(api.settings) as conn:  # decided after the key was checked: the key still reads
+        conn.execute("UPDATE tenants SET deleting_at=? WHERE id=?", (time.time(), "other"))
+    res = api.post("/v1/documents", headers=key, files={"file": ("late.md", PARKING, "text/markdown")})
+    assert res.status_code == 409 and "being deleted" in res.json()["error"], res.text
+    waiting = ingest_jobs.folder(api.settings, "other")
+    assert not waiting.exists() or not any(waiting.iterdir())
+    with store.connect(api.settings) as conn:
+        assert conn.execute("SELECT count(*) FROM ingest_jobs WHERE tenant='other'").fetchone()[0] == 0
+        conn.execute("UPDATE tenants SET deleting_at=NULL WHERE id=?", ("other",))
 
 
 def test_concurrent_uploads_to_one_tenant_all_land_whole(api):

@@ -662,3 +662,29 @@ def test_docs_reindex_reads_the_kept_originals_again(tmp_path, write_file):
     for args in ((), ("nope",), ("--all", doc["doc_id"])):
         wrong = run(data, "docs", "reindex", "--tenant", "acme", *args)
         assert wrong.returncode == 2 and wrong.stderr.startswith("error: ") and "Traceback" not in wrong.stderr
+
+
+def test_ingest_into_a_tenant_being_deleted_says_only_that(tmp_path, write_file):
+    # a QA pass: "created tenant epsilon (it did not exist ...)" came first, then the refusal
+    import time
+
+    from core import store
+    from core.config import load_settings
+
+    data = tmp_path / "data"
+    first = write_file("a.md", "# A\n\nLockers are on level 3.\n")
+    assert run(data, "ingest", "--tenant", "epsilon", str(first), "--no-prepare").returncode == 0
+    with store.connect(load_settings({"GROUNDWORK_DATA": str(data)})) as conn:
+        conn.execute("UPDATE tenants SET deleting_at=? WHERE id='epsilon'", (time.time(),))
+    res = run(data, "ingest", "--tenant", "epsilon", str(write_file("b.md", "# B\n\nBikes go in the yard.\n")))
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.startswith("error: Tenant 'epsilon' is being deleted") and "created tenant" not in res.stderr
+
+
+def test_a_key_label_keeps_no_control_character(tmp_path, write_file):
+    # a QA pass: an escape sequence in a label coloured the terminal of whoever listed the keys
+    data = tmp_path / "data"
+    assert run(data, "ingest", "--tenant", "acme", str(write_file("a.md", "# A\n\nText.\n")), "--no-prepare").returncode == 0
+    assert run(data, "keys", "create", "--tenant", "acme", "--label", "evil\nlabel \x1b[31mRED").returncode == 0
+    listed = run(data, "keys", "list", "--tenant", "acme").stdout
+    assert "\x1b" not in listed and "evil label [31mRED" in listed
