@@ -6,7 +6,7 @@ import queue
 import time
 
 
-def until_drained(jobs: queue.Queue, timeout: float) -> bool:
+def until_finished(jobs: queue.Queue, timeout: float) -> bool:
     """Wait until every task queued on `jobs` is done (tests, orderly shutdown); False when
     `timeout` seconds pass first."""
     deadline = time.monotonic() + timeout

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from core import store
-from core.background import until_drained
+from core.background import until_finished
 from core.config import Settings
 from core.processes import process_alive, this_process
 from core.records import new_id
@@ -290,4 +290,4 @@ def _work() -> None:
 
 def wait_for_worker(timeout: float = 120.0) -> bool:
     """Until every queued job has run (tests, orderly shutdown); False on timeout."""
-    return until_drained(_queue, timeout)
+    return until_finished(_queue, timeout)

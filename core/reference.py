@@ -177,8 +177,8 @@ _EDGE = ".,;:()[]\"'“”«»"
 
 def amends(ref: str, sentence: str, lang_code: str | None = None) -> bool:
     """Does the sentence say clause `ref` is deleted, replaced or amended? It names the
-    number as a reference, not as its own (it does not start with it: "3.1 Clause 11.3 of
-    the MSA is deleted and replaced by ..."), beside an amending word of its language."""
+    number as a reference, not as its own (it does not start with it: "2.1 Clause 7.4 of
+    the agreement is deleted and replaced by ..."), beside an amending word of its language."""
     words = [w.strip(_EDGE) for w in sentence.split()]
     if not words or words[0] == ref or ref not in words[1:]:
         return False
@@ -189,7 +189,7 @@ def amends(ref: str, sentence: str, lang_code: str | None = None) -> bool:
 def _amendments(ref: str, read: Any, passages: list[Any]) -> list[tuple[int, Unit]]:
     """Sentences of the other documents among the passages that say the read section was
     changed, naming its document (a word of its title or file name): a clause quoted as it
-    stood was read as in force (a QA pass: the MSA's 72 hours, which the DPA replaced)."""
+    stood was read as in force (a QA pass: an agreement's period, which an addendum replaced)."""
     named = {"title": read.title, "source": read.source}
     found = []
     for n, p in enumerate(passages, start=1):
@@ -235,7 +235,7 @@ def section_reading(question: str, passages: list[Any]) -> Reading | None:
                     return Reading(n, holding[:READ_SENTENCES], ref=ref,
                                    amended_by=_amendments(ref, passage, passages))
                 # chosen among the section's own sentences: another document's "not the cap in
-                # clause 9.3" holds every word of "what does clause 9.3 say about caps" (QA pass)
+                # clause 5.2" holds every word of "what does clause 5.2 say about limits" (QA pass)
                 return Reading(n, body, ref=ref, narrowed=True)
             return Reading(n, body[:READ_SENTENCES], ref=ref, amended_by=_amendments(ref, passage, passages))
     return None

@@ -288,7 +288,7 @@ def _referenced(settings: Settings, tenant: str, question: str, top: list[Candid
     for row in found[:MAX_PINNED]:
         if row.get("tenant") == tenant:
             pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
-    for row in amending_chunks(settings, tenant, question, found[:MAX_PINNED]):  # "clause 11.3 is replaced by"
+    for row in amending_chunks(settings, tenant, question, found[:MAX_PINNED]):  # "clause 7.4 is replaced by"
         if row.get("tenant") == tenant and row["chunk_id"] not in {c.chunk_id for c in pinned}:
             pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
     wanted = {c.chunk_id for c in pinned}

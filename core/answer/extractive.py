@@ -149,7 +149,7 @@ class LearnedExtractive:
                     "its words are quoted first, the section as it stood after them."))
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
-        if reading is not None and reading.narrowed:  # "what does clause 9.3 say about caps": inside 9.3
+        if reading is not None and reading.narrowed:  # "what does clause 5.2 say about limits": inside 5.2
             starts = {u.start for u in reading.units}
             ranked = [s for s in ranked if s.passage == reading.passage and s.unit.start in starts] or ranked
         if not ranked:

@@ -23,7 +23,7 @@ from core import store
 from core.answer.signals import unit_candidates, windows
 from core.answer.vectors import fill, model_name
 from core.answer_vectors import AnswerVectors, key_of, preparing
-from core.background import until_drained
+from core.background import until_finished
 from core.config import Settings
 from core.retrieve import candidate_of
 
@@ -130,7 +130,7 @@ def prepare_in_background(settings: Settings, tenant: str, doc_ids: list[str]) -
 
 def wait_for_background(timeout: float = 60.0) -> bool:
     """Until the queued preparations are done (for tests and orderly shutdown)."""
-    return until_drained(_jobs, timeout)
+    return until_finished(_jobs, timeout)
 
 
 def _work() -> None:

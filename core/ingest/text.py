@@ -258,7 +258,7 @@ def join_lines(lines: list[str], hyphenated: Collection[str] = ()) -> str:
     """Join wrapped lines with spaces; re-join words hyphenated at a line end, but keep the
     hyphen of an address broken there (`address_broken_at_hyphen`) and of a word the document
     writes with one elsewhere (`hyphenated`, from `hyphenated_words`: "sub-" over "processor"
-    read "subprocessor" beside the document's own "sub-processor", QA pass). Parts are
+    read "subcontractor" beside the document's own "sub-contractor", QA pass). Parts are
     collected in a list: growing one string line by line made a 10 MB file take 18 s."""
     parts: list[str] = []
     for line in lines:
@@ -277,7 +277,7 @@ def join_lines(lines: list[str], hyphenated: Collection[str] = ()) -> str:
 
 
 def hyphenated_words(lines: Iterable[str]) -> frozenset[str]:
-    """The words a document writes with an inner hyphen ("sub-processor"), lowercase: where
+    """The words a document writes with an inner hyphen ("sub-contractor"), lowercase: where
     one is broken at a line end, its hyphen is the word's own, not the typesetter's."""
     found = set()
     for line in lines:

@@ -132,8 +132,8 @@ class Language:
     # what a new edition says of the one it replaces ("SUPERSEDES: v2.1", «ВЗАМЕН редакции 2.1»):
     # lowercase, found anywhere in an opening line
     superseding: tuple[str, ...] = ()
-    # words saying a numbered clause is deleted, replaced or amended ("Clause 11.3 of the
-    # MSA is deleted and replaced by ..."): whole words (core/reference.py `amends`)
+    # words saying a numbered clause is deleted, replaced or amended ("Clause 7.4 of the
+    # agreement is deleted and replaced by ..."): whole words (core/reference.py `amends`)
     amending: frozenset[str] = frozenset()
     status_links: frozenset[str] = frozenset()  # "superseded BY", «утратило силу С»
     # the product's sentences in this language (keys of WORDING)
