@@ -81,7 +81,10 @@ picked_row = st.dataframe(documents_frame(shown, withdrawn), hide_index=True, wi
                                          # wide enough to read what to do ("This file" alone said
                                          # nothing), when there is an error to read
                                          **({"error": st.column_config.TextColumn(width="medium")}
-                                            if any(d.get("error") for d in shown) else {})},
+                                            if any(d.get("error") for d in shown) else {}),
+                                         # "Out of force: ..." read as "Out of force: retenti" (QA pass)
+                                         **({"notes": st.column_config.TextColumn(width="medium")}
+                                            if withdrawn or any(d.get("notes") for d in shown) else {})},
                           key=grid, on_select="rerun", selection_mode="single-row")
 clicked_rows = picked_row.selection.rows if picked_row is not None else []
 clicked = shown[clicked_rows[0]]["doc_id"] if clicked_rows and clicked_rows[0] < len(shown) else None

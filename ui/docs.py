@@ -12,8 +12,10 @@ from core.store import document_notes
 from ui.format import count_of, fmt_time
 from ui.safe import clean, clip
 
-COLUMNS = ["name", "status", "pages", "chunks", "language", "format", "size KB", "uploaded at", "uploaded by",
-           "error", "notes", "doc_id"]
+# what to act on (an error, a note: "Out of force: ...") beside the status, in view: at the
+# grid's far right they were cut at its edge (a QA pass read "Out of force: retenti")
+COLUMNS = ["name", "status", "error", "notes", "pages", "chunks", "language", "format", "size KB", "uploaded at",
+           "uploaded by", "doc_id"]
 
 
 def filter_documents(docs: list[dict[str, Any]], search: str, status: str | None = None) -> list[dict[str, Any]]:

@@ -8,6 +8,8 @@
 4. manager: the Quality page shows the live figures of those asks with their targets.
 5. admin and expert: a scanned policy uploaded (a page fed upside down), read by OCR, answered
    with the row boxed on the scan; what indexing noted found on the document later.
+6. admin: an edition a newer one replaces is marked in the documents grid; a whole tenant is
+   deleted from the Settings page's danger zone once its id is typed.
 Screenshots: artifacts/screenshots/2*.png, 3*.png.
 """
 
@@ -284,4 +286,50 @@ def test_an_admin_uploads_a_scan_and_an_expert_checks_its_answer_on_the_page(fre
     wait_idle(page)
     indexed.scroll_into_view_if_needed()
     shot(page, "33b-admin-page-left-out", full_page=False)
+    assert not page.errors, page.errors
+
+
+def test_an_admin_sees_an_old_edition_marked_then_deletes_a_tenant(fresh_server, page, shot, tmp_path):
+    """An admin offboarding a customer: the documents grid marks the edition a newer one
+    replaces; then the Settings page's danger zone deletes the whole tenant once its id is
+    typed, and the other tenant stays whole."""
+    from core import store
+    from core.config import load_settings
+    from core.documents import ingest_file
+
+    data = tmp_path / "data"
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    old = tmp_path / "retention_2019.md"
+    old.write_text("# Retention policy\n\nVersion 2, 2019.\n\nClient files are kept for 6 years.\n", encoding="utf-8")
+    new = tmp_path / "retention_2024.md"
+    new.write_text("# Retention policy\n\nVersion 3, 2024. Supersedes: Retention policy version 2 (2019).\n\n"
+                   "Client files are kept for 7 years.\n", encoding="utf-8")
+    for path in (old, new):
+        assert ingest_file(settings, "leaving", path).status == "ready"
+    assert ingest_file(settings, "staying", new).status == "ready"
+    url = fresh_server(data)
+
+    page.goto(url + "/documents?tenant=leaving")
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    expect()(grid).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    shot(page, "34-admin-old-edition-marked")
+    rows = store.list_documents(settings, "leaving")
+    assert {d["file_name"] for d in rows} == {"retention_2019.md", "retention_2024.md"}
+
+    nav(page, "Settings")
+    page.get_by_text("Delete this tenant").first.click()
+    button = page.get_by_role("button", name="Delete this tenant")
+    expect()(button).to_be_disabled()
+    page.get_by_label("Type the tenant id to confirm").fill("leaving")
+    page.get_by_label("Type the tenant id to confirm").press("Enter")
+    expect()(button).to_be_enabled(timeout=30_000)
+    wait_idle(page)
+    shot(page, "35-admin-delete-tenant-confirm", full_page=False)
+    button.click()
+    expect()(page.get_by_text("Deleted tenant 'leaving' and everything it held.").first).to_be_visible(timeout=120_000)
+    wait_idle(page)
+    shot(page, "36-admin-tenant-deleted")
+    assert [t["id"] for t in store.list_tenants(settings)] == ["staying"]
+    assert [d["file_name"] for d in store.list_documents(settings, "staying")] == ["retention_2024.md"]
     assert not page.errors, page.errors
