@@ -293,6 +293,10 @@ def cmd_tenants_delete(settings: Settings, args: argparse.Namespace) -> int:
         what = "finish deleting" if resumed else "delete"
         raise UserError(f"This would {what} tenant {_shown(args.tenant)} and everything it holds ({held}); "
                         "add --yes to do it.")
+    # a write of the tenant that is running (an upload indexing) finishes first: said, as the
+    # wait can be minutes and a silent command looked hung (QA pass)
+    print(f"deleting tenant {_shown(args.tenant)} (a write of it that is running finishes first)…",
+          file=sys.stderr, flush=True)
     done = tenant_deletion.delete_tenant(settings, args.tenant)
     print(f"{'finished deleting' if done.resumed else 'deleted'} tenant {_shown(done.tenant)}: "
           f"{done.footprint.sentence()}")
