@@ -205,6 +205,11 @@ def test_a_cited_paragraph_is_quoted_not_a_line_that_refers_to_it(answering):
     assert "as described in para 7-2" not in a.answer
 
 
+def _ingested(settings, tenant, *paths):
+    for path in paths:
+        assert ingest_file(settings, tenant, path).status == "ready"
+
+
 def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_it(answering, tmp_path):
     # a QA pass: "What does clause 9.3 say about liability caps?" quoted another document's
     # "subject to the cap in clause 9.4 ... and not to the cap in clause 9.3" at 0.96
@@ -219,8 +224,7 @@ def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_i
     addendum.write_text("# Data processing addendum\n\n## 8. Liability\n\n8.1 Liability under this addendum is "
                         "subject to the cap in clause 9.4 and not to the liability cap in clause 9.3.\n",
                         encoding="utf-8")
-    for path in (msa, addendum):
-        assert ingest_file(answering, "contracts", path).status == "ready"
+    _ingested(answering, "contracts", msa, addendum)
     a = ask(answering, "contracts", "What does clause 9.3 say about liability caps?")
     assert "not to the liability cap" not in a.answer
     assert a.status == "refused" or a.citations[0].source == "msa.md"
@@ -240,8 +244,7 @@ def test_a_clause_an_addendum_replaces_is_quoted_after_the_replacement_with_a_no
     dpa.write_text("# Data processing addendum\n\n## 3. Breaches\n\n3.1 Clause 11.3 of the MSA is deleted and "
                    "replaced by the following: the Firm shall notify the Client within thirty-six (36) hours.\n",
                    encoding="utf-8")
-    for path in (msa, dpa):
-        assert ingest_file(answering, "amended", path).status == "ready"
+    _ingested(answering, "amended", msa, dpa)
     a = ask(answering, "amended", "What does clause 11.3 of the MSA say?")
     assert a.status == "answered" and a.answer.index("thirty-six") < a.answer.index("seventy-two")
     assert [c.source for c in a.citations][:2] == ["dpa_brightwater.md", "msa_brightwater.md"]

@@ -315,21 +315,26 @@ def test_a_footnote_is_read_as_one_and_follows_the_sentence_that_refers_to_it(tm
     ]
 
 
+def _lines_pdf(path, lines: list[str], left: float, size: float):
+    """A one-page PDF of these lines, 13 points apart, as a typesetter wraps them."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, line in enumerate(lines):
+        page.insert_text((left, 100 + i * 13), line, fontsize=size, fontname="helv")
+    doc.save(path)
+    return path
+
+
 def test_an_address_broken_at_its_own_hyphen_keeps_it(tmp_path):
     """The hyphen rule made "members@aquapark-" over "nordhafen.example" the address
     members@aquaparknordhafen.example (QA pass); a word broken at a line end is still joined."""
-    doc = pymupdf.open()
-    page = doc.new_page()
     lines = ["Season tickets are renewed by writing to members@aquapark-",
              "nordhafen.example before March; the form is at https://aquapark-",
              "nordhafen.example/renew and at www.aquapark-",
              "nordhafen.example, and renewals are pro-",
              "cessed within 5 days by the aquapark-",
              "nordhafen.example office."]
-    for i, line in enumerate(lines):
-        page.insert_text((72, 100 + i * 13), line, fontsize=10, fontname="helv")
-    doc.save(tmp_path / "renewals.pdf")
-    text = parse_file(tmp_path / "renewals.pdf").text
+    text = parse_file(_lines_pdf(tmp_path / "renewals.pdf", lines, left=72, size=10)).text
     assert "members@aquapark-nordhafen.example before March" in text
     assert "https://aquapark-nordhafen.example/renew" in text and "www.aquapark-nordhafen.example," in text
     assert "the aquapark-nordhafen.example office" in text
@@ -341,8 +346,6 @@ def test_a_number_written_twice_across_a_line_break_stays_in_its_sentence(tmp_pa
     paragraphs, the second read as a list item, so the quote stopped at "fourteen"; and
     "sub-" over "processor" lost the hyphen the document writes everywhere else (QA pass).
     A real list after a colon stays a list, and a typesetter's hyphen is still dropped."""
-    doc = pymupdf.open()
-    page = doc.new_page()
     lines = ["4.1 The Firm shall give the Client at least thirty (30) days' written notice before a new sub-",
              "processor is appointed by the Firm for the services.",
              "4.2 The Client may object to a new sub-processor on reasonable data protection grounds within fourteen",
@@ -352,10 +355,7 @@ def test_a_number_written_twice_across_a_line_break_stays_in_its_sentence(tmp_pa
              "(2) the country where it processes the data.",
              "Fees are charged monthly and all invoices are pro-",
              "cessed within 5 days by the accounts team of the Firm in London."]
-    for i, line in enumerate(lines):
-        page.insert_text((50, 100 + i * 13), line, fontsize=9, fontname="helv")
-    doc.save(tmp_path / "dpa.pdf")
-    blocks = [(b.kind, b.text) for b in parse_file(tmp_path / "dpa.pdf").blocks]
+    blocks = [(b.kind, b.text) for b in parse_file(_lines_pdf(tmp_path / "dpa.pdf", lines, left=50, size=9)).blocks]
     texts = [t for _, t in blocks]
     assert ("4.2 The Client may object to a new sub-processor on reasonable data protection grounds within "
             "fourteen (14) days of the notice, and the objection is answered in writing by the Firm without any "
