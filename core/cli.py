@@ -468,7 +468,10 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     """Compare the tenant's four stores; with --repair make them follow the registry.
     Exit 0 when they agree (after the repair), 1 when they do not."""
     from core import doctor, index, journal, store
+    from core.tenants import TenantBeingDeleted
 
+    if args.tenant in store.tenants_being_deleted(settings):  # a delete stopped midway: what finishes it
+        raise UserError(str(TenantBeingDeleted(args.tenant)))
     if not store.tenant_exists(settings, args.tenant):
         raise UserError(f"There is no tenant {args.tenant!r}; `tenants list` shows them.")
     if args.repair:

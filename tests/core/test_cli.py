@@ -679,6 +679,9 @@ def test_ingest_into_a_tenant_being_deleted_says_only_that(tmp_path, write_file)
     res = run(data, "ingest", "--tenant", "epsilon", str(write_file("b.md", "# B\n\nBikes go in the yard.\n")))
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("error: Tenant 'epsilon' is being deleted") and "created tenant" not in res.stderr
+    # the doctor names what finishes it, not "There is no tenant"
+    doctor = run(data, "doctor", "--tenant", "epsilon")
+    assert doctor.returncode == 2 and "is being deleted; finish it with" in doctor.stderr
 
 
 def test_a_key_label_keeps_no_control_character(tmp_path, write_file):
