@@ -383,6 +383,15 @@ def create_app(settings: Settings) -> FastAPI:
     def ingest_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
         return _ingest_job_view(ingest_jobs.get(settings, tenant, job_id), job_id)
 
+    @app.delete("/v1/ingest-jobs/{job_id}", summary="Cancel a queued upload job (one indexing finishes: 409)")
+    def ingest_job_cancel(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+        job = _ingest_job_view(ingest_jobs.cancel(settings, tenant, job_id), job_id)
+        if job["phase"] != ingest_jobs.CANCELLED:
+            raise HTTPException(409, f"Ingest job {job_id} is {job['phase']}, so it cannot be cancelled"
+                                     + ("; it finishes, then delete its document if you do not want it."
+                                        if job["phase"] == ingest_jobs.INDEXING else "."))
+        return job
+
     @app.delete("/v1/documents/{doc_id}", summary="Delete one of the tenant's documents")
     def delete(doc_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
         from core.disk import DiskFull

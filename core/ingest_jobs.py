@@ -18,6 +18,7 @@ keeps its own copy of the original). Phases:
     failed       not indexed: `error` is one sentence, as a synchronous upload says it
     interrupted  the process that accepted it ended first (restart, kill, out of memory):
                  settled by whoever reads it, as eval_jobs settles a dead run
+    cancelled    cancelled by its client while queued (`cancel`); one indexing finishes
 
 Every read is scoped by tenant: another tenant's job id is no job.
 """
@@ -45,7 +46,8 @@ from core.tenants import tenant_key, validate_tenant
 
 log = logging.getLogger(__name__)
 
-QUEUED, INDEXING, DONE, FAILED, INTERRUPTED = "queued", "indexing", "done", "failed", "interrupted"
+QUEUED, INDEXING, DONE, FAILED, INTERRUPTED, CANCELLED = (
+    "queued", "indexing", "done", "failed", "interrupted", "cancelled")
 RUNNING = (QUEUED, INDEXING)
 KEEP_JOBS = 200  # ended jobs kept per tenant; older rows go when the tenant's next upload is accepted
 INTERRUPTED_SENTENCE = ("The server stopped before this upload was indexed (restarted, killed or out of memory), "
@@ -220,6 +222,22 @@ def _finish(settings: Settings, record: dict[str, Any], *, phase: str, error: st
     _update(settings, record["job_id"], phase=phase, error=error, doc_id=doc_id, finished_at=time.time(),
             result=json.dumps(result, ensure_ascii=False, default=str) if result is not None else None)
     shutil.rmtree(_job_folder(settings, record["tenant"], record["job_id"]), ignore_errors=True)
+
+
+def cancel(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
+    """Cancel one of the tenant's queued jobs (its bytes removed; the worker passes over it)
+    and return it; a job already indexing or ended is returned as it is, for the caller to
+    say so. None for an unknown id or another tenant's."""
+    record = get(settings, tenant, job_id)
+    if record is None or record["phase"] != QUEUED:
+        return record
+    with store.connect(settings) as conn:  # only while still queued: the worker may take it now
+        taken = conn.execute("UPDATE ingest_jobs SET phase=?, finished_at=?, updated_at=? "
+                             "WHERE job_id=? AND tenant=? AND phase=?",
+                             (CANCELLED, time.time(), time.time(), job_id, tenant, QUEUED)).rowcount
+    if taken:
+        shutil.rmtree(_job_folder(settings, tenant, job_id), ignore_errors=True)
+    return get(settings, tenant, job_id)
 
 
 # ---- running -----------------------------------------------------------------------------------

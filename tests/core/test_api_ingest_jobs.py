@@ -133,6 +133,31 @@ def test_a_job_of_one_tenant_is_no_job_for_another_tenants_key(api):
     assert "parking.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=other).json()}
 
 
+def test_a_queued_upload_can_be_cancelled_and_one_indexing_cannot(api):
+    acme, other = auth(api.keys["acme"]), auth(api.keys["other"])
+    queued = ingest_jobs.accept(api.settings, "acme", "later.md", PARKING, start=False)
+    url = f"/v1/ingest-jobs/{queued['job_id']}"
+    assert api.delete(url, headers=other).status_code == 404  # another tenant's job is no job
+    cancelled = api.delete(url, headers=acme)
+    assert cancelled.status_code == 200 and cancelled.json()["phase"] == "cancelled", cancelled.text
+    assert not (ingest_jobs.folder(api.settings, "acme") / queued["job_id"]).exists()  # its bytes gone
+    ingest_jobs.run(api.settings, queued["job_id"])  # the worker passes over it
+    assert api.get(url, headers=acme).json()["phase"] == "cancelled"
+    assert "later.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=acme).json()}
+    again = api.delete(url, headers=acme)  # as a DELETE is: the same outcome again
+    assert again.status_code == 200 and again.json()["phase"] == "cancelled"
+    done = ingest_jobs.accept(api.settings, "acme", "done.md", PARKING, start=False)
+    ingest_jobs.run(api.settings, done["job_id"])
+    ended = api.delete(f"/v1/ingest-jobs/{done['job_id']}", headers=acme)
+    assert ended.status_code == 409 and ended.json()["detail"] == (
+        f"Ingest job {done['job_id']} is done, so it cannot be cancelled.")
+    busy = ingest_jobs.accept(api.settings, "acme", "busy.md", PARKING, start=False)
+    ingest_jobs._update(api.settings, busy["job_id"], phase=ingest_jobs.INDEXING, stage="embed", fraction=0.5)
+    refused = api.delete(f"/v1/ingest-jobs/{busy['job_id']}", headers=acme)
+    assert refused.status_code == 409 and "it finishes, then delete its document" in refused.json()["detail"]
+    ingest_jobs._update(api.settings, busy["job_id"], phase=ingest_jobs.FAILED)  # so it ends for the fixture
+
+
 ACCEPT_AND_DIE = """
 import os, sys
 from core import ingest_jobs
