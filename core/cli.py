@@ -401,10 +401,7 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
             failed += 1
             print(f"failed     {_shown(shown_as)}: {_shown(result.error)}", flush=True)
             continue
-        pages = "-" if result.pages is None else result.pages
-        if result.pages and result.pages_left_out:  # "pages=2/3": one page's text is not indexed
-            pages = f"{result.pages - result.pages_left_out}/{result.pages}"
-        print(f"{result.status:<10} {_shown(shown_as)}  pages={pages} chunks={result.chunks} "
+        print(f"{result.status:<10} {_shown(shown_as)}  pages={_pages(result)} chunks={result.chunks} "
               f"{result.seconds:.2f}s{_ingest_note(result, shown_as)}", flush=True)
         for warning in result.warnings:  # stderr: stdout stays one line a file
             print(f"  {_shown(shown_as)}: {_shown(warning)}", file=sys.stderr, flush=True)
@@ -416,6 +413,16 @@ def cmd_ingest(settings: Settings, args: argparse.Namespace) -> int:
     if failed:
         print(f"error: {failed} of {len(files)} file(s) failed.", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _pages(result: Any) -> str:
+    """An ingest line's pages: "-" for a format without pages, "2/3" when one page's text
+    is not indexed."""
+    if result.pages is None:
+        return "-"
+    if result.pages and result.pages_left_out:
+        return f"{result.pages - result.pages_left_out}/{result.pages}"
+    return str(result.pages)
 
 
 def _ingest_note(result: Any, name: str) -> str:
@@ -557,8 +564,8 @@ def cmd_docs_reindex(settings: Settings, args: argparse.Namespace) -> int:
             print(f"failed     {_shown(name)}: {_shown(result.error)} (it stays as it was)", flush=True)
             continue
         ready.append(result.doc_id)
-        print(f"reindexed  {_shown(name)}  pages={'-' if result.pages is None else result.pages} "
-              f"chunks={result.chunks} {result.seconds:.2f}s", flush=True)
+        print(f"reindexed  {_shown(name)}  pages={_pages(result)} chunks={result.chunks} {result.seconds:.2f}s",
+              flush=True)
     if ready and not args.no_prepare:
         _prepare(settings, args.tenant, ready, sys.stderr)
     if failed:

@@ -35,6 +35,7 @@ from core import store
 from core.answer.references import has_section, section_refs
 from core.answer.units import Unit, units
 from core.config import Settings
+from core.ingest.text import WORD_EDGE
 from core.lang import LANGUAGES, language_of
 from core.lexical import tokenize
 
@@ -95,38 +96,38 @@ def _title_overlap(question_tokens: set[str], row: dict[str, Any]) -> int:
     return len(question_tokens & set(tokenize(name)))
 
 
-def referenced_chunks(settings: Settings, tenant: str, question: str) -> list[dict[str, Any]]:
+@dataclass
+class Referenced:
+    """What the registry holds for the numbers a question cites (step 2)."""
+
+    numbered: list[dict[str, Any]]  # per document, its first chunk numbered so, with `overlap`
+    amending: list[dict[str, Any]]  # per number, a chunk of another document saying it was changed
+
+
+def referenced_chunks(settings: Settings, tenant: str, question: str) -> Referenced:
     """Step 2: per document, the first of the tenant's chunks numbered as the question
     cites (where the section starts), with `overlap`: how many words its document's title
-    or file name shares with the question."""
+    or file name shares with the question; and, from the same rows, per number with parts,
+    the first chunk of a document not numbered so that says the section was deleted,
+    replaced or amended (`amends`), so the section's reading can say so. (A bare number is
+    looked up in headings only: every chunk holding the digit is no row to read.)"""
     refs = section_refs(question)
     if not refs:  # retrieve() asks this of every question: no number, no work
-        return []
+        return Referenced([], [])
     question_tokens = set(tokenize(question))
     first: dict[str, dict[str, Any]] = {}
+    amending: list[dict[str, Any]] = []
     for ref in dict.fromkeys(refs):
-        for row in store.chunks_numbered(settings, tenant, ref, in_text=_multi_part(ref)):
-            if not carries(ref, row.get("section", ""), row["text"]):
-                continue
+        rows = store.chunks_numbered(settings, tenant, ref, in_text=_multi_part(ref))
+        numbered = [row for row in rows if carries(ref, row.get("section", ""), row["text"])]
+        for row in numbered:
             held = first.get(row["doc_id"])
             if held is None or int(row.get("ordinal", 0)) < int(held.get("ordinal", 0)):
                 first[row["doc_id"]] = {**row, "overlap": _title_overlap(question_tokens, row)}
-    return list(first.values())
-
-
-def amending_chunks(settings: Settings, tenant: str, question: str, numbered: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per cited number, the first chunk of another document than those numbered so that says
-    it was deleted, replaced or amended (`amends`), so the section's reading can say so."""
-    out: list[dict[str, Any]] = []
-    owners = {r["doc_id"] for r in numbered}
-    for ref in dict.fromkeys(section_refs(question)):
-        for row in store.chunks_numbered(settings, tenant, ref, in_text=True):
-            if row["doc_id"] in owners or carries(ref, row.get("section", ""), row["text"]):
-                continue
-            if any(amends(ref, u.text, row.get("lang")) for u in units(row["text"], "")):
-                out.append(row)
-                break
-    return out
+        owners = {row["doc_id"] for row in numbered}
+        amending.extend(next(([row] for row in rows if row["doc_id"] not in owners and any(
+            amends(ref, u.text, row.get("lang")) for u in units(row["text"], ""))), []))
+    return Referenced(list(first.values()), amending)
 
 
 def _narrowing_terms(question: str) -> set[str]:
@@ -172,14 +173,11 @@ def _is_caption(text: str) -> bool:
     return len(text.split()) <= 6 and not re.search(r"\d", text)
 
 
-_EDGE = ".,;:()[]\"'“”«»"
-
-
 def amends(ref: str, sentence: str, lang_code: str | None = None) -> bool:
     """Does the sentence say clause `ref` is deleted, replaced or amended? It names the
     number as a reference, not as its own (it does not start with it: "2.1 Clause 7.4 of
     the agreement is deleted and replaced by ..."), beside an amending word of its language."""
-    words = [w.strip(_EDGE) for w in sentence.split()]
+    words = [w.strip(WORD_EDGE) for w in sentence.split()]
     if not words or words[0] == ref or ref not in words[1:]:
         return False
     lang = LANGUAGES.get(lang_code or "") or language_of(sentence)

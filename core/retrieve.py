@@ -50,7 +50,7 @@ from core.config import Settings
 from core.ingest.lang import detect_lang
 from core.lang import LANGUAGES
 from core.models import get_embedder
-from core.reference import MAX_PINNED, amending_chunks, referenced_chunks
+from core.reference import MAX_PINNED, referenced_chunks
 from core.withdrawn import out_of_force
 
 
@@ -275,7 +275,8 @@ def _referenced(settings: Settings, tenant: str, question: str, top: list[Candid
                 candidates: list[Candidate]) -> list[Candidate]:
     """Step 6: the chunks numbered as the question cites ("para 7-2"), first; the fused
     candidate where retrieval found it, else read from the registry."""
-    found = referenced_chunks(settings, tenant, question)
+    referenced = referenced_chunks(settings, tenant, question)
+    found = referenced.numbered
     if not found:
         return top
     by_id = {c.chunk_id: c for c in candidates}
@@ -288,7 +289,7 @@ def _referenced(settings: Settings, tenant: str, question: str, top: list[Candid
     for row in found[:MAX_PINNED]:
         if row.get("tenant") == tenant:
             pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
-    for row in amending_chunks(settings, tenant, question, found[:MAX_PINNED]):  # "clause 7.4 is replaced by"
+    for row in referenced.amending:  # "clause 7.4 is replaced by"
         if row.get("tenant") == tenant and row["chunk_id"] not in {c.chunk_id for c in pinned}:
             pinned.append(by_id.get(row["chunk_id"]) or _candidate(row["chunk_id"], row, rank=len(candidates) + 1))
     wanted = {c.chunk_id for c in pinned}

@@ -282,21 +282,21 @@ def hyphenated_words(lines: Iterable[str]) -> frozenset[str]:
     found = set()
     for line in lines:
         for word in line.split():
-            word = word.strip(_WORD_EDGE).lower()
+            word = word.strip(WORD_EDGE).lower()
             pieces = word.split("-")
             if len(pieces) > 1 and all(piece.isalpha() for piece in pieces):
                 found.add(word)
     return frozenset(found)
 
 
-_WORD_EDGE = "\"'“”‘’«»()[]{}.,;:!?"
+WORD_EDGE = "\"'“”‘’«»()[]{}.,;:!?"  # what stands around a word, not in it
 
 
 def _hyphen_kept(last: str, line: str, hyphenated: Collection[str]) -> bool:
     if not hyphenated:
         return False
-    stub = last.rsplit(" ", 1)[-1].lstrip(_WORD_EDGE).lower()
-    rest = line.split(" ", 1)[0].strip(_WORD_EDGE).lower()
+    stub = last.rsplit(" ", 1)[-1].lstrip(WORD_EDGE).lower()
+    rest = line.split(" ", 1)[0].strip(WORD_EDGE).lower()
     return f"{stub}{rest}" in hyphenated
 
 
