@@ -199,6 +199,37 @@ def _amendments(ref: str, read: Any, passages: list[Any]) -> list[tuple[int, Uni
     return found
 
 
+def own_number(unit_text: str) -> str:
+    """The number with parts a unit opens with, as its own ("5.2 A permit is valid ...",
+    "7-2. Annual leave"), or ""."""
+    first = (unit_text.split() or [""])[0].strip(WORD_EDGE).rstrip(".")
+    return first if first[:1].isdigit() and _multi_part(first) else ""
+
+
+def quoted_section_amended(unit_text: str, passage: int, passages: list[Any]) -> tuple[str, list[tuple[int, Unit]]]:
+    """Step 4: the number of the quoted numbered clause, and the sentences of another
+    document among the passages that change it (`amends`, naming its document), with the
+    sentences around them citing the number ("Clause 5.2 now reads: ..."): a clause an
+    amending memo replaced was quoted as in force when the question never cited its number
+    (a QA pass). ("", []) when the unit has no number of its own or nothing changes it."""
+    ref = own_number(unit_text)
+    if not ref:
+        return "", []
+    read = passages[passage - 1]
+    found = _amendments(ref, read, passages)
+    if not found:
+        return ref, []
+    amending = {n for n, _ in found}
+    citing = [(n, u) for n in sorted(amending) for u in units(passages[n - 1].text, "")
+              if u.kind != "heading" and ref in [w.strip(WORD_EDGE) for w in u.text.split()[1:]]]
+    return ref, citing
+
+
+def amended_note(amender: str, ref: str, source: str) -> str:
+    """The answer's note when another document's words about a section are quoted first."""
+    return f"{amender} changes section {ref} of {source}: its words are quoted first, the section as it stood after them."
+
+
 def section_reading(question: str, passages: list[Any]) -> Reading | None:
     """Step 3: the first sentences of the cited section, or None when the question does not
     ask what it says or the section is not among the passages. An ask narrowed to words its

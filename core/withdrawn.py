@@ -102,12 +102,24 @@ def superseding_line(text: str) -> tuple[str, set[str]]:
     """The line of a document's opening that names the edition it replaces ("Supersedes:
     Policy v2.1 (2022)"), and the versions and years it names; ("", set()) when none,
     or when it names no version or year to tell the edition by."""
-    for _, line, _, lang in _status_lines(text):
-        lowered = line.casefold()
-        for phrase in lang.superseding:
-            at = lowered.find(phrase)
-            if at >= 0 and (named := versions(line[at + len(phrase):])):
-                return line.lstrip("#*_> ").replace("**", "").strip(), named
+    for line in _opening(text):
+        for sentence in sentences(line):
+            lowered, lang = sentence.casefold(), language_of(sentence)
+            for phrase in lang.superseding:
+                at = lowered.find(phrase)
+                if at < 0:
+                    continue
+                named_part = sentence[at + len(phrase):]
+                if len(words_of(sentence)) > MAX_STATUS_WORDS:
+                    # a long sentence (a title block run into one line by the PDF) is read up to
+                    # the end of the clause the phrase opens: "... Revision 3 replaces Revision 2
+                    # of 14 June 2022, which is withdrawn" (a QA pass)
+                    named_part = named_part.replace(";", ",").split(",")[0]
+                    if len(words_of(named_part)) > MAX_STATUS_WORDS:
+                        continue
+                if named := versions(named_part):
+                    said = sentence[:at + len(phrase)] + named_part
+                    return said.lstrip("#*_> ").replace("**", "").strip(), named
     return "", set()
 
 

@@ -39,7 +39,7 @@ from core.answer.units import Unit, units
 from core.answer.vectors import unit_vectors
 from core.answer_vectors import AnswerVectors
 from core.lexical import LexicalIndex
-from core.reference import section_reading
+from core.reference import amended_note, quoted_section_amended, section_reading
 from core.retrieve import Candidate
 from core.verify import quotable
 
@@ -144,9 +144,8 @@ class LearnedExtractive:
             if reading.amended_by:  # another document changed the section: its words come first
                 chosen = [Selected(n, u, 1.0) for n, u in reading.amended_by] + chosen
                 amender = passages[reading.amended_by[0][0] - 1].source
-                return Generation(render(chosen), chosen, support=1.0, amended=(
-                    f"{amender} changes section {reading.ref} of {passages[reading.passage - 1].source}: "
-                    "its words are quoted first, the section as it stood after them."))
+                return Generation(render(chosen), chosen, support=1.0, amended=amended_note(
+                    amender, reading.ref, passages[reading.passage - 1].source))
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
         if reading is not None and reading.narrowed:  # "what does clause 5.2 say about limits": inside 5.2
@@ -162,6 +161,7 @@ class LearnedExtractive:
             support = max(support, self.model.lookup_confidence)
         fix = correction(q, ranked, [p.text for p in passages])
         differences: list[dict[str, Any]] = []
+        amended = None
         if fix:  # the passage contradicts what the question takes for granted: say so
             unit, why = fix
             chosen = [Selected(unit.passage, unit.unit, round(unit.score, 4))]
@@ -178,6 +178,7 @@ class LearnedExtractive:
                 chosen, fix = [outdated[0]], (outdated[0], outdated[1])
             else:
                 chosen, differences = in_force_first(pairs, chosen, passages, today)
+            chosen, amended = amendments_first(chosen, passages)
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
@@ -185,7 +186,19 @@ class LearnedExtractive:
                          "drivers": self.model.answer.contributions(qsig), **({"lookup": True} if lookup else {})})
         return Generation(text=render(chosen), selected=chosen, support=support, rejected=rejected,
                           candidates=shown, correction=fix[1] if fix else None, ranked=ranked,
-                          differences=differences)
+                          differences=differences, amended=amended)
+
+
+def amendments_first(chosen: list[Selected], passages: list[Candidate]) -> tuple[list[Selected], str | None]:
+    """The quote with another document's words changing one of its numbered clauses first,
+    and the note saying so (core/reference.py `quoted_section_amended`); as it was, and
+    None, when no other document among the passages changes a quoted clause."""
+    for read in chosen:
+        ref, changes = quoted_section_amended(read.unit.text, read.passage, passages)
+        if changes:
+            return ([Selected(n, u, read.score) for n, u in changes] + chosen,
+                    amended_note(passages[changes[0][0] - 1].source, ref, passages[read.passage - 1].source))
+    return chosen, None
 
 
 def choose(ranked: list[Scored], passages: list[Candidate], runner_up: float,

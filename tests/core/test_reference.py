@@ -132,3 +132,29 @@ def test_a_clause_another_document_replaces_is_read_with_the_replacement_first()
     # a document that names another agreement changes nothing here
     other = _passage("3.1 Clause 11.3 of the lease is deleted.", "Lease > 3", source="lease.pdf", doc_id="lease")
     assert section_reading("What does clause 11.3 of the MSA say?", [msa, other]).amended_by == []
+
+
+def test_a_quoted_clause_another_document_amends_is_quoted_after_the_amendment():
+    """The question never cites the number: the quoted clause's own number finds the memo
+    changing it, whose sentences citing it come first, with a note (a QA pass: a permit's
+    12 hours quoted as in force after a memo made it 8)."""
+    from core.answer.extractive import amendments_first
+    from core.answer.result import Selected
+    from core.answer.units import units
+
+    procedure = _passage("5. Validity\n\n5.1 A general permit is valid for one shift.\n5.2 A hot permit is valid for "
+                         "12 hours from issue.", "PTW-021 Permits > 5. Validity", source="PTW-021_Permits.docx",
+                         doc_id="ptw")
+    memo = _passage("Following an incident, clause 5.2 of PTW-021 is amended with immediate effect. Clause 5.2 now "
+                    "reads: a hot permit is valid for 8 hours. Fire watch rules are unchanged.", "Memo",
+                    source="memo-2025-04.txt", doc_id="memo")
+    other = _passage("Clause 5.2 of the lease is amended.", "Lease", source="lease.pdf", doc_id="lease")
+    quoted = [Selected(1, u, 0.9) for u in units(procedure.text, "") if u.text.startswith("5.2")]
+    chosen, note = amendments_first(quoted, [procedure, memo, other])
+    assert [s.unit.text[:22] for s in chosen] == ["Following an incident,", "Clause 5.2 now reads: ", "5.2 A hot permit is va"]
+    assert note is not None and note.startswith("memo-2025-04.txt changes section 5.2 of PTW-021_Permits.docx")
+    # the same clause quoted with no amending document among the passages stays as it is
+    assert amendments_first(quoted, [procedure, other]) == (quoted, None)
+    # a clause with no number of its own is never matched to a cited number
+    plain = [Selected(1, u, 0.9) for u in units("A hot permit is valid for 12 hours.", "")]
+    assert amendments_first(plain, [_passage("A hot permit is valid for 12 hours.", "PTW"), memo]) == (plain, None)

@@ -44,6 +44,14 @@ def test_content_that_uses_the_words_is_no_status(text):
     # a line of several sentences is content as a whole; its last sentence names the edition (QA pass)
     ("STAFF BENEFITS POLICY\nVersion 2025. Effective 1 January 2025. This policy supersedes the Staff Benefits "
      "Policy of 2022.\n", "This policy supersedes the Staff Benefits Policy of 2022.", {"2022"}),
+    # a title block a PDF ran into one long line: the clause the phrase opens names the edition (QA pass)
+    ("Acme Works SOP-14 Isolation of Energy Revision 3 - effective 1 March 2024 Revision 3 replaces Revision 2 "
+     "of 14 June 2022, which is withdrawn and must not be used.\n",
+     "Acme Works SOP-14 Isolation of Energy Revision 3 - effective 1 March 2024 Revision 3 replaces Revision 2 "
+     "of 14 June 2022", {"2", "14", "2022"}),
+    # what a long clause replaces is no edition to tell a document by
+    ("Site rules\nFrom this spring the badge system replaces the paper passes, the visitor book and the sign-in "
+     "sheets that the reception desk kept for every visitor in 2019 and before.\n", "", set()),
 ])
 def test_a_new_edition_names_the_one_it_replaces(text, line, named):
     from core.withdrawn import superseding_line
