@@ -9,11 +9,13 @@ from pathlib import Path
 import streamlit as st
 
 from ui import auth
-from ui.state import base_settings, sidebar, start_warm_up
+from ui.state import base_settings, finish_abandoned_deletions, sidebar, start_warm_up
 
 # a local file: a Material icon as favicon is fetched from fonts.gstatic.com, which is offline here
 st.set_page_config(page_title="Groundwork", page_icon=str(Path(__file__).parent / "ui" / "favicon.png"), layout="wide")
 start_warm_up(base_settings())  # models load while the user reads the page
+# a tenant deletion a killed process left half-done: finished in the background
+finish_abandoned_deletions(str(base_settings().data_dir), base_settings())
 
 # (file stem, title, icon) per group; a signed-in user sees only their role's pages
 PAGES = {

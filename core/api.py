@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field, field_validator
 from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from core import access_log, eval_jobs, ingest_jobs, keys, store
+from core import abandoned_deletions, access_log, eval_jobs, ingest_jobs, keys, store
 from core.config import MAX_QUESTION_CHARS, Settings, load_settings
 from core.eval_rows import EVAL_SPLITS
 from core.schema import SUPPORTED_FORMATS
@@ -119,7 +119,7 @@ def _job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[
 
 # what a client sees of an upload job (not where its bytes wait, nor the process running it)
 INGEST_JOB_FIELDS = ("job_id", "file_name", "size", "phase", "doc_id", "error", "result", "created_at",
-                     "started_at", "finished_at")
+                     "started_at", "finished_at", "cancel_requested_at")
 
 
 def _ingest_job_view(record: dict[str, Any] | None, job_id: str | None = None) -> dict[str, Any]:
@@ -269,6 +269,27 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> Response
     return await http_exception_handler(request, exc)
 
 
+def _empty_file(name: str) -> JSONResponse:
+    """400 for a 0-byte upload, in the upload result's shape, with the console's sentence."""
+    from core.documents import IngestResult
+    from core.ingest import EMPTY
+
+    return JSONResponse(IngestResult(name, "failed", error=EMPTY).to_dict(), status_code=400)
+
+
+def _not_cancelled(job: dict[str, Any]) -> str:
+    """Why a DELETE of an upload job changed nothing, with what to do instead."""
+    job_id, doc_id = job["job_id"], job.get("doc_id")
+    if job["phase"] == ingest_jobs.DONE and doc_id:
+        return (f"Ingest job {job_id} was already indexed as document {doc_id}, so it cannot be cancelled; "
+                f"delete the document with DELETE /v1/documents/{doc_id} if you do not want it.")
+    if job["phase"] == ingest_jobs.INDEXING:  # past its commit point: the document is being written
+        return (f"Ingest job {job_id} was already being written to the index, so it cannot be cancelled; "
+                "once its status URL says done, delete its document with DELETE /v1/documents/{doc_id} "
+                "if you do not want it.")
+    return f"Ingest job {job_id} is {job['phase']}, so it cannot be cancelled."
+
+
 async def _too_large(send: Callable, limit: int) -> None:
     body = json.dumps({"detail": f"The request body is over {limit:,} bytes; send less."}).encode()
     await send({"type": "http.response.start", "status": 413,
@@ -284,6 +305,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     # uploads a stopped server left waiting: settled now, so their bytes do not wait for a poll
     ingest_jobs.settle_abandoned(settings)
+    # a tenant deletion whose process died (a killed `tenants delete`): finished on a thread
+    abandoned_deletions.finish_in_background(settings)
 
     async def _server_error(request: Request, exc: Exception) -> Response:
         """A full data disk is said as such (507, one sentence); any other failure stays a
@@ -335,7 +358,8 @@ def create_app(settings: Settings) -> FastAPI:
               summary=f"Upload one file ({SUPPORTED_FORMATS}; multipart field `file`): 202 with an ingest job "
                       "to poll at GET /v1/ingest-jobs/{job_id}; with ?wait=true indexed within the request",
               responses={200: {"description": "?wait=true: the document as indexed (status ready or unchanged)"},
-                         422: {"description": "A file refused (empty, binary, unsupported, over the size "
+                         400: {"description": "An empty (0-byte) file: nothing is recorded"},
+                         422: {"description": "A file refused (no text, binary, unsupported, over the size "
                                               "limit; with ?wait=true also one that failed to index)"}})
     async def upload(request: Request, file: Annotated[UploadFile, File()], tenant: str = Depends(tenant_of),
                      wait: bool = Query(False, description="Index within the request and answer with the "
@@ -347,16 +371,18 @@ def create_app(settings: Settings) -> FastAPI:
             raise RequestValidationError([{"type": "too_many_files", "loc": ("body", "file"),
                                            "msg": f"This request carried {sent} files under `file`; "
                                                   "send one file per request."}])
+        name, data = file.filename or "upload", await file.read()
+        if not data:  # refused before anything is recorded: no job, no failed row (a QA pass found one)
+            return _empty_file(name)
         if wait:
-            return await run_in_threadpool(_ingest, file, tenant)
-        return await run_in_threadpool(_accept, file, tenant, access_log.caller(request.scope).get("key_id"))
+            return await run_in_threadpool(_ingest, name, data, tenant)
+        return await run_in_threadpool(_accept, name, data, tenant, access_log.caller(request.scope).get("key_id"))
 
-    def _accept(file: UploadFile, tenant: str, key_id: str | None) -> JSONResponse:
+    def _accept(name: str, data: bytes, tenant: str, key_id: str | None) -> JSONResponse:
         from core.documents import IngestResult
 
-        name = file.filename or "upload"
         try:
-            job = ingest_jobs.accept(settings, tenant, name, file.file.read(), uploaded_by="api", key_id=key_id)
+            job = ingest_jobs.accept(settings, tenant, name, data, uploaded_by="api", key_id=key_id)
         except ingest_jobs.Refused as exc:  # refused as a synchronous upload says it, but nothing is kept
             return JSONResponse(IngestResult(name, "failed", error=str(exc)).to_dict(), status_code=422)
         except TenantBeingDeleted as exc:  # its key was valid a moment ago (QA pass: a 500)
@@ -364,11 +390,11 @@ def create_app(settings: Settings) -> FastAPI:
         view = _ingest_job_view(job)
         return JSONResponse(view, status_code=202, headers={"Location": view["status_url"]})
 
-    def _ingest(file: UploadFile, tenant: str) -> JSONResponse:
+    def _ingest(name: str, data: bytes, tenant: str) -> JSONResponse:
         from core.answer.prepare import prepare_in_background
         from core.documents import ingest_bytes
 
-        result = ingest_bytes(settings, tenant, file.filename or "upload", file.file.read(), uploaded_by="api")
+        result = ingest_bytes(settings, tenant, name, data, uploaded_by="api")
         if result.status == "ready" and result.doc_id:  # answer vectors after the response
             prepare_in_background(settings, tenant, [result.doc_id])
         out = result.to_dict()
@@ -383,14 +409,18 @@ def create_app(settings: Settings) -> FastAPI:
     def ingest_job(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
         return _ingest_job_view(ingest_jobs.get(settings, tenant, job_id), job_id)
 
-    @app.delete("/v1/ingest-jobs/{job_id}", summary="Cancel a queued upload job (one indexing finishes: 409)")
-    def ingest_job_cancel(job_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:
+    @app.delete("/v1/ingest-jobs/{job_id}",
+                summary="Cancel an upload job: a queued one now (200); an indexing one at its next safe point "
+                        "(202, the status URL says the outcome); one already indexed or ended: 409",
+                responses={202: {"description": "Cancel requested: the job stops before its commit"},
+                           409: {"description": "Already indexed (delete its document instead), or ended"}})
+    def ingest_job_cancel(job_id: str, tenant: str = Depends(tenant_of)) -> JSONResponse:
         job = _ingest_job_view(ingest_jobs.cancel(settings, tenant, job_id), job_id)
-        if job["phase"] != ingest_jobs.CANCELLED:
-            raise HTTPException(409, f"Ingest job {job_id} is {job['phase']}, so it cannot be cancelled"
-                                     + ("; it finishes, then delete its document if you do not want it."
-                                        if job["phase"] == ingest_jobs.INDEXING else "."))
-        return job
+        if job["phase"] == ingest_jobs.CANCELLED:
+            return JSONResponse(job)
+        if job["phase"] == ingest_jobs.INDEXING and job["cancel_requested_at"]:
+            return JSONResponse(job, status_code=202, headers={"Location": job["status_url"]})
+        raise HTTPException(409, _not_cancelled(job))
 
     @app.delete("/v1/documents/{doc_id}", summary="Delete one of the tenant's documents")
     def delete(doc_id: str, tenant: str = Depends(tenant_of)) -> dict[str, Any]:

@@ -477,7 +477,9 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from core import doctor, index, journal, store
     from core.tenants import TenantBeingDeleted
 
-    if args.tenant in store.tenants_being_deleted(settings):  # a delete stopped midway: what finishes it
+    unfinished = doctor.unfinished_deletions(settings)  # invisible to every listing: said here
+    if args.tenant in unfinished:  # a delete stopped midway: what is left of it, and what finishes it
+        print(_shown("left: " + unfinished[args.tenant]))
         raise UserError(str(TenantBeingDeleted(args.tenant)))
     if not store.tenant_exists(settings, args.tenant):
         raise UserError(f"There is no tenant {args.tenant!r}; `tenants list` shows them.")
@@ -490,7 +492,7 @@ def cmd_doctor(settings: Settings, args: argparse.Namespace) -> int:
         found = after = doctor.check(settings, args.tenant)
     for line in found.lines():
         print(_shown(("repaired: " if args.repair else "") + line))
-    for line in found.notes():
+    for line in [*found.notes(), *unfinished.values()]:
         print(_shown("note: " + line))
     if found.consistent and not found.missing_files:
         print(f"ok: the registry, vectors, BM25 index and kept files of {_shown(args.tenant)} agree.")

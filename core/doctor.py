@@ -15,6 +15,9 @@ the truth; the other three stores follow it:
 `check` only looks; `repair` fixes and returns what it found. `doc_ids` narrows the vector
 comparison to the documents a write-ahead record names (core/journal.py), which keeps the
 settling of one crashed write cheap on a large tenant; the other checks are always whole.
+
+`unfinished_deletions` looks past the tenant asked about: a tenant deletion left half-done
+(core/tenant_deletion.py) is invisible to every listing, so the doctor names what is left of it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from core import index, scan_words, store
 from core.config import Settings
 from core.lexical import stale_versions
 from core.models import EMBED_BATCH
+from core.processes import process_alive
 from core.tenants import collection_name, tenant_dir
 
 
@@ -181,3 +185,33 @@ def _embed_again(settings: Settings, tenant: str, rows: list[tuple[str, dict[str
     for start in range(0, len(chunks), EMBED_BATCH):
         part = chunks[start : start + EMBED_BATCH]
         index.add_vectors(settings, tenant, part, np.asarray(embedder.embed_passages([c.text for c in part])))
+
+
+def unfinished_deletions(settings: Settings) -> dict[str, str]:
+    """Tenant -> one sentence, for each tenant whose deletion was decided and not finished: what is left of it,
+    and whether its process still runs or what finishes it."""
+    from core.tenant_deletion import TENANT_TABLES, tenant_paths
+
+    out: dict[str, str] = {}
+    with store.connect(settings) as conn:
+        rows = conn.execute("SELECT id, deleting_pid, deleting_pid_start FROM tenants "
+                            "WHERE deleting_at IS NOT NULL ORDER BY deleting_at").fetchall()
+        left_rows = {r["id"]: sum(conn.execute(f"SELECT count(*) FROM {table} WHERE tenant=?", (r["id"],)).fetchone()[0]
+                                  for table in TENANT_TABLES) for r in rows}
+    for row in rows:
+        tenant = row["id"]
+        left = [f"{left_rows[tenant]} row(s)"] if left_rows[tenant] else []
+        if index.has_collection(settings, tenant):
+            left.append("its vector collection")
+        paths = sum(1 for p in tenant_paths(settings, tenant) if p.exists())
+        if paths:
+            left.append(f"{paths} folder(s) or file(s)")
+        what = ", ".join(left) if left else "only its tombstone"
+        if process_alive(row["deleting_pid"], row["deleting_pid_start"]):
+            out[tenant] = (f"tenant {tenant!r} is being deleted by a running process (pid {row['deleting_pid']}); "
+                           f"{what} left, which it removes")
+        else:
+            out[tenant] = (f"tenant {tenant!r} was left half-deleted by a process that stopped: {what} left; the "
+                           f"API or the console finishes it as it starts, or `python -m core.cli tenants delete "
+                           f"--tenant {tenant!r} --yes` now")
+    return out

@@ -38,6 +38,12 @@ from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, val
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
 
 
+class IngestCancelled(Exception):
+    """Raised by a `Progress` callback to stop an ingest at one of its safe points (each stage's
+    start, each embedding batch, "index" just before the first write): nothing of the file has
+    been written there, so it leaves no row, vector or kept file (core/ingest_cancel.py)."""
+
+
 # The kept original is named by what its bytes are (see detect_format), so the console never
 # serves a text file named .pdf as a PDF, and a re-index detects the same format again.
 # (A TSV is kept as .csv: its delimiter is found in its text again, not in its name.)
@@ -270,6 +276,8 @@ def _ingest(
                              if d["file_name"] != file_name), None)
         try:
             result = _index_new(settings, tenant, path, data, sha, doc_id, file_name, uploaded_by, report, ahead)
+        except IngestCancelled:
+            raise  # stopped before any write, on purpose: no failed row either
         except Exception as exc:  # noqa: BLE001 - anything but IngestError is our bug; keep the index whole
             msg = str(exc) if isinstance(exc, IngestError | index.VectorStoreUnavailable | disk.DiskFull) else (
                 disk.full_sentence(settings) if disk.is_full(exc) else
@@ -393,6 +401,7 @@ def _embed(settings: Settings, tenant: str, texts: list[str], report: Progress) 
     for i, text in enumerate(texts):
         if text in known:
             out[i] = known[text]
+    report("embed", 0.25)  # a safe point between chunking and the first batch
     embedder = get_embedder(num_threads=settings.embed_threads) if todo else None
     for start in range(0, len(todo), EMBED_BATCH):
         part = todo[start : start + EMBED_BATCH]

@@ -329,6 +329,13 @@ def delete_vectors(settings: Settings, tenant: str, *doc_ids: str, keep_answer_v
     return len(doomed)
 
 
+def has_collection(settings: Settings, tenant: str) -> bool:
+    """Whether the tenant's collection (or a rebuild copy of it) exists, without creating it."""
+    client = chroma_client(settings)
+    name = collection_name(tenant)
+    return any(_existing(client, found) is not None for found in (name, name + REBUILD_SUFFIX))
+
+
 def drop_collection(settings: Settings, tenant: str) -> bool:
     """Drop the tenant's collection and any rebuild copy of it (a deleted tenant); False when
     there was none. Callers hold the tenant lock."""

@@ -6,7 +6,10 @@ gave up never learnt its document was indexed anyway).
 A thread, not a detached process as an eval run is (core/eval_jobs.py): indexing needs the
 embedder this process has loaded, and writes to one tenant take turns on its writer lock
 (`journal.write_lock`, inside `ingest_file`) whoever starts them. One worker for all tenants:
-on a machine of two cores a second indexing at once only slows both.
+on a machine of two cores a second indexing at once only slows both. It takes jobs fairly
+(`next_job`): the oldest queued job of the tenant served least recently, so one tenant's queue
+of long files does not hold another tenant's small upload for minutes; a tenant's own jobs keep
+their order.
 
 One row per job in SQLite (`ingest_jobs`, migration 18); the bytes wait in
 `GROUNDWORK_DATA/ingest_jobs/<tenant key>/<job_id>/` until the job ends (the indexed document
@@ -18,7 +21,9 @@ keeps its own copy of the original). Phases:
     failed       not indexed: `error` is one sentence, as a synchronous upload says it
     interrupted  the process that accepted it ended first (restart, kill, out of memory):
                  settled by whoever reads it, as eval_jobs settles a dead run
-    cancelled    cancelled by its client while queued (`cancel`); one indexing finishes
+    cancelled    cancelled by its client (`cancel`): while queued at once; while indexing at the
+                 ingest's next safe point, short of its commit (core/ingest_cancel.py), with
+                 nothing of the document kept
 
 Every read is scoped by tenant: another tenant's job id is no job.
 """
@@ -225,11 +230,15 @@ def _finish(settings: Settings, record: dict[str, Any], *, phase: str, error: st
 
 
 def cancel(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | None:
-    """Cancel one of the tenant's queued jobs (its bytes removed; the worker passes over it)
-    and return it; a job already indexing or ended is returned as it is, for the caller to
-    say so. None for an unknown id or another tenant's."""
+    """Cancel one of the tenant's jobs and return it: a queued one now (its bytes removed; the
+    worker passes over it); an indexing one is asked to stop (`cancel_requested_at` set, the
+    worker stops at its next safe point), unless it is past its commit point, when it is
+    returned as it is, as is an ended job, for the caller to say so. None for an unknown id
+    or another tenant's."""
+    from core import ingest_cancel
+
     record = get(settings, tenant, job_id)
-    if record is None or record["phase"] != QUEUED:
+    if record is None or record["phase"] not in RUNNING:
         return record
     with store.connect(settings) as conn:  # only while still queued: the worker may take it now
         taken = conn.execute("UPDATE ingest_jobs SET phase=?, finished_at=?, updated_at=? "
@@ -237,25 +246,59 @@ def cancel(settings: Settings, tenant: str, job_id: str) -> dict[str, Any] | Non
                              (CANCELLED, time.time(), time.time(), job_id, tenant, QUEUED)).rowcount
     if taken:
         shutil.rmtree(_job_folder(settings, tenant, job_id), ignore_errors=True)
+    else:  # indexing (perhaps taken by the worker a moment ago)
+        ingest_cancel.request(settings, tenant, job_id)
     return get(settings, tenant, job_id)
 
 
 # ---- running -----------------------------------------------------------------------------------
 
 
-def run(settings: Settings, job_id: str) -> None:
-    """Index one queued job now (the worker's step; a test may call it directly)."""
-    from core.documents import IngestResult, ingest_file
-
+def next_job(settings: Settings) -> str | None:
+    """The queued job of this process to run next, fairly across tenants: the oldest queued job
+    of the tenant served least recently (a tenant never served first; ties go to the older
+    job). "Served" is read from the rows (the latest `started_at`), so it holds across restarts."""
+    pid, pid_start = this_process()
     with store.connect(settings) as conn:
+        queued = conn.execute("SELECT job_id, tenant FROM ingest_jobs WHERE phase=? AND pid=? AND pid_start IS ? "
+                              "ORDER BY created_at, rowid", (QUEUED, pid, pid_start)).fetchall()
+        if not queued:
+            return None
+        served = {r["tenant"]: r["at"] for r in conn.execute(
+            "SELECT tenant, max(started_at) AS at FROM ingest_jobs WHERE started_at IS NOT NULL GROUP BY tenant")}
+    oldest: dict[str, str] = {}  # tenant -> its oldest queued job, tenants in the order of that job's age
+    for row in queued:
+        oldest.setdefault(row["tenant"], row["job_id"])
+    tenant = min(oldest, key=lambda t: served.get(t) or 0.0)  # min keeps the first of equals: the older job
+    return oldest[tenant]
+
+
+def run_next(settings: Settings) -> str | None:
+    """Run the job `next_job` picks (the worker's step; a test may drive it); its id, or None."""
+    job_id = next_job(settings)
+    if job_id is not None:
+        run(settings, job_id)
+    return job_id
+
+
+def run(settings: Settings, job_id: str) -> None:
+    """Index one queued job now (a test may call it directly)."""
+    from core import ingest_cancel
+    from core.documents import IngestCancelled, IngestResult, ingest_file
+
+    now = time.time()
+    with store.connect(settings) as conn:  # taken in one statement: no job runs twice
+        taken = conn.execute("UPDATE ingest_jobs SET phase=?, stage=?, started_at=?, updated_at=? "
+                             "WHERE job_id=? AND phase=?", (INDEXING, "waiting", now, now, job_id, QUEUED)).rowcount
         row = conn.execute("SELECT * FROM ingest_jobs WHERE job_id=?", (job_id,)).fetchone()
-    if row is None or row["phase"] != QUEUED:
+    if not taken:
         return
     record = _record(row)
-    _update(settings, job_id, phase=INDEXING, stage="waiting", started_at=time.time())
     last = {"stage": "", "fraction": -1.0}
 
     def progress(stage: str, fraction: float) -> None:
+        if stage != last["stage"] or stage == "embed":  # each stage's start, every embedding batch
+            ingest_cancel.checkpoint(settings, job_id, stage)
         if stage != last["stage"] or fraction - last["fraction"] >= PROGRESS_STEP:
             last.update(stage=stage, fraction=fraction)
             _update(settings, job_id, stage=stage, fraction=round(float(fraction), 4))
@@ -264,11 +307,18 @@ def run(settings: Settings, job_id: str) -> None:
     try:
         result = ingest_file(settings, record["tenant"], path, file_name=record["file_name"],
                              uploaded_by=record.get("uploaded_by") or "api", progress=progress)
+    except IngestCancelled:  # stopped before any write: nothing of it is kept
+        log.info("ingest job %s cancelled by its client before its commit", job_id)
+        _finish(settings, record, phase=CANCELLED)
+        return
     except Exception as exc:  # noqa: BLE001 - ingest_file says a bad file in its result; this is our bug
         log.exception("ingest job %s failed", job_id)
         result = IngestResult(record["file_name"], "failed", error=(
             f"Indexing failed unexpectedly ({type(exc).__name__}); nothing was kept, try again."))
     out = result.to_dict()
+    if result.status == "unchanged" and ingest_cancel.requested(settings, job_id):
+        _finish(settings, record, phase=CANCELLED)  # it added nothing: the holder was there before
+        return
     if result.status == "failed":
         _finish(settings, record, phase=FAILED, error=result.error, doc_id=result.doc_id, result=out)
         return
@@ -294,14 +344,20 @@ def _enqueue(settings: Settings, job_id: str) -> None:
 
 
 def _work() -> None:
+    # each accepted job puts one item; an item runs whichever job is fairest now (`next_job`),
+    # not necessarily its own, so as many jobs run as were queued
     while True:
-        settings, job_id = _queue.get()
+        settings, _ = _queue.get()
+        job_id = None
         try:
-            run(settings, job_id)
+            job_id = next_job(settings)
+            if job_id is not None:
+                run(settings, job_id)
         except Exception:  # never let one job stop the worker; the job is settled by its reader
             log.exception("ingest job %s could not be run", job_id)
-            _update(settings, job_id, phase=FAILED, finished_at=time.time(),
-                    error="Indexing failed unexpectedly; nothing was kept, try again.")
+            if job_id is not None:
+                _update(settings, job_id, phase=FAILED, finished_at=time.time(),
+                        error="Indexing failed unexpectedly; nothing was kept, try again.")
         finally:
             _queue.task_done()
 

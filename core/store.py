@@ -179,6 +179,17 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tenants ADD COLUMN deleting_at REAL;
     """,
+    # 20: a client's request to cancel an upload already indexing (core/ingest_cancel.py): the
+    # worker reads it at the ingest's safe points and stops before the commit
+    """
+    ALTER TABLE ingest_jobs ADD COLUMN cancel_requested_at REAL;
+    """,
+    # 21: the process deleting a tenant (pid and start tick, core/processes.py), so a deletion
+    # whose process died is told from one under way and finished at the next start
+    """
+    ALTER TABLE tenants ADD COLUMN deleting_pid INTEGER;
+    ALTER TABLE tenants ADD COLUMN deleting_pid_start INTEGER;
+    """,
 ]
 
 

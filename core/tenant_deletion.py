@@ -5,10 +5,11 @@ Everything of a tenant is found from its id alone: its rows carry the id, its Ch
 collection and its folders are named by the id's hash (core/tenants.py). So the steps need
 no record of what to remove beyond the decision itself:
 
-1. Decide, in one SQLite transaction: `tenants.deleting_at` is set and the tenant's API keys
-   and user roles go. From that commit every listing, picker, ask, key and role treats the
-   tenant as gone (`store.tenant_exists`), and its id cannot be created again
-   (`store.upsert_tenant` raises TenantBeingDeleted).
+1. Decide, in one SQLite transaction: `tenants.deleting_at` is set with the deleting process
+   (`deleting_pid`, `deleting_pid_start`, migration 21) and the tenant's API keys and user
+   roles go. From that commit every listing, picker, ask, key and role treats the tenant as
+   gone (`store.tenant_exists`), and its id cannot be created again (`store.upsert_tenant`
+   raises TenantBeingDeleted).
 2. Under the tenant's writer lock and its preparation lock (an upload, delete or answer
    preparation under way finishes first; a writer that waited behind them finds the tenant
    gone, `journal.write_lock`): the rows of every table that carries the tenant
@@ -22,8 +23,10 @@ no record of what to remove beyond the decision itself:
 A crash after step 1 leaves the tenant invisible and its id taken; `delete_tenant` run again
 (`tenants list` names such tenants) repeats steps 2-4, each removing what is left and
 passing over what is gone: journal.py's roll-forward of a decided write, with the row's
-`deleting_at` as the record. Accounts stay (a user may hold roles in other tenants), and so
-do eval runs stored for another tenant or for none that asked this one.
+`deleting_at` as the record. The API and the console run it again themselves as they start,
+for a deletion whose recorded process is gone (core/abandoned_deletions.py). Accounts stay (a
+user may hold roles in other tenants), and so do eval runs stored for another tenant or for
+none that asked this one.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from pathlib import Path
 from core import eval_jobs, eval_rows, index, ingest_jobs, store, users
 from core.answer_vectors import preparing
 from core.config import Settings
+from core.processes import this_process
 from core.tenants import conversations_dir, tenant_dir, validate_tenant
 
 # every table with a `tenant` column (tests/core/test_tenant_deletion.py checks that none is missed)
@@ -135,9 +139,13 @@ def delete_tenant(settings: Settings, tenant: str, *, admin: str | None = None) 
 
 
 def decide(settings: Settings, tenant: str) -> None:
-    """Step 1: the tombstone, with what grants access to the tenant, in one transaction."""
+    """Step 1: the tombstone, with what grants access to the tenant, in one transaction. It
+    names this process as the one deleting (a delete run again takes it over), so a start that
+    finds the tombstone can tell a deletion under way from one whose process died."""
+    pid, pid_start = this_process()
     with store.connect(settings) as conn:
-        conn.execute("UPDATE tenants SET deleting_at = coalesce(deleting_at, ?) WHERE id=?", (time.time(), tenant))
+        conn.execute("UPDATE tenants SET deleting_at = coalesce(deleting_at, ?), deleting_pid=?, "
+                     "deleting_pid_start=? WHERE id=?", (time.time(), pid, pid_start, tenant))
         conn.execute("DELETE FROM api_keys WHERE tenant=?", (tenant,))
         conn.execute("DELETE FROM memberships WHERE tenant=?", (tenant,))
 

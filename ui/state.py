@@ -106,6 +106,16 @@ def start_warm_up(_settings: Settings) -> bool:
     return True
 
 
+@st.cache_resource(show_spinner=False)
+def finish_abandoned_deletions(data_dir: str, _settings: Settings) -> bool:
+    """Once per process and data folder: a tenant deletion whose process died (a killed `tenants delete`, a
+    console stopped mid-delete) is finished on a background thread, as the API does at start."""
+    from core.abandoned_deletions import finish_in_background
+
+    finish_in_background(_settings)
+    return True
+
+
 def select_tenant_next_run(tenant: str) -> None:
     """Make `tenant` the picker's selection on the next rerun (e.g. after creating it); the
     next run says whether it was created or already existed (and was only switched to)."""

@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from core import ingest_jobs, keys, store
+from core import doctor, index, ingest_jobs, keys, store
 from core.access_log import LOGGER_NAME
 from core.api import create_app
 from core.documents import ingest_file
 from core.index import tenant_lock
+from core.ingest import EMPTY
+from core.models import get_embedder
+from core.tenants import tenant_dir
 from tests.conftest import ANSWERING_THRESHOLD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +105,6 @@ def test_a_file_that_fails_to_parse_fails_its_job_with_one_sentence(api):
 
 
 @pytest.mark.parametrize("name, data", [
-    ("empty.md", b""),
     ("blank.txt", b"   \n\n  "),
     ("tool.bin", bytes(range(256)) * 64),
     ("big.txt", b"word " * (1024 * 1024 // 5 + 4096)),  # just over the 1 MB limit set below, under the body cap
@@ -133,7 +135,7 @@ def test_a_job_of_one_tenant_is_no_job_for_another_tenants_key(api):
     assert "parking.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=other).json()}
 
 
-def test_a_queued_upload_can_be_cancelled_and_one_indexing_cannot(api):
+def test_a_queued_upload_is_cancelled_at_once_and_an_ended_one_cannot_be(api):
     acme, other = auth(api.keys["acme"]), auth(api.keys["other"])
     queued = ingest_jobs.accept(api.settings, "acme", "later.md", PARKING, start=False)
     url = f"/v1/ingest-jobs/{queued['job_id']}"
@@ -149,13 +151,149 @@ def test_a_queued_upload_can_be_cancelled_and_one_indexing_cannot(api):
     done = ingest_jobs.accept(api.settings, "acme", "done.md", PARKING, start=False)
     ingest_jobs.run(api.settings, done["job_id"])
     ended = api.delete(f"/v1/ingest-jobs/{done['job_id']}", headers=acme)
+    doc_id = ingest_jobs.get(api.settings, "acme", done["job_id"])["doc_id"]
     assert ended.status_code == 409 and ended.json()["detail"] == (
-        f"Ingest job {done['job_id']} is done, so it cannot be cancelled.")
-    busy = ingest_jobs.accept(api.settings, "acme", "busy.md", PARKING, start=False)
-    ingest_jobs._update(api.settings, busy["job_id"], phase=ingest_jobs.INDEXING, stage="embed", fraction=0.5)
-    refused = api.delete(f"/v1/ingest-jobs/{busy['job_id']}", headers=acme)
-    assert refused.status_code == 409 and "it finishes, then delete its document" in refused.json()["detail"]
-    ingest_jobs._update(api.settings, busy["job_id"], phase=ingest_jobs.FAILED)  # so it ends for the fixture
+        f"Ingest job {done['job_id']} was already indexed as document {doc_id}, so it cannot be cancelled; "
+        f"delete the document with DELETE /v1/documents/{doc_id} if you do not want it.")
+    failed = ingest_jobs.accept(api.settings, "acme", "gone.md", PARKING, start=False)
+    ingest_jobs._update(api.settings, failed["job_id"], phase=ingest_jobs.FAILED)
+    assert api.delete(f"/v1/ingest-jobs/{failed['job_id']}", headers=acme).json()["detail"] == (
+        f"Ingest job {failed['job_id']} is failed, so it cannot be cancelled.")
+
+
+def _blocking(monkeypatch, cls, name: str) -> tuple[threading.Event, threading.Event]:
+    """`cls.name` made to say it was reached and wait for the test's go: (reached, go)."""
+    reached, go = threading.Event(), threading.Event()
+    original = getattr(cls, name)
+
+    def blocked(*args, **kwargs):
+        reached.set()
+        assert go.wait(DEADLINE_S)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(cls, name, blocked)
+    return reached, go
+
+
+def _held(settings, tenant: str) -> tuple:
+    """What the tenant's stores hold: registry rows, chunks, vectors, kept files."""
+    files = tenant_dir(settings, tenant) / "files"
+    return ([(d["doc_id"], d["status"]) for d in store.list_documents(settings, tenant)],
+            len(store.chunk_rows(settings, tenant)), index.vector_count(settings, tenant),
+            sorted(p.name for p in files.iterdir()))
+
+
+def test_an_upload_cancelled_while_indexing_stops_before_its_commit_and_keeps_nothing(api, monkeypatch):
+    acme = auth(api.keys["acme"])
+    before = _held(api.settings, "acme")
+    # the embedder waits for the test: the job is indexing, parsed and chunked, nothing written yet
+    embedding, go = _blocking(monkeypatch, type(get_embedder()), "embed_passages")
+    job = ingest_jobs.accept(api.settings, "acme", "lockers.md", b"# Lockers\n\nLockers are on level 3.\n",
+                             start=False)
+    url = f"/v1/ingest-jobs/{job['job_id']}"
+    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
+    runner.start()
+    try:
+        assert embedding.wait(DEADLINE_S)
+        assert api.delete(url, headers=auth(api.keys["other"])).status_code == 404  # another tenant's: no job
+        asked = api.delete(url, headers=acme)
+        assert asked.status_code == 202, asked.text
+        assert asked.json()["phase"] == "indexing" and asked.json()["cancel_requested_at"]
+        assert asked.headers["location"] == url
+        assert api.delete(url, headers=acme).status_code == 202  # asked again: the same answer
+    finally:
+        go.set()
+        runner.join(DEADLINE_S)
+    ended = api.get(url, headers=acme).json()
+    assert ended["phase"] == "cancelled" and ended["doc_id"] is None and ended["error"] is None, ended
+    # nothing of it anywhere: no row (not even a failed one), chunk, vector or kept file; its bytes gone
+    assert _held(api.settings, "acme") == before
+    assert not (ingest_jobs.folder(api.settings, "acme") / job["job_id"]).exists()
+    assert doctor.check(api.settings, "acme").consistent
+    assert api.delete(url, headers=acme).json()["phase"] == "cancelled"
+
+
+def test_a_cancel_that_comes_after_the_commit_leaves_the_upload_done_and_says_how_to_delete_it(api, monkeypatch):
+    acme = auth(api.keys["acme"])
+    # the registry has committed the document; its BM25 write waits for the test
+    committed, go = _blocking(monkeypatch, index, "rebuild_lexical")
+    job = ingest_jobs.accept(api.settings, "acme", "lockers.md", b"# Lockers\n\nLockers are on level 3.\n",
+                             start=False)
+    url = f"/v1/ingest-jobs/{job['job_id']}"
+    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
+    runner.start()
+    try:
+        assert committed.wait(DEADLINE_S)
+        late = api.delete(url, headers=acme)
+        assert late.status_code == 409 and late.json()["detail"] == (
+            f"Ingest job {job['job_id']} was already being written to the index, so it cannot be cancelled; "
+            "once its status URL says done, delete its document with DELETE /v1/documents/{doc_id} "
+            "if you do not want it.")
+    finally:
+        go.set()
+        runner.join(DEADLINE_S)
+    ended = api.get(url, headers=acme).json()
+    assert ended["phase"] == "done" and ended["cancel_requested_at"] is None, ended
+    kept = {d["file_name"]: d for d in store.list_documents(api.settings, "acme")}["lockers.md"]
+    assert kept["doc_id"] == ended["doc_id"] and kept["status"] == "ready"
+    assert index.vector_count(api.settings, "acme", kept["doc_id"]) == kept["chunks"]
+    assert api.delete(url, headers=acme).json()["detail"].startswith(
+        f"Ingest job {job['job_id']} was already indexed as document {kept['doc_id']}")
+
+
+def test_one_tenants_queue_does_not_hold_another_tenants_upload(api):
+    s = api.settings
+    queued = [ingest_jobs.accept(s, "acme", f"room{i}.md", f"# Room {i}\n\nRoom {i} seats {i + 4}.\n".encode(),
+                                 start=False)["job_id"] for i in range(3)]
+    other = ingest_jobs.accept(s, "other", "parking.md", PARKING, start=False)["job_id"]
+    # the worker's steps, one by one: acme's first job (the oldest), then other's, then acme's in order
+    assert [ingest_jobs.run_next(s) for _ in range(5)] == [queued[0], other, queued[1], queued[2], None]
+    assert {ingest_jobs.get(s, "acme", j)["phase"] for j in queued} == {"done"}
+    assert ingest_jobs.get(s, "other", other)["phase"] == "done"
+
+
+def test_the_worker_indexes_a_second_tenants_upload_before_the_rest_of_the_first_tenants_queue(api):
+    acme, other = auth(api.keys["acme"]), auth(api.keys["other"])
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:  # acme's first job waits on its writer lock while the rest are queued
+        with tenant_lock(api.settings, "acme"):
+            holding.set()
+            release.wait(DEADLINE_S)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(30)
+    try:
+        jobs = [api.post("/v1/documents", headers=acme, files={"file": (
+            f"room{i}.md", f"# Room {i}\n\nRoom {i} seats {i + 4}.\n".encode(), "text/markdown")}).json()["job_id"]
+            for i in range(3)]
+        jobs.insert(1, api.post("/v1/documents", headers=other, files={
+            "file": ("parking.md", PARKING, "text/markdown")}).json()["job_id"])
+    finally:
+        release.set()
+        holder.join()
+    assert ingest_jobs.wait_for_worker(DEADLINE_S)
+    rows = {j["job_id"]: j for t in ("acme", "other") for j in ingest_jobs.jobs(api.settings, t)}
+    assert {rows[j]["phase"] for j in jobs} == {"done"}
+    assert sorted(jobs, key=lambda j: rows[j]["started_at"]) == jobs  # acme 1, other 1, acme 2, acme 3
+
+
+@pytest.mark.parametrize("wait", [False, True])
+def test_an_empty_file_is_refused_400_before_anything_is_recorded(api, wait):
+    key = auth(api.keys["acme"])
+    before = _held(api.settings, "acme")
+    res = api.post("/v1/documents" + ("?wait=true" if wait else ""), headers=key,
+                   files={"file": ("empty.md", b"", "text/markdown")})
+    assert res.status_code == 400, res.text
+    body = res.json()
+    assert body["status"] == "failed" and body["doc_id"] is None and body["file_name"] == "empty.md"
+    assert body["error"] == EMPTY  # the console's sentence for an empty file
+    assert _held(api.settings, "acme") == before  # no failed row, chunk, vector or kept file
+    assert api.get("/v1/ingest-jobs", headers=key).json() == []
+    with store.connect(api.settings) as conn:
+        assert conn.execute("SELECT count(*) FROM ingest_jobs").fetchone()[0] == 0
+    assert not any(p.is_file() for p in ingest_jobs.folder(api.settings, "acme").rglob("*"))
 
 
 ACCEPT_AND_DIE = """

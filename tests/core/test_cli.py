@@ -682,6 +682,13 @@ def test_ingest_into_a_tenant_being_deleted_says_only_that(tmp_path, write_file)
     # the doctor names what finishes it, not "There is no tenant"
     doctor = run(data, "doctor", "--tenant", "epsilon")
     assert doctor.returncode == 2 and "is being deleted; finish it with" in doctor.stderr
+    # and what is left of it (no process recorded as deleting it: an abandoned deletion)
+    assert doctor.stdout.startswith("left: tenant 'epsilon' was left half-deleted by a process that stopped: ")
+    assert "row(s)" in doctor.stdout and "folder(s)" in doctor.stdout
+    # the doctor of another tenant names it too: no listing shows it
+    assert run(data, "ingest", "--tenant", "zeta", str(first), "--no-prepare").returncode == 0
+    other = run(data, "doctor", "--tenant", "zeta")
+    assert other.returncode == 0 and "note: tenant 'epsilon' was left half-deleted" in other.stdout
 
 
 def test_a_key_label_keeps_no_control_character(tmp_path, write_file):

@@ -5,6 +5,9 @@ leaves the tenant invisible and is finished by running it again."""
 from __future__ import annotations
 
 import json
+import logging
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -14,6 +17,7 @@ from core import eval_jobs, eval_rows, index, ingest_jobs, journal, keys, store,
 from core.config import save_tenant_overrides
 from core.documents import ensure_tenant, ingest_file
 from core.pipeline import ask
+from core.processes import process_start
 from core.tenants import TenantBeingDeleted, collection_name, conversations_dir
 from tests.conftest import ANSWERING_THRESHOLD
 
@@ -191,3 +195,65 @@ def test_the_console_cannot_create_a_tenant_being_deleted(settings, monkeypatch)
     with pytest.raises(ValueError, match="^The tenant id 'acme' cannot be used; choose another id.$"):
         create_tenant(settings, "acme", owner="ada")  # signed in: no word on whose id it is
     assert store.tenants_being_deleted(settings) == ["acme"]
+
+
+def _gone_process() -> tuple[int, int | None]:
+    """(pid, start tick) of a process that has ended: the recorded deleter of a killed delete."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        started = process_start(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    return child.pid, started
+
+
+def test_a_deletion_whose_process_died_is_finished_as_the_api_starts_and_one_under_way_is_left(
+        settings, write_file, caplog):
+    from core import abandoned_deletions, doctor
+    from core.api import create_app
+
+    for tenant, text in (("acme", ACME), ("beta", BETA), ("gamma", ACME)):
+        assert ingest_file(settings, tenant, write_file(f"{tenant}.md", text)).status == "ready"
+        keys.create_key(settings, tenant, "integration")
+
+    def die(*args, **kwargs):
+        raise Crash()
+
+    # acme: its `tenants delete` killed after its rows went, before its collection and folders did
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(Crash):
+        patch.setattr(tenant_deletion, "this_process", _gone_process)
+        patch.setattr(index, "drop_collection", die)
+        tenant_deletion.delete_tenant(settings, "acme")
+    # beta: a deletion under way in a process that lives (this one), stopped before its rows
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(Crash):
+        patch.setattr(tenant_deletion, "delete_rows", die)
+        tenant_deletion.delete_tenant(settings, "beta")
+    assert store.tenants_being_deleted(settings) == ["acme", "beta"]
+    assert _paths_left(settings, "acme") and collection_name("acme") in _collections(settings)
+    beta_rows = _rows_of(settings, "beta")
+
+    # the doctor names both: what is left, and who finishes it
+    left = doctor.unfinished_deletions(settings)
+    assert set(left) == {"acme", "beta"}
+    assert left["acme"].startswith("tenant 'acme' was left half-deleted by a process that stopped: its vector "
+                                   "collection, ") and "finishes it as it starts" in left["acme"]
+    assert left["beta"].startswith("tenant 'beta' is being deleted by a running process")
+
+    caplog.set_level(logging.INFO, logger=abandoned_deletions.__name__)
+    create_app(settings)
+    assert abandoned_deletions.wait(120)
+
+    # acme finished by the CLI's own steps: nothing of it left, and its id is free
+    assert _rows_of(settings, "acme") == {}
+    assert collection_name("acme") not in _collections(settings)
+    assert _paths_left(settings, "acme") == []
+    lines = [r.getMessage() for r in caplog.records if r.name == abandoned_deletions.__name__]
+    assert len(lines) == 1 and lines[0].startswith("finished deleting tenant 'acme'"), lines
+    # beta, whose deleting process lives, is left to it; gamma is untouched
+    assert store.tenants_being_deleted(settings) == ["beta"] and _rows_of(settings, "beta") == beta_rows
+    assert collection_name("beta") in _collections(settings)
+    assert store.tenant_exists(settings, "gamma") and index.vector_count(settings, "gamma") == 1
+    assert set(doctor.unfinished_deletions(settings)) == {"beta"}
+    ensure_tenant(settings, "acme")
+    assert store.list_documents(settings, "acme") == []

@@ -293,3 +293,32 @@ def test_a_signed_in_admin_deletes_their_tenant_and_keeps_their_other_roles(sett
     assert not store.tenant_exists(settings, "acme")
     assert users.roles_of(settings, "ann") == {"beta": "admin"} and users.roles_of(settings, "bob") == {}
     assert at.sidebar.selectbox(key="tenant").value == "beta"
+
+
+def test_the_console_finishes_at_start_a_tenant_deletion_whose_process_died(settings, data_dir):
+    from streamlit.testing.v1 import AppTest
+
+    from core import abandoned_deletions, index, store, tenant_deletion
+    from core.config import save_tenant_overrides
+    from core.documents import ensure_tenant
+    from core.tenants import tenant_dir
+    from tests.core.test_tenant_deletion import Crash, _gone_process
+    from tests.pages.conftest import ROOT
+
+    ensure_tenant(settings, "beta")
+    save_tenant_overrides(settings, "beta", {"top_k": 3})  # a folder of its own, left by the killed delete
+
+    def die(*args, **kwargs):
+        raise Crash()
+
+    with pytest.MonkeyPatch.context() as patch, pytest.raises(Crash):  # the fixture's GROUNDWORK_DATA stays
+        patch.setattr(tenant_deletion, "this_process", _gone_process)  # a `tenants delete` killed ...
+        patch.setattr(index, "drop_collection", die)  # ... after its rows went
+        tenant_deletion.delete_tenant(settings, "beta")
+    assert store.tenants_being_deleted(settings) == ["beta"] and tenant_dir(settings, "beta").exists()
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert abandoned_deletions.wait(120)
+    assert store.tenants_being_deleted(settings) == [] and not tenant_dir(settings, "beta").exists()
+    assert store.tenant_exists(settings, "acme")
