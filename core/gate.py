@@ -8,7 +8,10 @@ Hard stops (confidence 0), each with a code and the subject it names:
   passage carries ("page 12" of a 5-page PDF, "para 99-1");
 - `missing_identifier`: a code or reference number in the question (ERR-401, AB-220, 7-2),
   or a name with a number ("Model X 12"), that no retrieved passage contains (a bare value,
-  "500" or "12.5", is no code);
+  "500" or "12.5", is no code). One named only by a scene sentence before the asking one
+  that the tenant's documents do hold elsewhere is no stop: "... a splash at T-104. Who
+  reports it?" asks about reporting, and the tank's passage is not the answer's (a QA pass
+  was told "No passage mentions T-104" of a code two documents use);
 - `unknown_name`: a capitalised name in the asking sentence that no document of the
   tenant uses at all (another company, a product it does not have) — skipped when any of
   the first three passages is in another language than the question, where a name may be
@@ -21,6 +24,7 @@ question's terms by the best of the top three passages, the top dense cosine res
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -75,7 +79,10 @@ def _stop(code: str, subject: str, reason: str, cov: float, sim: float, agree: f
     return GateResult(0.0, round(cov, 4), round(sim, 4), agree, reason=reason, code=code, subject=subject, **kw)
 
 
-def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex, synonyms: Any = ()) -> GateResult:
+def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex, synonyms: Any = (),
+           mentioned: Callable[[str], bool] | None = None) -> GateResult:
+    """The hard stops, else the retrieval evidence; `mentioned(code)` says whether any of the
+    tenant's documents holds a code (None: codes are looked for among the passages only)."""
     q = question if isinstance(question, Question) else Question.parse(question)
     top = [c for c in retrieval.top if not c.neighbour]
     if not top:
@@ -101,10 +108,15 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not is_value(i))
     # a name with a number ("Model X 12") is a product no passage states unless it stands there
     missing += [n for n in model_names(q.text) if n.lower() not in haystack]
+    if missing and mentioned is not None:
+        asked = q.asking.lower()
+        missing = [m for m in missing if m.lower() in asked or not mentioned(m)]
     if missing:
         subject = ", ".join(m.upper() if m.islower() else m for m in missing)
-        return _stop("missing_identifier", subject, f"No passage mentions {subject}.", cov, sim, agree,
-                     missing_ids=missing)
+        held = mentioned is not None and any(mentioned(m) for m in missing)
+        return _stop("missing_identifier", subject,
+                     f"No passage found for this question mentions {subject}." if held
+                     else f"No passage mentions {subject}.", cov, sim, agree, missing_ids=missing)
     # a name can stand transliterated («Смирнова» for Smirnova) in a passage of the other
     # language: with one among the first three, no name is said to be unknown
     same_language = all(c.lang == q.lang.code for c in top[:3])

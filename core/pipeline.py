@@ -150,7 +150,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
     #    could not lift it over the tenant's threshold.
     t = time.perf_counter()
     parsed = question_read(asked_as or question, settings.synonyms)
-    gate = assess(parsed, retrieval, lexicon)
+    gate = assess(parsed, retrieval, lexicon, mentioned=lambda code: store.mentions(settings, tenant, code))
     timings["gate"] = _ms(t)
     threshold = settings.gate_threshold
     # provider/model say what produced the answer: a refusal at the gate runs no model (the

@@ -443,6 +443,14 @@ def chunks_numbered(settings: Settings, tenant: str, number: str, in_text: bool)
     return out
 
 
+def mentions(settings: Settings, tenant: str, text: str) -> bool:
+    """Does any of the tenant's chunks in use hold `text` (ASCII letters in any case)? One
+    scan, for the rare question naming a code no retrieved passage holds (core/gate.py)."""
+    with connect(settings) as conn:
+        return conn.execute("SELECT 1 FROM chunks WHERE tenant=? AND NOT disabled AND instr(lower(text), ?) > 0 "
+                            "LIMIT 1", (tenant, text.lower())).fetchone() is not None
+
+
 # ---- uploads interrupted before they were indexed ------------------------------------------
 
 
