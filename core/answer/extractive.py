@@ -133,9 +133,8 @@ class LearnedExtractive:
             q.vector = self.embedder.embed_query(q.text)
         reading = section_reading(q.text, passages)
         if reading is not None and reading.ambiguous:
-            return Generation("", refusal_reason=(
-                f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
-                "name the document in the question."))
+            return Generation("", refusal_reason=q.lang.say("ambiguous_section", ref=reading.ref,
+                                                             documents=", ".join(reading.ambiguous)))
         if reading is not None and not reading.narrowed and not any(looks_like_instruction(
                 paragraph_of(passages[reading.passage - 1].text, u)) for u in reading.units):
             # "What does para 7-2 say?" names its answer's place: the section is read out
@@ -144,17 +143,15 @@ class LearnedExtractive:
             if reading.amended_by:  # another document changed the section: its words come first
                 chosen = [Selected(n, u, 1.0) for n, u in reading.amended_by] + chosen
                 amender = passages[reading.amended_by[0][0] - 1].source
-                return Generation(render(chosen), chosen, support=1.0, amended=(
-                    f"{amender} changes section {reading.ref} of {passages[reading.passage - 1].source}: "
-                    "its words are quoted first, the section as it stood after them."))
+                return Generation(render(chosen), chosen, support=1.0, amended=q.lang.say(
+                    "amended", amender=amender, ref=reading.ref, source=passages[reading.passage - 1].source))
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
         if reading is not None and reading.narrowed:  # "what does clause 5.2 say about limits": inside 5.2
             starts = {u.start for u in reading.units}
             ranked = [s for s in ranked if s.passage == reading.passage and s.unit.start in starts] or ranked
         if not ranked:
-            return Generation(text="", refusal_reason="No passage holds a sentence that could answer it.",
-                              rejected=rejected)
+            return Generation(text="", refusal_reason=q.lang.say("no_candidate"), rejected=rejected)
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
         lookup = self.model.lookup_confidence > 0 and is_lookup(qsig, q.text)
