@@ -86,22 +86,23 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     q = question if isinstance(question, Question) else Question.parse(question)
     top = [c for c in retrieval.top if not c.neighbour]
     if not top:
-        return GateResult(0.0, 0.0, 0.0, 0.0, reason="The knowledge base has no passages to search.",
-                          code="no_passages")
+        return GateResult(0.0, 0.0, 0.0, 0.0, reason=q.lang.say("no_passages"), code="no_passages")
     cov, sim, agree = _evidence(q, retrieval, lexicon)
     # whitespace collapsed, so "Model X\n10" across a line break still reads as one name
     haystack = " ".join(" ".join(f"{c.section} {c.text} {' '.join(c.subject_ids)}"
                                  for c in retrieval.top).split()).lower()
     bad_parts = [r for r in appendix_refs(q.text) if r.lower() not in haystack]
-    bad_parts += [f"page {n}" for n in page_refs(q.text)
-                  if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
-    if bad_parts:
-        return _stop("missing_reference", ", ".join(bad_parts),
-                     f"None of the passages found comes from {', '.join(bad_parts)}.", cov, sim, agree)
+    bad_pages = [n for n in page_refs(q.text)
+                 if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
+    if bad_parts or bad_pages:
+        # the subject keeps "page 12" whatever the language: the sentence says it in the question's
+        subject = ", ".join([*bad_parts, *(f"page {n}" for n in bad_pages)])
+        places = ", ".join([*bad_parts, *(q.lang.say("page", number=n) for n in bad_pages)])
+        return _stop("missing_reference", subject, q.lang.say("missing_place", places=places), cov, sim, agree)
     bad_refs = [r for r in section_refs(q.text) if not any(has_section(r, c.section, c.text) for c in retrieval.top)]
     if bad_refs:
         return _stop("missing_reference", ", ".join(bad_refs),
-                     f"No passage is numbered {', '.join(bad_refs)} in the documents searched.", cov, sim, agree)
+                     q.lang.say("missing_section", refs=", ".join(bad_refs)), cov, sim, agree)
     refs = set(section_refs(q.text))
     # a bare value ("500", "12.5", "2024") is no code: whether the passages state it is the
     # answer model's `numbers_missing` signal, not a stop before any passage is read
@@ -115,8 +116,8 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
         subject = ", ".join(m.upper() if m.islower() else m for m in missing)
         held = mentioned is not None and any(mentioned(m) for m in missing)
         return _stop("missing_identifier", subject,
-                     f"No passage found for this question mentions {subject}." if held
-                     else f"No passage mentions {subject}.", cov, sim, agree, missing_ids=missing)
+                     q.lang.say("missing_identifier_found" if held else "missing_identifier", subject=subject),
+                     cov, sim, agree, missing_ids=missing)
     # a name can stand transliterated («Смирнова» for Smirnova) in a passage of the other
     # language: with one among the first three, no name is said to be unknown
     same_language = all(c.lang == q.lang.code for c in top[:3])
@@ -124,6 +125,6 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
                      if all(lexicon.df.get(t, 0) == 0 for t in tokenize(n, keep_stopwords=True)))
     if unknown and same_language:
         return _stop("unknown_name", ", ".join(unknown),
-                     f"The knowledge base never mentions {', '.join(unknown)}.", cov, sim, agree,
+                     q.lang.say("unknown_name", names=", ".join(unknown)), cov, sim, agree,
                      unknown_names=unknown)
     return GateResult(round(0.55 * cov + 0.30 * sim + 0.15 * agree, 4), round(cov, 4), round(sim, 4), agree)

@@ -27,6 +27,7 @@ import re
 from core.answer.safety import without_instructions
 from core.config import Settings
 from core.generate import GENERATORS, Generation, Selected, heading_of
+from core.lang import language_of
 from core.lexical import LexicalIndex
 from core.llm import LLMClient, LLMUnavailable
 from core.retrieve import Candidate
@@ -168,7 +169,7 @@ class LLMGenerator:
         if problems:
             raise InvalidModelOutput("The model's answer cited no valid passage twice.", Generation("", **trace))
         if NOT_FOUND in text or not text.strip():
-            return Generation("", refusal_reason="The model found no answer in the passages.", **trace)
+            return Generation("", refusal_reason=language_of(question).say("model_no_answer"), **trace)
         text, moved = reattribute_markers(text, [p.text for p in passages])
         if moved:
             trace["raw_output"] += f"\n(markers moved to the passage that states the claim: {moved})"

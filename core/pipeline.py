@@ -23,9 +23,9 @@ from core.followup import looks_like_followup, read_followup, refers_back, with_
 from core.gate import assess
 from core.generate import GENERATORS, Generation
 from core.highlight import quote_rects
-from core.lang import LANGUAGES, language_of
-from core.lang.base import WORDING
+from core.lang import DEFAULT, LANGUAGES, Language, language_of
 from core.lang.frequency import chunk_probability
+from core.lang.wording import WORDING
 from core.lexical import FAMILY_PREFIX, TOKEN_RE, LexicalIndex, expand_contractions, tokenize
 from core.llm import LLMClient, LLMUnavailable
 from core.llm_followup import condense
@@ -115,7 +115,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         # no trace, no collection: a mistyped id leaves nothing behind
         return Answer(question=question, tenant=tenant, status="refused", answer=language_of(question).say("refusal"), confidence=0.0,
                       provider="extractive", model=None, refusal_code="unknown_tenant", refusal_subject=tenant,
-                      refusal_reason=f"There is no tenant “{tenant}”; check the id, or create it and upload documents.")
+                      refusal_reason=language_of(question).say("unknown_tenant", tenant=tenant))
     journal.settle_abandoned(settings, tenant)  # a write a crash left half-done
     settings = settings.for_tenant(tenant)
     started = time.perf_counter()
@@ -191,7 +191,7 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
             try:
                 generation = model_run = GENERATORS["llm"](writer).generate(asked, passages, lexicon)
             except LLMUnavailable as exc:
-                fallback_reason = f"{exc} Answered from quotes instead."
+                fallback_reason = parsed.lang.say("model_failed", error=exc)
                 model_run = getattr(exc, "run", None)
                 model_unavailable = True
         if generation is None:
@@ -200,12 +200,12 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
         answerable = _model_says_answerable(settings, asked, generation, answer.steps)
         # 4. validate citations; 5. verify claims; 6. guard
         t = time.perf_counter()
-        outcome = _check(settings, generation, passages, gate.confidence, answerable)
+        outcome = _check(settings, generation, passages, gate.confidence, parsed.lang, answerable)
         if outcome.status == "refused" and generation.provider == "llm" and generation.text:
             # the model's answer failed its checks: the extractive answer instead
-            fallback_reason = f"The model's answer failed verification ({outcome.reason}) Answered from quotes instead."
+            fallback_reason = parsed.lang.say("model_unverified", reason=outcome.reason)
             generation = extractive.generate(parsed, passages, lexicon)
-            outcome = _check(settings, generation, passages, gate.confidence)
+            outcome = _check(settings, generation, passages, gate.confidence, parsed.lang)
         timings["verify"] = _ms(t)
         decision_note = outcome.note
         answer.provider, answer.model = generation.provider, generation.model
@@ -224,10 +224,10 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                                                                   for r in d["rows"]]} for d in generation.differences]
                 if any(len(d["rows"]) > 1 for d in generation.differences):
                     answer.answer = language_of(question).say("differ", answer=answer.answer)
-                answer.note = differences_note(generation.differences)
+                answer.note = differences_note(generation.differences, parsed.lang)
             if generation.amended:
                 answer.note = f"{answer.note} {generation.amended}" if answer.note else generation.amended
-            if withdrawn := _out_of_force_note(answer.citations, passages):
+            if withdrawn := _out_of_force_note(answer.citations, passages, parsed.lang):
                 answer.note = f"{answer.note} {withdrawn}" if answer.note else withdrawn
         else:
             answer.refusal_reason = outcome.reason or fallback_reason
@@ -238,8 +238,8 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                                     taught_words(asked_as or question, settings.synonyms, lexicon))
             if unknown and answer.refusal_code != "failed_checks":  # a word of the user's: a synonym to teach
                 answer.refusal_code, answer.refusal_subject = "unknown_word", unknown[0]
-                answer.refusal_reason = (f"The knowledge base never mentions “{unknown[0]}”"
-                                         + word_scope(parsed, passages) + "; " + (answer.refusal_reason or ""))
+                answer.refusal_reason = parsed.lang.say("unknown_word", mention=never_mentions(parsed, unknown[0], passages),
+                                                        reason=answer.refusal_reason or "")
 
     supported = sum(1 for c in answer.claims if c.verdict == "supported")
     answer.factuality = round(100.0 * supported / len(answer.claims), 1) if answer.claims else 0.0
@@ -337,15 +337,16 @@ def _known_in_latin(word: str, question: Question, lexicon: LexicalIndex) -> boo
     return any(lexicon.knows_family(t) for t in tokenize(latin)) or lexicon.knows_prefix(latin[:FAMILY_PREFIX])
 
 
-def word_scope(question: Question, passages: list[Candidate]) -> str:
-    """" in English", when a passage is in another language: the claim holds for the
+def never_mentions(question: Question, word: str, passages: list[Candidate]) -> str:
+    """"The knowledge base never mentions “word”", in the question's language, and scoped
+    to it ("... in English") when a passage is in another language: the claim holds for the
     question's language only (a Russian passage fourth for "lithium batteries" said
     «Литиевые батареи»). It said too "its documents in Russian may use their own words for
     it", which in a tenant with one Russian document of eight stood under nearly every
     English refusal (two QA passes): the scope says it already."""
-    if not any(p.lang != question.lang.code and p.lang in LANGUAGES for p in passages):
-        return ""
-    return f" in {question.lang.name}"
+    if any(p.lang != question.lang.code and p.lang in LANGUAGES for p in passages):
+        return question.lang.say("never_mentions_in", word=word, language=question.lang.name)
+    return question.lang.say("never_mentions", word=word)
 
 
 def taught_words(question: str, synonyms: Synonyms, lexicon: LexicalIndex) -> frozenset[str]:
@@ -398,9 +399,10 @@ def _model_says_answerable(settings: Settings, question: str, generation: Genera
 
 
 def _check(settings: Settings, generation: Generation, passages: list[Candidate], evidence: float,
-           answerable: float | None = None) -> Outcome:
+           lang: Language, answerable: float | None = None) -> Outcome:
     """Steps 4-6 for one generated answer: threshold (or, when asked, the model's word on
-    whether the quote answers the question), citation markers, claims, guard."""
+    whether the quote answers the question), citation markers, claims, guard. Reasons are
+    said in `lang`, the question's."""
     # the extractive answer model's probability is the answer confidence; a model's
     # answer is judged by its retrieval evidence and, below, its claims' scores
     confidence = round(generation.support if generation.provider == "extractive"
@@ -409,23 +411,21 @@ def _check(settings: Settings, generation: Generation, passages: list[Candidate]
     if not generation.text:
         return Outcome("refused", "", [], confidence, generation.refusal_reason, "refuse: no answering sentence")
     if answerable is not None and answerable < settings.llm_judge_answers_threshold:
-        return Outcome("refused", "", [], confidence, (
-            f"The model judged that the closest sentence does not answer the question (P={answerable:.2f})."),
-            "refuse after generating")
+        return Outcome("refused", "", [], confidence, lang.say("model_judged", p=f"{answerable:.2f}"),
+                       "refuse after generating")
     # a model's answer is not refused on retrieval scores: its claims' judge decides below
     if (confidence < threshold and answerable is None and not generation.correction
             and generation.provider == "extractive"):
-        return Outcome("refused", "", [], confidence, (
-            f"Answer confidence {_below(confidence, threshold)}: "
-            "the closest sentence does not clearly answer it."), "refuse after generating")
+        return Outcome("refused", "", [], confidence,
+                       lang.say("low_confidence", below=_below(confidence, threshold, lang)), "refuse after generating")
     if validate_citations(generation.text, len(passages)):
-        return Outcome("refused", "", [], confidence, "The answer had no valid citations.", "refuse: no citations")
+        return Outcome("refused", "", [], confidence, lang.say("no_citations"), "refuse: no citations")
     judge = None
     if generation.provider == "llm":
         # a verbatim quote entails itself; a model's paraphrase is what needs the model judge
         judge = CheckedJudge(JUDGES["llm"](LLMClient(settings), settings.judge_threshold))
     claims = verify_answer(generation.text, [p.text for p in passages], judge)
-    decision = guard(generation.text, claims, settings.strict_mode, _quotes_only(generation))
+    decision = guard(generation.text, claims, settings.strict_mode, _quotes_only(generation), lang)
     if generation.provider == "llm" and claims:
         confidence = round(0.5 * evidence + 0.5 * min(c.score for c in decision.claims or claims), 4)
     return Outcome(decision.status, decision.answer, decision.claims, confidence, decision.reason, "answer")
@@ -498,29 +498,32 @@ def _citations(settings: Settings, tenant: str, generation: Generation, passages
     return out
 
 
-def _below(confidence: float, threshold: float) -> str:
+def _below(confidence: float, threshold: float, lang: Language | None = None) -> str:
     """"0.689 is below the threshold 0.69": as many decimals as it takes for the two numbers
     not to print the same (0.6892 at 0.69 read "0.69 is below the threshold 0.69")."""
     digits = 2
     while digits < 4 and f"{confidence:.{digits}f}" == f"{threshold:.{digits}f}":
         digits += 1
-    return f"{confidence:.{digits}f} is below the threshold {threshold:.2f}"
+    return (lang or LANGUAGES[DEFAULT]).say("below", confidence=f"{confidence:.{digits}f}", threshold=f"{threshold:.2f}")
 
 
-def _out_of_force_note(citations: list[Citation], passages: list[Candidate]) -> str:
+def _out_of_force_note(citations: list[Citation], passages: list[Candidate], lang: Language) -> str:
     """What to read an answer with that quotes a document saying it is out of force (it
-    answers only when no document in force was found: core/retrieve.py)."""
+    answers only when no document in force was found: core/retrieve.py), in `lang`."""
     said = {p.chunk_id: p for p in passages if p.out_of_force}
     named = dict.fromkeys((said[c.chunk_id].source, said[c.chunk_id].out_of_force)
                           for c in citations if c.chunk_id in said)
-    return " ".join(f"{source} is out of force ({why}): what it says may no longer apply." for source, why in named)
+    return " ".join(lang.say("out_of_force", source=source, why=why) for source, why in named)
 
 
 def _correction_wording(question: Question, answer: str, why: str) -> tuple[str, str]:
     """The answer and its note when the passage contradicts the question. "Why can leave be
     paid out?" takes something for granted the documents deny ("otherwise"); "Can leave be
     paid out?" takes nothing for granted: the documents say no to what it asks."""
+    lang = question.lang
     if question.answer_type == "yesno":
-        return question.lang.say("say", answer=answer), "The documents say no to what the question asks" + (
-            "." if why == OPPOSITE else f": {why}.")
-    return question.lang.say("say_otherwise", answer=answer), f"The question takes for granted what the documents contradict: {why}."
+        return lang.say("say", answer=answer), (lang.say("says_no") if why == OPPOSITE
+                                                 else lang.say("says_no_because", why=why))
+    # OPPOSITE is the premise check's marker, said here in the question's language
+    return lang.say("say_otherwise", answer=answer), lang.say("contradicts", why=lang.say("opposite")
+                                                              if why == OPPOSITE else why)

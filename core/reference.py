@@ -225,11 +225,6 @@ def quoted_section_amended(unit_text: str, passage: int, passages: list[Any]) ->
     return ref, citing
 
 
-def amended_note(amender: str, ref: str, source: str) -> str:
-    """The answer's note when another document's words about a section are quoted first."""
-    return f"{amender} changes section {ref} of {source}: its words are quoted first, the section as it stood after them."
-
-
 def section_reading(question: str, passages: list[Any]) -> Reading | None:
     """Step 3: the first sentences of the cited section, or None when the question does not
     ask what it says or the section is not among the passages. An ask narrowed to words its

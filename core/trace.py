@@ -42,12 +42,24 @@ def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candida
         "settings": settings.public_dict(),
         "origin": origin,
     }
-    unknown = unknown_word_of(answer.get("refusal_reason")) if answer.get("status") == "refused" else None
-    return store.save_trace(settings, trace, unknown_word=unknown)
+    return store.save_trace(settings, trace, unknown_word=word_to_teach(answer))
+
+
+def word_to_teach(answer: dict[str, Any]) -> str | None:
+    """The word a refusal says the tenant's documents never use, or None: its structured
+    subject (the reason is worded in the question's language, so never read back), else,
+    for an answer from before refusals had codes, read off its English reason."""
+    if answer.get("status") != "refused":
+        return None
+    if answer.get("refusal_code") == "unknown_word":
+        return answer.get("refusal_subject") or None
+    return unknown_word_of(answer.get("refusal_reason"))
 
 
 def unknown_word_of(reason: str | None) -> str | None:
-    """The word a refusal says the tenant's documents never use, if it says so."""
+    """The word an English refusal reason says the tenant's documents never use, if it says
+    so: answers stored before refusals carried a code (core/store.py migration 8 reads old
+    traces the same way)."""
     m = _UNKNOWN_WORD_RE.search(reason or "")
     return (m.group(1) or m.group(2)) if m else None
 

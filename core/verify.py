@@ -60,7 +60,7 @@ from core.answer.facts import (
 )
 from core.answer.safety import looks_like_instruction
 from core.answer.units import Unit, units
-from core.lang import LANGUAGES
+from core.lang import DEFAULT, LANGUAGES, Language
 from core.lexical import tokenize
 from core.schema import Claim
 
@@ -504,17 +504,20 @@ class GuardDecision:
     reason: str | None = None
 
 
-def guard(answer: str, claims: list[Claim], strict_mode: bool, quotes_only: str = "") -> GuardDecision:
+def guard(answer: str, claims: list[Claim], strict_mode: bool, quotes_only: str = "",
+          lang: Language | None = None) -> GuardDecision:
     """0 unsupported -> answered; 1 -> drop it, narrowed if something is left;
-    2+ or nothing left -> refused, or quotes only (fallback) in strict mode."""
+    2+ or nothing left -> refused, or quotes only (fallback) in strict mode. The reason is
+    said in `lang`, the question's (English when None)."""
+    lang = lang or LANGUAGES[DEFAULT]
     bad = [c for c in claims if c.verdict != "supported"]
     good = [c for c in claims if c.verdict == "supported"]
     if not bad and good:
         return GuardDecision("answered", answer, claims)
     if len(bad) == 1 and good:
         text = " ".join(f"{c.text} " + "".join(f"[{r}]" for r in c.citations) for c in good)
-        return GuardDecision("narrowed", text, good, f"Dropped an unsupported claim: {bad[0].text[:80]}")
-    reason = f"{len(bad)} claim(s) were not supported by the cited passages."
+        return GuardDecision("narrowed", text, good, lang.say("dropped_claim", claim=bad[0].text[:80]))
+    reason = lang.say("unsupported_claims", count=len(bad))
     if strict_mode and quotes_only:
         return GuardDecision("fallback", quotes_only, [], reason)
     return GuardDecision("refused", "", claims, reason)

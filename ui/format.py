@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from core.schema import is_deck, page_label  # noqa: F401 - the console's names for them
-from core.trace import unknown_word_of
+from core.trace import word_to_teach as trace_word_to_teach
 from ui.safe import MAX_RENDER_CHARS, clean, escape_md
 
 # status -> (badge colour, Material icon, what it means for the reader)
@@ -198,13 +198,9 @@ def note_of(answer: dict[str, Any]) -> str:
 
 def word_to_teach(answer: dict[str, Any]) -> str:
     """The word a refusal says the documents never use ("" if it names none): its
-    `refusal_subject` when its code is `unknown_word`, else read from the reason (answers
-    kept in chats from before refusals carried a code)."""
-    if answer.get("status") != "refused":
-        return ""
-    if answer.get("refusal_code") == "unknown_word" and answer.get("refusal_subject"):
-        return str(answer["refusal_subject"])
-    return unknown_word_of(answer.get("refusal_reason")) or ""
+    `refusal_subject` when its code is `unknown_word` (the reason may be Russian), else read
+    from the reason (answers kept in chats from before refusals carried a code)."""
+    return trace_word_to_teach(answer) or ""
 
 
 def fmt_pct(value: float | None) -> str:

@@ -41,7 +41,7 @@ from core.answer.facts import numbers
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.answer.units import Unit, row_cells
-from core.lang import Language, language_of
+from core.lang import DEFAULT, LANGUAGES, Language, language_of
 from core.lexical import tokenize
 from core.retrieve import Candidate
 
@@ -279,24 +279,26 @@ def in_force_first(pairs: list[tuple[Selected, Scored]], chosen: list[Selected],
     return out, differences
 
 
-def note(differences: list[dict]) -> str:
+def note(differences: list[dict], lang: Language | None = None) -> str:
     """One sentence per differing row: which documents, and which of them is out of force;
-    or, for a row out of force with no rival, that it may no longer apply."""
+    or, for a row out of force with no rival, that it may no longer apply. Said in `lang`,
+    the question's (English when None)."""
+    lang = lang or LANGUAGES[DEFAULT]
     said = []
     for d in differences:
         parts = []
         for row in d["rows"]:
             when = ""
             if row["validity"] == "expired":
-                when = f" (valid until {row['date']}, a day now past)"
+                when = lang.say("valid_until_past", date=row["date"])
             elif row["validity"] == "not_yet":
-                when = f" (valid only from {row['date']})"
+                when = lang.say("valid_from_only", date=row["date"])
             elif row["validity"] == "superseded":
-                when = (f" (replaced by {row['by']}, valid from {row['date']})" if row["date"]
-                        else f" (an older edition than {row['by']})")
-            parts.append(f"{row['source']}{when}")
+                when = (lang.say("replaced_by", by=row["by"], date=row["date"]) if row["date"]
+                        else lang.say("older_edition", by=row["by"]))
+            parts.append(f"{row['source']} ({when})" if when else row["source"])
         if len(parts) == 1:
-            said.append(f"“{d['key']}” of {parts[0]} may no longer apply.")
+            said.append(lang.say("may_no_longer_apply", key=d["key"], source=parts[0]))
         else:
-            said.append(f"The documents give different values for “{d['key']}”: {' and '.join(parts)}.")
+            said.append(lang.say("different_values", key=d["key"], sources=lang.say("and").join(parts)))
     return " ".join(said)

@@ -38,8 +38,9 @@ from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, 
 from core.answer.units import Unit, units
 from core.answer.vectors import unit_vectors
 from core.answer_vectors import AnswerVectors
+from core.lang import LANGUAGES, Language
 from core.lexical import LexicalIndex
-from core.reference import amended_note, quoted_section_amended, section_reading
+from core.reference import quoted_section_amended, section_reading
 from core.retrieve import Candidate
 from core.verify import quotable
 
@@ -133,9 +134,8 @@ class LearnedExtractive:
             q.vector = self.embedder.embed_query(q.text)
         reading = section_reading(q.text, passages)
         if reading is not None and reading.ambiguous:
-            return Generation("", refusal_reason=(
-                f"Section {reading.ref} stands in several documents ({', '.join(reading.ambiguous)}); "
-                "name the document in the question."))
+            return Generation("", refusal_reason=q.lang.say("ambiguous_section", ref=reading.ref,
+                                                             documents=", ".join(reading.ambiguous)))
         if reading is not None and not reading.narrowed and not any(looks_like_instruction(
                 paragraph_of(passages[reading.passage - 1].text, u)) for u in reading.units):
             # "What does para 7-2 say?" names its answer's place: the section is read out
@@ -144,16 +144,15 @@ class LearnedExtractive:
             if reading.amended_by:  # another document changed the section: its words come first
                 chosen = [Selected(n, u, 1.0) for n, u in reading.amended_by] + chosen
                 amender = passages[reading.amended_by[0][0] - 1].source
-                return Generation(render(chosen), chosen, support=1.0, amended=amended_note(
-                    amender, reading.ref, passages[reading.passage - 1].source))
+                return Generation(render(chosen), chosen, support=1.0, amended=q.lang.say(
+                    "amended", amender=amender, ref=reading.ref, source=passages[reading.passage - 1].source))
             return Generation(render(chosen), chosen, support=1.0)
         ranked, rejected = rank_units(q, passages, lexicon, self.embedder, self.model, self.stored)
         if reading is not None and reading.narrowed:  # "what does clause 5.2 say about limits": inside 5.2
             starts = {u.start for u in reading.units}
             ranked = [s for s in ranked if s.passage == reading.passage and s.unit.start in starts] or ranked
         if not ranked:
-            return Generation(text="", refusal_reason="No passage holds a sentence that could answer it.",
-                              rejected=rejected)
+            return Generation(text="", refusal_reason=q.lang.say("no_candidate"), rejected=rejected)
         qsig = answer_signals(ranked)
         support = float(self.model.answer.proba(self.model.answer.matrix([qsig]))[0])
         lookup = self.model.lookup_confidence > 0 and is_lookup(qsig, q.text)
@@ -178,7 +177,7 @@ class LearnedExtractive:
                 chosen, fix = [outdated[0]], (outdated[0], outdated[1])
             else:
                 chosen, differences = in_force_first(pairs, chosen, passages, today)
-            chosen, amended = amendments_first(chosen, passages)
+            chosen, amended = amendments_first(chosen, passages, q.lang)
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]
@@ -189,7 +188,8 @@ class LearnedExtractive:
                           differences=differences, amended=amended)
 
 
-def amendments_first(chosen: list[Selected], passages: list[Candidate]) -> tuple[list[Selected], str | None]:
+def amendments_first(chosen: list[Selected], passages: list[Candidate],
+                     lang: Language = LANGUAGES["en"]) -> tuple[list[Selected], str | None]:
     """The quote with another document's words changing one of its numbered clauses first,
     and the note saying so (core/reference.py `quoted_section_amended`); as it was, and
     None, when no other document among the passages changes a quoted clause."""
@@ -197,7 +197,8 @@ def amendments_first(chosen: list[Selected], passages: list[Candidate]) -> tuple
         ref, changes = quoted_section_amended(read.unit.text, read.passage, passages)
         if changes:
             return ([Selected(n, u, read.score) for n, u in changes] + chosen,
-                    amended_note(passages[changes[0][0] - 1].source, ref, passages[read.passage - 1].source))
+                    lang.say("amended", amender=passages[changes[0][0] - 1].source, ref=ref,
+                             source=passages[read.passage - 1].source))
     return chosen, None
 
 

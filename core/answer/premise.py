@@ -64,7 +64,9 @@ MIN_TOPIC = 0.6
 # form?" asserts nothing a negated sentence could deny
 ASSERTING = ("yesno", "reason", "how")
 READ = 3  # top-ranked units read
-OPPOSITE = "the documents say the opposite"  # check 2's reason: a denial names no value
+# check 2's reason: a denial names no value. A marker, not a sentence: the note says it in
+# the question's language (core/pipeline.py); the other reasons are said here, in it
+OPPOSITE = "the documents say the opposite"
 MIN_SCORE = 0.2
 
 
@@ -81,7 +83,7 @@ def rival_value(question: Question, text: str, passage_text: str) -> str | None:
     for num, word in _valued(number_units(question.asking)):
         rivals = [n for n, w in said if w == word and n != num]
         if rivals and (num, word) not in number_units(passage_text) and names_what_is_asked(question, text, frozenset({word})):
-            return f"the documents state {rivals[0]} {word}, not {num} {word}"
+            return question.lang.say("documents_state", said=f"{rivals[0]} {word}", asked=f"{num} {word}")
     return None
 
 
@@ -123,7 +125,7 @@ def negated_word(question: Question, text: str) -> str | None:
             continue
         for prefix in question.lang.negating_prefixes:
             if prefix + word in said_words and prefix + word not in question.words:
-                return f"{prefix}{word}, not {word}"
+                return question.lang.say("not_but", said=prefix + word, asked=word)
     return None
 
 
@@ -148,7 +150,7 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
         if not contraries or asked & contraries or stem in said or not contraries & said:
             continue
         if names_what_is_asked(question, f"{text} {passage_text}", frozenset({stem})):
-            return f"{_word_of(text, contraries)}, not {_word_of(question.asking, {stem})}"
+            return question.lang.say("not_but", said=_word_of(text, contraries), asked=_word_of(question.asking, {stem}))
     return None
 
 
@@ -201,7 +203,7 @@ def opposite_bound(question: Question, text: str, passage_text: str) -> str | No
         for side, phrase in sides.items():
             other = "lower" if side == "upper" else "upper"
             if other in there and side not in there and names_what_is_asked(question, f"{text} {passage_text}"):
-                return f"{there[other]}, not {phrase}"
+                return question.lang.say("not_but", said=there[other], asked=phrase)
     return None
 
 
@@ -219,14 +221,9 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
     if denies(question, text) and unit.signals["lex_unit"] >= MIN_TOPIC \
             and names_what_is_asked(question, f"{text} {passage_text}"):
         return OPPOSITE
-    word = negated_word(question, text)
-    if word:
-        return f"the documents say {word}"
-    contrary = contrary_word(question, text, passage_text)
-    if contrary:
-        return f"the documents say {contrary}"
-    bound = opposite_bound(question, text, passage_text)
-    return f"the documents say {bound}" if bound else None
+    said = negated_word(question, text) or contrary_word(question, text, passage_text) \
+        or opposite_bound(question, text, passage_text)
+    return question.lang.say("documents_say", said=said) if said else None
 
 
 def outdated_value(question: Question, pairs: list[tuple[Selected, Scored]], passages: list[Candidate],
@@ -249,7 +246,7 @@ def outdated_value(question: Question, pairs: list[tuple[Selected, Scored]], pas
             if num not in old or num in current or len(current) != len(old):
                 continue
             other = current[old.index(num)]  # the same place in the same sentence or row
-            return rows[0], f"the documents in force state {other}, not {as_written(question.asking, num, word)}"
+            return rows[0], question.lang.say("in_force_state", said=other, asked=as_written(question.asking, num, word))
     return None
 
 

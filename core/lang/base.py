@@ -12,17 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from core.lang.wording import WORDING
+
 # The kinds of answer a question may ask for; `matches_type` in core/answer/question.py
 # reads a unit for each of them.
-# The product's own sentences around a quote, in English; a language's module gives its own
-# (a Russian question is refused in Russian), and a key it lacks falls back to these.
-WORDING: dict[str, str] = {
-    "refusal": "I did not find this in your knowledge base.",
-    "differ": "The documents differ: {answer}",
-    "say": "The documents say: {answer}",
-    "say_otherwise": "The documents say otherwise: {answer}",
-}
-
 ANSWER_TYPES = ("number", "amount", "duration", "money", "date", "time", "person", "place", "reason",
                 "frequency", "yesno", "how", "other")
 
@@ -136,11 +129,13 @@ class Language:
     # agreement is deleted and replaced by ..."): whole words (core/reference.py `amends`)
     amending: frozenset[str] = frozenset()
     status_links: frozenset[str] = frozenset()  # "superseded BY", «утратило силу С»
-    # the product's sentences in this language (keys of WORDING)
+    # the product's sentences in this language (keys of core/lang/wording.py's WORDING)
     wording: dict[str, str] = field(default_factory=dict)
 
-    def say(self, key: str, **values: str) -> str:
-        """The product's sentence `key` in this language, or in English when it has none."""
+    def say(self, key: str, /, **values: object) -> str:
+        """The product's sentence `key` in this language, or in English when it has none
+        (a template may leave out a field it needs not: Russian names no language). `key`
+        is positional-only, as a template may have a field of that name ("“{key}” of ...")."""
         return self.wording.get(key, WORDING[key]).format(**values)
 
     def in_latin(self, word: str) -> str:

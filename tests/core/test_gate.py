@@ -36,6 +36,27 @@ def test_an_identifier_no_passage_holds_stops_it_with_a_code_and_subject() -> No
     assert _assess("What does error ERR-20 mean?").code is None
 
 
+def test_a_code_of_the_scene_the_tenant_holds_elsewhere_is_no_stop() -> None:
+    """A scene sentence's code the tenant's documents hold (but no passage found) is the
+    user's situation, not what is asked; one no document holds, or one the asking sentence
+    names, still stops, and the reason says which (a QA pass: "No passage mentions T-104")."""
+    passages = [_passage(TEXT)]
+    lexicon = LexicalIndex.build([(p.chunk_id, p.text) for p in passages])
+    held = {"t-104"}.__contains__
+
+    def gate(question: str):
+        return assess(question, Retrieval(question, passages, passages), lexicon, mentioned=lambda c: held(c.lower()))
+
+    assert gate("A splash happened at T-104 this morning. How far in advance is leave requested?").code is None
+    unknown = gate("A splash happened at T-999 this morning. How far in advance is leave requested?")
+    assert (unknown.code, unknown.reason) == ("missing_identifier", "No passage mentions T-999.")
+    asked = gate("How far in advance is leave requested at T-104?")
+    assert (asked.code, asked.reason) == ("missing_identifier", "No passage found for this question mentions T-104.")
+    # without a tenant-wide look-up a scene's code stops as before
+    assert _assess("A splash happened at T-104 this morning. How far in advance is leave requested?").code \
+        == "missing_identifier"
+
+
 def test_a_bare_value_no_passage_holds_is_the_answer_models_to_weigh_not_a_stop() -> None:
     # amounts and years are values (the answer model reads `numbers_missing`); codes stop
     for question in ("Can I request 4000 days of annual leave?", "Is the 12.5 rate in advance?",

@@ -431,9 +431,44 @@ def test_a_russian_question_is_refused_and_corrected_in_russian(settings, write_
     denied = ask(settings, "ru", "Можно ли заменить отпуск денежной компенсацией?")
     assert denied.status == "corrected", denied
     assert denied.answer.startswith("В документах сказано: Отпуск нельзя заменить")
+    assert denied.note == "Документы отвечают на этот вопрос отрицательно."
+    assumed = ask(settings, "ru", "Почему отпуск можно заменить компенсацией?")
+    assert assumed.status == "corrected" and assumed.answer.startswith("В документах сказано иначе: ")
+    assert assumed.note == "Вопрос исходит из того, что противоречит документам (в документах сказано обратное)."
     # an English question of the same tenant keeps the English sentence
     assert ask(settings, "ru", "Is there parking at the office?").answer == REFUSAL
     assert ask(settings, "nobody", "Где парковка?").answer == "В вашей базе знаний этого не найдено."
+
+
+def test_a_russian_refusal_says_why_in_russian_and_an_english_one_as_before(settings, write_file):
+    # a Russian team read "The knowledge base never mentions “парковка”; Answer confidence ..."
+    # under their own question: the reason is said in the question's language, from its code
+    from core.trace import unknown_words
+
+    assert ingest_file(settings, "ru", write_file("otpusk.md", (
+        "# Отпуск\n\nОтпуск нельзя заменить денежной компенсацией, кроме случая увольнения. "
+        "Сотрудникам положено 28 дней отпуска в году.\n"))).status == "ready"
+    parking = ask(settings, "ru", "Сколько стоит парковка у офиса?")
+    assert (parking.status, parking.refusal_code, parking.refusal_subject) == ("refused", "unknown_word", "парковка")
+    assert parking.refusal_reason.startswith("В базе знаний нигде не упоминается «парковка». Уверенность в ответе ")
+    assert parking.refusal_reason.endswith(" ниже порога 0.69: ближайшее предложение не даёт ясного ответа на вопрос.")
+    code = ask(settings, "ru", "Что означает ошибка E77?")
+    assert (code.refusal_code, code.refusal_reason) == ("missing_identifier", "Ни в одном фрагменте не упоминается E77.")
+    # the word is listed to teach from the structured subject, not read back from the sentence
+    assert [w["word"] for w in unknown_words(settings, "ru")] == ["парковка"]
+
+    # the same in English is worded exactly as before
+    assert ingest_file(settings, "en", write_file("leave.md", (
+        "# Leave\n\nLeave cannot be paid out except when employment ends. Staff earn 28 days of leave a "
+        "year.\n"))).status == "ready"
+    parking = ask(settings, "en", "How much does parking at the office cost?")
+    assert (parking.status, parking.refusal_code, parking.refusal_subject) == ("refused", "unknown_word", "parking")
+    assert parking.refusal_reason.startswith("The knowledge base never mentions “parking”; Answer confidence ")
+    assert parking.refusal_reason.endswith(" is below the threshold 0.69: the closest sentence does not clearly "
+                                           "answer it.")
+    assert ask(settings, "en", "What does error E77 mean?").refusal_reason == "No passage mentions E77."
+    assert ask(settings, "en", "What is on page 12?").refusal_reason == "None of the passages found comes from page 12."
+    assert [w["word"] for w in unknown_words(settings, "en")] == ["parking"]
 
 
 def test_a_document_that_says_it_is_superseded_answers_only_when_nothing_else_does(settings, write_file):

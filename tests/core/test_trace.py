@@ -3,7 +3,7 @@
 from core.config import save_tenant_overrides
 from core.documents import ingest_file
 from core.pipeline import ask
-from core.trace import unknown_word_of, unknown_words
+from core.trace import unknown_word_of, unknown_words, word_to_teach
 
 
 def test_the_word_a_refusal_names_is_read_back():
@@ -12,6 +12,16 @@ def test_the_word_a_refusal_names_is_read_back():
                            "uses.") == "gizmo"
     assert unknown_word_of("The knowledge base never mentions Vienna.") is None  # a name: no synonym to teach
     assert unknown_word_of(None) is None
+
+
+def test_the_word_to_teach_is_the_refusals_subject_in_any_language():
+    russian = {"status": "refused", "refusal_code": "unknown_word", "refusal_subject": "парковка",
+               "refusal_reason": "В базе знаний нигде не упоминается «парковка». Уверенность в ответе 0.01 ниже порога 0.69."}
+    assert word_to_teach(russian) == "парковка"
+    assert word_to_teach({**russian, "refusal_code": "low_confidence", "refusal_subject": None}) is None
+    assert word_to_teach({**russian, "status": "answered"}) is None
+    # an answer from before refusals carried a code: its English reason is read
+    assert word_to_teach({"status": "refused", "refusal_reason": "The knowledge base never mentions “gizmo”."}) == "gizmo"
 
 
 def test_untaught_words_are_listed_most_asked_first(settings, write_file):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.answer.question import Question
 from core.lexical import LexicalIndex
-from core.pipeline import unknown_words, word_scope
+from core.pipeline import never_mentions, unknown_words
 from core.retrieve import Candidate
 
 TEXT = "Delivery to Europe takes 5 days. Delivery to Asia takes 9 days."
@@ -81,8 +81,14 @@ def test_never_mentions_is_said_of_the_questions_language_when_a_passage_is_in_a
     # languages helps), but the refusal says which documents never use it
     question = Question.parse("Does delivery to Zanzibar take 5 days?")
     english, russian = _passages("en")[0], _passages("ru")[0]
-    assert word_scope(question, [english, english, english, russian]) == " in English"
-    assert word_scope(question, [english, english]) == ""
+    assert never_mentions(question, "zanzibar", [english, english, english, russian]) \
+        == "The knowledge base never mentions “zanzibar” in English"
+    assert never_mentions(question, "zanzibar", [english, english]) == "The knowledge base never mentions “zanzibar”"
+    # said in a Russian question's own language, scoped the same way
+    russian_question = Question.parse("Сколько идёт доставка на Занзибар?")
+    assert never_mentions(russian_question, "занзибар", [russian, russian, russian, english]) \
+        == "В документах базы знаний на русском языке нигде не упоминается «занзибар»"
+    assert never_mentions(russian_question, "занзибар", [russian]) == "В базе знаний нигде не упоминается «занзибар»"
 
 
 def test_a_refusal_names_the_users_word_not_its_everyday_expansion() -> None:

@@ -53,7 +53,13 @@ def test_verify_answer_and_guard_policy():
     assert decision.status == "narrowed" and "refundable" not in decision.answer and "[1]" in decision.answer
 
     two_bad = verify_answer("The engine oil capacity is 9 quarts [1]. Annual plans are refundable [2].", passages)
-    assert guard("", two_bad, strict_mode=False).status == "refused"
+    refused = guard("", two_bad, strict_mode=False)
+    assert refused.status == "refused" and refused.reason == "2 claim(s) were not supported by the cited passages."
+    # the reason in the question's language
+    from core.lang import LANGUAGES
+
+    assert guard("", two_bad, strict_mode=False, lang=LANGUAGES["ru"]).reason \
+        == "Утверждений, не подтверждённых цитируемыми фрагментами: 2."
     strict = guard("", two_bad, strict_mode=True, quotes_only="“The engine oil capacity is 5 quarts” [1]")
     assert strict.status == "fallback" and strict.answer.startswith("“")
 

@@ -2,7 +2,7 @@
 several things, none, and thousands."""
 
 from core.config import load_settings
-from ui.format import count_of, factuality_of, fmt_confidence, note_of, plural
+from ui.format import count_of, factuality_of, fmt_confidence, note_of, plural, word_to_teach
 from ui.services import settings_rows
 from ui.upload import interrupted_note
 
@@ -140,3 +140,12 @@ def test_an_answers_note_is_shown_and_a_refusals_reason_is_not_a_note():
     assert note_of({"status": "fallback", "refusal_reason": "Answered from quotes instead."}) == "Answered from quotes instead."
     assert note_of({"status": "refused", "refusal_reason": "No passage answers it."}) == ""
     assert note_of({"status": "answered"}) == ""
+
+
+def test_the_word_to_teach_of_a_russian_refusal_is_its_subject():
+    # the Ask and Review pages offer it as a synonym: the reason is Russian, the subject is the word
+    answer = {"status": "refused", "refusal_code": "unknown_word", "refusal_subject": "парковка",
+              "refusal_reason": "В базе знаний нигде не упоминается «парковка». Уверенность в ответе 0.01 ниже порога 0.69."}
+    assert word_to_teach(answer) == "парковка"
+    assert word_to_teach({"status": "refused", "refusal_reason": "The knowledge base never mentions “gizmo”."}) == "gizmo"
+    assert word_to_teach({"status": "refused", "refusal_code": "no_candidate", "refusal_reason": "x"}) == ""

@@ -142,6 +142,9 @@ def test_an_expired_row_without_a_rival_is_still_said_to_be_so() -> None:
     out, differences = in_force_first([], chosen, passages, AFTER)
     assert out == chosen
     assert note(differences) == "“Nail clipping” of old.pdf (valid until 2026-01-31, a day now past) may no longer apply."
+    # said in the question's language
+    assert note(differences, LANGUAGES["ru"]) == ("Значение «Nail clipping» из old.pdf (срок действия до 2026-01-31 "
+                                                  "уже истёк) может быть уже неактуально.")
     assert in_force_first([], chosen, passages, BEFORE)[1] == []
 
 
@@ -168,6 +171,9 @@ def test_of_two_rows_in_force_the_later_edition_comes_first() -> None:
     assert [s.passage for s in out] == [1, 2]
     assert differences[0]["rows"][1]["validity"] == "superseded" and differences[0]["rows"][1]["date"] == "2025-03-01"
     assert "(replaced by wellness_plan_2024.txt, valid from 2025-03-01)" in note(differences)
+    russian = note(differences, LANGUAGES["ru"])
+    assert russian.startswith("Документы указывают разные значения для «") and " и " in russian
+    assert "(заменён документом wellness_plan_2024.txt, который действует с 2025-03-01)." in russian
     # no dates and no years: the best row stays first, neither said to be replaced
     plain = [Candidate(c.chunk_id, c.doc_id, c.text, f"{c.doc_id}.txt", "Plan", None, None, "", "table", "en", 0)
              for c in (old, new)]

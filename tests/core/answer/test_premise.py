@@ -63,7 +63,7 @@ def test_a_word_negated_by_its_prefix_contradicts_the_question() -> None:
     assert conflict(q, unit, unit.unit.text) == "the documents say unpaid, not paid"
     ru = Question.parse("Сколько дней оплачиваемого отпуска положено?")
     said = _scored("Положено 10 дней неоплачиваемого отпуска.")
-    assert conflict(ru, said, said.unit.text) == "the documents say неоплачиваемого, not оплачиваемого"
+    assert conflict(ru, said, said.unit.text) == "в документах сказано: неоплачиваемого, а не оплачиваемого"
 
 
 def test_another_number_about_something_else_is_no_correction() -> None:
@@ -72,7 +72,7 @@ def test_another_number_about_something_else_is_no_correction() -> None:
     notice = _scored("Заявление на отпуск подаётся не позднее чем за 14 дней.")
     assert conflict(q, notice, notice.unit.text) is None
     length = _scored("Ежегодный отпуск составляет 28 дней.")
-    assert conflict(q, length, length.unit.text) == "the documents state 28 дне, not 35 дне"
+    assert conflict(q, length, length.unit.text) == "в документах указано 28 дне, а не 35 дне"
 
 
 def test_a_negation_inside_a_conditional_clause_states_a_case_and_denies_nothing() -> None:
@@ -153,7 +153,7 @@ def test_a_contrary_state_corrects_the_state_the_question_takes_for_granted() ->
         == "the documents say closed, not open"
     ru = _scored("Курение на территории клиники запрещено.")
     assert conflict(Question.parse("Почему курение на территории клиники разрешено?"), ru, ru.unit.text) \
-        == "the documents say запрещено, not разрешено"
+        == "в документах сказано: запрещено, а не разрешено"
 
 
 def test_no_contrary_correction_without_a_premise_or_off_the_topic() -> None:
@@ -187,7 +187,7 @@ def test_a_number_bounded_the_other_way_corrects_the_question() -> None:
         == "the documents say from the age of 3, not under 3"
     ru = _scored("Записать ребёнка на приём можно с 3 лет.")
     assert conflict(Question.parse("Можно ли записать ребёнка до 3 лет?"), ru, ru.unit.text) \
-        == "the documents say с 3, not до 3"
+        == "в документах сказано: с 3, а не до 3"
     # "no more than" bounds from above, as "up to" does
     cap = _scored("A cabin bag may weigh no more than 8 kg.")
     assert conflict(Question.parse("Can a cabin bag weigh over 8 kg?"), cap, cap.unit.text) \
@@ -218,7 +218,7 @@ def test_a_clause_stated_as_given_is_a_premise_whatever_is_asked() -> None:
     assert correction(q, [row], [passage])[1] == "the documents say closed, not open"
     ru = _scored("Курение на территории клиники запрещено.")
     q = Question.parse("Раз курение на территории клиники разрешено, где можно курить?")
-    assert correction(q, [ru], [ru.unit.text])[1] == "the documents say запрещено, not разрешено"
+    assert correction(q, [ru], [ru.unit.text])[1] == "в документах сказано: запрещено, а не разрешено"
 
 
 def test_no_stated_premise_without_an_opener_a_comma_or_a_clause() -> None:
