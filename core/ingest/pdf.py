@@ -852,6 +852,7 @@ def _heading_level(item: _Item, body: float, heading_sizes: list[float]) -> int:
 
 
 FULL_LINE_SLACK = 0.15  # of the block's width: a line ending this near its right edge was full
+SENTENCE_ENDS = (".", ":", ";", "!", "?")
 
 
 def _body_blocks(item: _Item, hyphenated: frozenset[str] = frozenset()) -> list[Block]:
@@ -867,11 +868,18 @@ def _body_blocks(item: _Item, hyphenated: frozenset[str] = frozenset()) -> list[
         # "(14) days of the notice." under a full line ending "within fourteen": wrapped, no item
         wrapped = above is not None and above.bbox[2] >= right - FULL_LINE_SLACK * (right - left) \
             and continues_sentence(above.text, line.text)
-        is_item = pending_bullet or (LIST_MARKER.match(line.text) and not wrapped
-                                     and not _NUMBERED_PARAGRAPH.match(line.text))
+        numbered = bool(_NUMBERED_PARAGRAPH.match(line.text))
+        is_item = pending_bullet or (LIST_MARKER.match(line.text) and not wrapped and not numbered)
         pending_bullet = False
         if is_item:
             groups.append(("list_item", [line]))
+        elif numbered and above is not None and (above.text.rstrip().endswith(SENTENCE_ENDS)
+                                                 or above.bbox[2] < right - FULL_LINE_SLACK * (right - left)):
+            # "5.3 Abandoned-lock procedure: ..." under a clause that ended (its sentence or its
+            # line did): a paragraph of its own, though the PDF set no space between (a QA pass:
+            # clauses 5.2 and 5.3 ran into one paragraph, so "clause 5.3" was no line to read);
+            # "3.2 bar" under a full line "... for a laden van, and" goes on that sentence
+            groups.append(("paragraph", [line]))
         elif groups:
             groups[-1][1].append(line)
         else:

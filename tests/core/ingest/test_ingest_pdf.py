@@ -365,3 +365,23 @@ def test_a_number_written_twice_across_a_line_break_stays_in_its_sentence(tmp_pa
     assert ("list_item", "the name of the new sub-processor;") in blocks or \
         any(k == "list_item" and "the name of the new sub-processor;" in t for k, t in blocks)
     assert "invoices are processed within 5 days" in " ".join(texts)
+
+
+def test_numbered_clauses_set_with_no_space_between_stay_paragraphs_of_their_own(tmp_path):
+    """Clauses typed one under another with no paragraph space ran into one paragraph, so
+    "clause 5.3" started no line and could not be read out (QA pass). A clause starts a
+    paragraph under a line that ended its sentence or stopped short; a decimal at the start
+    of a wrapped line ("3.2 bar" under "... laden van, and") goes on its sentence."""
+    lines = ["5. Removal of locks",
+             "5.1 Each lock is removed only by the person who applied it.",
+             "5.2 If a lock owner has left site and cannot be reached, the lock may be removed only by the",
+             "Maintenance Manager, after the procedure in 5.3.",
+             "5.3 Abandoned-lock procedure: make at least three phone attempts to contact the lock owner",
+             "over 60 minutes, and record the removal on the form.",
+             "Check the pressures once a week. The pressures are 3.6 bar front and 4.0 bar rear for a laden van, and",
+             "3.2 bar front and 3.4 bar rear for an unladen van."]
+    texts = [b.text for b in parse_file(_lines_pdf(tmp_path / "loto.pdf", lines, left=50, size=9)).blocks]
+    assert "5.1 Each lock is removed only by the person who applied it." in texts
+    assert any(t.startswith("5.3 Abandoned-lock procedure") for t in texts)
+    assert any(t.startswith("5.2 If a lock owner") and t.endswith("after the procedure in 5.3.") for t in texts)
+    assert any(t.endswith("for a laden van, and 3.2 bar front and 3.4 bar rear for an unladen van.") for t in texts)
