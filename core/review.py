@@ -145,25 +145,34 @@ def _trace(settings: Settings, tenant: str, trace_id: str) -> dict[str, Any]:
 
 
 def passages(settings: Settings, tenant: str, trace_id: str, limit: int = 8) -> list[dict[str, Any]]:
-    """The passages the ask saw, best first, to pick the answering one from: those given to
-    the answer step, then the closest ones shown under a refusal, then the other retrieved
-    candidates. Each: chunk_id, source, page, section, text (the stored chunk's current text)."""
+    """The passages the ask saw, in the order the Ask page showed them, to pick the answering
+    one from: a refusal's closest passages (best first), an answer's cited ones, then those
+    given to the answer step and the other retrieved candidates. Each: chunk_id, source, page,
+    section, text (the stored chunk's current text) and `quote`, the sentence the Ask page
+    showed of it ("" when none). A QA pass saw the review open on a passage of another document,
+    in retrieval's order, while the refusal had put the answering clause first."""
     trace = _trace(settings, tenant, trace_id)
     answer = trace.get("answer", {})
+    shown = answer.get("closest", []) if answer.get("status") == "refused" else answer.get("citations", [])
     ids: list[str] = []
-    for group in (answer.get("retrieved", []), answer.get("closest", []), trace.get("candidates", [])):
+    quotes: dict[str, str] = {}
+    for group in (shown, answer.get("retrieved", []), answer.get("closest", []), trace.get("candidates", [])):
         for p in group:
             cid = p.get("chunk_id")
             if cid and cid not in ids:
                 ids.append(cid)
+            if cid and group is shown and p.get("quote"):
+                quotes.setdefault(cid, p["quote"])
     stored = store.get_chunks(settings, tenant, ids[: limit * 2])  # gone if the document was deleted
     out = []
     for cid in ids:
         chunk = stored.get(cid)
         if chunk is None:
             continue
-        out.append({"chunk_id": cid, "source": chunk.get("source") or "",
-                    "page": chunk.get("page_start"), "section": chunk.get("section") or "", "text": chunk["text"]})
+        quote = quotes.get(cid, "")
+        out.append({"chunk_id": cid, "source": chunk.get("source") or "", "page": chunk.get("page_start"),
+                    "section": chunk.get("section") or "", "text": chunk["text"],
+                    "quote": quote if quote and quote in chunk["text"] else ""})
         if len(out) == limit:
             break
     return out

@@ -165,7 +165,8 @@ def passage_forms(settings: Settings, tenant: str, item: QueueItem) -> None:
         # the section tells apart the passages of one document (six "keep-alive.md" read alike)
         with st.expander(f"{n}. {passage_label(p)}", expanded=n == 1):
             with st.form(f"review_pick_{item.trace_id}_{n}", border=False):
-                quote = st.text_area("Quote", value=p["text"], height=120, max_chars=4000)
+                # the sentence the Ask page showed of it, else the whole passage to cut down
+                quote = st.text_area("Quote", value=p.get("quote") or p["text"], height=120, max_chars=4000)
                 expected = st.text_input("Expected answer (optional; the quote if empty)", max_chars=2000)
                 if st.form_submit_button("This passage answers it", icon=":material/check:"):
                     _act(services.review_answerable, settings, tenant, item.trace_id, p["chunk_id"], quote,

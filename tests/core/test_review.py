@@ -205,3 +205,30 @@ def test_a_share_of_confident_answers_is_drawn_for_a_spot_check(settings, tenant
 
     decided = review.queue(replace(settings, review_sample=1.0), tenant, include_resolved=True)
     assert spot_check_line(decided).startswith("Spot checks decided: 2, of which 1 was wrong (50%; 95% interval")
+
+
+def test_passages_come_in_the_order_the_ask_page_showed_with_its_sentence(settings, tenant, write_file):
+    """A refusal's closest passages first, with the sentence shown as the quote to keep; an
+    answer's cited passages first (a QA pass: the review opened on another document's passage,
+    in retrieval's order, with the answering clause second)."""
+    assert ingest_file(settings, tenant, write_file("memo.md", "# Memo\n\nThe canteen opens at 8.\n")).status == "ready"
+    leave = next(c for c in _chunk_ids(settings, tenant) if "leave" in store.get_chunks(settings, tenant, [c])[c]["text"])
+    memo = next(c for c in _chunk_ids(settings, tenant) if c != leave)
+    said = "Unused leave of up to 5 days carries over to the next year."
+    trace_id = store.save_trace(settings, {"answer": {
+        "tenant": tenant, "question": "Can I carry leave over?", "status": "refused", "confidence": 0.4,
+        "answer": "", "retrieved": [{"chunk_id": memo}, {"chunk_id": leave}],
+        "closest": [{"chunk_id": leave, "quote": said}, {"chunk_id": memo, "quote": "The canteen opens at 8."}]},
+        "candidates": []})
+    shown = review.passages(settings, tenant, trace_id)
+    assert [(p["chunk_id"], p["quote"]) for p in shown] == [(leave, said), (memo, "The canteen opens at 8.")]
+    answered = store.save_trace(settings, {"answer": {
+        "tenant": tenant, "question": "When does the canteen open?", "status": "answered", "confidence": 0.9,
+        "answer": "The canteen opens at 8. [1]", "retrieved": [{"chunk_id": leave}, {"chunk_id": memo}],
+        "citations": [{"chunk_id": memo, "quote": "The canteen opens at 8."}]}, "candidates": []})
+    assert [p["chunk_id"] for p in review.passages(settings, tenant, answered)] == [memo, leave]
+    # a sentence no longer in the stored passage is not offered as the quote
+    stale = store.save_trace(settings, {"answer": {
+        "tenant": tenant, "question": "Can I carry leave over?", "status": "refused", "confidence": 0.4,
+        "answer": "", "closest": [{"chunk_id": leave, "quote": "Up to 9 days carry over."}]}, "candidates": []})
+    assert review.passages(settings, tenant, stale)[0]["quote"] == ""
