@@ -878,7 +878,7 @@ def _body_blocks(item: _Item, hyphenated: frozenset[str] = frozenset()) -> list[
             # "5.3 Abandoned-lock procedure: ..." under a clause that ended (its sentence or its
             # line did): a paragraph of its own, though the PDF set no space between (a QA pass:
             # clauses 5.2 and 5.3 ran into one paragraph, so "clause 5.3" was no line to read);
-            # "3.2 bar" under a full line "... for a laden van, and" goes on that sentence
+            # "3.2 kg" under a full line "... for the first crate, and" goes on that sentence
             groups.append(("paragraph", [line]))
         elif groups:
             groups[-1][1].append(line)
