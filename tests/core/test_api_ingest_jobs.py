@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -57,21 +58,31 @@ def poll(api, key: dict[str, str], url: str) -> dict:
         time.sleep(0.1)
 
 
-def test_an_upload_is_answered_202_before_it_is_indexed_then_polled_to_done(api):
-    key = auth(api.keys["acme"])
-    # the tenant's writer lock held for a while: indexing cannot start, and the request must
-    # not wait for it (an upload indexed within the request would answer only once it is let go)
+@contextmanager
+def writer_lock_held(settings, tenant: str, seconds: float):
+    """The tenant's writer lock held by another thread for the block (at most `seconds`)."""
     holding, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with tenant_lock(api.settings, "acme"):
+        with tenant_lock(settings, tenant):
             holding.set()
-            release.wait(HOLD_S)
+            release.wait(seconds)
 
     holder = threading.Thread(target=hold)
     holder.start()
     assert holding.wait(30)
     try:
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_an_upload_is_answered_202_before_it_is_indexed_then_polled_to_done(api):
+    key = auth(api.keys["acme"])
+    # the tenant's writer lock held for a while: indexing cannot start, and the request must
+    # not wait for it (an upload indexed within the request would answer only once it is let go)
+    with writer_lock_held(api.settings, "acme", HOLD_S):
         started = time.monotonic()
         res = api.post("/v1/documents", headers=key, files={"file": ("parking.md", PARKING, "text/markdown")})
         assert time.monotonic() - started < HOLD_S / 2
@@ -81,9 +92,6 @@ def test_an_upload_is_answered_202_before_it_is_indexed_then_polled_to_done(api)
         assert res.headers["location"] == job["status_url"] == f"/v1/ingest-jobs/{job['job_id']}"
         assert "pid" not in job and "stored" not in job  # the server's side stays its own
         assert "parking.md" not in {d["file_name"] for d in api.get("/v1/documents", headers=key).json()}
-    finally:
-        release.set()
-        holder.join()
     done = poll(api, key, job["status_url"])
     assert done["phase"] == "done" and done["error"] is None and done["result"]["status"] == "ready", done
     listed = {d["file_name"]: d for d in api.get("/v1/documents", headers=key).json()}
@@ -254,25 +262,12 @@ def test_one_tenants_queue_does_not_hold_another_tenants_upload(api):
 
 def test_the_worker_indexes_a_second_tenants_upload_before_the_rest_of_the_first_tenants_queue(api):
     acme, other = auth(api.keys["acme"]), auth(api.keys["other"])
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:  # acme's first job waits on its writer lock while the rest are queued
-        with tenant_lock(api.settings, "acme"):
-            holding.set()
-            release.wait(DEADLINE_S)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(30)
-    try:
+    with writer_lock_held(api.settings, "acme", DEADLINE_S):  # acme's first job waits while the rest queue
         jobs = [api.post("/v1/documents", headers=acme, files={"file": (
             f"room{i}.md", f"# Room {i}\n\nRoom {i} seats {i + 4}.\n".encode(), "text/markdown")}).json()["job_id"]
             for i in range(3)]
         jobs.insert(1, api.post("/v1/documents", headers=other, files={
             "file": ("parking.md", PARKING, "text/markdown")}).json()["job_id"])
-    finally:
-        release.set()
-        holder.join()
     assert ingest_jobs.wait_for_worker(DEADLINE_S)
     rows = {j["job_id"]: j for t in ("acme", "other") for j in ingest_jobs.jobs(api.settings, t)}
     assert {rows[j]["phase"] for j in jobs} == {"done"}
