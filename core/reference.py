@@ -44,7 +44,7 @@ MAX_PINNED = 2  # documents whose referenced chunk is pinned among the passages
 
 ASKS_CONTENT_RE = re.compile(
     r"\bwhat\s+(?:does|do|did)\b.{0,80}?\b(?:say|says|state|states|cover|covers|contain|contains|provide|"
-    r"provides|specify|specifies|require|requires)\b|"
+    r"provides|specify|specifies)\b|"
     r"\bwhat\s+is\s+(?:stated|said|written|set\s+out|laid\s+down)\s+(?:in|under|by)\b|"
     r"\bwhat(?:'s|\s+is)\s+in\b|\b(?:quote|summari[sz]e|paraphrase|read\s+out|recite)\b|"
     r"\b(?:exact\s+)?(?:wording|text)\s+of\b|"
