@@ -191,16 +191,22 @@ def _held(settings, tenant: str) -> tuple:
             sorted(p.name for p in files.iterdir()))
 
 
+def _indexing_in_background(api) -> tuple[dict, str, threading.Thread]:
+    """A small upload accepted for acme and indexed by a thread of the test's own: the job,
+    its status URL and the thread."""
+    job = ingest_jobs.accept(api.settings, "acme", "lockers.md", b"# Lockers\n\nLockers are on level 3.\n",
+                             start=False)
+    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
+    runner.start()
+    return job, f"/v1/ingest-jobs/{job['job_id']}", runner
+
+
 def test_an_upload_cancelled_while_indexing_stops_before_its_commit_and_keeps_nothing(api, monkeypatch):
     acme = auth(api.keys["acme"])
     before = _held(api.settings, "acme")
     # the embedder waits for the test: the job is indexing, parsed and chunked, nothing written yet
     embedding, go = _blocking(monkeypatch, type(get_embedder()), "embed_passages")
-    job = ingest_jobs.accept(api.settings, "acme", "lockers.md", b"# Lockers\n\nLockers are on level 3.\n",
-                             start=False)
-    url = f"/v1/ingest-jobs/{job['job_id']}"
-    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
-    runner.start()
+    job, url, runner = _indexing_in_background(api)
     try:
         assert embedding.wait(DEADLINE_S)
         assert api.delete(url, headers=auth(api.keys["other"])).status_code == 404  # another tenant's: no job
@@ -225,11 +231,7 @@ def test_a_cancel_that_comes_after_the_commit_leaves_the_upload_done_and_says_ho
     acme = auth(api.keys["acme"])
     # the registry has committed the document; its BM25 write waits for the test
     committed, go = _blocking(monkeypatch, index, "rebuild_lexical")
-    job = ingest_jobs.accept(api.settings, "acme", "lockers.md", b"# Lockers\n\nLockers are on level 3.\n",
-                             start=False)
-    url = f"/v1/ingest-jobs/{job['job_id']}"
-    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
-    runner.start()
+    job, url, runner = _indexing_in_background(api)
     try:
         assert committed.wait(DEADLINE_S)
         late = api.delete(url, headers=acme)
