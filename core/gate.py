@@ -109,14 +109,15 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not is_value(i))
     # a name with a number ("Model X 12") is a product no passage states unless it stands there
     missing += [n for n in model_names(q.text) if n.lower() not in haystack]
-    if missing and mentioned is not None:
-        asked = q.asking.lower()
-        missing = [m for m in missing if m.lower() in asked or not mentioned(m)]
+    # each code looked up in the tenant once (a scan of its chunks), only when one is missing
+    held = {m for m in missing if mentioned(m)} if missing and mentioned is not None else set()
+    asked = q.asking.lower()
+    missing = [m for m in missing if m not in held or m.lower() in asked]
     if missing:
         subject = ", ".join(m.upper() if m.islower() else m for m in missing)
-        held = mentioned is not None and any(mentioned(m) for m in missing)
         return _stop("missing_identifier", subject,
-                     q.lang.say("missing_identifier_found" if held else "missing_identifier", subject=subject),
+                     q.lang.say("missing_identifier_found" if held & set(missing) else "missing_identifier",
+                                subject=subject),
                      cov, sim, agree, missing_ids=missing)
     # a name can stand transliterated («Смирнова» for Smirnova) in a passage of the other
     # language: with one among the first three, no name is said to be unknown
