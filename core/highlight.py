@@ -10,6 +10,9 @@
    joined into one rectangle (boxing only the longest cell marked one cell of the row).
 4. A scanned page has no text to search: its OCR words, kept at ingest (core/scan_words.py),
    are searched instead, the same way (case and spacing ignored, a rectangle a line).
+5. A page's ligatures ("ﬁ" in "ﬁle") are searched as their letters, as the parser stores
+   them (core/ingest/pdf.py): PyMuPDF's default search keeps them, and a quote from a
+   typeset PDF "could not be located on the page image" (a QA pass).
 """
 
 from __future__ import annotations
@@ -119,15 +122,16 @@ def _searchable(doc: Any, pages: list[int], scanned: Callable[[], dict[int, list
                 turned: Callable[[], dict[int, int]] | None = None) -> dict[int, Any]:
     """Each page as something to `search_for` in: the PDF page, or its OCR words when it has
     no text (a scan) and they were kept."""
-    out = {p: doc[p - 1] for p in pages}
-    bare = [p for p in pages if not out[p].get_text("text").strip()]
+    out: dict[int, Any] = {p: PageText(doc[p - 1]) for p in pages}
+    bare = [p for p in pages if not out[p].page.get_text("text").strip()]
     words = scanned() if bare and scanned else {}
     turns = turned() if words and turned else {}
     for p in bare:
         if words.get(p):
             # read upright (core/ingest/pdf.py `_upright`): the words stand where the page is shown
-            out[p] = ScannedWords(words[p], out[p].derotation_matrix if out[p].rotation else None,
-                                  turn=turns.get(p, 0), shown=out[p].rect)
+            page = out[p].page
+            out[p] = ScannedWords(words[p], page.derotation_matrix if page.rotation else None,
+                                  turn=turns.get(p, 0), shown=page.rect)
     return out
 
 
@@ -145,6 +149,18 @@ def turn_matrix(width: float, height: float, turn: int) -> Any:
 
     return {90: pymupdf.Matrix(0, 1, -1, 0, height, 0), 180: pymupdf.Matrix(-1, 0, 0, -1, width, height),
             270: pymupdf.Matrix(0, -1, 1, 0, 0, width)}.get(turn % 360, pymupdf.Identity)
+
+
+class PageText:
+    """A PDF page searched with its ligatures read as letters (step 5)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def search_for(self, needle: str) -> list[Any]:
+        import pymupdf
+
+        return self.page.search_for(needle, flags=pymupdf.TEXTFLAGS_SEARCH & ~pymupdf.TEXT_PRESERVE_LIGATURES)
 
 
 class ScannedWords:

@@ -125,3 +125,15 @@ def test_a_quote_with_a_footnote_mark_is_boxed_where_its_words_stand(tmp_path: P
     assert page_no == 1 and len(rects) == 1 and 765 < rects[0][3] < 785 and rects[0][2] > 150
     page_no, rects = quote_rects(path, [1], "Staff using their own car get EUR 0.42 per kilometre ¹.")
     assert page_no == 1 and len(rects) == 1 and 100 < rects[0][3] < 120
+
+
+def test_a_quote_is_found_where_the_page_sets_ligatures(tmp_path: Path) -> None:
+    # typeset text draws "fi" and "fl" as one glyph each; the parser stores the letters
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_htmlbox(pymupdf.Rect(72, 72, 500, 300), "<p>Intro line.</p><p>The maximum file size stays at 4 GB.</p>")
+    assert "ﬁ" in page.get_text()
+    path = tmp_path / "typeset.pdf"
+    doc.save(path)
+    found, rects = quote_rects(path, [1], "The maximum file size stays at 4 GB.")
+    assert found == 1 and len(rects) == 1 and rects[0][1] > 80
