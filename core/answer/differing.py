@@ -24,7 +24,15 @@ cited answer pays the old price. So, after the answer's units are chosen:
    to a day before today is no longer in force; one valid from a day after today is not
    yet. Of two rows in force, one is superseded when the other is valid from a later day,
    or, when neither says, comes from a later year's edition (the latest year its file name
-   or title names: "terms_2025.pdf"). A row in force is quoted before one that is not.
+   or title names: "terms_2025.pdf"), or a later version of one series ("release_notes_5.0"
+   after "release_notes_4.2": the same file name but for its version). A row in force is
+   quoted before one that is not.
+5. Editions of one series restate a thing in other words ("The maximum file size for sync is
+   2 GB." in 4.2, "The maximum file size was raised to 20 GB." in 5.0; a QA pass was answered
+   the 4.2 value at 0.96): between two versions of a series, a sentence is also a rival when
+   it gives a number with the same unit word another value and shares MIN_SENTENCE_KEY
+   other words with the chosen sentence, whatever the unit model scores it (a restatement's
+   words are not the question's), and of such rivals the latest version's is taken.
 
 Dates are read from the words after the phrase: "31 January 2026", "January 31, 2026",
 "2026-01-31", "31.01.2026" (day first unless the second number cannot be a month).
@@ -36,8 +44,9 @@ import calendar
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 
-from core.answer.facts import numbers
+from core.answer.facts import number_units, numbers
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.answer.units import Unit, row_cells
@@ -120,22 +129,46 @@ def key_of(unit: Unit) -> str:
     return text if len(text) <= KEY_CHARS else text[:KEY_CHARS].rsplit(" ", 1)[0] + "…"
 
 
+def restated_rival(chosen: Unit, other: Unit) -> bool:
+    """Does a sentence of another edition give one of the chosen sentence's quantities
+    another value (step 5)? A number with the same unit word on both sides, the numbers
+    differing, and MIN_SENTENCE_KEY words in common."""
+    if chosen.kind == "row" or other.kind == "row":
+        return False
+    mine = {(n, u) for n, u in number_units(chosen.text) if u and not u[0].isdigit()}
+    theirs = {(n, u) for n, u in number_units(other.text) if u and not u[0].isdigit()}
+    units = {u for _, u in mine} & {u for _, u in theirs}
+    changed = any({n for n, v in mine if v == u} != {n for n, v in theirs if v == u} for u in units)
+    return changed and len((sentence_key(chosen) & sentence_key(other)) - units) >= MIN_SENTENCE_KEY
+
+
 def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Candidate]) -> list[tuple[Selected, Scored]]:
     """(chosen unit, its rival) for each chosen row or sentence another document gives other
-    values for."""
+    values for (another edition's restatement: the latest version's, step 5)."""
     out: list[tuple[Selected, Scored]] = []
     quoted = {(s.passage, s.unit.start) for s in chosen}
     for sel in chosen:
-        home = passages[sel.passage - 1].doc_id
+        home = passages[sel.passage - 1]
         is_rival = rival_test(sel.unit)
+        restated: list[tuple[tuple[int, ...], Scored]] = []
         for s in ranked:
-            if s.score < RIVAL_SHARE * sel.score:
-                break  # ranked best first: no later unit is close enough either
-            if ((s.passage, s.unit.start) not in quoted and passages[s.passage - 1].doc_id != home
-                    and is_rival(s.unit)):
+            there = passages[s.passage - 1]
+            if (s.passage, s.unit.start) in quoted or there.doc_id == home.doc_id:
+                continue
+            # the unit model scores a restatement low (its words are not the question's):
+            # the test's shared quantity and words carry it, at any score
+            versions = later_version(home, there)
+            if versions and restated_rival(sel.unit, s.unit):
+                restated.append((versions[1], s))
+            elif s.score >= RIVAL_SHARE * sel.score and is_rival(s.unit):
                 out.append((sel, s))
                 quoted.add((s.passage, s.unit.start))
                 break
+        else:
+            if restated:
+                latest = max(restated, key=lambda r: r[0])[1]
+                out.append((sel, latest))
+                quoted.add((latest.passage, latest.unit.start))
     return out
 
 
@@ -224,6 +257,39 @@ def edition(candidate: Candidate) -> int | None:
     return max(years, default=None)
 
 
+def series(candidate: Candidate) -> tuple[str, tuple[int, ...] | None]:
+    """The document's series and version, read off its file name, else its title:
+    "release_notes_4.2.md" -> ("release notes", (4, 2)); "v3" is a version, a bare "3" is not."""
+    return _series(candidate.source, candidate.title)
+
+
+@cache  # asked of every ranked unit's document
+def _series(source: str, title: str) -> tuple[str, tuple[int, ...] | None]:
+    for name in (source.rsplit(".", 1)[0], title):
+        words = "".join(c if c.isalnum() or c == "." else " " for c in name).split()
+        version = next((v for v in map(_version, words) if v), None)
+        if version:
+            return " ".join(w.casefold() for w in words if not _version(w) and not w.isdigit()), version
+    return "", None
+
+
+def _version(word: str) -> tuple[int, ...] | None:
+    bare = word.strip(".")
+    marked = bare[:1] in "vV" and bare[1:2].isdigit()
+    parts = (bare[1:] if marked else bare).split(".")
+    if not all(p.isdigit() for p in parts) or not (marked or len(parts) > 1):
+        return None
+    return tuple(int(p) for p in parts)
+
+
+def later_version(a: Candidate, b: Candidate) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(a's version, b's) when the two are versions of one series, else None."""
+    (name_a, ver_a), (name_b, ver_b) = series(a), series(b)
+    if not ver_a or not ver_b or name_a != name_b or ver_a == ver_b:
+        return None
+    return ver_a, ver_b
+
+
 def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:
     """Which of two rows in force (0 or 1) the other supersedes: the other is valid from a
     later day, or, when neither says, is a later year's edition. A QA pass: the 2024 terms
@@ -234,6 +300,9 @@ def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:
     years = [edition(passages[s.passage - 1]) for s in rows]
     if years[0] and years[1] and years[0] != years[1]:
         return 0 if years[0] < years[1] else 1
+    versions = later_version(passages[rows[0].passage - 1], passages[rows[1].passage - 1])
+    if versions:
+        return 0 if versions[0] < versions[1] else 1
     return None
 
 

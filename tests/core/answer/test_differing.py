@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.answer.differing import in_force_first, note, read_date, rival_rows, validity
+from core.answer.differing import in_force_first, note, read_date, rival_rows, series, validity
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.answer.units import units
@@ -181,3 +181,42 @@ def test_of_two_rows_in_force_the_later_edition_comes_first() -> None:
     chosen = [Selected(1, ranked[0].unit, 0.9)]
     out, differences = in_force_first(rival_rows(chosen, ranked, plain), chosen, plain, AFTER)
     assert [s.passage for s in out] == [1, 2] and [r["validity"] for r in differences[0]["rows"]] == [None, None]
+
+
+def _notes(source: str, text: str) -> Candidate:
+    return Candidate(f"{source}:0", source, text, source, "", None, None, "", "paragraph", "en", 0)
+
+
+def test_a_later_version_restating_a_value_in_other_words_is_the_rival_in_force() -> None:
+    # a QA pass: "What is the maximum file size for sync?" was answered 2 GB from the 4.2
+    # release notes at 0.96, while 4.3 keeps 4 GB and 5.0 raises it to 20 GB in other words
+    old = _notes("release_notes_4.2.md", "The default sync interval is 15 minutes. The maximum file size for sync is 2 GB.")
+    mid = _notes("release_notes_4.3.pdf", "The maximum file size stays at 4 GB.")
+    new = _notes("release_notes_5.0.html", "The maximum file size was raised to 20 GB. Agents need 4 GB of RAM.")
+    other = _notes("sizing_guide.md", "The maximum file size for archives is 8 GB.")
+    passages = [old, mid, new, other]
+    # the unit model scores the restatements far below the chosen sentence
+    ranked = sorted(sentences(1, old, 0.9) + sentences(2, mid, 0.3) + sentences(3, new, 0.2)
+                    + sentences(4, other, 0.25), key=lambda s: -s.score)
+    chosen = [Selected(1, next(s.unit for s in ranked if "2 GB" in s.unit.text), 0.9)]
+    pairs = rival_rows(chosen, ranked, passages)
+    # the latest version's restatement, not 4.3's, nor another series' sentence
+    assert [(a.unit.text, b.unit.text) for a, b in pairs] == [
+        ("The maximum file size for sync is 2 GB.", "The maximum file size was raised to 20 GB.")]
+    out, differences = in_force_first(pairs, chosen, passages, AFTER)
+    assert [s.unit.text for s in out] == ["The maximum file size was raised to 20 GB.",
+                                          "The maximum file size for sync is 2 GB."]
+    assert differences[0]["rows"][1]["validity"] == "superseded"
+    assert note(differences).endswith("(an older edition than release_notes_5.0.html).")
+    # a sentence of the later version about another quantity is no rival
+    chosen = [Selected(1, next(s.unit for s in ranked if "15 minutes" in s.unit.text), 0.9)]
+    assert rival_rows(chosen, ranked, passages) == []
+
+
+def test_a_series_and_its_version_are_read_off_the_file_name_else_the_title() -> None:
+    assert series(_notes("release_notes_4.2.1.md", "")) == ("release notes", (4, 2, 1))
+    assert series(_notes("Admin-Guide-v3.pdf", "")) == ("admin guide", (3,))
+    # a bare number or a year is no version; the title is read when the name has none
+    assert series(_notes("step_2_2025.md", "")) == ("", None)
+    titled = Candidate("t:0", "t", "", "notes.html", "Cobalt Relay 5.0 Release Notes", None, None, "", "paragraph", "en", 0)
+    assert series(titled) == ("cobalt relay release notes", (5, 0))
