@@ -88,9 +88,11 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     if not top:
         return GateResult(0.0, 0.0, 0.0, 0.0, reason=q.lang.say("no_passages"), code="no_passages")
     cov, sim, agree = _evidence(q, retrieval, lexicon)
-    # whitespace collapsed, so "Model X\n10" across a line break still reads as one name
+    # whitespace collapsed, so "Model X\n10" across a line break still reads as one name, and
+    # a table's cell bars too: "| Windows Server | 2016 |" names Server 2016 (a QA pass was
+    # told no passage mentions it, the row highlighted under the refusal)
     haystack = " ".join(" ".join(f"{c.section} {c.text} {' '.join(c.subject_ids)}"
-                                 for c in retrieval.top).split()).lower()
+                                 for c in retrieval.top).replace("|", " ").split()).lower()
     bad_parts = [r for r in appendix_refs(q.text) if r.lower() not in haystack]
     bad_pages = [n for n in page_refs(q.text)
                  if not any((c.page_start or 0) <= n <= (c.page_end or c.page_start or 0) for c in retrieval.top)]
@@ -109,6 +111,7 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not is_value(i))
     # a name with a number ("Model X 12") is a product no passage states unless it stands there
     missing += [n for n in model_names(q.text) if n.lower() not in haystack]
+    missing = list({m.lower(): m for m in reversed(missing)}.values())[::-1]  # each named once
     # each code looked up in the tenant once (a scan of its chunks), only when one is missing
     held = {m for m in missing if mentioned(m)} if missing and mentioned is not None else set()
     asked = q.asking.lower()

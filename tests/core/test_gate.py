@@ -36,6 +36,15 @@ def test_an_identifier_no_passage_holds_stops_it_with_a_code_and_subject() -> No
     assert _assess("What does error ERR-20 mean?").code is None
 
 
+def test_a_name_with_a_number_split_over_table_cells_is_found() -> None:
+    # a QA pass: "Is Windows Server 2016 supported?" was told no passage mentions Server 2016
+    # while the row "| Windows Server | 2016 | Supported |" stood highlighted under it
+    row = _passage("| OS | Version | Agent 5.0 |\n|---|---|---|\n| Windows Server | 2016 | Supported |")
+    assert _assess("Is Windows Server 2016 supported by the agent?", [row]).code is None
+    gate = _assess("Is Windows Server 2019 supported by the agent?", [row])
+    assert (gate.code, gate.subject) == ("missing_identifier", "Server 2019")
+
+
 def test_a_code_of_the_scene_the_tenant_holds_elsewhere_is_no_stop() -> None:
     """A scene sentence's code the tenant's documents hold (but no passage found) is the
     user's situation, not what is asked; one no document holds, or one the asking sentence
