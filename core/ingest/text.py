@@ -86,7 +86,9 @@ def _short_title(lines: list[str]) -> str | None:
     costs The monthly fee is 19 EUR." (a QA pass). Hard-wrapped prose breaks
     its lines near one width, so a first line under half the next one's length is no
     wrapped sentence; nor is one ending in a word that cannot end a title ("Contact the" over
-    "Customer Service team ...")."""
+    "Customer Service team ..."). Over a "Label: value" line ("E-2001 Storage quota exceeded"
+    over "Cause: the seat has used ..."), no sentence goes on, whatever the lengths: a QA
+    pass had an error code's entry run into the entry above it."""
     if len(lines) < 2:
         return None
     text, after = clean_inline(lines[0]), lines[1].strip()
@@ -94,7 +96,8 @@ def _short_title(lines: list[str]) -> str | None:
     if (not _title_like(text) or len(words) > 8 or not text[:1].isupper() or LIST_MARKER.match(lines[0])
             or is_field_line(text) or words[-1].lower() in STOPWORDS or "|" in text):
         return None  # "Room | Item | Condition": a table's header, not a title
-    if not after[:1].isupper() or LIST_MARKER.match(lines[1]) or 2 * len(text) > len(after):
+    if not after[:1].isupper() or LIST_MARKER.match(lines[1]) \
+            or 2 * len(text) > len(after) and not is_field_line(after):
         return None
     first, next_first = words[0], after.split()[0]
     if any(ch.isdigit() for ch in first) and _shape(first) == _shape(next_first):
@@ -107,7 +110,9 @@ def _numbered_title(lines: list[str]) -> tuple[int, str] | None:
     "Either party may ..."): it was read as a list item, so its clauses had no section and
     a quote began "4. Termination Either party ..." (a QA pass). Not when the next line is
     a numbered or bulleted line too (a list), nor when it goes on in lower case (a wrapped
-    sentence)."""
+    sentence). A line numbered under the title's number ("2. Retention" over "2.1. Audit
+    logs are kept ...") is its first clause: a QA pass had section 2 read as a list item of
+    section 1, and its clauses cited as section 1."""
     if len(lines) < 2:
         return None
     text = clean_inline(lines[0])
@@ -115,7 +120,8 @@ def _numbered_title(lines: list[str]) -> tuple[int, str] | None:
     if not numbered or not _title_like(text) or len(text.split()) > 8 or is_field_line(text):
         return None
     after = lines[1].lstrip()
-    if LIST_MARKER.match(lines[1]) or not after[:1].isupper():
+    under = after.startswith(numbered.group(1).rstrip(".") + ".") and _NUMBERED_HEADING.match(after)
+    if not under and (LIST_MARKER.match(lines[1]) or not after[:1].isupper()):
         return None
     return numbered.group(1).count(".") + 1, text
 

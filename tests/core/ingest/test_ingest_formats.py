@@ -465,3 +465,31 @@ def test_a_numbered_title_over_its_text_heads_its_section(write_file):
     # a list stays a list, and a numbered sentence wrapped onto the next line stays one item
     listed = parse_plain_text("Bring:\n1. Passport\n2. Visa\n\n1. The firm acts only in the matter\ndescribed in A.\n")
     assert [b.kind for b in listed if b.text.startswith(("1.", "2."))] == ["list_item", "list_item", "list_item"]
+
+
+def test_a_numbered_title_over_its_first_numbered_clause_heads_its_section(write_file):
+    # a QA pass: "2. Retention" over "2.1. Audit logs ..." was a list item of section 1,
+    # and section 2's clauses were cited as section 1
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_plain_text("1. Where data is kept\nData is kept in Frankfurt.\n\n"
+                              "2. Retention\n2.1. Audit logs are kept 365 days.\n2.2. Deleted files are kept 30 days.\n")
+    assert [(b.kind, b.text) for b in blocks][:4] == [
+        ("heading", "1. Where data is kept"), ("paragraph", "Data is kept in Frankfurt."),
+        ("heading", "2. Retention"), ("paragraph", "2.1. Audit logs are kept 365 days. 2.2. Deleted files are kept 30 days.")]
+    # a list numbered 1., 2. stays a list
+    listed = parse_plain_text("Steps:\n1. Stop the agent\n2. Delete the cache\n")
+    assert [b.kind for b in listed][-2:] == ["list_item", "list_item"]
+
+
+def test_a_short_title_over_label_and_value_lines_heads_its_section(write_file):
+    # a QA pass: "E-2001 Storage quota exceeded" over a short "Cause: ..." line ran into the
+    # entry above it, so E-2001's fix was cited under E-1042
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_plain_text("E-1042 Token refresh failed\nCause: the computer clock differs from the relay clock.\n\n"
+                              "E-2001 Storage quota exceeded\nCause: the seat used its storage.\nFix: delete old versions.\n")
+    assert [(b.kind, b.text) for b in blocks] == [
+        ("heading", "E-1042 Token refresh failed"), ("paragraph", "Cause: the computer clock differs from the relay clock."),
+        ("heading", "E-2001 Storage quota exceeded"), ("paragraph", "Cause: the seat used its storage."),
+        ("paragraph", "Fix: delete old versions.")]
