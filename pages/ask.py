@@ -40,7 +40,14 @@ if saved:
                 if st.form_submit_button("Rename", icon=":material/edit:"):
                     conversations.rename(settings, tenant, this["id"], name, owner)
                     st.rerun()
-        for conv in saved[:30]:
+        found = saved
+        if len(saved) > conversations.SHOWN:
+            words = st.text_input("Find a chat", key="find_chat", placeholder="words of its question or name")
+            found = conversations.matching(saved, words)
+            st.caption(f"{min(len(found), conversations.SHOWN)} of {len(found)} shown, newest first"
+                       + ("; type words of an older chat's question to find it." if len(found) > conversations.SHOWN
+                          else "."))
+        for conv in found[:conversations.SHOWN]:
             opened, dropped = st.columns([5, 1])
             # a button label is Markdown: the user's question is escaped like any shown text
             label = escape_md(conversations.saved_label(conv), inline=True)

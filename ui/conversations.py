@@ -131,6 +131,16 @@ def delete(settings: Settings, tenant: str, conv_id: str, owner: str | None = No
     return True
 
 
+SHOWN = 30  # chats listed at once: more are found by their words
+
+
+def matching(saved: list[dict[str, Any]], words: str) -> list[dict[str, Any]]:
+    """The saved chats whose title (first question or name) holds every word typed, newest
+    first: the list shows SHOWN, and a QA pass with 60 chats could not reach the older ones."""
+    wanted = words.casefold().split()
+    return [c for c in saved if all(w in str(c.get("title") or "").casefold() for w in wanted)]
+
+
 LABEL_TITLE_CHARS = 60  # the rest of a long first question: the popover cuts the label's end anyway
 
 

@@ -752,3 +752,19 @@ def test_the_documents_differ_shows_every_quoted_row(data_dir, monkeypatch, app,
                                                            ["Microchipping", "22.00", "31 January 2026"]]
     captions = [c.value for c in app.caption]
     assert "\\[1\\] price\\-list\\-2026\\.md" in captions and "\\[2\\] prices\\_2025\\.csv" in captions, captions
+
+
+def test_older_saved_chats_are_found_by_their_words(app, settings):
+    """A QA pass with 60 saved chats saw the newest 30 listed and no way to reach the rest."""
+    from ui import conversations
+
+    for n in range(35):
+        conversations.save(settings, "acme", f"c{n:02d}", [{"question": f"Question number {n} about topic{n}"}])
+    app.run()
+    shown = [b for b in app.button if b.key and b.key.startswith("open_")]
+    assert len(shown) == conversations.SHOWN
+    assert any("30 of 35 shown" in c.value for c in app.caption)
+    app.text_input(key="find_chat").set_value("topic3").run()  # topic3 and topic30-34
+    keys = {b.key for b in app.button if b.key and b.key.startswith("open_")}
+    assert keys == {f"open_c{n:02d}" for n in (3, 30, 31, 32, 33, 34)}
+    assert conversations.matching(conversations.listed(settings, "acme"), "NUMBER 7 topic7")[0]["id"] == "c07"
