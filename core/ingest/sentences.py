@@ -3,8 +3,8 @@
 A boundary is sentence punctuation (. ! ? …), optional closing quotes or brackets, then
 whitespace, then something that can start a sentence (an upper-case letter, a digit, an
 opening quote or bracket). It is NOT a boundary after an abbreviation ("e.g.", "Mr.",
-"т.е.", "напр."), an initial ("J. Smith", "А. С. Пушкин") or a bare list number ("1.",
-"iv."). Decimals ("4.7") and paragraph ids ("7-2") have no whitespace after the dot, so
+"т.е.", "напр."), an initial ("J. Smith", "А. С. Пушкин") or a bare list or clause number ("1.",
+"2.1.", "iv."). Decimals ("4.7") and paragraph ids ("7-2") have no whitespace after the dot, so
 they never split. When unsure, two sentences stay one: a chunk may then hold a longer
 unit, but no sentence is ever cut.
 """
@@ -78,14 +78,21 @@ def _may_end_at_dot(text: str, dot: int) -> bool:
         return False
     if len(core) == 1 and core.isalpha():
         return False  # an initial: "J. Smith", "А. Пушкин"
-    if core.isdigit() and len(core) <= 3 and _at_item_start(text, match.start()):
-        return False  # list numbering: "1. Open the app"
+    if _clause_number(core) and _at_item_start(text, match.start()):
+        return False  # list or clause numbering: "1. Open the app", "2.1. Audit logs are kept"
     if _ROMAN.match(core) and _at_item_start(text, match.start()):
         return False
     if core in _DIGIT_ABBREVIATIONS:
         # "в 2020 г. Компания ..." ends a sentence; "в г. Москве" does not.
         return bool(re.search(r"\d\s*$", text[max(0, match.start() - _LOOK_BACK): match.start()]))
     return True
+
+
+def _clause_number(word: str) -> bool:
+    """"1", "2.1", "4.3.2": up to four parts of up to three digits. A clause's own number
+    cut off as a sentence of its own was quoted as a claim "2.3." (a QA pass)."""
+    parts = word.split(".")
+    return len(parts) <= 4 and all(p.isdigit() and len(p) <= 3 for p in parts)
 
 
 def _at_item_start(text: str, pos: int) -> bool:

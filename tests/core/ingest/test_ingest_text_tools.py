@@ -30,6 +30,10 @@ from core.ingest.tokens import count_tokens
          ["Звоните в техслужбу (доб. 400) и перекройте воду.", "Затем сообщите дежурному."]),
         ("Call maintenance (ext. 400) first. Then tell the duty manager.",
          ["Call maintenance (ext. 400) first.", "Then tell the duty manager."]),
+        # a clause's own number stays with its clause (a QA pass quoted "2.3." as a claim),
+        # while a version ending a sentence still ends it
+        ("2.1. Audit logs are kept 365 days. 2.2. Deleted files stay 30 days. Fixed in 4.3.2. Upgrade now.",
+         ["2.1. Audit logs are kept 365 days.", "2.2. Deleted files stay 30 days.", "Fixed in 4.3.2.", "Upgrade now."]),
     ],
 )
 def test_sentences(text, expected):
