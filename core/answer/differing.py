@@ -22,8 +22,8 @@ cited answer pays the old price. So, after the answer's units are chosen:
 4. Which is in force: a row, or else its passage, that bounds its validity with the
    language's phrases ("valid until 31 January 2026", «действует до 31 января 2026 г.»)
    to a day before today is no longer in force; one valid from a day after today is not
-   yet. Of two rows in force, one is superseded when the other is valid from a later day,
-   or, when neither says, comes from a later year's edition (the latest year its file name
+   yet. Of two rows in force, one is superseded when the other is valid from a later day
+   (or is the only one to say since when it holds), or, when neither says, comes from a later year's edition (the latest year its file name
    or title names: "terms_2025.pdf"), or a later version of one series ("release_notes_5.0"
    after "release_notes_4.2": the same file name but for its version). A row in force is
    quoted before one that is not.
@@ -297,6 +297,11 @@ def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:
     since = [valid_since(s.unit, passages[s.passage - 1].text) for s in rows]
     if since[0] and since[1] and since[0] != since[1]:
         return 0 if since[0] < since[1] else 1
+    if bool(since[0]) != bool(since[1]):
+        # one says since when it holds, the other nothing: the dated one is the edition that
+        # took over (a QA pass: "Valid from: 1 March 2025" beside an undated price list, and
+        # neither was said to be in force)
+        return 0 if since[1] else 1
     years = [edition(passages[s.passage - 1]) for s in rows]
     if years[0] and years[1] and years[0] != years[1]:
         return 0 if years[0] < years[1] else 1

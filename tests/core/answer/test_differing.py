@@ -220,3 +220,20 @@ def test_a_series_and_its_version_are_read_off_the_file_name_else_the_title() ->
     assert series(_notes("step_2_2025.md", "")) == ("", None)
     titled = Candidate("t:0", "t", "", "notes.html", "Cobalt Relay 5.0 Release Notes", None, None, "", "paragraph", "en", 0)
     assert series(titled) == ("cobalt relay release notes", (5, 0))
+
+
+def test_of_two_rows_the_only_one_saying_since_when_it_holds_is_in_force() -> None:
+    # a QA pass: a price list with a "Valid from" column beside an undated one; the old
+    # $15 row was quoted first and neither was said to be in force
+    old = Candidate("o:0", "o", "| Tier | Price |\n|---|---|\n| Team | 15 |", "pricing_tiers.csv", "pricing_tiers",
+                    None, None, "", "table", "en", 0)
+    new = Candidate("n:0", "n", "| Tier | Price | Valid from |\n|---|---|---|\n| Team | 17 | 1 March 2025 |",
+                    "pricing_tiers_2025.csv", "pricing_tiers_2025", None, None, "", "table", "en", 0)
+    ranked = sorted(rows(1, old, 0.9) + rows(2, new, 0.8), key=lambda s: -s.score)
+    chosen = [Selected(1, ranked[0].unit, 0.9)]
+    out, differences = in_force_first(rival_rows(chosen, ranked, [old, new]), chosen, [old, new], AFTER)
+    assert [s.passage for s in out] == [2, 1]
+    assert differences[0]["rows"][1]["validity"] == "superseded" and differences[0]["rows"][1]["date"] == "2025-03-01"
+    # not yet valid: the undated row stays in force, first
+    out, _ = in_force_first(rival_rows(chosen, ranked, [old, new]), chosen, [old, new], date(2025, 1, 1))
+    assert [s.passage for s in out] == [1, 2]
