@@ -343,6 +343,13 @@ def document_languages(settings: Settings, tenant: str) -> dict[str, str]:
         return {r["doc_id"]: r["lang"] for r in rows}
 
 
+def ready_file_names(settings: Settings, tenant: str) -> list[str]:
+    """The file names of the tenant's ready documents (a light query)."""
+    with connect(settings) as conn:
+        rows = conn.execute("SELECT file_name FROM documents WHERE tenant=? AND status='ready'", (tenant,))
+        return [r["file_name"] for r in rows]
+
+
 def list_documents(settings: Settings, tenant: str) -> list[dict[str, Any]]:
     return find_documents(settings, tenant)
 

@@ -41,7 +41,7 @@ Dates are read from the words after the phrase: "31 January 2026", "January 31, 
 from __future__ import annotations
 
 import calendar
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -288,6 +288,23 @@ def later_version(a: Candidate, b: Candidate) -> tuple[tuple[int, ...], tuple[in
     if not ver_a or not ver_b or name_a != name_b or ver_a == ver_b:
         return None
     return ver_a, ver_b
+
+
+def series_version(source: str, title: str) -> tuple[int, ...] | None:
+    """The version a document's file name (else title) gives it, or None."""
+    return _series(source, title)[1]
+
+
+def later_versions(source: str, title: str, names: Iterable[str]) -> list[str]:
+    """The file names of the same series as the document with a later version, latest first
+    ("release_notes_5.0.html" for "release_notes_4.2.md"): an answer quoting 4.2's "The FTP
+    connector now supports passive mode." said nothing of 5.0, which removes the connector
+    (a QA pass), and what changed is not always a number a rival sentence could show."""
+    name, version = _series(source, title)
+    if not version:
+        return []
+    later = [(v, n) for n in names for s, v in [_series(n, "")] if v and s == name and v > version]
+    return [n for _, n in sorted(later, reverse=True)]
 
 
 def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:

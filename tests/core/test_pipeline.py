@@ -251,6 +251,27 @@ def test_a_clause_an_addendum_replaces_is_quoted_after_the_replacement_with_a_no
     assert a.note and "dpa_brightwater.md changes section 11.3 of msa_brightwater.md" in a.note
 
 
+def test_release_notes_with_a_later_version_answer_its_value_first_or_name_it(answering, tmp_path):
+    # a QA pass: "What is the maximum file size for sync?" was answered 2 GB from the 4.2
+    # release notes at 0.96, and the FTP connector 4.2 added was said to work, though 5.0
+    # raises the size to 20 GB and removes the connector
+    old = tmp_path / "release_notes_4.2.md"
+    old.write_text("# Cobalt Relay 4.2 Release Notes\n\n## New features\n\n- The maximum file size for sync is 2 GB.\n"
+                   "- The FTP connector now supports passive mode.\n", encoding="utf-8")
+    new = tmp_path / "release_notes_5.0.md"
+    new.write_text("# Cobalt Relay 5.0 Release Notes\n\n## Changed defaults\n\n- The maximum file size was raised "
+                   "to 20 GB.\n\n## Removed\n\n- The FTP transfer option is gone; jobs that used it are paused.\n",
+                   encoding="utf-8")
+    _ingested(answering, "relay", old, new)
+    a = ask(answering, "relay", "What is the maximum file size for sync?")
+    assert a.status == "answered" and a.answer.index("20 GB") < a.answer.index("2 GB."), a.answer
+    assert "an older edition than release_notes_5.0.md" in a.note
+    b = ask(answering, "relay", "Does the FTP connector support passive mode?")
+    # its source has a later version, which says it in other words: the note says to check it
+    assert b.status == "answered" and "passive mode" in b.answer, (b.status, b.answer)
+    assert "release_notes_4.2.md has a later version in the knowledge base, release_notes_5.0.md" in b.note
+
+
 def test_a_place_that_only_sets_the_scene_does_not_stop_the_answer(answering):
     a = ask(answering, "demo", "I look after a customer in Copenhagen. How long does standard delivery to Denmark take?")
     assert a.status in ("answered", "narrowed") and "4-5 business days" in a.answer

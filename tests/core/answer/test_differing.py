@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.answer.differing import in_force_first, note, read_date, rival_rows, series, validity
+from core.answer.differing import (
+    in_force_first,
+    later_versions,
+    note,
+    read_date,
+    rival_rows,
+    series,
+    validity,
+)
 from core.answer.result import Selected
 from core.answer.signals import Scored
 from core.answer.units import units
@@ -237,3 +245,10 @@ def test_of_two_rows_the_only_one_saying_since_when_it_holds_is_in_force() -> No
     # not yet valid: the undated row stays in force, first
     out, _ = in_force_first(rival_rows(chosen, ranked, [old, new]), chosen, [old, new], date(2025, 1, 1))
     assert [s.passage for s in out] == [1, 2]
+
+
+def test_the_later_versions_of_a_series_latest_first() -> None:
+    names = ["release_notes_4.2.md", "release_notes_5.0.html", "release_notes_4.10.pdf", "admin_guide_6.0.md", "faq.md"]
+    assert later_versions("release_notes_4.2.md", "", names) == ["release_notes_5.0.html", "release_notes_4.10.pdf"]
+    assert later_versions("release_notes_5.0.html", "", names) == []
+    assert later_versions("faq.md", "", names) == []
