@@ -8,9 +8,10 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass, replace
+from typing import Any
 
 from core import index, journal, scan_words, store
-from core.answer.differing import later_versions, series_version
+from core.answer.differing import key_text, later_versions, series_version
 from core.answer.differing import note as differences_note
 from core.answer.premise import OPPOSITE
 from core.answer.question import Question
@@ -230,8 +231,10 @@ def _ask_once(settings: Settings, tenant: str, question: str, previous: str | No
                 answer.note = f"{answer.note} {generation.amended}" if answer.note else generation.amended
             if withdrawn := _out_of_force_note(answer.citations, passages, parsed.lang):
                 answer.note = f"{answer.note} {withdrawn}" if answer.note else withdrawn
-            if later := _later_version_note(settings, tenant, answer, parsed.lang):
-                answer.note = f"{answer.note} {later}" if answer.note else later
+            if later := _later_versions(settings, tenant, answer):
+                answer.differences += later  # shown as the documents that differ are: not a footnote
+                said = differences_note(later, parsed.lang)
+                answer.note = f"{answer.note} {said}" if answer.note else said
         else:
             answer.refusal_reason = outcome.reason or fallback_reason
         if answer.status == "refused":
@@ -519,21 +522,23 @@ def _out_of_force_note(citations: list[Citation], passages: list[Candidate], lan
     return " ".join(lang.say("out_of_force", source=source, why=why) for source, why in named)
 
 
-def _later_version_note(settings: Settings, tenant: str, answer: Answer, lang: Language) -> str:
-    """What to read an answer with that quotes a document of which the tenant holds a later
+def _later_versions(settings: Settings, tenant: str, answer: Answer) -> list[dict[str, Any]]:
+    """A `differences` entry for each quoted document of which the tenant holds a later
     version (core/answer/differing.py `later_versions`), unless the answer already quotes or
-    compares that version. The tenant's file names are read only when a cited one has a version."""
-    cited = dict.fromkeys((c.source, c.title) for c in answer.citations)
+    compares that version: its quote "may no longer apply", being from an older edition. The
+    tenant's file names are read only when a cited one has a version."""
+    cited = {(c.source, c.title): c.quote for c in reversed(answer.citations)}  # each source's first quote
     if not any(series_version(source, title) for source, title in cited):
-        return ""
+        return []
     names = store.ready_file_names(settings, tenant)
     shown = {c.source for c in answer.citations} | {r["source"] for d in answer.differences for r in d["rows"]}
-    said = []
-    for source, title in cited:
+    out = []
+    for (source, title), quote in reversed(cited.items()):
         later = later_versions(source, title, names)
         if later and not shown & set(later):
-            said.append(lang.say("later_version", source=source, later=later[0]))
-    return " ".join(said)
+            out.append({"key": key_text(quote), "rows": [{"source": source, "validity": "superseded", "date": None,
+                                                          "by": later[0]}]})
+    return out
 
 
 def _correction_wording(question: Question, answer: str, why: str) -> tuple[str, str]:

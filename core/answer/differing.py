@@ -125,7 +125,12 @@ def key_of(unit: Unit) -> str:
     """What the note names: a row's first cell, a sentence's opening."""
     if unit.kind == "row":
         return row_cells(unit.quote)[0].strip()
-    text = " ".join(unit.text.split())
+    return key_text(unit.text)
+
+
+def key_text(text: str) -> str:
+    """A sentence's opening, to name it in a note."""
+    text = " ".join(text.split())
     return text if len(text) <= KEY_CHARS else text[:KEY_CHARS].rsplit(" ", 1)[0] + "…"
 
 

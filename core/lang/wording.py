@@ -45,7 +45,6 @@ WORDING: dict[str, str] = {
     "amended": "{amender} changes section {ref} of {source}: its words are quoted first, the section as it "
                "stood after them.",
     "out_of_force": "{source} is out of force ({why}): what it says may no longer apply.",
-    "later_version": "{source} has a later version in the knowledge base, {later}: check what it says.",
     "may_no_longer_apply": "“{key}” of {source} may no longer apply.",
     "different_values": "The documents give different values for “{key}”: {sources}.",
     "and": " and ",
