@@ -210,6 +210,13 @@ def _ingested(settings, tenant, *paths):
         assert ingest_file(settings, tenant, path).status == "ready"
 
 
+def _written(settings, tenant, folder, files: dict[str, str]) -> None:
+    """Each file written with its text into `folder`, then ingested into the tenant."""
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    _ingested(settings, tenant, *(folder / name for name in files))
+
+
 def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_it(answering, tmp_path):
     # a QA pass: "What does clause 9.3 say about liability caps?" quoted another document's
     # "subject to the cap in clause 9.4 ... and not to the cap in clause 9.3" at 0.96
@@ -237,14 +244,12 @@ def test_a_clause_asked_about_is_quoted_from_itself_not_from_a_sentence_citing_i
 def test_a_clause_an_addendum_replaces_is_quoted_after_the_replacement_with_a_note(answering, tmp_path):
     # a QA pass: "What does clause 11.3 of the MSA say now that the DPA has been signed?" was
     # answered at 1.00 with the 72 hours the DPA had deleted, and no note
-    msa = tmp_path / "msa_brightwater.md"
-    msa.write_text("# Master services agreement\n\n## 11. Data protection\n\n11.3 The Firm shall notify the "
-                   "Client of a personal data breach within seventy-two (72) hours.\n", encoding="utf-8")
-    dpa = tmp_path / "dpa_brightwater.md"
-    dpa.write_text("# Data processing addendum\n\n## 3. Breaches\n\n3.1 Clause 11.3 of the MSA is deleted and "
-                   "replaced by the following: the Firm shall notify the Client within thirty-six (36) hours.\n",
-                   encoding="utf-8")
-    _ingested(answering, "amended", msa, dpa)
+    _written(answering, "amended", tmp_path, {
+        "msa_brightwater.md": "# Master services agreement\n\n## 11. Data protection\n\n11.3 The Firm shall notify "
+                              "the Client of a personal data breach within seventy-two (72) hours.\n",
+        "dpa_brightwater.md": "# Data processing addendum\n\n## 3. Breaches\n\n3.1 Clause 11.3 of the MSA is deleted "
+                              "and replaced by the following: the Firm shall notify the Client within thirty-six "
+                              "(36) hours.\n"})
     a = ask(answering, "amended", "What does clause 11.3 of the MSA say?")
     assert a.status == "answered" and a.answer.index("thirty-six") < a.answer.index("seventy-two")
     assert [c.source for c in a.citations][:2] == ["dpa_brightwater.md", "msa_brightwater.md"]
@@ -255,14 +260,12 @@ def test_release_notes_with_a_later_version_answer_its_value_first_or_name_it(an
     # a QA pass: "What is the maximum file size for sync?" was answered 2 GB from the 4.2
     # release notes at 0.96, and the FTP connector 4.2 added was said to work, though 5.0
     # raises the size to 20 GB and removes the connector
-    old = tmp_path / "release_notes_4.2.md"
-    old.write_text("# Cobalt Relay 4.2 Release Notes\n\n## New features\n\n- The maximum file size for sync is 2 GB.\n"
-                   "- The FTP connector now supports passive mode.\n", encoding="utf-8")
-    new = tmp_path / "release_notes_5.0.md"
-    new.write_text("# Cobalt Relay 5.0 Release Notes\n\n## Changed defaults\n\n- The maximum file size was raised "
-                   "to 20 GB.\n\n## Removed\n\n- The FTP transfer option is gone; jobs that used it are paused.\n",
-                   encoding="utf-8")
-    _ingested(answering, "relay", old, new)
+    _written(answering, "relay", tmp_path, {
+        "release_notes_4.2.md": "# Cobalt Relay 4.2 Release Notes\n\n## New features\n\n- The maximum file size for "
+                                "sync is 2 GB.\n- The FTP connector now supports passive mode.\n",
+        "release_notes_5.0.md": "# Cobalt Relay 5.0 Release Notes\n\n## Changed defaults\n\n- The maximum file size "
+                                "was raised to 20 GB.\n\n## Removed\n\n- The FTP transfer option is gone; jobs that "
+                                "used it are paused.\n"})
     a = ask(answering, "relay", "What is the maximum file size for sync?")
     assert a.status == "answered" and a.answer.index("20 GB") < a.answer.index("2 GB."), a.answer
     assert "an older edition than release_notes_5.0.md" in a.note
