@@ -44,6 +44,9 @@ class QueueItem:
     # the other open asks of the same question (case and spacing aside), older: one row and
     # one decision for all (a QA pass saw each question twice, asked in the console and the CLI)
     repeats: tuple[str, ...] = ()
+    # a refusal's code (core/pipeline.py): the table says why it was refused, not only that
+    # it was (a QA pass read "refused" on every row of the "why" column)
+    refusal_code: str | None = None
 
     def age_s(self, now: float | None = None) -> float:
         return max(0.0, (now or time.time()) - self.asked_at)
@@ -85,7 +88,8 @@ def queue(settings: Settings, tenant: str, *, include_resolved: bool = False,
                        confidence=r["confidence"], asked_at=r["created_at"], reasons=_reasons(r, below),
                        comment=r.get("comment"), resolution=r.get("resolution"),
                        resolved_at=r.get("resolved_at"),
-                       threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold)
+                       threshold=r["threshold"] if r.get("threshold") is not None else tenant_settings.gate_threshold,
+                       refusal_code=r.get("refusal_code"))
              for r in rows]
     return _grouped(items)
 

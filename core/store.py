@@ -775,11 +775,12 @@ def review_candidates(settings: Settings, tenant: str, *, below: float, open_onl
     trace), or drawn for a spot check (`spot_check`: an answer among the `sample` share of
     trace ids, by the id's last two hex digits, a uniform draw fixed once the ask is made).
     Columns: trace_id, question, status, confidence, threshold (the ask's gate's),
-    created_at, rating, comment, route, spot_check, and the review's resolution, detail and
+    refusal_code (a refusal's), created_at, rating, comment, route, spot_check, and the review's resolution, detail and
     resolved_at (None while open)."""
     drawn = spot_check_bound(sample)
     sql = ("SELECT t.trace_id, t.question, t.status, t.confidence, t.created_at, f.rating, f.comment, "
            "t.route, " + _from_trace(GATE_THRESHOLD, "threshold") + ", "
+           + _from_trace("$.answer.refusal_code", "refusal_code", when="t.status = 'refused'") + ", "
            "(t.status != 'refused' AND lower(substr(t.trace_id, -2)) < ?) AS spot_check, "
            "r.resolution, r.detail, r.resolved_at "
            "FROM traces t "

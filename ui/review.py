@@ -33,10 +33,18 @@ def fmt_age(seconds: float | None) -> str:
     return f"{int(seconds // 86400)} d"
 
 
+def why_refused(item: QueueItem) -> str:
+    """"refused: confidence under the threshold", the kind the Quality page counts refusals by."""
+    from ui.quality import REFUSAL_CODES
+
+    kind = REFUSAL_CODES.get(item.refusal_code or "")
+    return f"refused: {kind}" if kind else "refused"
+
+
 def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -> pd.DataFrame:
     return pd.DataFrame([{
         "asked": fmt_time(i.asked_at), "waiting": fmt_age(i.age_s(now)) if i.resolution is None else "",
-        "why": ", ".join(i.reasons), "status": i.status,
+        "why": ", ".join(why_refused(i) if r == "refused" else r for r in i.reasons), "status": i.status,
         "confidence": confidence_cell(i.confidence, i.threshold),
         "question": clip(clean(i.question), 300) + (f" (asked {len(i.repeats) + 1} times)" if i.repeats else ""),
         "decision": i.resolution or "open",

@@ -232,3 +232,18 @@ def test_passages_come_in_the_order_the_ask_page_showed_with_its_sentence(settin
         "tenant": tenant, "question": "Can I carry leave over?", "status": "refused", "confidence": 0.4,
         "answer": "", "closest": [{"chunk_id": leave, "quote": "Up to 9 days carry over."}]}, "candidates": []})
     assert review.passages(settings, tenant, stale)[0]["quote"] == ""
+
+
+def test_the_table_says_why_a_refusal_was_refused(settings, tenant):
+    """A QA pass read "refused" on every row of the table's "why" column."""
+    from ui.review import table_frame
+
+    low = store.save_trace(settings, {"answer": {
+        "tenant": tenant, "question": "How long is parental leave?", "status": "refused", "confidence": 0.3,
+        "answer": "", "retrieved": [], "refusal_code": "low_confidence",
+        "refusal_reason": "Answer confidence 0.30 is below the threshold 0.69."}, "candidates": []})
+    old = _trace(settings, tenant, "Where is the gym?", "refused", 0.1)  # stored before refusals had codes
+    items = {i.trace_id: i for i in review.queue(settings, tenant)}
+    assert items[low].refusal_code == "low_confidence" and items[old].refusal_code is None
+    frame = table_frame([items[low], items[old]], tenant)
+    assert list(frame["why"]) == ["refused: confidence under the threshold", "refused"]

@@ -17,7 +17,7 @@ def test_a_refused_ask_is_resolved_into_an_answerable_row_with_its_quote(app, go
     goto(app, "pages/review.py")
     assert app.metric[0].value == "1"
     table = app.dataframe[0].value
-    assert list(table["question"]) == ["Who is the CEO of Microsoft?"] and list(table["why"]) == ["refused"]
+    assert list(table["question"]) == ["Who is the CEO of Microsoft?"] and list(table["why"]) == ["refused: names something the documents never mention"]
     assert table["trace"][0].startswith("traces?trace=" + answer.trace_id)
     tab_labels = [t.label for t in app.tabs]
     assert tab_labels == ["The passage that answers it", "Should be refused", "Teach a word"]
