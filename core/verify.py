@@ -296,11 +296,13 @@ def _disagreement(facts: _Facts, span: _Span, negation: bool) -> str | None:
 
 
 def as_written(text: str, num: str, unit: str) -> str:
-    """A number and its unit as the text writes them ("30 дней", not the stem "30 дне")."""
-    words = tokens(text)
+    """A number and its unit as the text writes them ("30 дней", not the stem "30 дне"; "4 GB",
+    not "4 gb")."""
+    written = TOKEN_RE.findall(text)
+    words = [w.lower() for w in written]
     for i, word in enumerate(words[:-1]):
         if word == num and (tokenize(words[i + 1], keep_stopwords=True)[:1] or [words[i + 1]])[0] == unit:
-            return f"{num} {words[i + 1]}"
+            return f"{num} {written[i + 1]}"
     return f"{num} {unit}".strip()
 
 

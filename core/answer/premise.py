@@ -243,9 +243,11 @@ def outdated_value(question: Question, pairs: list[tuple[Selected, Scored]], pas
         # numbers compared by value: the word after one may be no unit ("14 календарных дней")
         current, old = [n for n, _ in number_units(rows[0].unit.text)], [n for n, _ in number_units(rows[1].unit.text)]
         for num, word in asked:
-            if num not in old or num in current or len(current) != len(old):
+            if num not in old or num in current or len(current) != len(old) and len(current) != 1:
                 continue
-            other = current[old.index(num)]  # the same place in the same sentence or row
+            # the same place in the same sentence or row; or the one value the unit in force
+            # gives ("raised to 20 GB" against the older "raised from 2 GB to 4 GB", a QA pass)
+            other = current[old.index(num)] if len(current) == len(old) else current[0]
             return rows[0], question.lang.say("in_force_state", said=other, asked=as_written(question.asking, num, word))
     return None
 

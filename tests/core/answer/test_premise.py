@@ -258,6 +258,31 @@ def test_a_value_only_a_replaced_document_states_is_corrected() -> None:
     assert outdated_value(Question.parse("How long is the damage claim period?"), pairs, passages, today) is None
 
 
+def test_a_value_an_older_version_changed_to_is_corrected_by_the_latest_one() -> None:
+    # a QA pass: "Why is the biggest file we can sync still stuck at 4 GB in the current
+    # release?" was answered with 4.2.1's "raised from 2 GB to 4 GB", while 5.0 says 20 GB
+    from datetime import date
+
+    from core.answer.differing import rival_rows
+    from core.answer.premise import outdated_value
+    from core.answer.result import Selected
+    from core.answer.units import units
+    from core.retrieve import Candidate
+
+    def doc(name: str, text: str) -> Candidate:
+        return Candidate(f"{name}:0", name, text, f"{name}.md", "", None, None, "", "text", "en", 0)
+
+    passages = [doc("release_notes_4.2", "The maximum file size for sync was raised from 2 GB to 4 GB."),
+                doc("release_notes_5.0", "The maximum file size was raised to 20 GB.")]
+    ranked = sorted([Scored(n, u, {}, 0.9 if n == 1 else 0.3) for n, p in enumerate(passages, 1)
+                     for u in units(p.text)], key=lambda s: -s.score)
+    pairs = rival_rows([Selected(1, ranked[0].unit, 0.9)], ranked, passages)
+    asked = Question.parse("Why is the biggest file we can sync still stuck at 4 GB?")
+    unit, why = outdated_value(asked, pairs, passages, date(2026, 12, 1))
+    assert unit.passage == 2 and why == "the documents in force state 20, not 4 GB"
+    assert outdated_value(Question.parse("Why is the maximum file size 20 GB?"), pairs, passages, date(2026, 12, 1)) is None
+
+
 def test_a_statement_with_a_confirming_tag_asserts_its_value() -> None:
     # a QA pass: "..., correct?" and «..., верно?» were read as asking nothing, so the premise
     # checks never read them; a tag makes a yes/no question of the statement before it
