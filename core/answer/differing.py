@@ -162,7 +162,7 @@ def rival_rows(chosen: list[Selected], ranked: list[Scored], passages: list[Cand
                 continue
             # the unit model scores a restatement low (its words are not the question's):
             # the test's shared quantity and words carry it, at any score
-            versions = later_version(home, there)
+            versions = series_versions(home, there)
             if versions and restated_rival(sel.unit, s.unit):
                 restated.append((versions[1], s))
             elif s.score >= RIVAL_SHARE * sel.score and is_rival(s.unit):
@@ -287,7 +287,7 @@ def _version(word: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-def later_version(a: Candidate, b: Candidate) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def series_versions(a: Candidate, b: Candidate) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """(a's version, b's) when the two are versions of one series, else None."""
     (name_a, ver_a), (name_b, ver_b) = series(a), series(b)
     if not ver_a or not ver_b or name_a != name_b or ver_a == ver_b:
@@ -327,7 +327,7 @@ def superseded(rows: list[Selected], passages: list[Candidate]) -> int | None:
     years = [edition(passages[s.passage - 1]) for s in rows]
     if years[0] and years[1] and years[0] != years[1]:
         return 0 if years[0] < years[1] else 1
-    versions = later_version(passages[rows[0].passage - 1], passages[rows[1].passage - 1])
+    versions = series_versions(passages[rows[0].passage - 1], passages[rows[1].passage - 1])
     if versions:
         return 0 if versions[0] < versions[1] else 1
     return None
