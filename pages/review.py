@@ -30,6 +30,15 @@ if not items:
             icon=":material/task_alt:")
     st.stop()
 
+if len(items) > rv.FILTER_FROM:
+    words = st.text_input("Filter the asks", key="review_filter", max_chars=200,
+                          placeholder="words of the question, a comment or why it waits")
+    if words.strip():
+        shown = rv.matching(items, words)
+        st.caption(f"{len(shown)} of {len(items)} asks match.")
+        if not shown:
+            st.stop()
+        items = shown
 clicked = rv.queue_table(items, tenant)
 item = items[clicked if clicked is not None and clicked < len(items) else 0]
 trace = services.get_trace(settings, tenant, item.trace_id) or {}

@@ -21,6 +21,7 @@ from ui.safe import clean, clip, escape_md
 # the question first: on a phone only the first columns are in view, and the rows must be told apart
 TABLE_COLUMNS = ["question", "why", "waiting", "asked", "status", "confidence", "decision", "trace"]
 PASSAGES_SHOWN = 6
+FILTER_FROM = 8  # asks in the queue before a filter box is shown above the grid
 
 
 def fmt_age(seconds: float | None) -> str:
@@ -50,6 +51,18 @@ def table_frame(items: list[QueueItem], tenant: str, now: float | None = None) -
         "decision": i.resolution or "open",
         "trace": trace_link(i.trace_id, tenant),
     } for i in items], columns=TABLE_COLUMNS)
+
+
+def matching(items: list[QueueItem], words: str) -> list[QueueItem]:
+    """The asks whose question, comment, status or reasons hold every word typed: the grid's
+    own search only highlights its matches, and a QA pass had to scroll past the others."""
+    wanted = words.casefold().split()
+
+    def text(i: QueueItem) -> str:
+        why = " ".join(why_refused(i) if r == "refused" else r for r in i.reasons)
+        return f"{i.question} {i.comment or ''} {i.status} {why} {i.resolution or 'open'}".casefold()
+
+    return [i for i in items if all(w in text(i) for w in wanted)]
 
 
 def status_line(item: QueueItem) -> str:

@@ -239,3 +239,32 @@ def test_confident_answers_drawn_for_a_spot_check_wait_under_their_own_card(app,
     cards = {m.label: int(m.value) for m in app.metric if m.label != "Oldest waiting"}
     assert cards["Spot checks"] == 2 and cards["Open"] == 2
     assert list(app.dataframe[0].value["why"]) == ["spot check", "spot check"]
+
+
+def test_a_long_queue_is_filtered_by_the_words_typed(app, goto, settings):
+    from core import store
+
+    for n in range(10):
+        topic = "parking" if n % 3 == 0 else "leave"
+        store.save_trace(settings, {"answer": {
+            "tenant": "acme", "question": f"Question {n} about {topic}?", "status": "refused", "confidence": 0.2,
+            "claims": [], "answer": "I did not find this in your knowledge base."}})
+    goto(app, "pages/review.py")
+    assert len(app.dataframe[0].value) == 10
+    app.text_input(key="review_filter").input("PARKING question").run()
+    questions = list(app.dataframe[0].value["question"])
+    assert sorted(questions) == ["Question 0 about parking?", "Question 3 about parking?",
+                                 "Question 6 about parking?", "Question 9 about parking?"]
+    assert any("4 of 10 asks match" in c.value for c in app.caption)
+    # the ask opened below the grid is one of the matches, not the newest of all
+    assert any("about parking" in m.value for m in app.markdown)
+    app.text_input(key="review_filter").input("nothing like this").run()
+    assert any("0 of 10 asks match" in c.value for c in app.caption) and not app.dataframe
+
+
+def test_a_short_queue_has_no_filter(app, goto, settings):
+    from core.pipeline import ask
+
+    ask(settings, "acme", "Who is the CEO of Microsoft?")
+    goto(app, "pages/review.py")
+    assert not [t for t in app.text_input if t.key == "review_filter"]
