@@ -159,7 +159,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _tenant_command(ksub, "list", cmd_keys_list).add_argument("--json", action="store_true")
     _tenant_command(ksub, "revoke", cmd_keys_revoke).add_argument("key_id")
 
-    usub = sub.add_parser("users", help="console accounts: add (or give a role in a tenant), list, remove"
+    usub = sub.add_parser("users", help="console accounts: add (or give a role in a tenant, in place of the one held there), list, remove"
                           ).add_subparsers(dest="action", required=True)
     add_user = _tenant_command(usub, "add", cmd_users_add)
     add_user.add_argument("name")
@@ -594,9 +594,12 @@ def cmd_users_add(settings: Settings, args: argparse.Namespace) -> int:
 
     from core import users
 
+    existing = next((u for u in users.list_users(settings) if u["username"] == args.name.lower()), None)
+    # one role per tenant: a new one takes the old one's place, and the line says so
+    replaced = (existing or {}).get("roles", {}).get(args.tenant)
     if args.password_stdin:
         password: str | None = sys.stdin.readline().rstrip("\n")
-    elif args.organisation_only or any(u["username"] == args.name.lower() for u in users.list_users(settings)):
+    elif args.organisation_only or existing:
         password = None  # an existing user gets one more role; the password stays
     elif not sys.stdin.isatty():  # getpass fell back to a pipe and failed with a traceback
         raise UserError("No terminal to ask the password on; pipe it in with --password-stdin.")
@@ -610,7 +613,8 @@ def cmd_users_add(settings: Settings, args: argparse.Namespace) -> int:
                                  organisation_only=args.organisation_only)
     except (ValueError, LookupError) as exc:
         raise UserError(str(exc)) from None
-    print(f"{outcome} user {args.name.lower()}: {args.role} of {args.tenant}")
+    was = f" (was {replaced}; a user holds one role in a tenant)" if replaced and replaced != args.role else ""
+    print(f"{outcome} user {args.name.lower()}: {args.role} of {args.tenant}{was}")
     return 0
 
 

@@ -363,6 +363,12 @@ def test_users_add_list_remove_and_keys(tmp_path, write_file):
     assert added.returncode == 0 and added.stdout.strip() == "created user ann: admin of acme"
     listed = run(data, "users", "list")
     assert listed.stdout.strip() == "ann\tadmin of acme" and "horse" not in listed.stdout
+    # one role a tenant: a new role replaces the old one, and the line says which it replaced
+    demoted = run(data, "users", "add", "ann", "--tenant", "acme", "--role", "expert")
+    assert demoted.stdout.strip() == "updated user ann: expert of acme (was admin; a user holds one role in a tenant)"
+    assert run(data, "users", "list").stdout.strip() == "ann\texpert of acme"
+    assert run(data, "users", "add", "ann", "--tenant", "acme", "--role", "expert").stdout.strip() == \
+        "updated user ann: expert of acme"
     short = subprocess.run([sys.executable, "-m", "core.cli", "users", "add", "bob", "--tenant", "acme", "--role",
                             "expert", "--password-stdin"], cwd=ROOT, env=env, input="short\n",
                            capture_output=True, text=True, timeout=120)
