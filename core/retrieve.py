@@ -133,6 +133,7 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
         entry["fused"] += 1.0 / (settings.rrf_k + rank)
 
     rows = store.get_chunks(settings, tenant, list(fused))
+    known = dict(rows)  # the chunk rows this question has read: later steps read each once
     _impute_cross_language(fused, rows, question_lang, settings.rrf_k, n)
     candidates = []
     for cid, entry in fused.items():
@@ -146,7 +147,7 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
     # leave policy's "Contents" first for "How long is parental leave?", pushing the periods out
     candidates = [c for c in candidates if not is_contents(c.section)]
     # a document that says it is out of force answers only when no document in force was found
-    withdrawn = out_of_force(settings, tenant, {c.doc_id for c in candidates})
+    withdrawn = out_of_force(settings, tenant, {c.doc_id for c in candidates}, known)
     for cand in candidates:
         cand.out_of_force = withdrawn.get(cand.doc_id, "")
     if withdrawn:
@@ -164,8 +165,8 @@ def retrieve(settings: Settings, tenant: str, question: str, hypothetical: str |
     if any(not c.out_of_force for c in top):  # nothing of an edition out of force beside one in force
         top = [c for c in top if not c.out_of_force]
     top = _referenced(settings, tenant, question, top, candidates)
-    top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top})
-    subjects = _subject_ids(settings, tenant, {c.doc_id for c in top})
+    top = top + _neighbours(settings, tenant, top[:2], {c.chunk_id for c in top}, known)
+    subjects = _subject_ids(settings, tenant, {c.doc_id for c in top}, known)
     for cand in top:
         cand.subject_ids = subjects.get(cand.doc_id, ())
     return Retrieval(question, candidates, top, {"retrieve": (time.perf_counter() - t0) * 1000})
@@ -200,12 +201,13 @@ def usable(row: dict[str, Any] | None, tenant: str) -> bool:
     return row is not None and row.get("tenant") == tenant and not row.get("disabled")
 
 
-def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, tuple[str, ...]]:
+def _subject_ids(settings: Settings, tenant: str, doc_ids: set[str],
+                 known: dict[str, dict[str, Any]] | None = None) -> dict[str, tuple[str, ...]]:
     """Step 5: per document, the identifiers of its opening chunks that have no sibling of
     the same shape there ("HR20" beside "AB-200"; not "ERR-20" in a list of ERR-10, ERR-11...)."""
     wanted = [f"{d}:{n:04d}" for d in sorted(doc_ids) for n in range(OPENING_CHUNKS)]
     texts: dict[str, list[str]] = {}
-    for row in store.get_chunks(settings, tenant, wanted).values():
+    for row in store.get_chunks(settings, tenant, wanted, known).values():
         if row.get("tenant") == tenant:
             texts.setdefault(row["doc_id"], []).append(row["text"])
     out = {}
@@ -243,10 +245,11 @@ def _leader(candidates: list[Candidate], rank_field: str) -> Candidate | None:
     return next((c for c in candidates if getattr(c, rank_field) == 1), None)
 
 
-def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have: set[str]) -> list[Candidate]:
+def _neighbours(settings: Settings, tenant: str, anchors: list[Candidate], have: set[str],
+                known: dict[str, dict[str, Any]] | None = None) -> list[Candidate]:
     """The following chunk of the same section, for answers that straddle a boundary."""
     wanted = {f"{a.doc_id}:{a.ordinal + 1:04d}": a for a in anchors}
-    rows = store.get_chunks(settings, tenant, [cid for cid in wanted if cid not in have])
+    rows = store.get_chunks(settings, tenant, [cid for cid in wanted if cid not in have], known)
     out = []
     for cid, row in rows.items():
         anchor = wanted[cid]

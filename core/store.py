@@ -415,7 +415,16 @@ def set_chunk_disabled(settings: Settings, tenant: str, chunk_id: str, disabled:
     return cur.rowcount == 1
 
 
-def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
+def get_chunks(settings: Settings, tenant: str, chunk_ids: list[str],
+               known: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """The chunks' rows by id (those of another tenant are never found). `known`: rows one
+    question has read already (the retriever reads a document's opening chunks for several
+    steps): only the others are read, and they are added to it."""
+    if known is not None:
+        out = {cid: known[cid] for cid in chunk_ids if cid in known}
+        fresh = get_chunks(settings, tenant, [cid for cid in chunk_ids if cid not in known])
+        known.update(fresh)
+        return {**out, **fresh}
     if not chunk_ids:
         return {}
     marks = ",".join("?" * len(chunk_ids))

@@ -28,6 +28,7 @@ warn (a QA pass). A document is out of force when its opening says so:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from core import store
 from core.answer.question import words_of
@@ -128,11 +129,13 @@ def _title(text: str) -> set[str]:
     return set(tokenize(" ".join(_opening(text)[:1])))
 
 
-def out_of_force(settings: Settings, tenant: str, doc_ids: set[str]) -> dict[str, str]:
+def out_of_force(settings: Settings, tenant: str, doc_ids: set[str],
+                 known: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
     """doc_id -> why each of these documents is out of force, as a clause: "it says so:
-    “Status: SUPERSEDED by v3.0”", or "policy.md replaces it: “Supersedes: v2.1 (2022)”"."""
-    rows = {r["doc_id"]: r for r in store.get_chunks(settings, tenant, [f"{d}:0000" for d in sorted(doc_ids)]).values()
-            if r.get("tenant") == tenant}
+    “Status: SUPERSEDED by v3.0”", or "policy.md replaces it: “Supersedes: v2.1 (2022)”".
+    `known`: chunk rows already read (store.get_chunks)."""
+    first = store.get_chunks(settings, tenant, [f"{d}:0000" for d in sorted(doc_ids)], known)
+    rows = {r["doc_id"]: r for r in first.values() if r.get("tenant") == tenant}
     found = {doc_id: f"it says so: “{line}”" for doc_id, row in rows.items() if (line := status_line(row["text"]))}
     told: dict[str, set[str]] = {}  # doc_id -> the versions and years its opening and name hold
     for doc_id, row in rows.items():

@@ -49,6 +49,23 @@ def test_each_lists_leader_is_given_and_neighbours_are_marked(tenant):
         assert anchor.section == n.section
 
 
+def test_a_question_reads_each_chunk_row_once(tenant, monkeypatch):
+    # the openings were read for the edition check, then again for the subject codes
+    from core import store
+
+    real, read = store.get_chunks, []
+
+    def counting(settings, tenant_name, chunk_ids, known=None):
+        if known is None:
+            read.extend(chunk_ids)
+        return real(settings, tenant_name, chunk_ids, known)
+
+    monkeypatch.setattr(store, "get_chunks", counting)
+    r = retrieve(tenant, "acme", "Where does item group 7 go?")
+    assert any(c.neighbour for c in r.top)
+    assert read and len(read) == len(set(read))
+
+
 def test_only_the_asking_tenants_chunks_come_back(tenant):
     r = retrieve(tenant, "acme", "What is the salt lamp code 4711?")
     assert r.candidates and all(c.source in ("guide.md", "faq.md") for c in r.candidates)
