@@ -28,6 +28,7 @@ from core.answer_vectors import AnswerVectors
 from core.config import Settings, load_tenant_overrides
 from core.ingest import FOLDER_SUFFIXES, IngestError, detect_format, parse_file
 from core.ingest.ahead import ParseAhead
+from core.ingest.base import IngestCancelled
 from core.ingest.chunk import chunk_document
 from core.ingest.tokens import MAX_CHUNK_TOKENS
 from core.lexical import tokenize
@@ -36,12 +37,6 @@ from core.schema import ParsedDocument
 from core.tenants import collection_name, kept_file, tenant_dir, tenant_key, validate_tenant
 
 Progress = Callable[[str, float], None]  # (stage, fraction 0..1)
-
-
-class IngestCancelled(Exception):
-    """Raised by a `Progress` callback to stop an ingest at one of its safe points (each stage's
-    start, each embedding batch, "index" just before the first write): nothing of the file has
-    been written there, so it leaves no row, vector or kept file (core/ingest_cancel.py)."""
 
 
 # The kept original is named by what its bytes are (see detect_format), so the console never

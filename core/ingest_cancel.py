@@ -2,7 +2,8 @@
 
 `DELETE /v1/ingest-jobs/{id}` on an indexing job records the request on the job's row
 (`cancel_requested_at`, migration 20). The worker reads it where nothing of the file has been
-written yet: each stage's start (parse, chunk, embed), every embedding batch, and "index", the
+written yet: each stage's start (parse, chunk, embed), every page parsed (an OCR page takes
+seconds: a long scan stops within one), every embedding batch, and "index", the
 step just before the first write. There it raises `IngestCancelled`, the ingest stops with no
 row, vector or kept file of the document, and the job ends `cancelled` with its bytes removed.
 

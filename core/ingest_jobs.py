@@ -297,7 +297,8 @@ def run(settings: Settings, job_id: str) -> None:
     last = {"stage": "", "fraction": -1.0}
 
     def progress(stage: str, fraction: float) -> None:
-        if stage != last["stage"] or stage == "embed":  # each stage's start, every embedding batch
+        # each stage's start, every page parsed (an OCR page takes seconds), every embedding batch
+        if stage != last["stage"] or stage in ("parse", "embed"):
             ingest_cancel.checkpoint(settings, job_id, stage)
         if stage != last["stage"] or fraction - last["fraction"] >= PROGRESS_STEP:
             last.update(stage=stage, fraction=fraction)

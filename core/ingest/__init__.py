@@ -26,6 +26,7 @@ from core.ingest.base import (
     NOT_PPTX,
     NOT_XLSX,
     SUPPORTED_HINT,
+    IngestCancelled,
     IngestError,
     PageProgress,
     Parser,
@@ -47,7 +48,7 @@ from core.ingest.xlsx import XlsxParser
 from core.schema import ParsedDocument
 
 __all__ = [
-    "FOLDER_SUFFIXES", "FORMAT_NAMES", "PARSERS", "IngestError", "Parser", "chunk_document",
+    "FOLDER_SUFFIXES", "FORMAT_NAMES", "PARSERS", "IngestCancelled", "IngestError", "Parser", "chunk_document",
     "detect_format", "parse_file",
 ]
 
@@ -248,6 +249,8 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
               else PARSERS[fmt])
     try:
         parsed = parser.parse(path, on_page)
+    except IngestCancelled:
+        raise  # the client's cancel, between two pages: no failure of the file's
     except IngestError:
         named, damaged = _NAMED_BINARY.get(path.suffix.lower(), (fmt, ""))
         if named != fmt:

@@ -26,6 +26,13 @@ class IngestError(Exception):
     """A file that cannot be ingested; the message is one sentence a user can act on."""
 
 
+class IngestCancelled(Exception):
+    """Raised by a progress callback to stop an ingest at one of its safe points (each stage's
+    start, each page parsed, each embedding batch, "index" just before the first write):
+    nothing of the file has been written there, so it leaves no row, vector or kept file
+    (core/ingest_cancel.py). No parser turns it into an IngestError."""
+
+
 # (pages read, pages in all): a long PDF takes minutes to parse, and a bar that stands still
 # that long looks hung
 PageProgress = Callable[[int, int], None]

@@ -227,6 +227,42 @@ def test_an_upload_cancelled_while_indexing_stops_before_its_commit_and_keeps_no
     assert api.delete(url, headers=acme).json()["phase"] == "cancelled"
 
 
+def test_a_long_pdf_cancelled_while_its_pages_are_read_stops_within_a_page(api, monkeypatch):
+    import pymupdf
+
+    from core.ingest import pdf
+
+    acme = auth(api.keys["acme"])
+    before = _held(api.settings, "acme")
+    doc = pymupdf.open()
+    for n in range(1, 7):
+        doc.new_page().insert_text((72, 72), f"Locker room {n} is on level {n}.")
+    pages_read = []
+    original = pdf._page_items
+
+    def counted(page, *args, **kwargs):
+        pages_read.append(page.number)
+        return original(page, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "_page_items", counted)
+    # the second page waits for the test, as an OCR page takes seconds
+    reading, go = _blocking(monkeypatch, pdf, "_upright")
+    job = ingest_jobs.accept(api.settings, "acme", "lockers.pdf", doc.tobytes(), start=False)
+    url = f"/v1/ingest-jobs/{job['job_id']}"
+    runner = threading.Thread(target=ingest_jobs.run, args=(api.settings, job["job_id"]))
+    runner.start()
+    try:
+        assert reading.wait(DEADLINE_S)
+        assert api.delete(url, headers=acme).status_code == 202
+    finally:
+        go.set()
+        runner.join(DEADLINE_S)
+    ended = api.get(url, headers=acme).json()
+    assert ended["phase"] == "cancelled" and ended["error"] is None, ended
+    assert len(pages_read) == 1, pages_read  # the page it was on; none of the five after it
+    assert _held(api.settings, "acme") == before
+
+
 def test_a_cancel_that_comes_after_the_commit_leaves_the_upload_done_and_says_how_to_delete_it(api, monkeypatch):
     acme = auth(api.keys["acme"])
     # the registry has committed the document; its BM25 write waits for the test
