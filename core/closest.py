@@ -111,21 +111,10 @@ def _entry(passage: Candidate, unit: Any, score: float) -> dict[str, Any]:
 LANGUAGE_NAMES = {"en": "English", "ru": "Russian"}
 
 
-def other_language(question: str, entries: list[dict[str, Any]]) -> str | None:
-    """The language of a refusal's closest sentences when one of them is not in the
-    question's (English or Russian): word checks cannot match across languages, so such
-    questions are refused more often (on the development sets 52 of the 61 answerable
-    Russian questions whose answer stands in an English document), and asking in that
-    language is the thing to try. On those sets it is named for 34 of the 52, for none of
-    53 refused Russian questions answered in Russian documents, and for 39 of 128 Russian
-    questions rightly refused (a needless second try, never a wrong answer)."""
-    found = first_in_other_language(question, entries)
-    return found[1] if found else None
-
-
 def first_in_other_language(question: str, entries: list[dict[str, Any]]) -> tuple[int, str] | None:
     """(position, language name) of the first closest entry in another language than the
-    question, or None: the page names which passage it is when it is not the first."""
+    question, or None. Word checks cannot match across languages, so such questions are
+    refused more often, and asking in that language is the thing to try."""
     asked = detect_lang(question)
     if asked not in LANGUAGE_NAMES:
         return None

@@ -38,6 +38,13 @@ WORDING: dict[str, str] = {
     "never_mentions": "The knowledge base never mentions “{word}”",
     "never_mentions_in": "The knowledge base never mentions “{word}” in {language}",
     "unknown_word": "{mention}; {reason}",
+    # the lines a console shows under a refusal, in the question's language
+    "why": "Why: {reason}",
+    "teach_word": "If “{word}” is your word for something the documents call otherwise, an admin can add it "
+                  "under Settings → Synonyms; the next ask reads it.",
+    "try_language": "The closest passage is in {language}. Questions in one language about documents in another "
+                    "are refused more often (their words cannot be checked against the passage): try asking in "
+                    "{language}.",
     # notes an answer is read with
     "dropped_claim": "Dropped an unsupported claim: {claim}",
     "model_failed": "{error} Answered from quotes instead.",
