@@ -36,10 +36,12 @@ def status_counts(docs: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def tenant_summary(docs: list[dict[str, Any]]) -> str:
-    """One line over the whole tenant: documents, passages, and how many failed."""
+    """One line over the whole tenant: documents, passages, and how many uploads failed. A
+    failed upload is no document ("15 documents · 4 failed" of 11 that answer: QA pass)."""
     chunks = sum(d.get("chunks") or 0 for d in docs)
     failed = sum(d.get("status") == "failed" for d in docs)
-    return f"{count_of(len(docs), 'document')} · {count_of(chunks, 'passage')}" + (f" · {failed:,} failed" if failed else "")
+    return (f"{count_of(len(docs) - failed, 'document')} · {count_of(chunks, 'passage')}"
+            + (f" · {count_of(failed, 'failed upload')}" if failed else ""))
 
 
 def newest_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:

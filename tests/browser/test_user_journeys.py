@@ -104,7 +104,7 @@ def test_the_three_users_journeys(seeded, server, page, shot):
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(broken))
     page.get_by_role("button", name="Index 1 file").click()
     expect()(page.get_by_test_id("stAlert").filter(has_text="broken.pdf").first).to_be_visible(timeout=120_000)
-    expect()(page.get_by_text("2 documents · ", exact=False)).to_contain_text("1 failed")
+    expect()(page.get_by_text("1 document · ", exact=False)).to_contain_text("1 failed upload")
     pills = page.get_by_role("radiogroup", name="Status")  # st.pills: one pick, a radio each
     expect()(pills.get_by_role("radio")).to_have_text(["failed (1)", "ready (1)"])
     wait_idle(page)
