@@ -7,7 +7,7 @@ Hard stops (confidence 0), each with a code and the subject it names:
 - `missing_reference`: a cited page, appendix, or section/paragraph number no retrieved
   passage carries ("page 12" of a 5-page PDF, "para 99-1");
 - `missing_identifier`: a code or reference number in the question (ERR-401, AB-220, 7-2),
-  or a name with a number ("Model X 12"), that no retrieved passage contains (a bare value,
+  or a name with a number ("Model X 12") in the asking sentence, that no retrieved passage contains (a bare value,
   "500" or "12.5", is no code). One named only by a scene sentence before the asking one
   that the tenant's documents do hold elsewhere is no stop: "... a splash at T-104. Who
   reports it?" asks about reporting, and the tank's passage is not the answer's (a QA pass
@@ -109,8 +109,12 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     # a bare value ("500", "12.5", "2024") is no code: whether the passages state it is the
     # answer model's `numbers_missing` signal, not a stop before any passage is read
     missing = sorted(i for i in identifiers(q.text) - refs if i not in haystack and not is_value(i))
-    # a name with a number ("Model X 12") is a product no passage states unless it stands there
-    missing += [n for n in model_names(q.text) if n.lower() not in haystack]
+    # a name with a number ("Model X 12") is a product no passage states unless it stands there;
+    # one the asking sentence names: a scene's "Room 518 has had the sign on since this
+    # morning. When should housekeeping phone the room?" asks what its rule says, and was
+    # refused as "No passage mentions Room 518" (a QA pass); the answer model still weighs
+    # the missing number (`numbers_missing`)
+    missing += [n for n in model_names(q.asking) if n.lower() not in haystack]
     missing = list({m.lower(): m for m in reversed(missing)}.values())[::-1]  # each named once
     # each code looked up in the tenant once (a scan of its chunks), only when one is missing
     held = {m for m in missing if mentioned(m)} if missing and mentioned is not None else set()

@@ -99,3 +99,17 @@ def test_a_name_the_documents_never_use_but_not_across_languages() -> None:
 
 def test_no_passages() -> None:
     assert _assess("Anything?", []).code == "no_passages"
+
+
+def test_a_name_with_a_number_only_the_scene_holds_is_no_stop() -> None:
+    # a QA pass: "Room 518 has had the Do Not Disturb sign on since this morning. When should
+    # housekeeping phone the room?" was refused as "No passage mentions Room 518"
+    dnd = [_passage("If the sign is still on at 14:00, the floor supervisor calls the room.")]
+    scene = _assess("Room 518 has had the Do Not Disturb sign on since this morning. When should housekeeping "
+                    "phone the room?", dnd)
+    assert scene.code is None and not scene.missing_ids
+    # named by the asking sentence, it is what is asked about and still stops; a scene's code too
+    asked = _assess("When should housekeeping phone Room 518?", dnd)
+    assert (asked.code, asked.subject) == ("missing_identifier", "Room 518")
+    assert _assess("A splash happened at T-999 this morning. When should housekeeping phone?", dnd).code \
+        == "missing_identifier"
