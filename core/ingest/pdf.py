@@ -29,7 +29,7 @@ import math
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pymupdf
@@ -143,7 +143,7 @@ class PdfParser:
         if not any(item.rows or item.lines for item in items):
             raise _no_text(damaged, scans, self.unavailable, self.images)
         _bold_scans(items)
-        items = _drop_running_text(_steady_scans(items), heights, pages)
+        items = _headed_continuations(_drop_running_text(_steady_scans(items), heights, pages))
         blocks = _classify(items, hyphenated_words(line.text for item in items for line in item.lines))
         if not blocks:
             raise _no_text(damaged, scans, self.unavailable, self.images)
@@ -697,7 +697,11 @@ def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]
         rows = [[_cell_text(words, cell) for cell in row.cells] for row in table.rows]
         bbox = tuple(table.bbox)
         header = table.header
-        if header is not None and header.external and any(header.names):
+        # a line above the grid that fills one cell of several is the table's title, not its
+        # column names ("5. Periodic and deep cleaning" over "Task | Frequency": a QA pass saw
+        # the heading lost into the table and the true header read as a data row); it stays text
+        titled = header is not None and len(header.names) >= 2 and sum(1 for n in header.names if n) == 1
+        if header is not None and header.external and any(header.names) and not titled:
             rows.insert(0, [name or "" for name in header.names])
             bbox = _union_boxes(bbox, tuple(header.bbox))
         rows = normalize_rows(rows)
@@ -734,6 +738,24 @@ def _cell_text(words: list[tuple], cell: tuple | None) -> str:
 
 
 # --- across pages ---------------------------------------------------------------------
+
+
+def _headed_continuations(items: list[_Item]) -> list[_Item]:
+    """A table that goes on over a page break is read by PyMuPDF as two, the second with its
+    first data row for a header ("Carpet shampoo | every 4 months" named the columns of every
+    row after it). A table that opens its page right after one that ends the page before, with
+    as many columns, whose first row holds a number where the earlier header holds none, is
+    that table's continuation: it gets the earlier header (each part keeps its own page)."""
+    out: list[_Item] = []
+    for item in items:
+        before = out[-1] if out else None
+        if (item.rows and before is not None and before.rows and item.page == before.page + 1
+                and len(item.rows[0]) == len(before.rows[0]) and item.rows[0] != before.rows[0]
+                and not any(ch.isdigit() for cell in before.rows[0] for ch in cell)
+                and any(ch.isdigit() for cell in item.rows[0] for ch in cell)):
+            item = replace(item, rows=[before.rows[0], *item.rows])
+        out.append(item)
+    return out
 
 
 def _drop_running_text(items: list[_Item], heights: dict[int, float], pages: int) -> list[_Item]:

@@ -385,3 +385,43 @@ def test_numbered_clauses_set_with_no_space_between_stay_paragraphs_of_their_own
     assert any(t.startswith("5.3 Abandoned-lock procedure") for t in texts)
     assert any(t.startswith("5.2 If a lock owner") and t.endswith("after the procedure in 5.3.") for t in texts)
     assert any(t.endswith("for a laden van, and 3.2 bar front and 3.4 bar rear for an unladen van.") for t in texts)
+
+
+def test_a_title_over_a_table_and_a_table_over_a_page_break_keep_their_header(tmp_path):
+    """A QA pass's housekeeping PDF: "5. Periodic and deep cleaning" drawn just above its
+    grid was read as the table's header ("| 5. Periodic and deep cleaning |  |"), the true
+    header "Task | Frequency" as a data row, and the rows after a page break were named by
+    their own first row ("Carpet shampoo | every 4 months")."""
+    doc = pymupdf.open()
+    first = doc.new_page()
+    first.insert_text((72, 80), "4. Minibar", fontsize=14, fontname="hebo")
+    first.insert_text((72, 100), "Minibars are checked daily.", fontsize=10)
+    first.insert_text((72, 700), "5. Periodic cleaning", fontsize=10)
+    draw_table(first, 704, [["Task", "Frequency", "Who"], ["Deep clean", "every 60 days", "team A"],
+                            ["Mattress flip", "every 3 months", "team B"]])
+    second = doc.new_page()
+    draw_table(second, 100, [["Carpet shampoo", "every 4 months", "contractor"],
+                            ["Curtains", "every 6 months", "laundry"], ["Windows", "every 2 months", "contractor"],
+                            ["Vents", "every 90 days", "team A"]])
+    second.insert_text((72, 240), "6. Colour coding", fontsize=14, fontname="hebo")
+    second.insert_text((72, 260), "Red cloths are for toilets only.", fontsize=10)
+    path = tmp_path / "housekeeping.pdf"
+    doc.save(path)
+
+    tables = [b for b in parse_file(path).blocks if b.kind == "table"]
+    assert [t.rows[0] for t in tables] == [["Task", "Frequency", "Who"]] * 2
+    assert [t.page for t in tables] == [1, 2]  # each part cited on its own page
+    assert tables[0].rows[1] == ["Deep clean", "every 60 days", "team A"]
+    assert tables[1].rows[1] == ["Carpet shampoo", "every 4 months", "contractor"]
+    assert not any("Periodic" in cell for t in tables for row in t.rows for cell in row)
+
+
+def test_two_tables_on_following_pages_each_with_a_header_stay_apart(tmp_path):
+    doc = pymupdf.open()
+    draw_table(doc.new_page(), 600, TABLE_ROWS)
+    draw_table(doc.new_page(), 100, [["Region", "Office", "Staff"], ["North", "Leeds", "12"], ["South", "Bath", "9"],
+                                     ["East", "Ely", "4"]])
+    path = tmp_path / "two.pdf"
+    doc.save(path)
+    tables = [b for b in parse_file(path).blocks if b.kind == "table"]
+    assert [t.rows[0] for t in tables] == [TABLE_ROWS[0], ["Region", "Office", "Staff"]]
