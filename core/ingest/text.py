@@ -121,9 +121,19 @@ def _numbered_title(lines: list[str]) -> tuple[int, str] | None:
         return None
     after = lines[1].lstrip()
     under = after.startswith(numbered.group(1).rstrip(".") + ".") and _NUMBERED_HEADING.match(after)
-    if not under and (LIST_MARKER.match(lines[1]) or not after[:1].isupper()):
+    # a bulleted list right under it, not indented more, is its text ("2. СРОКИ РЕАКЦИИ" over
+    # "- Устная жалоба ...": a QA pass had section 2 read as an item of section 1's list)
+    bullets = after[:1] in BULLETS and after[1:2].isspace() and _indent(lines[1]) <= _indent(lines[0])
+    if not under and not bullets and (LIST_MARKER.match(lines[1]) or not after[:1].isupper()):
         return None
     return numbered.group(1).count(".") + 1, text
+
+
+BULLETS = "•·▪‣◦●○■□►▶➢✓✔*-–—"  # LIST_MARKER's glyphs: an unnumbered item
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _shape(word: str) -> str:

@@ -482,6 +482,22 @@ def test_a_numbered_title_over_its_first_numbered_clause_heads_its_section(write
     assert [b.kind for b in listed][-2:] == ["list_item", "list_item"]
 
 
+def test_a_numbered_title_over_a_bulleted_list_heads_its_section(write_file):
+    # a QA pass: "2. СРОКИ РЕАКЦИИ" over "- Устная жалоба ..." was an item of section 1's list,
+    # and section 2's and 3's rules were cited as section 1
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_file(write_file("zhaloby.txt", "1. ПРИНЦИПЫ\nМы работаем по схеме:\n- выслушать гостя;\n"
+                                   "- извиниться.\n\n2. СРОКИ РЕАКЦИИ\n- Устная жалоба: в течение 15 минут.\n"
+                                   "- Письменная: 24 часа.\n")).blocks
+    assert [(b.kind, b.section_path[-1]) for b in blocks if "жалоба" in b.text or "Письменная" in b.text] == [
+        ("list_item", "2. СРОКИ РЕАКЦИИ"), ("list_item", "2. СРОКИ РЕАКЦИИ")]
+    assert ("heading", "2. СРОКИ РЕАКЦИИ") in [(b.kind, b.text) for b in blocks]
+    # a numbered step with its sub-items indented under it stays a list
+    nested = parse_plain_text("Steps:\n1. Fill in the form\n   - name\n   - date\n2. Sign it\n")
+    assert [b.kind for b in nested if b.text.startswith(("1.", "2."))] == ["list_item", "list_item"]
+
+
 def test_a_short_title_over_label_and_value_lines_heads_its_section(write_file):
     # a QA pass: "E-2001 Storage quota exceeded" over a short "Cause: ..." line ran into the
     # entry above it, so E-2001's fix was cited under E-1042
