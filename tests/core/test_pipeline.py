@@ -487,14 +487,15 @@ def test_a_russian_refusal_says_why_in_russian_and_an_english_one_as_before(sett
     assert ingest_file(settings, "en", write_file("leave.md", (
         "# Leave\n\nLeave cannot be paid out except when employment ends. Staff earn 28 days of leave a "
         "year.\n"))).status == "ready"
-    parking = ask(settings, "en", "How much does parking at the office cost?")
-    assert (parking.status, parking.refusal_code, parking.refusal_subject) == ("refused", "unknown_word", "parking")
-    assert parking.refusal_reason.startswith("The knowledge base never mentions “parking”; Answer confidence ")
+    parking = ask(settings, "en", "How much does valet parking at the office cost?")
+    assert (parking.status, parking.refusal_code, parking.refusal_subject) == ("refused", "unknown_word",
+                                                                               "valet parking")
+    assert parking.refusal_reason.startswith("The knowledge base never mentions “valet parking”; Answer confidence ")
     assert parking.refusal_reason.endswith(" is below the threshold 0.69: the closest sentence does not clearly "
                                            "answer it.")
     assert ask(settings, "en", "What does error E77 mean?").refusal_reason == "No passage mentions E77."
     assert ask(settings, "en", "What is on page 12?").refusal_reason == "None of the passages found comes from page 12."
-    assert [w["word"] for w in unknown_words(settings, "en")] == ["parking"]
+    assert [w["word"] for w in unknown_words(settings, "en")] == ["valet parking"]
 
 
 def test_a_document_that_says_it_is_superseded_answers_only_when_nothing_else_does(settings, write_file):
