@@ -270,12 +270,14 @@ def test_upload_pdf_ask_and_see_the_highlighted_page(server, page, shot, tmp_pat
     refusal.scroll_into_view_if_needed()
     shot(page, "04b-ask-refusal-closest-sentence")
 
-    # a question in Russian about English documents: the refusal suggests asking in English
+    # a question in Russian about English documents: the refusal suggests asking in English,
+    # in the question's language
     box.fill("Какая гарантия на телескоп марсохода?")
     box.press("Enter")
     russian = page.locator('[data-testid="stChatMessage"]').nth(5)
     expect()(russian).to_contain_text("refused", timeout=120_000)
-    expect()(russian.get_by_text(re.compile("closest passage.* is in English.*try asking in English"))).to_be_visible()
+    expect()(russian.get_by_text(re.compile(r"Ближайший фрагмент написан на другом языке \(English\).*"
+                                            "попробуйте задать вопрос на этом языке"))).to_be_visible()
     # the third answer of a long chat is brought into view at its top, not left below the fold
     page.wait_for_timeout(1800)
     assert -2 <= russian.bounding_box()["y"] < page.viewport_size["height"] / 2, russian.bounding_box()

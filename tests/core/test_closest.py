@@ -128,19 +128,20 @@ def test_three_passages_are_shown_and_the_answer_in_the_fifth_is_among_them(embe
 
 
 def test_a_closest_sentence_in_the_other_language_is_named():
-    from core.closest import other_language
+    from core.closest import first_in_other_language
 
     english = [{"sentence": "The engine oil capacity is 4.5 litres.", "snippet": "…"}]
     russian = [{"sentence": "Объём масла в двигателе 4,5 литра.", "snippet": "…"}]
-    assert other_language("Какой объём масла в двигателе?", english) == "English"
-    assert other_language("What is the engine oil capacity?", russian) == "Russian"
-    assert other_language("What is the engine oil capacity?", english) is None
-    assert other_language("Какой объём масла?", russian) is None
-    assert other_language("Какой объём масла?", []) is None
-    # any of the closest passages: the answer may stand in the second or third
-    assert other_language("Какой объём масла?", [*russian, *english]) == "English"
+    assert first_in_other_language("Какой объём масла в двигателе?", english) == (0, "English")
+    assert first_in_other_language("What is the engine oil capacity?", russian) == (0, "Russian")
+    assert first_in_other_language("What is the engine oil capacity?", english) is None
+    assert first_in_other_language("Какой объём масла?", russian) is None
+    assert first_in_other_language("Какой объём масла?", []) is None
+    # its place among the closest passages (the Ask page names only a first one)
+    assert first_in_other_language("Какой объём масла?", [*russian, *english]) == (1, "English")
     # only the snippet (a passage without a sentence that stands out) still tells its language
-    assert other_language("Какой объём масла?", [{"snippet": "The engine oil capacity is 4.5 litres."}]) == "English"
+    assert first_in_other_language("Какой объём масла?", [{"snippet": "The engine oil capacity is 4.5 litres."}]) \
+        == (0, "English")
 
 
 def test_a_first_passage_holding_an_instruction_is_shown_first_and_flagged(embedder):
