@@ -328,9 +328,10 @@ def unknown_words(question: Question, lexicon: LexicalIndex, passages: list[Cand
             runs[-1].append((word, stems))
         elif runs[-1]:
             runs.append([])
-    runs = [r for r in reversed(runs) if r and min(chunk_probability(t) for _, stems in r for t in stems) < EVERYDAY]
-    runs.sort(key=lambda r: min(chunk_probability(t) for _, stems in r for t in stems))
-    return [" ".join(word for word, _ in r) for r in runs]
+    # each run by its rarest word's share of general-text passages, the last run first on a tie
+    rated = sorted(((min(chunk_probability(t) for _, stems in r for t in stems), n, r)
+                    for n, r in enumerate(reversed(runs)) if r), key=lambda x: x[:2])
+    return [" ".join(word for word, _ in r) for share, _, r in rated if share < EVERYDAY]
 
 
 # A word more than one general-text passage in a hundred holds is an everyday word, not a topic
