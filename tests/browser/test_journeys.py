@@ -616,7 +616,8 @@ def test_a_marker_of_an_older_answer_scrolls_to_its_sources_and_opens_them(fresh
     messages = open_saved_chat(page, fresh_server(data), settings, history)
     first = messages.nth(1)
     expect()(first.get_by_role("tab")).to_have_count(0)  # folded
-    assert page.locator("#gw-sources-turn1").count() == 1
+    # waited for: under load the message boxes are drawn before their contents
+    expect()(page.locator("#gw-sources-turn1")).to_have_count(1, timeout=60_000)
     # clicked again if lost to a redraw (seen under load: the address kept no anchor)
     click_until(page, first.locator('a[href="#gw-sources-turn1"]').first,
                 first.get_by_role("tab", name="Feedback"), wait=60_000)  # opened
