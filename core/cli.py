@@ -772,6 +772,7 @@ def _require_tenant(settings: Settings, tenant: str) -> None:
 
 def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     from core.pipeline import ask
+    from core.trace import ORIGIN_BATCH
 
     _require_tenant(settings, args.tenant)
     if args.batch:
@@ -783,8 +784,8 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
             for row in rows:
                 try:
                     # a row may name the question asked before it ("previous"): a chat follow-up
-                    record = {"id": row["id"], **ask(settings, args.tenant, row["question"],
-                                                     previous=row.get("previous")).to_dict()}
+                    record = {"id": row["id"], **ask(settings, args.tenant, row["question"], previous=row.get("previous"),
+                                                     origin=ORIGIN_BATCH).to_dict()}
                 except Exception as exc:  # one bad row must not lose the answers of the others
                     failed += 1
                     record = {"id": row["id"], "error": f"{type(exc).__name__}: {exc}", "route": "error"}

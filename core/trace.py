@@ -22,6 +22,7 @@ def new_trace_id() -> str:
 # listed on Traces but left out of live quality, the review queue and the words to teach
 ORIGIN_EVAL = "eval"
 ORIGIN_BENCHMARK = "benchmark"
+ORIGIN_BATCH = "batch"  # `ask --batch`: a file of questions run by a script, not typed by a person
 
 
 def record(settings: Settings, trace_id: str, *, answer: dict[str, Any], candidates: list[dict[str, Any]],

@@ -34,6 +34,7 @@ from core.ingest.base import (
 from core.ingest.chunk import chunk_document
 from core.ingest.decode import looks_binary
 from core.ingest.docx import DocxParser
+from core.ingest.encoded import encoded_message, looks_encoded
 from core.ingest.html import HtmlParser
 from core.ingest.image import ImageParser
 from core.ingest.markdown import MarkdownParser
@@ -266,6 +267,8 @@ def parse_file(path: Path, settings: Settings | None = None, on_page: PageProgre
         ) from exc
     if not parsed.blocks:
         raise IngestError(NO_TEXT)
+    if fmt in ("text", "markdown", "html") and looks_encoded(parsed.text):  # a CSV's rows may hold no space
+        raise IngestError(encoded_message(parsed.text))
     suffix = Path(name).suffix.lower() if name else path.suffix.lower()
     named = _PROMISED.get(suffix) or ("binary" if suffix in _BINARY_NAMES else fmt)
     # a ".txt" of Markdown, HTML or CSV is text all the same; one holding a Word file is not

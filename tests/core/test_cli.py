@@ -113,6 +113,14 @@ def test_batch_ask_and_verify(tmp_path, write_file):
     assert rows[0]["status"] == "answered" and rows[1]["status"] == "refused"
     # every stage is reported, also for a refusal that never reached generation
     assert all(set(r["timings_ms"]) >= {"retrieve", "generate", "verify", "total"} for r in rows)
+    # a batch is a script's run: listed on Traces, left out of live quality and the review queue (QA pass)
+    from core import store
+    from core.config import load_settings
+
+    assert run(data, "ask", "--tenant", "acme", "What is the engine oil capacity?").returncode == 0
+    settings = load_settings({"GROUNDWORK_DATA": str(data)})
+    assert {t["origin"] for t in store.list_traces(settings, "acme")} == {"batch", None}
+    assert [t["origin"] for t in store.list_traces(settings, "acme", people_only=True)] == [None]
 
     claims = write_file("c.jsonl", json.dumps({"id": "c1", "premise": "Capacity is 5 quarts.",
                                                "claim": "Capacity is 6 quarts."}) + "\n")

@@ -135,3 +135,22 @@ def test_parser_crash_becomes_ingest_error(write_file, monkeypatch):
     monkeypatch.setitem(PARSERS, "text", Exploding())
     with pytest.raises(IngestError, match=r"could not be read as text \(RuntimeError\)"):
         parse_file(write_file("a.txt", "hello"))
+
+
+def test_encoded_data_saved_as_text_is_refused_as_no_readable_text(write_file):
+    """QA pass: a base64 photo saved as a .txt was refused as "too long to index ... split it
+    into smaller files", which would only make smaller blobs. Prose with long URLs and a CSV
+    of rows without spaces are read."""
+    import base64
+    import random
+
+    blob = base64.encodebytes(random.Random(3).randbytes(60_000)).decode()  # 76-character lines
+    with pytest.raises(IngestError, match=r"no readable text: 100% of it is unbroken runs .*base64"):
+        parse_file(write_file("photo.txt", blob))
+    with pytest.raises(IngestError, match="no readable text"):
+        parse_file(write_file("photo.md", "# Photo\n\n" + blob.replace("\n", "")))
+    url = "https://example.org/" + "a" * 80
+    prose = " ".join(f"Guests read {url} before arrival, as the desk explains." for _ in range(40))
+    assert parse_file(write_file("notes.txt", prose)).blocks
+    rows = "\n".join(f"2025-01-{d:02d},ROOM-{d}{'0' * 60},12.50,settled" for d in range(1, 29))
+    assert parse_file(write_file("export.csv", "date,room,amount,state\n" + rows)).blocks
