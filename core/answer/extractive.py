@@ -26,6 +26,7 @@ from datetime import date
 from typing import Any
 
 from core.answer.brackets import in_bracket
+from core.answer.columns import asked_column_first
 from core.answer.differing import in_force_first, rival_rows
 from core.answer.lookup import is_lookup
 from core.answer.model import AnswerModel, load_model
@@ -178,6 +179,7 @@ class LearnedExtractive:
             else:
                 chosen, differences = in_force_first(pairs, chosen, passages, today)
             chosen, amended = amendments_first(chosen, passages, q.lang)
+        chosen = [Selected(s.passage, asked_column_first(q, s.unit), s.score) for s in chosen]  # the cell asked first
         shown = [{"passage": s.passage, "unit": s.unit.text[:200], "score": round(s.score, 4),
                   "signals": {k: round(v, 3) for k, v in s.signals.items()},
                   "drivers": self.model.unit.contributions(s.signals)} for s in ranked[:SHOWN]]

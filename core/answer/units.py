@@ -18,6 +18,7 @@ class Unit:
     end: int
     context: str  # text used for coverage: heading + table header + the unit
     kind: str  # sentence | row | heading
+    header: tuple[str, ...] = ()  # a row's table header, one name a cell (core/answer/columns.py)
 
 
 def row_cells(line: str) -> list[str]:
@@ -64,7 +65,7 @@ def units(chunk_text: str, heading: str = "") -> list[Unit]:
                 continue
             shown = "; ".join(f"{h}: {v}" if h else v for h, v in zip(header, cells) if v)
             ctx = f"{heading}\n{' '.join(header)}\n{' '.join(cells)}"
-            out.append(Unit(shown, stripped, lead, lead + len(stripped), ctx, "row"))
+            out.append(Unit(shown, stripped, lead, lead + len(stripped), ctx, "row", tuple(header)))
             continue
         header = None
         if heading and stripped == heading.strip():

@@ -553,3 +553,16 @@ def test_a_statement_made_once_per_section_is_quoted_for_each_unless_the_questio
     picked = ask(replace(settings, gate_threshold=0.3), "hr", "What is the learning budget for grade C?")
     assert picked.status == "answered" and "1,500 EUR" in picked.answer
     assert "800 EUR" not in picked.answer and "2,500 EUR" not in picked.answer, picked.answer
+
+
+def test_a_table_answer_shows_the_column_asked_right_after_its_row_name(settings, write_file):
+    # a QA pass: the answer quoted the whole row and left the reader to find the cell asked for
+    assert ingest_file(settings, "acme", write_file("plans.md", (
+        "# Tariff plans\n\nAll prices include VAT.\n\n| Plan | Monthly fee | Data | Minutes | EU roaming data |\n"
+        "|---|---|---|---|---|\n| Start | EUR 9 | 5 GB | 100 | 2 GB |\n"
+        "| Max | EUR 35 | Unlimited | Unlimited | 30 GB |\n"))).status == "ready"
+    asked = ask(settings, "acme", "How much EU roaming data does the Max plan include?")
+    assert asked.status == "answered", asked
+    assert asked.answer.startswith("Plan: Max; EU roaming data: 30 GB; Monthly fee: EUR 35"), asked.answer
+    assert asked.citations[0].quote == "| Max | EUR 35 | Unlimited | Unlimited | 30 GB |"
+    assert asked.factuality == 100 and all(c.verdict == "supported" for c in asked.claims)
