@@ -55,7 +55,8 @@ def _cell(text: str) -> str:
 
 
 def normalize_rows(rows: list[list[str]]) -> list[list[str]]:
-    """Clean cell text, drop empty rows and empty trailing columns, pad to one width."""
+    """Clean cell text, drop empty rows and empty trailing columns, pad to one width, and
+    read a header of two rows as one (`merged_header`)."""
     rows = [[clean_inline(c or "") for c in row] for row in rows]
     rows = [r for r in rows if any(r)]
     if not rows:
@@ -65,7 +66,31 @@ def normalize_rows(rows: list[list[str]]) -> list[list[str]]:
     while width > 1 and not any(r[width - 1] for r in rows):
         width -= 1
         rows = [r[:width] for r in rows]
-    return rows
+    return merged_header(rows)
+
+
+def merged_header(rows: list[list[str]]) -> list[list[str]]:
+    """A header of two rows, a group name over the columns it spans ("Included allowances"
+    over "Data | Minutes | SMS"), read as one row: "Included allowances / Data", ... (a QA
+    pass: the second row was read as a data row, and the columns under the group had no
+    names). The parsers write a spanned cell into each column it covers, so a group is a
+    name repeated in adjacent columns of the first row, over different names in the second;
+    every other cell of the second row is blank or repeats the name above it (a cell
+    spanning both rows). Anything else is left as it is: the second row is data."""
+    if len(rows) < 3 or len(rows[0]) < 3:
+        return rows
+    top, sub = rows[0], rows[1]
+    width = len(top)
+    grouped = [j for j in range(width) if top[j] and any(
+        0 <= k < width and top[k] == top[j] for k in (j - 1, j + 1))]
+    if not grouped or any(not sub[j] or sub[j] == top[j] for j in grouped):
+        return rows
+    if any(sub[j] and sub[j] != top[j] for j in range(width) if j not in grouped):
+        return rows
+    if any(sub[j] == sub[k] for j in grouped for k in grouped if j < k and top[j] == top[k]):
+        return rows  # one value under each column of a group: a repeated one is data
+    merged = [f"{top[j]} / {sub[j]}" if j in grouped else top[j] or sub[j] for j in range(width)]
+    return [merged, *rows[2:]]
 
 
 def distinct_names(names: list[str]) -> list[str]:

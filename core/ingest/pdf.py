@@ -695,6 +695,9 @@ def _tables(page: pymupdf.Page, number: int, warnings: list[str]) -> list[_Item]
     items = []
     for table in found.tables:
         rows = [[_cell_text(words, cell) for cell in row.cells] for row in table.rows]
+        filled = _header_spans_filled(table, words, rows)
+        if len(normalize_rows(filled)) < len(normalize_rows(rows)):  # a header of two rows, read as one
+            rows = filled
         bbox = tuple(table.bbox)
         header = table.header
         # a line above the grid that fills one cell of several is the table's title, not its
@@ -725,6 +728,42 @@ def _scanned_tables(page: pymupdf.Page, number: int, scanned: ScannedPage) -> li
             items.append(_Item(page=number, bbox=(columns[0], rows[0], columns[-1], rows[-1]), rows=cells,
                                scanned=True))
     return items
+
+
+def _header_spans_filled(table, words: list[tuple], rows: list[list[str]]) -> list[list[str]]:
+    """`rows` with the cells PyMuPDF gives no box in a table's two top rows filled. A cell
+    under a wider one of its row (a group name over three columns) repeats that name, as the
+    other parsers write a spanned cell (blocks.merged_header then reads the two rows as one
+    header); a cell under the one above it (spanning both rows) stays blank; any other
+    holds the words in its column and row that no cell holds (a QA pass: "EU roaming data
+    (GB)", spanning both header rows, and "Data (GB)" under its group were lost, their
+    columns left nameless). The parser keeps them only when the two rows then read as one."""
+    full = next((r for r in reversed(table.rows) if all(r.cells)), None)
+    if len(table.rows) < 3 or full is None or len(full.cells) != len(rows[0]):
+        return rows
+    rows = [list(r) for r in rows]
+    columns = [(c[0], c[2]) for c in full.cells]
+    boxes = [c for r in table.rows for c in r.cells if c]
+    free = [w for w in words if not any(_inside(w, c) for c in boxes)]
+    for i in (0, 1):
+        cells, (_, y0, _, y1) = table.rows[i].cells, table.rows[i].bbox
+        for j, cell in enumerate(cells):
+            if cell or rows[i][j]:
+                continue
+            middle = (columns[j][0] + columns[j][1]) / 2
+            wider = next((k for k, c in enumerate(cells) if c and c[0] <= middle <= c[2]), None)
+            above = table.rows[0].cells[j] if i == 1 else None
+            if wider is not None:
+                rows[i][j] = rows[i][wider]
+            elif above is None or above[3] < (y0 + y1) / 2:
+                below = table.rows[1].cells[j] is None and i == 0
+                bottom = table.rows[1].bbox[3] if below else y1
+                rows[i][j] = _cell_text(free, (columns[j][0], y0, columns[j][1], bottom))
+    return rows
+
+
+def _inside(word: tuple, cell: tuple) -> bool:
+    return cell[0] <= (word[0] + word[2]) / 2 <= cell[2] and cell[1] <= (word[1] + word[3]) / 2 <= cell[3]
 
 
 def _cell_text(words: list[tuple], cell: tuple | None) -> str:

@@ -74,3 +74,11 @@ def assert_bad_files_fail_cleanly(settings: Any, tenant: str, folder: Path,
     assert sorted(d["file_name"] for d in docs if d["status"] == "failed") == sorted(b[0] for b in bad)
     assert doctor.check(settings, tenant).consistent
     return docs
+
+# a plan table whose header is two rows: a group over three columns, two cells spanning both rows
+TWO_ROW_HEADER = ("<table><tr><th rowspan='2'>Plan</th><th rowspan='2'>Monthly fee</th>"
+                  "<th colspan='3'>Included allowances</th><th rowspan='2'>EU roaming data</th></tr>"
+                  "<tr><th>Data</th><th>Minutes</th><th>SMS</th></tr>"
+                  "<tr><td>Start</td><td>12.99</td><td>10 GB</td><td>300</td><td>100</td><td>5 GB</td></tr>"
+                  "<tr><td>Max</td><td>29.99</td><td>120 GB</td><td>Unlimited</td><td>Unlimited</td><td>30 GB</td></tr>"
+                  "</table>")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ingest_helpers import assert_offsets
+from ingest_helpers import TWO_ROW_HEADER, assert_offsets
 
 from core.ingest import IngestError, detect_format, parse_file
 from core.ingest.decode import decode_text, looks_binary
@@ -509,3 +509,27 @@ def test_a_short_title_over_label_and_value_lines_heads_its_section(write_file):
         ("heading", "E-1042 Token refresh failed"), ("paragraph", "Cause: the computer clock differs from the relay clock."),
         ("heading", "E-2001 Storage quota exceeded"), ("paragraph", "Cause: the seat used its storage."),
         ("paragraph", "Fix: delete old versions.")]
+
+
+
+def test_a_header_of_two_rows_is_read_as_one(write_file):
+    # a QA pass: a group name over three columns left them nameless and the row of their
+    # names was read as a data row ("Plan: ; Included allowances: Minutes")
+    table = next(b for b in parse_file(write_file("plans.html", TWO_ROW_HEADER.encode())).blocks
+                 if b.kind == "table")
+    assert table.rows[0] == ["Plan", "Monthly fee", "Included allowances / Data", "Included allowances / Minutes",
+                             "Included allowances / SMS", "EU roaming data"]
+    assert table.rows[1:] == [["Start", "12.99", "10 GB", "300", "100", "5 GB"],
+                              ["Max", "29.99", "120 GB", "Unlimited", "Unlimited", "30 GB"]]
+
+
+def test_a_second_row_that_holds_data_is_not_merged_into_the_header():
+    from core.ingest.blocks import merged_header
+
+    # a repeated header name over a data row: the row's first cell holds a value
+    rows = [["Name", "Score", "Score"], ["Alice", "3", "4"], ["Bob", "5", "6"]]
+    assert merged_header(rows) == rows
+    # the same value under two columns of a group is data, not two names
+    rows = [["Item", "Price", "Price"], ["", "10", "10"], ["Tea", "2", "3"]]
+    assert merged_header(rows) == rows
+    assert merged_header([["A", "B", "B"], ["", "x", "y"]]) == [["A", "B", "B"], ["", "x", "y"]]  # no data under it

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from ingest_helpers import TABLE_ROWS, assert_offsets, draw_table
+from ingest_helpers import TABLE_ROWS, TWO_ROW_HEADER, assert_offsets, draw_table
 
 from core.ingest import IngestError, parse_file
 from core.ingest.pdf import looks_tabular
@@ -425,3 +425,19 @@ def test_two_tables_on_following_pages_each_with_a_header_stay_apart(tmp_path):
     doc.save(path)
     tables = [b for b in parse_file(path).blocks if b.kind == "table"]
     assert [t.rows[0] for t in tables] == [TABLE_ROWS[0], ["Region", "Office", "Staff"]]
+
+
+def test_a_pdf_header_of_two_rows_with_spanned_cells_is_read_as_one(tmp_path):
+    # a QA pass: PyMuPDF gave no box to "EU roaming data" (spanning both header rows) nor
+    # to "Data" under its group: the columns read "Included allowances | | |" and the
+    # allowances had no names in any answer
+    doc = pymupdf.open()
+    doc.new_page(width=842, height=595).insert_htmlbox(
+        pymupdf.Rect(36, 36, 806, 330), TWO_ROW_HEADER,
+        css="td, th {border: 1px solid black; padding: 3px;} table {border-collapse: collapse;}")
+    path = tmp_path / "plans.pdf"
+    doc.save(path)
+    table = next(b for b in parse_file(path).blocks if b.kind == "table")
+    assert table.rows[0] == ["Plan", "Monthly fee", "Included allowances / Data", "Included allowances / Minutes",
+                             "Included allowances / SMS", "EU roaming data"]
+    assert table.rows[2] == ["Max", "29.99", "120 GB", "Unlimited", "Unlimited", "30 GB"]
