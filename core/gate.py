@@ -75,6 +75,24 @@ def _evidence(question: Question, retrieval: Retrieval, lexicon: LexicalIndex) -
     return cov, sim, 1.0 if dense_top & bm25_top else 0.0
 
 
+def _name_stated(name: str, q: Question, passages: list[Candidate]) -> bool:
+    """Does a passage state a name with a number ("Zone 3") in another form? Its words by
+    their stems («Зоне 3» in the question, «Зона 3» in the passage), or, in a passage of
+    another language than the question, its number after a word («Зона 3» for "Zone 3"):
+    a QA pass was told "No passage mentions Zone 3" over the highlighted row «Зона 3»."""
+    words, number = name.rsplit(" ", 1)
+    wanted = [*tokenize(words, keep_stopwords=True), number.lower()]
+    for c in passages:
+        tokens = tokenize(f"{c.section} {c.text}", keep_stopwords=True)
+        pairs = zip(*(tokens[k:] for k in range(len(wanted))))
+        if any(list(run) == wanted for run in pairs):
+            return True
+        if c.lang != q.lang.code and any(t == wanted[-1] and tokens[i - 1].isalpha()
+                                         for i, t in enumerate(tokens) if i):
+            return True
+    return False
+
+
 def _stop(code: str, subject: str, reason: str, cov: float, sim: float, agree: float, **kw: Any) -> GateResult:
     return GateResult(0.0, round(cov, 4), round(sim, 4), agree, reason=reason, code=code, subject=subject, **kw)
 
@@ -114,7 +132,7 @@ def assess(question: Question | str, retrieval: Retrieval, lexicon: LexicalIndex
     # morning. When should housekeeping phone the room?" asks what its rule says, and was
     # refused as "No passage mentions Room 518" (a QA pass); the answer model still weighs
     # the missing number (`numbers_missing`)
-    missing += [n for n in model_names(q.asking) if n.lower() not in haystack]
+    missing += [n for n in model_names(q.asking) if n.lower() not in haystack and not _name_stated(n, q, retrieval.top)]
     missing = list({m.lower(): m for m in reversed(missing)}.values())[::-1]  # each named once
     # each code looked up in the tenant once (a scan of its chunks), only when one is missing
     held = {m for m in missing if mentioned(m)} if missing and mentioned is not None else set()

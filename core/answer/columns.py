@@ -8,7 +8,8 @@ the row) and the others come after them, in the table's order. Nothing is droppe
 stays the quote it cites, read in another order.
 
 A column is named by its header's words: all of them, or one no other header of the table
-holds ("roaming" names "EU roaming data" beside "Data"). Of two named headers one inside
+holds ("roaming" names "EU roaming data" beside "Data"), or, when no header is named so,
+more of them than any other header holds (two at least). Of two named headers one inside
 the other ("Data", "EU roaming data"), the longer is meant. A question naming every column
 but the first, or none, leaves the row as it is."""
 
@@ -34,6 +35,13 @@ def named_columns(header: tuple[str, ...], asked: set[str]) -> tuple[list[int], 
         others = set().union(*(w for j, w in words.items() if j != i))
         if own and hit and (own <= asked or hit - others):
             named.append(i)
+    hits = {i: len(own & asked) for i, own in words.items()}
+    most = max(hits.values(), default=0)
+    if not named and most >= 2 and list(hits.values()).count(most) == 1:
+        # no header named whole or by its own word, one by more of the asked words than any
+        # other: «исходящие звонки» names "Исходящие звонки, EUR/мин" beside "Входящие
+        # звонки" and "Исходящие SMS"
+        named = [i for i, n in hits.items() if n == most]
     every = len(named) == len(header) - 1
     return [i for i in named if not any(words[i] < words[j] for j in named)], every
 

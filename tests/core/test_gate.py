@@ -113,3 +113,14 @@ def test_a_name_with_a_number_only_the_scene_holds_is_no_stop() -> None:
     assert (asked.code, asked.subject) == ("missing_identifier", "Room 518")
     assert _assess("A splash happened at T-999 this morning. When should housekeeping phone?", dnd).code \
         == "missing_identifier"
+
+
+def test_a_name_with_a_number_in_another_form_or_language_is_found() -> None:
+    # a QA pass: "No passage mentions Zone 3" (and «… Зоне 3») over the highlighted row «Зона 3»
+    row = _passage("| Зона | Исходящие звонки, EUR/мин |\n|---|---|\n| Зона 3 | 0,99 |", "Роуминг", lang="ru")
+    assert _assess("Сколько стоят исходящие звонки в Зоне 3?", [row]).code is None  # the stem, not the ending
+    assert _assess("How much are outgoing calls in roaming Zone 3?", [row]).code is None  # the other language
+    gate = _assess("Сколько стоят исходящие звонки в Зоне 7?", [row])
+    assert (gate.code, gate.subject) == ("missing_identifier", "Зоне 7")
+    english = _passage("| Zone | Calls |\n|---|---|\n| Zone 3 | 0.99 |", "Roaming")
+    assert _assess("How much are calls in Zone 7?", [english]).code == "missing_identifier"  # same language: exact

@@ -53,3 +53,10 @@ def test_a_russian_header_is_named_by_its_stems():
     row = next(u for u in units(table) if "Макс" in u.quote)
     shown = asked_column_first(Question.parse("Сколько гигабайт роуминга в ЕС даёт тариф Макс?"), row)
     assert shown.text == "Тариф: Макс; Роуминг в ЕС: 20 ГБ; Абонентская плата: 900 руб.; Интернет: Безлимит"
+
+
+def test_a_header_holding_more_of_the_asked_words_than_any_other_is_named():
+    header = ("Зона", "Страны", "Исходящие звонки, EUR/мин", "Входящие звонки, EUR/мин", "Исходящие SMS, EUR")
+    asked = set(tokenize("Сколько стоят исходящие звонки в Зоне 3?"))
+    assert named_columns(header, asked)[0] == [2]  # each of its asked words is in another header too
+    assert named_columns(header, set(tokenize("Сколько стоят звонки в Зоне 3?")))[0] == []  # a tie: none
