@@ -5,7 +5,8 @@
 3. Hard vetoes, the only rules: a unit addressing a model ("ignore previous
    instructions"), or sharing its paragraph with such text, is never quoted; a unit whose
    context lacks a code of the question (ERR-20, 7-2; a bare value is none) cannot answer it; nor can a
-   unit that speaks only of another row of a table than the one the question names.
+   unit that speaks only of another row of a table than the one the question names, nor one
+   that names a sibling of a name the question asks about ("Wave Unlimited" for "Wave Max").
 4. Score every other unit with the unit model over general signals (core/answer/signals.py).
 5. A top-ranked unit on the question's topic that contradicts its premise (core/answer/
    premise.py) is quoted alone as a correction.
@@ -35,6 +36,7 @@ from core.answer.premise import correction, denials_first, outdated_value
 from core.answer.question import Question
 from core.answer.result import Generation, Selected
 from core.answer.safety import looks_like_instruction
+from core.answer.siblings import name_runs, names_a_sibling
 from core.answer.signals import Scored, paragraph_of, signals, unit_candidates, windows
 from core.answer.units import Unit, units
 from core.answer.vectors import unit_vectors
@@ -93,6 +95,7 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
     # units and their windows in one lookup (and at most one embedding call)
     both = unit_vectors(embedder, [u.text for _, u in kept] + texts, stored, owners + owners)
     admissible = []
+    asked_names = name_runs(question.asking)
     for s in signals(question, passages, lexicon, both[:len(kept)], kept, both[len(kept):], texts):
         if s.signals["ids_missing"] > 0:
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
@@ -101,6 +104,9 @@ def admissible_units(question: Question, passages: list[Candidate], lexicon: Lex
             # the question picks one row of a table ("part-time"); this unit speaks of another
             rejected.append({"passage": s.passage, "text": s.unit.text[:200],
                              "why": "speaks of another row of its table than the question names"})
+        elif names_a_sibling(asked_names, s.unit):  # "Wave Unlimited" for "Wave Max" (core/answer/siblings.py)
+            rejected.append({"passage": s.passage, "text": s.unit.text[:200],
+                             "why": "names another member of the family the question names"})
         else:
             admissible.append(s)
     return admissible, rejected

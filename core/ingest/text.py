@@ -149,7 +149,7 @@ def _capital_titles(lines: list[str]) -> list[str]:
     titles: list[str] = []
     for line in lines[:-1]:
         text = clean_inline(line)
-        if not _in_capitals(text) or not _title_like(text) or LIST_MARKER.match(text) or is_field_line(text):
+        if not _capitals_title(text) or is_field_line(text):
             break
         titles.append(text)
     if titles and lines[len(titles)].lstrip()[:1].islower():  # "NASA AND ESA" over "signed it."
@@ -161,6 +161,15 @@ def _title_like(line: str) -> bool:
     """Short, with letters, not ending as a sentence or a clause does."""
     return len(line) <= 80 and len(line.split()) <= 12 and not line.endswith((".", ",", ";", ":", "!")) \
         and any(ch.isalpha() for ch in line)
+
+
+def _capitals_title(line: str) -> bool:
+    """A title in capitals, an aside after it in brackets or not ("TIER 2 - CUSTOMER
+    RESOLUTION TEAM (ticket code ESC-T2)"): a QA pass had every such title after the first
+    read as its section's first sentence, and their passages cited under the section above."""
+    main = line[:line.rindex("(")].strip() if line.endswith(")") and "(" in line else line
+    return _in_capitals(main) and _title_like(main) and len(main.split()) <= 10 and "|" not in line \
+        and not LIST_MARKER.match(line)
 
 
 def _in_capitals(line: str) -> bool:
@@ -226,6 +235,8 @@ def _heading(lines: list[str], has_next: bool) -> tuple[int, str] | None:
     if match:
         return len(match.group(1)), match.group(2)
     words = line.split()
+    if _capitals_title(line):
+        return 1, line
     if not _title_like(line):
         return None
     numbered = _NUMBERED_HEADING.match(line)

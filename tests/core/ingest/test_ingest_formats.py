@@ -533,3 +533,23 @@ def test_a_second_row_that_holds_data_is_not_merged_into_the_header():
     rows = [["Item", "Price", "Price"], ["", "10", "10"], ["Tea", "2", "3"]]
     assert merged_header(rows) == rows
     assert merged_header([["A", "B", "B"], ["", "x", "y"]]) == [["A", "B", "B"], ["", "x", "y"]]  # no data under it
+
+
+def test_a_title_in_capitals_with_an_aside_in_brackets_heads_its_section():
+    # a QA pass: "TIER 2 - CUSTOMER RESOLUTION TEAM (ticket code ESC-T2)" over its text was
+    # read as the text's first sentence, and Tier 2's passages were cited under Tier 1
+    from core.ingest.text import parse_plain_text
+
+    blocks = parse_plain_text(
+        "TIER 1 - FRONTLINE\nFrontline staff own the case for 24 hours.\n\n"
+        "TIER 2 - CUSTOMER RESOLUTION TEAM (ticket code ESC-T2)\nEscalate to Tier 2 when:\n"
+        "  a) the case is unresolved after 24 hours, or\n  b) a refund above 100 EUR is asked for.\n\n"
+        "TIER 3 - TECHNICAL OPERATIONS / NETWORK OPERATIONS CENTRE (ticket code ESC-NOC)\n"
+        "Escalate when more than 50 customers are affected.\n")
+    assert [(b.text, b.level) for b in blocks if b.kind == "heading"] == [
+        ("TIER 1 - FRONTLINE", 1), ("TIER 2 - CUSTOMER RESOLUTION TEAM (ticket code ESC-T2)", 1),
+        ("TIER 3 - TECHNICAL OPERATIONS / NETWORK OPERATIONS CENTRE (ticket code ESC-NOC)", 1)]
+    assert blocks[3].text == "Escalate to Tier 2 when:"
+    # a sentence that ends in brackets is no title
+    prose = parse_plain_text("Intro line here.\nCALL US ON 0800 123 (free from landlines) if in doubt.\n")
+    assert not any(b.kind == "heading" for b in prose)
