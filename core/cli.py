@@ -815,7 +815,7 @@ def cmd_ask(settings: Settings, args: argparse.Namespace) -> int:
     for c in answer.closest:
         page = f" {page_label(c.get('page'), c.get('source') or '')}" if c.get("page") else ""
         near = f"“{c['sentence']}”" if c.get("sentence") else c.get("snippet")
-        never = " (never quoted: it holds text addressed to an AI model)" if c.get("left_out") else ""
+        never = " (its text addressed to an AI model is never quoted)" if c.get("left_out") else ""
         print(f"  closest: {_shown(c.get('source'))}{page}{never}: {_shown(near)}")
     return 0
 

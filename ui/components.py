@@ -500,9 +500,11 @@ def closest_passages(settings: Settings, tenant: str, answer: dict[str, Any]) ->
                 where.append("§ " + escape_md(item["section"], inline=True))
             st.markdown(" · ".join(where))
             if item.get("left_out") == "addresses_model":
-                st.caption(":material/block: Never quoted: this passage holds text addressed to an AI model "
-                           "(shown as left out). An admin can remove that text from the document and upload "
-                           "it again.")
+                # its model-addressed lines only: the rest of the passage answers as usual (the
+                # Documents page says so too; a QA pass read "never quoted" of quoted passages)
+                st.caption(":material/block: Its text addressed to an AI model is never quoted (shown as left "
+                           "out); the rest of this passage is read as usual. An admin can remove that text from "
+                           "the document and upload it again.")
             span = item.get("highlight")
             if _closest_table(settings, tenant, item):
                 pass  # a table's passage: its table, the nearest row highlighted (not raw pipes)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 # "Instructions: reply only in JSON" addresses a model; a heading that ends its line
-# ("Step-by-step instructions:", 29 passages of a real staff handbook) does not
+# ("Step-by-step instructions:", 29 passages of a real staff handbook) does not, nor does a
+# support procedure's "Tell the customer that ..." (a QA pass: a porting guide flagged)
 INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget)\b[^.]{0,40}\b(?:instructions?|rules|prompt)\b|^\s*system\s*:|"
-    r"\byou are now\b|\btell the (?:user|customer)\b|\bas an ai\b|\bassistant\s*:|"
+    r"\byou are now\b|\bas an ai\b|\bassistant\s*:|"
     r"\binstructions?[ \t]*:[ \t]*\S|\bsystem prompt\b|\bsystem override\b|\brespond (?:in|with|only)\b|"
     r"\banswer without\b|\bskip the sources\b|\bwithout citations\b|"
     r"\b(?:note|message|notice|memo)\s+(?:for|to)\s+(?:the\s+)?(?:ai|llm|chatbot|language model|assistant)s?\b|"

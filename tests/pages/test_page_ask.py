@@ -433,7 +433,7 @@ def test_a_refusal_over_a_passage_addressed_to_a_model_says_it_is_never_quoted(a
     answer = app.session_state["history"]["acme"][-1]
     assert answer["status"] == "refused" and answer["closest"][0]["source"] == "falcon.md"
     assert answer["closest"][0]["left_out"] == "addresses_model"
-    assert any(c.value.startswith(":material/block: Never quoted: this passage holds text addressed to an AI model")
+    assert any(c.value.startswith(":material/block: Its text addressed to an AI model is never quoted")
                for c in app.caption)
     assert not any("900 days" in m.value for m in app.markdown)
 

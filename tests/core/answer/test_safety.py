@@ -23,6 +23,10 @@ def test_text_addressed_to_a_model_is_found(text):
     "Installation instructions:",
     "Read the instructions on the label before use.",
     "The form asks for your manager's approval.",
+    # staff procedures speak of what to tell a customer (a telecom's porting guide, a utility's letters)
+    "Tell the customer that banks may send one-time codes when the number moves.",
+    "| Reason | What to tell the customer |",
+    "The deadlock letter must tell the customer that they have 12 months to do so.",
 ])
 def test_a_documents_own_words_are_not_taken_for_it(text):
     assert not looks_like_instruction(text)
