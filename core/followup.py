@@ -151,14 +151,18 @@ _ARTICLES = ("the", "a", "an")
 
 def read_followup(question: str, previous: str | None) -> str | None:
     """The whole question an elliptical follow-up stands for, or None (ask it as typed)."""
-    if not previous or not previous.strip() or _other_language(question, previous):
-        # "And with a filter change?" after a Russian question: a reading would splice English
-        # words into the Russian sentence («... насоса with a filter change?»)
+    if not previous or not previous.strip():
         return None
     frame = _followup_object(question)
     if frame is None:
         return None
     prep, x, mode = frame
+    if _other_language(question, previous) and language_of(x).code != language_of(previous).code:
+        # "And with a filter change?" after a Russian question: a reading would splice English
+        # words into the Russian sentence («... насоса with a filter change?»); a name in the
+        # previous question's script is no other language («А для Wave Youth?» after an English
+        # question: a QA pass had it asked alone and answered off the topic)
+        return None
     words = [w for w in _WORD_RE.findall(x) if w.lower() not in _ARTICLES]
     if not words:
         return None
@@ -487,7 +491,16 @@ def _replace_name(previous: str, words: list[str], placed_only: bool = False) ->
         old_names = [n for n in old_names if re.search(rf"\b{_PLACE_PREPOSITIONS}\s+{re.escape(n)}\b", previous,
                                                        re.IGNORECASE)]
     if len(old_names) == 1:  # with the number that belongs to it: "Flexi 30-70" -> "Core Hours"
-        return _swap(previous, rf"{re.escape(old_names[0])}(?:\s+[\w-]*\d[\w-]*)?", x)
+        whole = _swap(previous, rf"{re.escape(old_names[0])}(?:\s+[\w-]*\d[\w-]*)?", x)
+        # X's first words standing before the name already ("Wave Max" + "And for Wave Plus?"
+        # read "the Wave Wave Plus plan": a QA pass) are said once
+        lead = x.split()
+        for k in range(len(lead) - 1, 0, -1):
+            said = " ".join(lead[:k])
+            if whole and f"{said} {x}".lower() in whole.lower():
+                at = whole.lower().index(f"{said} {x}".lower())
+                return whole[:at] + whole[at + len(said) + 1:]
+        return whole
     return None
 
 

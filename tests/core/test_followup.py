@@ -245,3 +245,13 @@ def test_the_asking_sentence_of_a_reading_is_the_question_typed() -> None:
     read = Question.parse(with_previous("How much does it cost?", "How long is the kayak tour?"))
     assert read.asking == "How much does it cost?" and read.answer_type == "money"
     assert "kayak" in read.terms and "kayak" not in read.asking_terms
+
+
+def test_a_follow_up_naming_a_name_in_the_previous_questions_script_is_read_across_languages() -> None:
+    # a QA pass: «А для Wave Youth?» after an English question was asked alone and answered
+    # with Wave Youth's age limit; its name splices into the English question as it is
+    assert read_followup("А для Wave Youth?", "What is the monthly fee of the Wave Plus plan?") == \
+        "What is the monthly fee of the Wave Youth plan?"
+    # a name shared with the one it replaces is said once (it read "the Wave Wave Plus plan")
+    assert read_followup("And for Wave Plus?", "What is the monthly fee of the Wave Max plan?") == \
+        "What is the monthly fee of the Wave Plus plan?"
