@@ -57,3 +57,24 @@ def test_a_new_edition_names_the_one_it_replaces(text, line, named):
     from core.withdrawn import superseding_line
 
     assert superseding_line(text) == (line, named)
+
+
+def test_the_new_editions_own_day_in_its_line_names_no_old_edition(settings, write_file):
+    """A QA pass: "This edition replaces the 2024 edition (DC-2024) from 1 April 2025" named
+    2024, 2025 and 1, and no old edition holds its successor's year: the 2024 policy stayed
+    in force, quoted beside the 2025 one."""
+    from core import store
+    from core.documents import ingest_file
+    from core.withdrawn import out_of_force
+
+    old = write_file("care_2024.txt", "DEVICE CARE POLICY\nEdition 2024 (effective 1 January 2024)\n\n"
+                                      "Screen repair excess: 49 EUR.\n")
+    new = write_file("care_2025.md", "# Device Care Policy\n\nEdition 2025. Effective 1 April 2025. This edition "
+                                     "replaces the 2024 edition (DC-2024) from 1 April 2025.\n\n"
+                                     "Screen repair excess: 59 EUR.\n")
+    for path in (old, new):
+        assert ingest_file(settings, "acme", path).status == "ready"
+    docs = {d["file_name"]: d["doc_id"] for d in store.list_documents(settings, "acme")}
+    found = out_of_force(settings, "acme", set(docs.values()))
+    assert set(found) == {docs["care_2024.txt"]}
+    assert found[docs["care_2024.txt"]].startswith("care_2025.md replaces it: “This edition replaces the 2024")
