@@ -353,7 +353,15 @@ def quoted_table(text: str, quote: str, label: str = "Quote", cited: bool = True
         st.caption(f"{label}: " + escape_md(quote, inline=True))
     if any(marked) and unplaced:  # a sentence quoted with the row that the text around does not hold
         st.caption(f"{label}: " + escape_md(" … ".join(unplaced), inline=True))
+    if len(header) > WIDE_TABLE:  # its highlighted row in full: a wide table's last cells scroll out of
+        # sight (a QA pass: the Zone 2 data price asked for stood off-screen under the refusal)
+        for row in (r for r, m in zip(body, marked) if m):
+            st.caption(" · ".join(f"**{escape_md(h, inline=True)}**: {escape_md(v, inline=True)}"
+                                  for h, v in zip(header, row) if v))
     return True
+
+
+WIDE_TABLE = 5  # columns: wider, a row's last cells may lie past the page's edge
 
 
 def _prose_around(text: str, prose: list[str], limit: int = MAX_RENDER_CHARS) -> bool:

@@ -244,3 +244,27 @@ def test_add_to_eval_set_offers_the_best_scored_quote_not_the_first_shown():
         {"index": 2, "quote": "The water tank holds 2.4 litres.", "score": 0.52}]}
     assert suggested_quote(answer) == "The boiler pressure is 15 bar."
     assert suggested_quote({"citations": []}) == "" and suggested_quote({}) == ""
+
+
+def test_the_highlighted_row_of_a_wide_table_is_also_written_out_in_full(settings, write_file):
+    """A QA pass: under a refusal, the Zone 2 data price stood in a wide table's last
+    column, off the page's edge; the highlighted row is now said cell by cell under it."""
+    from streamlit.testing.v1 import AppTest
+
+    from core import store
+    from core.documents import ingest_file
+
+    assert ingest_file(settings, "acme", write_file("zones.md", (
+        "# Roaming zones\n\n| Zone | Countries | Calls out | Calls in | SMS | Data per MB |\n|---|---|---|---|---|---|\n"
+        "| Zone 2 | Turkey, Serbia | 0.49 | 0.19 | 0.19 | 0.05 |\n| Zone 3 | USA, Canada | 0.99 | 0.49 | 0.39 | 0.20 |\n"))
+    ).status == "ready"
+    chunk = next(c for c in store.chunk_rows(settings, "acme") if "| Zone 2 |" in c["text"])
+    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "zones.md", "section": "Roaming zones",
+            "snippet": " ".join(chunk["text"].split()), "quote": "| Zone 2 | Turkey, Serbia | 0.49 | 0.19 | 0.19 | 0.05 |"}
+    at = AppTest.from_function(_show_closest, default_timeout=30)
+    at.session_state["answer"] = {"question": "How much is data in Zone 2?", "status": "refused", "closest": [near]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    captions = [c.value.replace("\\", "") for c in at.caption]  # as Markdown shows them, escapes read
+    assert ("**Zone**: Zone 2 · **Countries**: Turkey, Serbia · **Calls out**: 0.49 · **Calls in**: 0.19 · "
+            "**SMS**: 0.19 · **Data per MB**: 0.05") in captions, captions
