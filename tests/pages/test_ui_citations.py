@@ -29,6 +29,20 @@ def _tyre_table(settings) -> dict:
     return chunks[0]
 
 
+def _closest_captions(chunk: dict, source: str, section: str, quote: str, question: str) -> list[str]:
+    """The captions the Ask page shows under a refusal whose closest passage is `chunk`, its
+    nearest sentence `quote`."""
+    from streamlit.testing.v1 import AppTest
+
+    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": source, "section": section,
+            "snippet": " ".join(chunk["text"].split()), "quote": quote}
+    at = AppTest.from_function(_show_closest, default_timeout=30)
+    at.session_state["answer"] = {"question": question, "status": "refused", "closest": [near]}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return [c.value for c in at.caption]
+
+
 def _show_citation():
     import streamlit as st
 
@@ -99,16 +113,9 @@ def test_a_closest_passage_of_a_table_shows_its_table_not_raw_pipes(settings):
 def test_a_closest_row_under_a_refusal_is_not_called_quoted(settings):
     """Under a refusal nothing was quoted, yet the closest table said "The quoted row is
     highlighted." (QA pass)."""
-    from streamlit.testing.v1 import AppTest
 
-    chunk = _tyre_table(settings)
-    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "engine.md", "section": "Tyres",
-            "snippet": " ".join(chunk["text"].split()), "quote": "| Front | 2.4 bar |"}
-    at = AppTest.from_function(_show_closest, default_timeout=30)
-    at.session_state["answer"] = {"question": "What is the tyre tread depth?", "status": "refused", "closest": [near]}
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    captions = [c.value for c in at.caption]
+    captions = _closest_captions(_tyre_table(settings), "engine.md", "Tyres", "| Front | 2.4 bar |",
+                                 "What is the tyre tread depth?")
     assert "The row of the nearest sentence is highlighted; it was not quoted." in captions
     assert not any("quoted row" in c for c in captions)
 
@@ -249,8 +256,6 @@ def test_add_to_eval_set_offers_the_best_scored_quote_not_the_first_shown():
 def test_the_highlighted_row_of_a_wide_table_is_also_written_out_in_full(settings, write_file):
     """A QA pass: under a refusal, the Zone 2 data price stood in a wide table's last
     column, off the page's edge; the highlighted row is now said cell by cell under it."""
-    from streamlit.testing.v1 import AppTest
-
     from core import store
     from core.documents import ingest_file
 
@@ -259,12 +264,8 @@ def test_the_highlighted_row_of_a_wide_table_is_also_written_out_in_full(setting
         "| Zone 2 | Turkey, Serbia | 0.49 | 0.19 | 0.19 | 0.05 |\n| Zone 3 | USA, Canada | 0.99 | 0.49 | 0.39 | 0.20 |\n"))
     ).status == "ready"
     chunk = next(c for c in store.chunk_rows(settings, "acme") if "| Zone 2 |" in c["text"])
-    near = {"chunk_id": chunk["chunk_id"], "doc_id": chunk["doc_id"], "source": "zones.md", "section": "Roaming zones",
-            "snippet": " ".join(chunk["text"].split()), "quote": "| Zone 2 | Turkey, Serbia | 0.49 | 0.19 | 0.19 | 0.05 |"}
-    at = AppTest.from_function(_show_closest, default_timeout=30)
-    at.session_state["answer"] = {"question": "How much is data in Zone 2?", "status": "refused", "closest": [near]}
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    captions = [c.value.replace("\\", "") for c in at.caption]  # as Markdown shows them, escapes read
+    captions = _closest_captions(chunk, "zones.md", "Roaming zones", "| Zone 2 | Turkey, Serbia | 0.49 | 0.19 | 0.19 | 0.05 |",
+                                 "How much is data in Zone 2?")
+    captions = [c.replace("\\", "") for c in captions]  # as Markdown shows them, escapes read
     assert ("**Zone**: Zone 2 · **Countries**: Turkey, Serbia · **Calls out**: 0.49 · **Calls in**: 0.19 · "
             "**SMS**: 0.19 · **Data per MB**: 0.05") in captions, captions
