@@ -154,6 +154,43 @@ def contrary_word(question: Question, text: str, passage_text: str) -> str | Non
     return None
 
 
+@cache
+def _free_stems(code: str) -> frozenset[str]:
+    return frozenset(t for w in LANGUAGES[code].free_words for t in tokenize(w, keep_stopwords=True))
+
+
+def priced_free(question: Question, text: str, passage_text: str) -> str | None:
+    """Check 4b: the question takes for granted that a thing is free ("Why is eSIM activation
+    free for prepaid customers?") and the text, naming what is asked, gives it a price
+    ("... costs 5 EUR"): a QA pass had two such questions refused, the price shown below."""
+    if question.answer_type not in ASSERTING or question.negated:
+        return None
+    free = _free_stems(question.lang.code)
+    asked = set(tokenize(question.asking, keep_stopwords=True)) & free
+    if not asked or set(tokenize(text, keep_stopwords=True)) & _free_stems(language_of(text).code):
+        return None
+    price = _price(text)
+    if price and names_what_is_asked(question, f"{text} {passage_text}", frozenset(asked)):
+        return question.lang.say("not_but", said=price, asked=_word_of(question.asking, asked))
+    return None
+
+
+def _price(text: str) -> str | None:
+    """The first amount of money a text states ("5 EUR", "€5", "12.50 рублей"), as written."""
+    words = text.split()
+    money = set().union(*(lang.money_words for lang in LANGUAGES.values()))
+    for i, word in enumerate(words):
+        bare = word.strip(".,;:()")
+        if not any(ch.isdigit() for ch in bare):
+            continue
+        if set(bare) & MONEY_SIGNS:
+            return bare
+        after = words[i + 1].strip(".,;:()").lower() if i + 1 < len(words) else ""
+        if after in money:
+            return f"{bare} {words[i + 1].strip('.,;:()')}"
+    return None
+
+
 BOUND_REACH = 4  # words between a bound word and its number: "from the AGE OF 3"
 # where a bound's clause ends: only punctuation followed by a space, so "2.5" and "18:00"
 # stay whole (facts.CLAUSE_ENDS, for words, cuts at every colon)
@@ -222,7 +259,7 @@ def conflict(question: Question, unit: Scored, passage_text: str) -> str | None:
             and names_what_is_asked(question, f"{text} {passage_text}"):
         return OPPOSITE
     said = negated_word(question, text) or contrary_word(question, text, passage_text) \
-        or opposite_bound(question, text, passage_text)
+        or opposite_bound(question, text, passage_text) or priced_free(question, text, passage_text)
     return question.lang.say("documents_say", said=said) if said else None
 
 

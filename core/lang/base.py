@@ -70,6 +70,9 @@ class Language:
     # question that takes one for granted against a passage stating the other is corrected
     # (core/answer/premise.py); a negating prefix ("UNavailable") needs no pair here
     contraries: tuple[tuple[str, str], ...] = ()
+    # words that say a thing costs nothing ("free", «бесплатно»): a question that takes it for
+    # granted against a passage stating a price is corrected (core/answer/premise.py)
+    free_words: frozenset[str] = frozenset()
     acronyms: dict[str, str] = field(default_factory=dict)
     # Tesseract's name of the language's OCR data ("eng": eng.traineddata), for scanned PDFs
     ocr_code: str = ""

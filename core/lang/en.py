@@ -123,6 +123,7 @@ LANGUAGE = Language(
                 ("allowed", "forbidden"), ("permitted", "prohibited"), ("permitted", "forbidden"),
                 ("mandatory", "optional"), ("required", "optional"), ("compulsory", "optional"),
                 ("enabled", "disabled")),
+    free_words=frozenset({"free", "free-of-charge", "complimentary"}),
     yes_no_starts=frozenset("do does did can could will would should is are was were may must "
                             "have has am shall".split()),
 )

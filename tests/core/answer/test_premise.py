@@ -293,3 +293,20 @@ def test_a_statement_with_a_confirming_tag_asserts_its_value() -> None:
     assert conflict(Question.parse("Paid parental leave is 20 weeks long."), unit, unit.unit.text) is None
     ru = Question.parse("Отпуск длится 35 дней, верно?")
     assert ru.answer_type == "yesno" and "верн" not in ru.terms
+
+
+def test_a_price_corrects_a_question_taking_a_thing_for_free() -> None:
+    # a QA pass: "Why is eSIM activation free for prepaid customers?" was refused over
+    # "eSIM activation for a prepaid customer costs 5 EUR."
+    q = Question.parse("Why is eSIM activation free for prepaid customers?")
+    unit = _scored("eSIM activation for a prepaid customer costs 5 EUR.")
+    assert conflict(q, unit, unit.unit.text) == "the documents say 5 EUR, not free"
+    free = _scored("eSIM activation for a prepaid customer is free of charge.")
+    assert conflict(q, free, free.unit.text) is None  # the text says free too
+    other = _scored("A replacement SIM card costs 10 EUR.")
+    assert conflict(q, other, other.unit.text) is None  # not what is asked
+    assert conflict(Question.parse("Why isn't eSIM activation free for prepaid customers?"), unit,
+                    unit.unit.text) is None  # a negated question takes nothing for granted
+    ru = Question.parse("Почему замена SIM-карты бесплатна для клиентов с предоплатой?")
+    priced = _scored("Замена SIM-карты для клиентов с предоплатой стоит 10 EUR.")
+    assert conflict(ru, priced, priced.unit.text) == "в документах сказано: 10 EUR, а не бесплатна"
