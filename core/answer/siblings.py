@@ -7,7 +7,7 @@ Unlimited" for the 5G speed of "Wave Max". A name here is a run of two or more c
 words (leading stop words dropped: "The Wave Max"); a sibling shares its first word and
 differs after it. A unit (with its heading) that holds a name of the question's asking
 sentence, or whose own text names no sibling of one, is not touched; a possessive ends a
-name ("Northwind's Data Protection Officer" is two). Tables have their own check
+name ("Acme's Data Protection Officer" is two). Tables have their own check
 (signals.key_match); this is the prose counterpart, a hard veto like a missing code."""
 
 from __future__ import annotations
@@ -53,12 +53,12 @@ def names_a_sibling(asked: set[tuple[str, ...]], unit: Unit) -> bool:
         return False
     text = f"{unit.context}\n{unit.text}"
     stems = tokenize(text, keep_stopwords=True)
-    # two words of a name in a row name it: "Northwind Data Protection Officer" (the question's
-    # "Northwind's" read without its "'s") is named by "... GmbH, Data Protection Officer"
+    # two words of a name in a row name it: "Acme Data Protection Officer" (the question's
+    # "Acme's" read without its "'s") is named by "... GmbH, Data Protection Officer"
     parts = {name[i:j] for name in asked for i in range(len(name)) for j in range(i + 2, len(name) + 1)}
     if any(tuple(stems[i:i + len(part)]) == part for part in parts for i in range(len(stems))):
         return False
-    own = name_runs(unit.text)  # the unit's own words: a heading naming the company ("Northwind
-    # Appliances") is no sibling of "Northwind Cloud"
+    own = name_runs(unit.text)  # the unit's own words: a heading naming the company ("Acme
+    # Services") is no sibling of "Acme Cloud"
     return any(name[0] == other[0] and name != other and other[:len(name)] != name and name[:len(other)] != other
                for name in asked for other in own)
