@@ -33,7 +33,7 @@ def name_runs(text: str) -> set[tuple[str, ...]]:
 
     for raw in text.split():
         word = raw.strip(_EDGE)
-        owner = word.endswith(("'s", "’s"))  # "Northwind's Data Protection Officer": two names
+        owner = word.endswith(("'s", "’s"))  # "Acme's Data Protection Officer": two names
         word = word[:-2] if owner else word
         if word[:1].isalpha() and word[:1].isupper() or run and word[:1].isdigit():
             run.append((tokenize(word, keep_stopwords=True) or [word.lower()])[0])  # "Server 2016": a number goes on
