@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from core.answer.question import Question
 from core.answer.signals import key_words
-from core.answer.units import Unit, row_cells
+from core.answer.units import Unit, row_cells, row_text
 from core.lexical import tokenize
 
 LEAST_COLUMNS = 3  # a two-column row is its name and its one value already
@@ -59,5 +59,4 @@ def asked_column_first(question: Question, unit: Unit) -> Unit:
     if not named or every:
         return unit
     order = [0, *named, *(i for i in range(1, len(cells)) if i not in named)]
-    shown = "; ".join(f"{unit.header[i]}: {cells[i]}" if unit.header[i] else cells[i] for i in order if cells[i])
-    return replace(unit, text=shown)
+    return replace(unit, text=row_text(unit.header, cells, order))

@@ -43,6 +43,13 @@ def row_cells(line: str) -> list[str]:
     return cells
 
 
+def row_text(header: list[str] | tuple[str, ...], cells: list[str], order: list[int] | None = None) -> str:
+    """A row as an answer shows it, "Header: value; ...", its cells in `order` (default: the
+    table's); an empty cell is left out, a cell under no header stands alone."""
+    order = list(range(len(cells))) if order is None else order
+    return "; ".join(f"{header[i]}: {cells[i]}" if header[i] else cells[i] for i in order if cells[i])
+
+
 def units(chunk_text: str, heading: str = "") -> list[Unit]:
     """Split a chunk into sentence and table-row units with offsets into the chunk text."""
     out: list[Unit] = []
@@ -63,7 +70,7 @@ def units(chunk_text: str, heading: str = "") -> list[Unit]:
             if header is None:
                 header = cells
                 continue
-            shown = "; ".join(f"{h}: {v}" if h else v for h, v in zip(header, cells) if v)
+            shown = row_text(header, cells)
             ctx = f"{heading}\n{' '.join(header)}\n{' '.join(cells)}"
             out.append(Unit(shown, stripped, lead, lead + len(stripped), ctx, "row", tuple(header)))
             continue
